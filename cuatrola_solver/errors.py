@@ -1,0 +1,38 @@
+"""Errors raised by cuatrola-solver.
+
+Every error is a :class:`ValueError` (as python-chess does) whose message quotes
+the offending input and says where it is, so the command line can print it as is
+and exit with code 2.
+"""
+
+
+class CuatrolaError(ValueError):
+    """Base class of every error caused by the user's input."""
+
+
+class NotationError(CuatrolaError):
+    """A card, hand, deal, seat, bid or score that cannot be read."""
+
+
+class RulesError(CuatrolaError):
+    """An unknown preset or parameter, or a parameter value out of range."""
+
+
+class IllegalBidError(CuatrolaError):
+    """A call the auction, the rules or the match score does not allow."""
+
+
+class IllegalPlayError(CuatrolaError):
+    """A card that cannot be played here: not in the hand on turn, or after the hand ended."""
+
+
+class IllegalCanteError(CuatrolaError):
+    """A cante the rules do not allow at that moment (RULES.md section 8.7)."""
+
+
+class InconsistentDealError(CuatrolaError):
+    """A deal that cannot exist: a card twice, a card missing, the muestra not in seat 4's hand."""
+
+
+class RecordError(CuatrolaError):
+    """A hand record (JSON or text form) that is malformed or cannot have happened."""

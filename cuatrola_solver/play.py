@@ -1,0 +1,224 @@
+"""The rules of play as pure functions on card masks: legal cards, renuncio
+classification, the trick winner, who may sing.  Shared by the rules engine
+(``hand.py``), the reference solver and the sampler; the compiled solver mirrors
+them in ``ext/solver.pyx`` and is tested against them.
+
+Seats are 1..4, sides are 0 (A: seats 1 & 3) and 1 (B: seats 2 & 4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Sequence
+
+from .cards import SUIT_MASKS, Rank, card, higher_in_suit, mask_points
+
+SIDE_NAMES = ("A", "B")
+OBLIGATIONS = ("asistir", "montar", "fallar", "montar_el_fallo")
+
+
+def side_of(seat: int) -> int:
+    """0 for side A (seats 1 and 3), 1 for side B (seats 2 and 4)."""
+    return (seat - 1) & 1
+
+
+def partner_of(seat: int) -> int:
+    return (seat + 1) % 4 + 1
+
+
+def next_seat(seat: int, active: Sequence[bool]) -> int:
+    """The next active seat after ``seat`` in playing order 1 -> 2 -> 3 -> 4 -> 1."""
+    for step in range(1, 5):
+        s = (seat - 1 + step) % 4 + 1
+        if active[s - 1]:
+            return s
+    raise ValueError("no active seat")
+
+
+def first_leader(active: Sequence[bool]) -> int:
+    """Seat 1 leads the first trick, or the next active seat if seat 1 sits out."""
+    return next_seat(4, active)
+
+
+def _highest_of_suit(trick: Sequence[int], suit: int) -> int:
+    return max((c for c in trick if c // 5 == suit), default=-1)
+
+
+def legal_mask(hand: int, trick: Sequence[int], trump: int,
+               beat_led_after_trump: bool, free_when_cannot_overtrump: bool) -> int:
+    """The cards of ``hand`` that may be played to ``trick`` (RULES.md section 2)."""
+    if not trick:
+        return hand
+    led = trick[0] // 5
+    trumped = led != trump and _highest_of_suit(trick, trump) >= 0
+    follow = hand & SUIT_MASKS[led]
+    if follow:                                   # asistir
+        if trumped and not beat_led_after_trump:
+            return follow
+        higher = follow & higher_in_suit(_highest_of_suit(trick, led))
+        return higher or follow                  # montar
+    trumps = hand & SUIT_MASKS[trump]
+    if not trumps:
+        return hand
+    if not trumped:
+        return trumps                            # fallar
+    higher = trumps & higher_in_suit(_highest_of_suit(trick, trump))
+    if higher:
+        return higher                            # montar el fallo
+    return hand if free_when_cannot_overtrump else trumps
+
+
+def renuncio_obligation(hand: int, trick: Sequence[int], trump: int, c: int) -> str:
+    """The obligation broken by playing illegal card ``c`` (RULES.md 2 and 8.12)."""
+    led = trick[0] // 5
+    if hand & SUIT_MASKS[led]:
+        return "montar" if c // 5 == led else "asistir"
+    trumped = led != trump and _highest_of_suit(trick, trump) >= 0
+    return "montar_el_fallo" if trumped else "fallar"
+
+
+def trick_winner_index(trick: Sequence[int], trump: int) -> int:
+    """Index in ``trick`` of the winning card: highest trump, else highest of the led suit."""
+    best = 0
+    for i in range(1, len(trick)):
+        c, b = trick[i], trick[best]
+        if c // 5 == b // 5:
+            if c > b:
+                best = i
+        elif c // 5 == trump:
+            best = i
+    return best
+
+
+def cante_points(suit: int, trump: int) -> int:
+    return 40 if suit == trump else 20
+
+
+def cante_mask(suit: int) -> int:
+    """The rey and the caballo of ``suit``: the two cards a cante needs."""
+    return (1 << card(Rank.REY, suit)) | (1 << card(Rank.CABALLO, suit))
+
+
+@dataclass(frozen=True)
+class Position:
+    """Everything the solver needs about a hand in play, in mask form.
+
+    ``hands[i]`` is what seat ``i + 1`` still holds; ``trick`` the cards already in the
+    current trick, in order from ``leader``.  ``tricks``/``points`` are what sides A and
+    B have taken so far (points: card points and cantes; the monte once trick 5 is
+    complete).  ``sung`` is a 4-bit mask of the suits already sung, ``cantes`` the
+    number of cantes of each side, and ``boundary_sung`` which sides have already sung
+    at the current trick boundary (meaningful only when ``trick`` is empty).
+    """
+
+    trump: int
+    hands: tuple[int, int, int, int]
+    active: tuple[bool, bool, bool, bool]
+    contract: str
+    declarer: tuple[int, ...]
+    leader: int
+    trick: tuple[int, ...] = ()
+    tricks: tuple[int, int] = (0, 0)
+    points: tuple[int, int] = (0, 0)
+    sung: int = 0
+    cantes: tuple[int, int] = (0, 0)
+    boundary_sung: tuple[bool, bool] = (False, False)
+
+    @property
+    def tricks_played(self) -> int:
+        return self.tricks[0] + self.tricks[1]
+
+    @property
+    def declaring_side(self) -> int:
+        """The side whose result the solver measures: A for paso, else the (solo) declarer's."""
+        return side_of(self.declarer[0]) if self.declarer else 0
+
+    @property
+    def to_play(self) -> int:
+        seat = self.leader
+        for _ in self.trick:
+            seat = next_seat(seat, self.active)
+        return seat
+
+    @property
+    def is_over(self) -> bool:
+        return self.tricks_played == 5
+
+    def with_changes(self, **kw) -> "Position":
+        return replace(self, **kw)
+
+
+def cante_options(pos: Position, rules, side: int) -> list[int]:
+    """Suits side ``side`` may sing now, at the boundary before the lead of ``pos``'s trick.
+
+    Empty unless the trick is empty and the boundary is one where cantes are allowed
+    (RULES.md section 5).  With ``forty_first`` only the trump suit is offered when it
+    can be sung.
+    """
+    t = pos.tricks_played
+    if (pos.trick or t == 0 or t == 5 or not rules.cantes_count(pos.contract)
+            or t not in rules.cante_after_tricks or pos.boundary_sung[side]):
+        return []
+    if rules.cante_by == "last_trick_winner":
+        if side_of(pos.leader) != side:
+            return []
+    elif pos.tricks[side] == 0:
+        return []
+    if rules.max_cantes_per_side and pos.cantes[side] >= rules.max_cantes_per_side:
+        return []
+    suits = []
+    for suit in range(4):
+        if pos.sung >> suit & 1:
+            continue
+        need = cante_mask(suit)
+        for seat in (1, 2, 3, 4):
+            if side_of(seat) == side and pos.active[seat - 1] and pos.hands[seat - 1] & need == need:
+                suits.append(suit)
+                break
+    if rules.forty_first and pos.trump in suits:
+        return [pos.trump]
+    return suits
+
+
+def cante_singer(pos: Position, side: int, suit: int) -> int:
+    """The seat of ``side`` that holds the rey and caballo of ``suit``."""
+    need = cante_mask(suit)
+    for seat in (1, 2, 3, 4):
+        if side_of(seat) == side and pos.active[seat - 1] and pos.hands[seat - 1] & need == need:
+            return seat
+    raise ValueError("no seat of that side holds the cante")
+
+
+def sing(pos: Position, side: int, suit: int) -> Position:
+    """The position after ``side`` sings ``suit`` at the current boundary."""
+    points = list(pos.points)
+    points[side] += cante_points(suit, pos.trump)
+    cantes = list(pos.cantes)
+    cantes[side] += 1
+    bs = list(pos.boundary_sung)
+    bs[side] = True
+    return replace(pos, points=tuple(points), sung=pos.sung | 1 << suit,
+                   cantes=tuple(cantes), boundary_sung=tuple(bs))
+
+
+def play_card(pos: Position, c: int, monte: int) -> Position:
+    """The position after the seat on turn plays ``c`` (legality is not checked)."""
+    seat = pos.to_play
+    hands = list(pos.hands)
+    hands[seat - 1] &= ~(1 << c)
+    trick = pos.trick + (c,)
+    if len(trick) < sum(pos.active):
+        return replace(pos, hands=tuple(hands), trick=trick)
+    # the trick is complete
+    winner = pos.leader
+    for _ in range(trick_winner_index(trick, pos.trump)):
+        winner = next_seat(winner, pos.active)
+    side = side_of(winner)
+    tricks = list(pos.tricks)
+    tricks[side] += 1
+    points = list(pos.points)
+    points[side] += mask_points(sum(1 << x for x in trick))
+    if sum(tricks) == 5:
+        points[side] += monte
+    return replace(pos, hands=tuple(hands), trick=(), leader=winner, tricks=tuple(tricks),
+                   points=tuple(points), boundary_sung=(False, False))

@@ -1,0 +1,24 @@
+"""Build: the compiled solver core ``cuatrola_solver._solver`` from ``ext/``, and the
+command line in ``cli/`` installed as the package ``cuatrola_cli``."""
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+extensions = [
+    Extension(
+        "cuatrola_solver._solver",
+        ["ext/solver.pyx"],
+        include_dirs=[numpy.get_include()],
+        extra_compile_args=["-O3"],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    )
+]
+
+setup(
+    packages=["cuatrola_solver", "cuatrola_cli"],
+    package_dir={"cuatrola_solver": "cuatrola_solver", "cuatrola_cli": "cli"},
+    ext_modules=cythonize(extensions, language_level=3,
+                          compiler_directives={"boundscheck": False, "wraparound": False,
+                                               "cdivision": True, "initializedcheck": False}),
+)
