@@ -12,8 +12,10 @@ from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from .cards import SUIT_MASKS, Rank, card, higher_in_suit, mask_points
+from .rules import CONTRACT_VALUE, SOLO_TRICKS_GOAL, TRICKS_GOAL
 
 SIDE_NAMES = ("A", "B")
+SUIT_NAMES = ("oros", "copas", "espadas", "bastos")
 OBLIGATIONS = ("asistir", "montar", "fallar", "montar_el_fallo")
 
 
@@ -148,6 +150,42 @@ class Position:
         return replace(self, **kw)
 
 
+def cante_refusal(pos: Position, rules, seat: int, suit: int) -> str | None:
+    """Why ``seat`` may not sing ``suit`` now, at the boundary before the lead of
+    ``pos``'s trick (RULES.md section 5 and 8.7); None when it may."""
+    t = pos.tricks_played
+    side = side_of(seat)
+    name = SUIT_NAMES[suit]
+    if not rules.cantes_count(pos.contract):
+        return f"no cantes are sung in {pos.contract} under these rules"
+    if pos.trick or t == 0 or t == 5:
+        return "a cante is declared between tricks, before the next lead"
+    if t not in rules.cante_after_tricks:
+        return f"no cante may be declared after trick {t} under these rules"
+    if not pos.active[seat - 1]:
+        return f"seat {seat} sits out this hand"
+    need = cante_mask(suit)
+    if pos.hands[seat - 1] & need != need:
+        return f"seat {seat} does not hold the rey and the caballo of {name}"
+    if pos.sung >> suit & 1:
+        return f"{name} has already been sung"
+    if pos.boundary_sung[side]:
+        return f"side {SIDE_NAMES[side]} has already sung after trick {t}"
+    if rules.cante_by == "last_trick_winner":
+        if side_of(pos.leader) != side:
+            return f"only the side that won trick {t} may sing"
+    elif pos.tricks[side] == 0:
+        return f"side {SIDE_NAMES[side]} has not won a trick yet"
+    if rules.max_cantes_per_side and pos.cantes[side] >= rules.max_cantes_per_side:
+        return f"side {SIDE_NAMES[side]} has already sung {pos.cantes[side]} times"
+    if rules.forty_first and suit != pos.trump and not pos.sung >> pos.trump & 1:
+        forty = cante_mask(pos.trump)
+        for mate in (1, 2, 3, 4):
+            if side_of(mate) == side and pos.active[mate - 1] and pos.hands[mate - 1] & forty == forty:
+                return f"side {SIDE_NAMES[side]} can sing the 40 and must sing it before any 20"
+    return None
+
+
 def cante_options(pos: Position, rules, side: int) -> list[int]:
     """Suits side ``side`` may sing now, at the boundary before the lead of ``pos``'s trick.
 
@@ -155,29 +193,11 @@ def cante_options(pos: Position, rules, side: int) -> list[int]:
     (RULES.md section 5).  With ``forty_first`` only the trump suit is offered when it
     can be sung.
     """
-    t = pos.tricks_played
-    if (pos.trick or t == 0 or t == 5 or not rules.cantes_count(pos.contract)
-            or t not in rules.cante_after_tricks or pos.boundary_sung[side]):
+    if pos.trick or pos.boundary_sung[side] or not rules.cantes_count(pos.contract):
         return []
-    if rules.cante_by == "last_trick_winner":
-        if side_of(pos.leader) != side:
-            return []
-    elif pos.tricks[side] == 0:
-        return []
-    if rules.max_cantes_per_side and pos.cantes[side] >= rules.max_cantes_per_side:
-        return []
-    suits = []
-    for suit in range(4):
-        if pos.sung >> suit & 1:
-            continue
-        need = cante_mask(suit)
-        for seat in (1, 2, 3, 4):
-            if side_of(seat) == side and pos.active[seat - 1] and pos.hands[seat - 1] & need == need:
-                suits.append(suit)
-                break
-    if rules.forty_first and pos.trump in suits:
-        return [pos.trump]
-    return suits
+    return [suit for suit in range(4)
+            if any(cante_refusal(pos, rules, seat, suit) is None
+                   for seat in (1, 2, 3, 4) if side_of(seat) == side)]
 
 
 def cante_singer(pos: Position, side: int, suit: int) -> int:
@@ -222,3 +242,42 @@ def play_card(pos: Position, c: int, monte: int) -> Position:
         points[side] += monte
     return replace(pos, hands=tuple(hands), trick=(), leader=winner, tricks=tuple(tricks),
                    points=tuple(points), boundary_sung=(False, False))
+
+
+def tricks_goal(contract: str, rules) -> int | None:
+    """Tricks the declaring side needs, or None for a contract decided on points."""
+    if contract == "solo":
+        return SOLO_TRICKS_GOAL if rules.solo_goal == "tricks" else None
+    return TRICKS_GOAL.get(contract)
+
+
+def decided_by_tricks(pos: Position, rules) -> bool:
+    """True once the trick counts alone decide a contract played for tricks (early_end)."""
+    goal = tricks_goal(pos.contract, rules)
+    if goal is None or pos.contract == "paso":
+        return False
+    d = pos.declaring_side
+    return pos.tricks[d] >= goal or pos.tricks[1 - d] > 5 - goal
+
+
+def outcome(pos: Position, rules) -> tuple[int, int]:
+    """(winning side, match points it scores) of a hand played to its end, or decided
+    by its tricks (RULES.md section 4)."""
+    d = pos.declaring_side
+    goal = tricks_goal(pos.contract, rules)
+    if goal is not None:
+        winner = d if pos.tricks[d] >= goal else 1 - d
+        return winner, CONTRACT_VALUE[pos.contract]
+    margin = pos.points[d] - pos.points[1 - d]
+    if margin == 0:
+        tie_side = side_of(pos.leader) if rules.tie_break == "last_trick" else 0
+        winner = tie_side
+    else:
+        winner = d if margin > 0 else 1 - d
+    value = CONTRACT_VALUE[pos.contract]
+    if pos.contract == "paso":
+        if rules.pass_bonus == "carbunco" and pos.tricks[winner] == 5:
+            value = 2
+        elif rules.pass_bonus == "over_100" and pos.points[winner] > 100:
+            value = 2
+    return winner, value

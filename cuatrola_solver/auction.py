@@ -1,0 +1,116 @@
+"""The auction (las apuestas): one round of calls from seat 1 to seat 4.
+
+A call is ``paso`` or a contract stronger than the standing one; under
+``partner_may_take_over`` the partner of the highest bidder may also bid the same
+contract and take it over; under ``contrasolo`` an opponent of a standing solo may
+answer ``contrasolo`` (RULES.md sections 3 and 8.11).  With a match score the caps
+of ``bid_cap`` apply (8.8).
+"""
+
+from __future__ import annotations
+
+from .errors import IllegalBidError, NotationError
+from .match import Score, bid_cap_reason
+from .play import partner_of, side_of
+from .rules import CONTRACTS, RuleSet
+
+CALLS = CONTRACTS  # paso and the bids, weakest first
+STRENGTH = {c: i for i, c in enumerate(CONTRACTS)}
+
+
+def parse_call(text: str, where: str = "") -> str:
+    call = text.strip().lower()
+    if call not in CALLS:
+        place = f" {where}" if where else ""
+        raise NotationError(f"bad bid {text!r}{place}: expected one of {' '.join(CALLS)}")
+    return call
+
+
+class Auction:
+    """The calls made so far and what they decide."""
+
+    def __init__(self, rules: RuleSet, score: Score | None = None) -> None:
+        self.rules = rules
+        self.score = score
+        self.calls: list[str] = []
+        self.highest: str = "paso"
+        self.bidder: int | None = None          # seat holding the highest bid
+        self.solo_bidder: int | None = None     # for contrasolo: the standing solo's seat
+
+    @property
+    def speaker(self) -> int | None:
+        """The seat to speak next, or None when all four have spoken."""
+        return len(self.calls) + 1 if len(self.calls) < 4 else None
+
+    @property
+    def is_complete(self) -> bool:
+        return len(self.calls) == 4
+
+    def refusal(self, call: str) -> str | None:
+        """Why the seat on turn may not make ``call`` now; None when it may."""
+        seat = self.speaker
+        if seat is None:
+            return "the auction is over: all four seats have spoken"
+        if call == "paso":
+            return None
+        if call not in self.rules.allowed_contracts():
+            return f"{call} is not played under these rules"
+        if call == "contrasolo":
+            if self.highest == "solo" and side_of(seat) != side_of(self.bidder):
+                pass
+            elif (self.highest == "contrasolo" and self.rules.partner_may_take_over
+                  and seat == partner_of(self.bidder)):
+                pass
+            else:
+                return ("contrasolo answers a standing solo, by an opponent of the solo bidder"
+                        if self.highest != "contrasolo" else
+                        "only the contrasolo bidder's partner may take a contrasolo over")
+        elif STRENGTH[call] <= STRENGTH[self.highest]:
+            take_over = (call == self.highest and self.rules.partner_may_take_over
+                         and seat == partner_of(self.bidder))
+            if not take_over:
+                return f"a bid must be stronger than the standing {self.highest}"
+        if self.score is not None:
+            return bid_cap_reason(self.rules, self.score.of(side_of(seat)), call)
+        return None
+
+    def legal_calls(self) -> list[str]:
+        return [c for c in CALLS if self.refusal(c) is None]
+
+    def call(self, call: str) -> None:
+        """Make the next call (checked); raises IllegalBidError with the reason."""
+        seat = self.speaker
+        reason = self.refusal(call)
+        if reason is not None:
+            raise IllegalBidError(f"seat {seat} may not call {call!r}: {reason}")
+        self.calls.append(call)
+        if call == "paso":
+            return
+        if call == "contrasolo" and self.highest == "solo":
+            self.solo_bidder = self.bidder
+        self.highest, self.bidder = call, seat
+
+    # --- what the auction decides ----------------------------------------
+    @property
+    def contract(self) -> str:
+        return self.highest
+
+    @property
+    def declarer(self) -> tuple[int, ...]:
+        """() for paso, (seat,) for a lone declarer, (solo bidder, contrasolo bidder)."""
+        if self.bidder is None:
+            return ()
+        if self.highest == "contrasolo":
+            return (self.solo_bidder, self.bidder)
+        return (self.bidder,)
+
+    @property
+    def active(self) -> tuple[bool, bool, bool, bool]:
+        """Who plays: everyone in paso; else the declarer(s), not their partners."""
+        decl = self.declarer
+        if not decl:
+            return (True, True, True, True)
+        if len(decl) == 2:
+            return tuple(s in decl for s in (1, 2, 3, 4))
+        out = partner_of(decl[0])
+        return tuple(s != out for s in (1, 2, 3, 4))

@@ -1,0 +1,297 @@
+"""One hand of cuatrola, from the deal to the result.
+
+:class:`Hand` is the rules engine: it takes the deal and the muestra, then the
+auction (``bid``), the cards (``play``) and the cantes (``sing``) one by one,
+checking each against the :class:`~cuatrola_solver.rules.RuleSet`.  As in
+python-chess, a call or cante that cannot be made raises a ``ValueError``
+subclass whose message says why.  A card not in the hand of the seat on turn is
+refused too; a card that *is* held but breaks an obligation is played and
+recorded as a :class:`Renuncio`, because that is what happened at the table.
+
+``Hand.from_record`` replays a :class:`~cuatrola_solver.record.HandRecord`;
+``Hand.to_record`` writes one back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .auction import Auction
+from .cards import FULL_DECK, NUM_CARDS, cards_of, format_card, format_cards, mask_of, suit_of
+from .errors import (CuatrolaError, IllegalBidError, IllegalCanteError, IllegalPlayError,
+                     InconsistentDealError, RecordError)
+from .match import Score
+from .play import (SIDE_NAMES, SUIT_NAMES, Position, cante_refusal, decided_by_tricks,
+                   first_leader, legal_mask, outcome, play_card, renuncio_obligation,
+                   side_of, sing)
+from .record import Cante, HandRecord
+from .rules import CONTRACT_VALUE, RuleSet, get_rules
+
+
+@dataclass(frozen=True)
+class Renuncio:
+    """A card played against an obligation (RULES.md section 2)."""
+
+    trick: int          # 1-based
+    seat: int
+    card: int
+    obligation: str     # asistir | montar | fallar | montar_el_fallo
+    legal: tuple[int, ...]
+
+    def to_dict(self) -> dict:
+        return {"trick": self.trick, "seat": self.seat, "card": format_card(self.card),
+                "obligation": self.obligation, "legal": [format_card(c) for c in self.legal]}
+
+    def describe(self) -> str:
+        return (f"trick {self.trick}: seat {self.seat} played {format_card(self.card)} "
+                f"against {self.obligation.replace('_', ' ')} (legal: {format_cards(self.legal)})")
+
+
+@dataclass(frozen=True)
+class Result:
+    winner: str             # "A" or "B"
+    game_points: int        # match points scored by the winner
+    points: tuple[int, int]
+    tricks: tuple[int, int]
+    ended_by: str           # play | renuncio | early_end
+
+    def to_dict(self) -> dict:
+        return {"winner": self.winner, "game_points": self.game_points,
+                "points": {"A": self.points[0], "B": self.points[1]},
+                "tricks": {"A": self.tricks[0], "B": self.tricks[1]},
+                "ended_by": self.ended_by}
+
+
+def check_deal(hands: Sequence[Iterable[int]], muestra: int) -> tuple[int, int, int, int]:
+    """The four hands as masks, after checking that they are a real deal."""
+    masks = []
+    seen: dict[int, int] = {}
+    if len(hands) != 4:
+        raise InconsistentDealError(f"a deal has 4 hands, got {len(hands)}")
+    for seat, hand in enumerate(hands, 1):
+        hand = list(hand)
+        if len(hand) != 5:
+            raise InconsistentDealError(
+                f"seat {seat} holds {len(hand)} cards ({format_cards(hand)}): expected 5")
+        for c in hand:
+            if c in seen:
+                raise InconsistentDealError(
+                    f"card {format_card(c)!r} is dealt twice: to seat {seen[c]} and to seat {seat}")
+            seen[c] = seat
+        masks.append(mask_of(hand))
+    missing = FULL_DECK & ~sum(masks)
+    if missing:  # cannot happen with 20 distinct cards, kept for clarity
+        raise InconsistentDealError(f"cards missing from the deal: {format_cards(cards_of(missing))}")
+    if not masks[3] >> muestra & 1:
+        raise InconsistentDealError(
+            f"the muestra {format_card(muestra)!r} is not in seat 4's hand "
+            f"({format_cards(cards_of(masks[3]))}): the dealer keeps it")
+    return tuple(masks)
+
+
+class Hand:
+    """A hand in progress: auction, then play (with cantes between tricks)."""
+
+    def __init__(self, hands: Sequence[Iterable[int]], muestra: int,
+                 rules: RuleSet | None = None, score: Score | None = None) -> None:
+        self.rules = rules or get_rules()
+        self.deal = check_deal(hands, muestra)
+        self.muestra = muestra
+        self.trump = int(suit_of(muestra))
+        self.score = score
+        self.auction = Auction(self.rules, score)
+        self.pos: Position | None = None
+        self.tricks: list[list[tuple[int, int]]] = []   # completed tricks: (seat, card)
+        self.current: list[tuple[int, int]] = []
+        self.cantes: list[Cante] = []
+        self.renuncios: list[Renuncio] = []
+
+    # --- the auction ----------------------------------------------------------
+    def bid(self, call: str) -> None:
+        self.auction.call(call)
+        if self.auction.is_complete:
+            self._start_play()
+
+    def legal_calls(self) -> list[str]:
+        return self.auction.legal_calls()
+
+    def pass_all(self) -> None:
+        while not self.auction.is_complete:
+            self.bid("paso")
+
+    def _start_play(self) -> None:
+        active = self.auction.active
+        self.pos = Position(trump=self.trump, hands=self.deal, active=active,
+                            contract=self.auction.contract, declarer=self.auction.declarer,
+                            leader=first_leader(active))
+
+    @property
+    def contract(self) -> str:
+        return self.auction.contract
+
+    @property
+    def declarer(self) -> tuple[int, ...]:
+        return self.auction.declarer
+
+    @property
+    def active(self) -> tuple[bool, bool, bool, bool]:
+        return self.auction.active
+
+    # --- play -----------------------------------------------------------------
+    @property
+    def trick_number(self) -> int:
+        """1-based number of the trick being played (or about to be led)."""
+        return len(self.tricks) + 1
+
+    @property
+    def to_play(self) -> int | None:
+        if self.pos is None or self.is_over():
+            return None
+        return self.pos.to_play
+
+    def _require_play(self) -> Position:
+        if self.pos is None:
+            raise IllegalPlayError("the auction is not over: no card can be played yet")
+        return self.pos
+
+    def legal_cards(self) -> list[int]:
+        """The cards the seat on turn may play without renuncio, in canonical order."""
+        pos = self._require_play()
+        if self.is_over():
+            return []
+        r = self.rules
+        return cards_of(legal_mask(pos.hands[pos.to_play - 1], pos.trick, self.trump,
+                                   r.beat_led_after_trump, r.free_when_cannot_overtrump))
+
+    def play(self, c: int) -> Renuncio | None:
+        """Play ``c`` for the seat on turn; returns the renuncio it commits, if any."""
+        pos = self._require_play()
+        if self.is_over():
+            raise IllegalPlayError(f"card {format_card(c)!r} played after the hand is over")
+        seat = pos.to_play
+        hand = pos.hands[seat - 1]
+        if not hand >> c & 1:
+            raise IllegalPlayError(
+                f"card {format_card(c)!r} in trick {self.trick_number} is not in the hand of "
+                f"seat {seat}, on turn (holds {format_cards(cards_of(hand))})")
+        renuncio = None
+        legal = self.legal_cards()
+        if c not in legal:
+            renuncio = Renuncio(self.trick_number, seat, c,
+                                renuncio_obligation(hand, pos.trick, self.trump, c), tuple(legal))
+            self.renuncios.append(renuncio)
+        self.current.append((seat, c))
+        self.pos = play_card(pos, c, self.rules.monte)
+        if not self.pos.trick:
+            self.tricks.append(self.current)
+            self.current = []
+        return renuncio
+
+    def trick_winner(self, k: int) -> int:
+        """Seat that won completed trick ``k`` (1-based)."""
+        if k < len(self.tricks):
+            return self.tricks[k][0][0]
+        return self.pos.leader
+
+    # --- cantes ---------------------------------------------------------------
+    def cante_refusal(self, seat: int, suit: int) -> str | None:
+        return cante_refusal(self._require_play(), self.rules, seat, suit)
+
+    def sing(self, seat: int, suit: int) -> Cante:
+        """``seat`` sings ``suit`` now, between tricks; raises IllegalCanteError if refused."""
+        pos = self._require_play()
+        reason = cante_refusal(pos, self.rules, seat, suit)
+        if reason is not None:
+            raise IllegalCanteError(f"seat {seat} may not sing {SUIT_NAMES[suit]} after trick "
+                                    f"{len(self.tricks)}: {reason}")
+        self.pos = sing(pos, side_of(seat), suit)
+        cante = Cante(len(self.tricks), seat, suit)
+        self.cantes.append(cante)
+        return cante
+
+    # --- the end --------------------------------------------------------------
+    def _early_ended(self) -> bool:
+        return (self.pos is not None and self.rules.early_end and not self.pos.trick
+                and decided_by_tricks(self.pos, self.rules))
+
+    def is_over(self) -> bool:
+        """True after trick 5, or once an early_end contract is decided (without renuncio)."""
+        if self.pos is None:
+            return False
+        if self.pos.is_over:
+            return True
+        return self._early_ended() and not self.renuncios
+
+    def result(self) -> Result | None:
+        """The hand's result, or None while it is undecided (RULES.md 4, 6, 8.5, 8.6)."""
+        pos = self.pos
+        if pos is None:
+            return None
+        if self.renuncios:
+            first = self.renuncios[0]
+            winner = 1 - side_of(first.seat)
+            value = CONTRACT_VALUE[pos.contract] * (2 if self.rules.renuncio_penalty == "double" else 1)
+            return Result(SIDE_NAMES[winner], value, pos.points, pos.tricks, "renuncio")
+        if pos.is_over:
+            winner, value = outcome(pos, self.rules)
+            return Result(SIDE_NAMES[winner], value, pos.points, pos.tricks, "play")
+        if self._early_ended():
+            winner, value = outcome(pos, self.rules)
+            return Result(SIDE_NAMES[winner], value, pos.points, pos.tricks, "early_end")
+        return None
+
+    # --- records --------------------------------------------------------------
+    @classmethod
+    def from_record(cls, rec) -> "Hand":
+        """Replay a :class:`~cuatrola_solver.record.HandRecord`; errors say where."""
+        try:
+            hand = cls(rec.hands, rec.muestra, rec.rules, rec.score)
+        except CuatrolaError as e:
+            raise RecordError(f"bad deal: {e}") from None
+        for i, call in enumerate(rec.auction or ["paso"] * 4, 1):
+            try:
+                hand.bid(call)
+            except IllegalBidError as e:
+                raise RecordError(f"auction, call {i} ({call!r}): {e}") from None
+        if len(rec.auction or ["paso"] * 4) != 4:
+            raise RecordError(f"the auction has {len(rec.auction)} calls: expected 4 "
+                              f"(one per seat) or none (all passed)")
+        cantes = sorted(rec.cantes, key=lambda k: k.after_trick)
+        for k in cantes:
+            if not 1 <= k.after_trick <= 4:
+                raise RecordError(f"cante of seat {k.seat} after trick {k.after_trick}: "
+                                  f"cantes are declared after tricks 1 to 4")
+        for t, trick in enumerate(rec.tricks, 1):
+            if not trick:
+                raise RecordError(f"trick {t} is empty")
+            if t < len(rec.tricks) and len(trick) != sum(hand.active):
+                raise RecordError(f"trick {t} has {len(trick)} cards: expected "
+                                  f"{sum(hand.active)}, one per seat in play (only the last "
+                                  f"trick of a record may be incomplete)")
+            for j, c in enumerate(trick, 1):
+                try:
+                    hand.play(c)
+                except IllegalPlayError as e:
+                    raise RecordError(f"trick {t}, card {j}: {e}") from None
+            if len(hand.tricks) == t:
+                for k in cantes:
+                    if k.after_trick == t:
+                        try:
+                            hand.sing(k.seat, k.suit)
+                        except IllegalCanteError as e:
+                            raise RecordError(f"cante after trick {t}: {e}") from None
+        late = [k for k in cantes if k.after_trick > len(hand.tricks)]
+        if late:
+            k = late[0]
+            raise RecordError(f"cante of seat {k.seat} after trick {k.after_trick}, but the "
+                              f"record has only {len(hand.tricks)} complete tricks")
+        return hand
+
+    def to_record(self) -> HandRecord:
+        hands = [cards_of(m) for m in self.deal]
+        return HandRecord(rules=self.rules, muestra=self.muestra, hands=hands,
+                          auction=list(self.auction.calls) if self.auction.calls else None,
+                          tricks=[[c for _, c in t] for t in self.tricks]
+                          + ([[c for _, c in self.current]] if self.current else []),
+                          cantes=list(self.cantes), score=self.score)
