@@ -515,6 +515,9 @@ class _TextReader:
         """Take ``word`` into the cante being read; False once the cante is complete."""
         words = self.cante
         expect = len(words)
+        if word.lower() == "cante" or _TRICK_NUMBER.fullmatch(word):
+            self.end_cante(at)  # complains if the cante is unfinished
+            return False
         if expect == 0:
             if word not in ("1", "2", "3", "4"):
                 raise self.error(at, f"bad seat {word!r} in cante: expected 'cante SEAT SUIT', "
