@@ -304,7 +304,7 @@ def _table(k: Knowledge) -> _Table:
     seats = tuple(s for s in range(4) if s != k.seat - 1)
     caps = tuple(k.hidden_counts[s] for s in seats)
     forb = tuple(k.forbidden[s] & pool for s in seats)
-    key = (pool, caps, forb)
+    key = (pool, seats, caps, forb)
     tab = _TABLES.get(key)
     if tab is not None:
         return tab
