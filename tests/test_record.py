@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -464,3 +466,24 @@ def test_random_game_with_cantes_and_renuncios_round_trips(seed, preset, contrac
 
 def test_all_errors_are_cuatrola_errors():
     assert issubclass(RecordError, CuatrolaError) and issubclass(RecordError, ValueError)
+
+
+# --- the documentation --------------------------------------------------------------
+
+def _doc_block(lang: str, index: int = 0) -> str:
+    path = Path(__file__).resolve().parent.parent / "docs" / "record-format.md"
+    blocks = re.findall(rf"```{lang}\n(.*?)```", path.read_text(encoding="utf-8"), re.S)
+    return blocks[index]
+
+
+def test_documented_example_reads_replays_and_matches_its_json():
+    rec = read_record(_doc_block("text"), "docs example")
+    assert rec.comment.startswith("Sunday match, hand 7.")
+    assert rec.annotations == {
+        (2, 1): {"symbol": "?!", "comment": "giving the lead away; Ab first keeps it"},
+        (4, 2): {"symbol": "!"}}
+    assert rec.cantes == [Cante(1, 3, 1)]
+    assert json.loads(write_json(rec)) == json.loads(_doc_block("json"))
+    hand = Hand.from_record(rec)
+    assert hand.result() is not None and not hand.renuncios
+    assert read_text(write_text(rec)) == rec
