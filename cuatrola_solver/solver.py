@@ -1,0 +1,236 @@
+"""The double-dummy solver's Python face.
+
+The compiled search ``cuatrola_solver._solver`` (``ext/solver.pyx``) runs when it is
+importable; otherwise the pure-Python :mod:`reference` runs and one message on stderr
+says so.  ``CUATROLA_PUREPYTHON=1`` forces the reference.  :data:`BACKEND` names the
+backend in use (``"compiled"`` or ``"reference"``).
+
+Verbs (values measured for the declaring side, see :mod:`reference`):
+
+- :func:`solve` -- the value of one position for one objective;
+- :func:`solve_cards` -- ``{card: value}`` for every legal card (DDS ``SolveBoard``);
+- :func:`analyse_play` -- the value after each card (or cante) of a sequence;
+- :func:`solve_batch` -- many deals in one call, numpy in and out, over several cores;
+- :func:`dd_table` -- every contract and declarer of a deal, as ``solve --json`` rows.
+
+Objectives: ``tricks``, ``margin``, ``makes``, ``game_points`` (RULES.md 8.9).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from . import play, reference
+from .reference import OBJECTIVES, deal_position, points_based
+from .rules import CONTRACT_VALUE, RuleSet
+
+__all__ = ["BACKEND", "OBJECTIVES", "solve", "solve_cards", "analyse_play", "solve_batch",
+           "dd_table", "deal_position", "context_params", "set_tt_bits", "contract_rows"]
+
+_OBJECTIVE_CODE = {name: i for i, name in enumerate(OBJECTIVES)}
+_BONUS_CODE = {"none": 0, "over_100": 1, "carbunco": 2}
+
+#: default transposition table size: 2**DEFAULT_TT_BITS entries of 32 bytes per thread
+DEFAULT_TT_BITS = 16
+
+_compiled = None
+if os.environ.get("CUATROLA_PUREPYTHON", "") not in ("", "0"):
+    BACKEND = "reference"
+    print("cuatrola-solver: CUATROLA_PUREPYTHON is set: using the pure-Python reference "
+          "solver", file=sys.stderr)
+else:
+    try:
+        from . import _solver as _compiled        # type: ignore[attr-defined]
+        BACKEND = "compiled"
+    except ImportError as exc:                    # pragma: no cover - depends on the build
+        _compiled = None
+        BACKEND = "reference"
+        print(f"cuatrola-solver: compiled solver not available ({exc}); using the slow "
+              f"pure-Python reference solver", file=sys.stderr)
+
+_local = threading.local()
+_tt_bits = DEFAULT_TT_BITS
+
+
+def set_tt_bits(bits: int) -> None:
+    """Size of the transposition table of each thread: ``2**bits`` entries (32 bytes each)."""
+    global _tt_bits
+    _tt_bits = int(bits)
+    _local.__dict__.pop("solver", None)
+
+
+def _engine():
+    s = getattr(_local, "solver", None)
+    if s is None or s.tt_bits != max(_tt_bits, 4):
+        s = _local.solver = _compiled.Solver(_tt_bits)
+    return s
+
+
+# --- rules as data -------------------------------------------------------------------
+
+def declaring_side(contract: str, declarer: Sequence[int]) -> int:
+    return play.side_of(declarer[0]) if contract != "paso" and declarer else 0
+
+
+def active_seats(contract: str, declarer: Sequence[int]) -> tuple[bool, bool, bool, bool]:
+    return deal_position((0, 0, 0, 0), 0, contract, declarer).active
+
+
+def context_params(rules: RuleSet, contract: str, declarer: Sequence[int],
+                   active: Sequence[bool], trump: int) -> tuple[int, ...]:
+    """The rules and the contract as the tuple of ints the compiled search reads
+    (order: see ``fill_ctx`` in ``ext/solver.pyx``)."""
+    pts = points_based(contract, rules)
+    after = 0
+    for t in rules.cante_after_tricks:
+        after |= 1 << t
+    return (int(rules.beat_led_after_trump), int(rules.free_when_cannot_overtrump),
+            *(int(a) for a in active),
+            declaring_side(contract, declarer),
+            int(pts), play.tricks_goal(contract, rules) or 0, CONTRACT_VALUE[contract],
+            int(contract == "paso"), _BONUS_CODE[rules.pass_bonus],
+            int(rules.tie_break == "last_trick"), rules.monte,
+            int(rules.cantes_count(contract)), int(rules.cante_by == "any_trick_won"),
+            after, rules.max_cantes_per_side, int(rules.forty_first), trump)
+
+
+def _state(pos: play.Position) -> tuple:
+    return (pos.hands, pos.leader, pos.trick, pos.tricks, pos.points, pos.sung,
+            pos.cantes, pos.boundary_sung)
+
+
+def _check(objective: str) -> int:
+    if objective not in _OBJECTIVE_CODE:
+        raise ValueError(f"bad objective {objective!r}: expected one of {', '.join(OBJECTIVES)}")
+    return _OBJECTIVE_CODE[objective]
+
+
+def _convert(objective: str, v: int):
+    return bool(v) if objective == "makes" else int(v)
+
+
+# --- the verbs -------------------------------------------------------------------------
+
+def solve(pos: play.Position, rules: RuleSet, objective: str = "tricks"):
+    """The double-dummy value of ``pos`` for ``objective``, measured for
+    ``pos.declaring_side``: an int (tricks, margin, game points) or a bool (makes);
+    None for ``margin`` of a contract decided on tricks."""
+    code = _check(objective)
+    if objective == "margin" and not points_based(pos.contract, rules):
+        return None
+    if pos.is_over:
+        return reference.final_value(pos, rules, objective)
+    if _compiled is None:
+        return reference.solve(pos, rules, objective)
+    params = context_params(rules, pos.contract, pos.declarer, pos.active, pos.trump)
+    return _convert(objective, _engine().value(params, _state(pos), code))
+
+
+def solve_cards(pos: play.Position, rules: RuleSet, objective: str = "tricks") -> dict:
+    """``{card: value}`` for every legal card of the seat on turn (like DDS
+    ``SolveBoard`` with all solutions).  The card is played *now*: cantes still
+    pending at this trick boundary are forgone -- apply :func:`play.sing` first to
+    value the cards after a cante."""
+    _check(objective)
+    return {c: solve(play.play_card(pos, c, rules.monte), rules, objective)
+            for c in reference.legal_cards(pos, rules)} if not pos.is_over else {}
+
+
+def analyse_play(pos: play.Position, rules: RuleSet, objective: str,
+                 cards: Iterable) -> list:
+    """The value after each item of a played sequence: a card (int), or a cante
+    given as ``(side, suit)``.  Raises ValueError on an illegal item."""
+    _check(objective)
+    return reference.analyse_play(pos, rules, objective, cards, solve_fn=solve)
+
+
+def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence[int] = (),
+                objective: str = "tricks", workers: int | None = None,
+                return_nodes: bool = False):
+    """Solve many deals from their first lead in one call.
+
+    ``hands``: int array ``(n, 4)`` of the four hands' masks (seats 1-4); ``trumps``:
+    int array ``(n,)``.  Returns an int32 array ``(n,)`` (makes: 0/1; margin of a
+    tricks contract: all 0 -- do not ask).  ``workers`` threads (default: all cores)
+    each search a slice with the GIL released; the results do not depend on
+    ``workers``.  With ``return_nodes`` returns ``(values, nodes)``.
+    """
+    code = _check(objective)
+    hands = np.ascontiguousarray(hands, dtype=np.int64)
+    trumps = np.ascontiguousarray(trumps, dtype=np.int64)
+    if hands.ndim != 2 or hands.shape[1] != 4 or trumps.shape != (hands.shape[0],):
+        raise ValueError("hands must be (n, 4) and trumps (n,)")
+    n = hands.shape[0]
+    out = np.zeros(n, dtype=np.int32)
+    if objective == "margin" and not points_based(contract, rules):
+        return (out, 0) if return_nodes else out
+    declarer = tuple(declarer)
+    active = active_seats(contract, declarer)
+    if _compiled is None:
+        nodes = 0
+        for i in range(n):
+            pos = deal_position(tuple(int(h) for h in hands[i]), int(trumps[i]), contract,
+                                declarer)
+            v, k = reference.solve_counted(pos, rules, objective)
+            out[i] = int(v)
+            nodes += k
+        return (out, nodes) if return_nodes else out
+    params = context_params(rules, contract, declarer, active, 0)
+    workers = max(1, min(workers or os.cpu_count() or 1, n or 1))
+    if workers == 1:
+        nodes = _engine().batch(params, hands, trumps, code, out, 0, n)
+        return (out, nodes) if return_nodes else out
+    bounds = [n * k // workers for k in range(workers + 1)]
+    counts = [0] * workers
+
+    def work(k: int) -> None:
+        counts[k] = _compiled.Solver(_tt_bits).batch(params, hands, trumps, code, out,
+                                                     bounds[k], bounds[k + 1])
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(workers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return (out, sum(counts)) if return_nodes else out
+
+
+def contract_rows(rules: RuleSet) -> list[tuple[str, tuple[int, ...]]]:
+    """``(contract, declarer)`` pairs of a double-dummy table, in table order."""
+    rows: list[tuple[str, tuple[int, ...]]] = [("paso", ())]
+    for contract in rules.allowed_contracts():
+        if contract == "paso":
+            continue
+        if contract == "contrasolo":
+            rows += [(contract, pair) for pair in ((1, 2), (1, 4), (2, 3), (3, 4))]
+        else:
+            rows += [(contract, (seat,)) for seat in (1, 2, 3, 4)]
+    return rows
+
+
+def dd_table(hands: Sequence[int], trump: int, rules: RuleSet) -> list[dict]:
+    """The double-dummy table of a deal: one dict per contract and declarer, as the
+    ``results`` of ``solve --json`` (DESIGN.md)."""
+    rows = []
+    for contract, declarer in contract_rows(rules):
+        pos = deal_position(tuple(hands), trump, contract, declarer)
+        side = pos.declaring_side
+        if contract == "paso":
+            shown = None
+        elif contract == "contrasolo":
+            shown = list(declarer)
+        else:
+            shown = declarer[0]
+        rows.append({
+            "contract": contract, "declarer": shown, "side": play.SIDE_NAMES[side],
+            "tricks": solve(pos, rules, "tricks"),
+            "margin": solve(pos, rules, "margin"),
+            "makes": solve(pos, rules, "makes"),
+            "game_points": solve(pos, rules, "game_points"),
+        })
+    return rows

@@ -1,0 +1,794 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The compiled double-dummy search of cuatrola (``cuatrola_solver._solver``).
+
+Alpha-beta on 20-bit card masks with no Python object in the inner loop.  The rules
+come in as data (:c:type:`Ctx`, filled from a tuple of ints built by
+``cuatrola_solver.solver.context_params``); the answers are those of
+``cuatrola_solver.reference`` (the differential tests check it).
+
+Search values are *future* values, added to what a side already holds, for the
+additive objectives:
+
+``K_TRICKS``  tricks of the declaring side d (cantes are irrelevant and skipped);
+``K_MARGIN``  points of d minus points of the other side (cards, monte, cantes);
+``K_EXT``     2 * margin, plus +1/-1 for whoever takes trick 5 when the tie goes to
+              the last trick: its sign is the points result with the tie broken,
+              so "does d win?" is one zero-window test;
+``K_LEAF``    any function of the final state (game points with a pass bonus): not
+              additive, so the accumulated points and tricks are part of the key.
+
+Transposition table: probed at trick boundaries after the boundary's cantes; key =
+the four hands, leader, trump, and whatever else the future depends on (suits sung,
+cantes counts, which sides have won a trick, the accumulated state for ``K_LEAF``);
+entries hold a lower and an upper bound and the best lead.  2**tt_bits entries of 32
+bytes (default 2**16: 2 MiB), two-way buckets, reused across the deals of a batch
+(a context signature invalidates them when the rules, contract or objective change).
+"""
+
+from libc.stdint cimport uint64_t, uint32_t, int16_t, int8_t, uint8_t
+from libc.stdlib cimport calloc, free
+
+import numpy as np
+cimport numpy as cnp
+
+cnp.import_array()
+
+cdef enum:
+    K_TRICKS = 0
+    K_MARGIN = 1
+    K_EXT = 2
+    K_LEAF = 3
+
+# objectives of the public API
+cdef enum:
+    O_TRICKS = 0
+    O_MARGIN = 1
+    O_MAKES = 2
+    O_GAME = 3
+
+cdef enum:
+    LEAF_MAKES = 0
+    LEAF_GAME = 1
+
+cdef enum:
+    BONUS_NONE = 0
+    BONUS_OVER_100 = 1
+    BONUS_CARBUNCO = 2
+
+cdef int INF = 30000
+
+cdef int CARD_POINTS[20]
+for _c in range(20):
+    CARD_POINTS[_c] = (2, 3, 4, 10, 11)[_c % 5]
+
+#: number of ints in a context tuple (see ``cuatrola_solver.solver.context_params``)
+N_PARAMS = 20
+
+
+cdef struct Entry:
+    uint64_t k0
+    uint64_t k1
+    int16_t lo
+    int16_t hi
+    uint32_t gen
+    int8_t best
+    uint8_t depth
+    uint8_t pad[6]
+
+
+cdef struct TT:
+    Entry* e
+    uint64_t mask          # number of entries - 1 (a power of two)
+    uint32_t gen
+    uint64_t sig
+
+
+cdef struct Ctx:
+    # rules of play
+    int trump
+    int beat
+    int freec
+    int active[4]
+    int nxt[4]
+    int nact
+    # the contract
+    int d
+    int points_contract
+    int goal
+    int value
+    int is_paso
+    int bonus
+    int tie_last
+    int monte
+    # cantes
+    int cantes_count
+    int cante_any
+    int cante_after
+    int max_cantes
+    int forty_first
+    # the current search
+    int kind
+    int leaf_kind
+    int cantes_on
+    int equiv
+    long long nodes
+    TT* tt
+
+
+cdef struct St:
+    uint32_t h[4]
+    int leader
+    int turn
+    int trick[4]
+    int tlen
+    int tricks[2]
+    int points[2]
+    int sung
+    int cantes[2]
+
+
+# --- rule primitives -----------------------------------------------------------
+
+cdef inline uint32_t suit_mask(int s) noexcept nogil:
+    return (<uint32_t>0x1F) << (5 * s)
+
+
+cdef inline uint32_t above(int c) noexcept nogil:
+    """The cards of c's suit that beat c."""
+    return suit_mask(c // 5) & ~((<uint32_t>2 << c) - 1)
+
+
+cdef inline uint32_t c_legal(uint32_t hand, int* trick, int tlen, int trump, int beat,
+                             int freec) noexcept nogil:
+    cdef int led, hl = -1, ht = -1, i, c, s, trumped
+    cdef uint32_t follow, higher, trumps
+    if tlen == 0:
+        return hand
+    led = trick[0] // 5
+    for i in range(tlen):
+        c = trick[i]
+        s = c // 5
+        if s == led and c > hl:
+            hl = c
+        if s == trump and c > ht:
+            ht = c
+    trumped = led != trump and ht >= 0
+    follow = hand & suit_mask(led)
+    if follow:                                   # asistir
+        if trumped and not beat:
+            return follow
+        higher = follow & above(hl)              # montar
+        return higher if higher else follow
+    trumps = hand & suit_mask(trump)
+    if not trumps:
+        return hand
+    if not trumped:
+        return trumps                            # fallar
+    higher = trumps & above(ht)                  # montar el fallo
+    if higher:
+        return higher
+    return hand if freec else trumps
+
+
+cdef inline int c_winner(int* trick, int tlen, int trump) noexcept nogil:
+    cdef int best = 0, i, c, b
+    for i in range(1, tlen):
+        c = trick[i]
+        b = trick[best]
+        if c // 5 == b // 5:
+            if c > b:
+                best = i
+        elif c // 5 == trump:
+            best = i
+    return best
+
+
+cdef inline int popcount(uint32_t x) noexcept nogil:
+    cdef int n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+cdef inline int lowbit(uint32_t x) noexcept nogil:
+    cdef int i = 0
+    while not (x >> i) & 1:
+        i += 1
+    return i
+
+
+# --- transposition table ---------------------------------------------------------
+
+cdef int tt_init(TT* tt, int bits) noexcept nogil:
+    if bits < 4:
+        bits = 4
+    tt.e = <Entry*>calloc((<uint64_t>1) << bits, sizeof(Entry))
+    if tt.e == NULL:
+        return -1
+    tt.mask = ((<uint64_t>1) << bits) - 1
+    tt.gen = 1
+    tt.sig = 0
+    return 0
+
+
+cdef void tt_free(TT* tt) noexcept nogil:
+    if tt.e != NULL:
+        free(tt.e)
+        tt.e = NULL
+
+
+cdef inline uint64_t tt_index(TT* tt, uint64_t k0, uint64_t k1) noexcept nogil:
+    cdef uint64_t h = k0 * <uint64_t>0x9E3779B97F4A7C15 ^ (k1 + (k0 >> 29)) * <uint64_t>0xC2B2AE3D27D4EB4F
+    h ^= h >> 31
+    return (h & tt.mask) & ~(<uint64_t>1)
+
+
+cdef inline Entry* tt_find(TT* tt, uint64_t k0, uint64_t k1) noexcept nogil:
+    cdef uint64_t i = tt_index(tt, k0, k1)
+    cdef Entry* e = &tt.e[i]
+    if e.gen == tt.gen and e.k0 == k0 and e.k1 == k1:
+        return e
+    e = &tt.e[i + 1]
+    if e.gen == tt.gen and e.k0 == k0 and e.k1 == k1:
+        return e
+    return NULL
+
+
+cdef inline void tt_store(TT* tt, uint64_t k0, uint64_t k1, int lo, int hi, int best,
+                          int depth) noexcept nogil:
+    cdef uint64_t i = tt_index(tt, k0, k1)
+    cdef Entry* e = &tt.e[i]
+    cdef Entry* f = &tt.e[i + 1]
+    if e.gen == tt.gen and e.k0 == k0 and e.k1 == k1:
+        pass
+    elif f.gen == tt.gen and f.k0 == k0 and f.k1 == k1:
+        e = f
+    elif e.gen != tt.gen or e.depth <= depth:
+        # slot 0 keeps the deeper entry; the one it displaces moves to slot 1
+        f[0] = e[0]
+        e.gen = 0
+    else:
+        e = f
+    if e.gen == tt.gen and e.k0 == k0 and e.k1 == k1:
+        if lo < e.lo:
+            lo = e.lo
+        if hi > e.hi:
+            hi = e.hi
+        if lo > hi:          # cannot happen with exact keys; keep the new bound
+            lo = hi
+    e.k0 = k0
+    e.k1 = k1
+    e.lo = <int16_t>lo
+    e.hi = <int16_t>hi
+    e.best = <int8_t>best
+    e.depth = <uint8_t>depth
+    e.gen = tt.gen
+
+
+# --- the search ------------------------------------------------------------------
+
+cdef inline int cante_options(Ctx* cx, St* st, int s) noexcept nogil:
+    """4-bit mask of the suits side s may sing at this boundary."""
+    cdef int suit, opts = 0
+    cdef uint32_t need
+    if cx.cante_any:
+        if st.tricks[s] == 0:
+            return 0
+    elif (st.leader & 1) != s:
+        return 0
+    if cx.max_cantes and st.cantes[s] >= cx.max_cantes:
+        return 0
+    for suit in range(4):
+        if (st.sung >> suit) & 1:
+            continue
+        need = (<uint32_t>6) << (5 * suit)       # caballo and rey
+        if (st.h[s] & need) == need or (st.h[s + 2] & need) == need:
+            opts |= 1 << suit
+    if cx.forty_first and (opts >> cx.trump) & 1:
+        opts = 1 << cx.trump
+    return opts
+
+
+cdef int leaf(Ctx* cx, St* st) noexcept nogil:
+    cdef int d = cx.d, o = 1 - cx.d, win, m, winner, v
+    if cx.kind != K_LEAF:
+        return 0
+    if cx.points_contract:
+        m = st.points[d] - st.points[o]
+        if m != 0:
+            win = m > 0
+        elif cx.tie_last:
+            win = (st.leader & 1) == d
+        else:
+            win = d == 0
+    else:
+        win = st.tricks[d] >= cx.goal
+    if cx.leaf_kind == LEAF_MAKES:
+        return win
+    winner = d if win else o
+    v = cx.value
+    if cx.is_paso:
+        if cx.bonus == BONUS_CARBUNCO and st.tricks[winner] == 5:
+            v = 2
+        elif cx.bonus == BONUS_OVER_100 and st.points[winner] > 100:
+            v = 2
+    return v if win else -v
+
+
+cdef inline void boundary_key(Ctx* cx, St* st, uint64_t* k0, uint64_t* k1) noexcept nogil:
+    cdef uint64_t extra = 0
+    cdef int c0, c1
+    k0[0] = (<uint64_t>st.h[0]) | ((<uint64_t>st.h[1]) << 20) | ((<uint64_t>st.h[2]) << 40) \
+        | ((<uint64_t>st.leader) << 60) | ((<uint64_t>cx.trump) << 62)
+    if cx.cantes_on:
+        c0 = st.cantes[0]
+        c1 = st.cantes[1]
+        if cx.max_cantes:
+            if c0 > cx.max_cantes:
+                c0 = cx.max_cantes
+            if c1 > cx.max_cantes:
+                c1 = cx.max_cantes
+        else:
+            c0 = c1 = 0
+        extra = (<uint64_t>st.sung) | ((<uint64_t>(c0 & 7)) << 4) | ((<uint64_t>(c1 & 7)) << 7)
+        if cx.cante_any:
+            extra |= (<uint64_t>(st.tricks[0] > 0)) << 10 | (<uint64_t>(st.tricks[1] > 0)) << 11
+    if cx.kind == K_LEAF:
+        extra |= ((<uint64_t>(st.points[0] & 1023)) << 12) | ((<uint64_t>(st.points[1] & 1023)) << 22) \
+            | ((<uint64_t>st.tricks[0]) << 32) | ((<uint64_t>st.tricks[1]) << 35)
+    k1[0] = (<uint64_t>st.h[3]) | (extra << 20)
+
+
+cdef int order_moves(Ctx* cx, St* st, int seat, uint32_t legal, int ttbest,
+                     int* moves) noexcept nogil:
+    """Fill ``moves`` with the cards to search, best guesses first; return how many."""
+    cdef int n = 0, i, j, c, prev, s, score[5], tmp, wi, wc, mine, wins, k
+    cdef uint32_t others, between, bit, m
+    if cx.equiv:
+        # cards of one suit with no live card of another hand (or of the trick) between
+        # them are equivalent for the tricks objective: keep the highest of each run
+        others = 0
+        for i in range(4):
+            if i != seat:
+                others |= st.h[i]
+        for i in range(st.tlen):
+            others |= (<uint32_t>1) << st.trick[i]
+        m = 0
+        for s in range(4):
+            prev = -1
+            for c in range(5 * s + 4, 5 * s - 1, -1):
+                if not (legal >> c) & 1:
+                    continue
+                if prev >= 0:
+                    between = ((<uint32_t>1 << prev) - 1) & ~((<uint32_t>2 << c) - 1)
+                    if not (others & between):
+                        prev = c
+                        continue
+                m |= (<uint32_t>1) << c
+                prev = c
+        legal = m
+    # scores: the TT's best lead first; a card that takes the trick from the other side
+    # (lowest such first); else low cards
+    if st.tlen:
+        wi = c_winner(st.trick, st.tlen, cx.trump)
+        wc = st.trick[wi]
+        k = st.leader
+        for i in range(wi):
+            k = cx.nxt[k]
+        mine = (k & 1) == (seat & 1)
+    m = legal
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        if c == ttbest:
+            score[n] = 1000
+        elif st.tlen == 0:
+            score[n] = (c % 5) * 4 + CARD_POINTS[c] // 4
+        else:
+            if c // 5 == wc // 5:
+                wins = c > wc
+            else:
+                wins = c // 5 == cx.trump
+            if mine:
+                score[n] = -(c % 5) + (CARD_POINTS[c] if cx.kind != K_TRICKS else 0)
+            elif wins:
+                score[n] = 100 - (c % 5) - (c // 5 == cx.trump) * 10
+            else:
+                score[n] = -(c % 5) - CARD_POINTS[c]
+        moves[n] = c
+        n += 1
+    # insertion sort, highest score first
+    for i in range(1, n):
+        tmp = moves[i]
+        s = score[i]
+        j = i - 1
+        while j >= 0 and score[j] < s:
+            score[j + 1] = score[j]
+            moves[j + 1] = moves[j]
+            j -= 1
+        score[j + 1] = s
+        moves[j + 1] = tmp
+    return n
+
+
+cdef int finish_trick(Ctx* cx, St* st, int alpha, int beta) noexcept nogil:
+    """The trick in ``st`` is complete: score it and search on from the next boundary."""
+    cdef int widx, w, i, ws, pts = 0, t, contrib, v, sign
+    cdef int saved[4]
+    cdef int leader = st.leader, turn = st.turn
+    widx = c_winner(st.trick, st.tlen, cx.trump)
+    w = st.leader
+    for i in range(widx):
+        w = cx.nxt[w]
+    ws = w & 1
+    for i in range(st.tlen):
+        pts += CARD_POINTS[st.trick[i]]
+        saved[i] = st.trick[i]
+    t = st.tricks[0] + st.tricks[1] + 1
+    if t == 5:
+        pts += cx.monte
+    sign = 1 if ws == cx.d else -1
+    if cx.kind == K_TRICKS:
+        contrib = 1 if ws == cx.d else 0
+    elif cx.kind == K_MARGIN:
+        contrib = sign * pts
+    elif cx.kind == K_EXT:
+        contrib = 2 * sign * pts
+        if t == 5 and cx.tie_last:
+            contrib += sign
+    else:
+        contrib = 0
+    st.tricks[ws] += 1
+    st.points[ws] += pts
+    st.leader = w
+    st.turn = w
+    st.tlen = 0
+    v = contrib + search_boundary(cx, st, alpha - contrib, beta - contrib, 0)
+    st.tlen = cx.nact
+    for i in range(cx.nact):
+        st.trick[i] = saved[i]
+    st.leader = leader
+    st.turn = turn
+    st.tricks[ws] -= 1
+    st.points[ws] -= pts
+    return v
+
+
+cdef int search_trick(Ctx* cx, St* st, int alpha, int beta, int ttbest,
+                      int* bm) noexcept nogil:
+    """The seat ``st.turn`` plays a card to the current trick; ``bm`` (if not NULL)
+    receives the best card."""
+    cdef int seat = st.turn, n, i, c, v, best, maxing, bestc = -1
+    cdef int moves[5]
+    cdef uint32_t bit
+    cx.nodes += 1
+    n = order_moves(cx, st, seat,
+                    c_legal(st.h[seat], st.trick, st.tlen, cx.trump, cx.beat, cx.freec),
+                    ttbest, moves)
+    maxing = (seat & 1) == cx.d
+    best = -INF if maxing else INF
+    for i in range(n):
+        c = moves[i]
+        bit = (<uint32_t>1) << c
+        st.h[seat] ^= bit
+        st.trick[st.tlen] = c
+        st.tlen += 1
+        if st.tlen == cx.nact:
+            v = finish_trick(cx, st, alpha, beta)
+        else:
+            st.turn = cx.nxt[seat]
+            v = search_trick(cx, st, alpha, beta, -1, NULL)
+            st.turn = seat
+        st.tlen -= 1
+        st.h[seat] ^= bit
+        if maxing:
+            if v > best:
+                best = v
+                bestc = c
+                if best > alpha:
+                    alpha = best
+        else:
+            if v < best:
+                best = v
+                bestc = c
+                if best < beta:
+                    beta = best
+        if alpha >= beta:
+            break
+    if bm != NULL:
+        bm[0] = bestc
+    return best
+
+
+cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept nogil:
+    """A trick boundary: the cantes (side of the leader first), then the lead.
+
+    ``bs``: bit s set when side s has already sung at this boundary.
+    """
+    cdef int t = st.tricks[0] + st.tricks[1], k, s, opts, suit, p, contrib, v, best, maxing
+    cdef int ttbest = -1, a0, b0, depth, bestc = -1
+    cdef uint64_t k0, k1
+    cdef Entry* e
+    if t == 5:
+        return leaf(cx, st)
+    if cx.cantes_on and t >= 1 and (cx.cante_after >> t) & 1:
+        for k in range(2):
+            s = (st.leader & 1) ^ k
+            if (bs >> s) & 1:
+                continue
+            opts = cante_options(cx, st, s)
+            if not opts:
+                continue
+            maxing = s == cx.d
+            best = -INF if maxing else INF
+            for suit in range(4):
+                if not (opts >> suit) & 1:
+                    continue
+                p = 40 if suit == cx.trump else 20
+                if cx.kind == K_MARGIN:
+                    contrib = p if maxing else -p
+                elif cx.kind == K_EXT:
+                    contrib = 2 * p if maxing else -2 * p
+                else:
+                    contrib = 0
+                st.points[s] += p
+                st.sung |= 1 << suit
+                st.cantes[s] += 1
+                v = contrib + search_boundary(cx, st, alpha - contrib, beta - contrib,
+                                              bs | (1 << s))
+                st.points[s] -= p
+                st.sung &= ~(1 << suit)
+                st.cantes[s] -= 1
+                if maxing:
+                    if v > best:
+                        best = v
+                        if best > alpha:
+                            alpha = best
+                else:
+                    if v < best:
+                        best = v
+                        if best < beta:
+                            beta = best
+                if alpha >= beta:
+                    break
+            return best
+    if t == 4:
+        # the last trick: every seat holds one card, so no choice is left
+        cx.nodes += 1
+        k = st.leader
+        for s in range(cx.nact):
+            st.trick[s] = lowbit(st.h[k])
+            k = cx.nxt[k]
+        st.tlen = cx.nact
+        v = finish_trick(cx, st, alpha, beta)
+        st.tlen = 0
+        return v
+    boundary_key(cx, st, &k0, &k1)
+    e = tt_find(cx.tt, k0, k1)
+    if e != NULL:
+        if e.lo >= beta:
+            return e.lo
+        if e.hi <= alpha:
+            return e.hi
+        if e.lo == e.hi:
+            return e.lo
+        if e.lo > alpha:
+            alpha = e.lo
+        if e.hi < beta:
+            beta = e.hi
+        ttbest = e.best
+    a0 = alpha
+    b0 = beta
+    v = search_trick(cx, st, alpha, beta, ttbest, &bestc)
+    depth = 5 - t
+    if v <= a0:
+        tt_store(cx.tt, k0, k1, -INF, v, bestc, depth)
+    elif v >= b0:
+        tt_store(cx.tt, k0, k1, v, INF, bestc, depth)
+    else:
+        tt_store(cx.tt, k0, k1, v, v, bestc, depth)
+    return v
+
+
+# --- objectives on a whole position ---------------------------------------------------
+
+cdef inline uint64_t ctx_sig(Ctx* cx) noexcept nogil:
+    cdef uint64_t h = 1469598103934665603
+    cdef int vals[24]
+    cdef int i
+    vals[0] = cx.kind; vals[1] = cx.leaf_kind; vals[2] = cx.cantes_on; vals[3] = cx.d
+    vals[4] = cx.beat; vals[5] = cx.freec
+    vals[6] = cx.active[0] | cx.active[1] << 1 | cx.active[2] << 2 | cx.active[3] << 3
+    vals[7] = cx.points_contract; vals[8] = cx.goal; vals[9] = cx.value
+    vals[10] = cx.is_paso; vals[11] = cx.bonus; vals[12] = cx.tie_last; vals[13] = cx.monte
+    vals[14] = cx.cante_any; vals[15] = cx.cante_after; vals[16] = cx.max_cantes
+    vals[17] = cx.forty_first; vals[18] = cx.equiv
+    for i in range(19):
+        h = (h ^ <uint64_t>(vals[i] + 7)) * <uint64_t>1099511628211
+    return h
+
+
+cdef int run(Ctx* cx, St* st, int bs, int kind, int alpha, int beta) noexcept nogil:
+    """Search one kind from the position ``st``: the future value, fail-soft."""
+    cdef uint64_t sig
+    cx.kind = kind
+    cx.cantes_on = cx.cantes_count and kind != K_TRICKS
+    cx.equiv = kind == K_TRICKS
+    sig = ctx_sig(cx)
+    if sig != cx.tt.sig:
+        cx.tt.gen += 1
+        cx.tt.sig = sig
+    if st.tlen:
+        return search_trick(cx, st, alpha, beta, -1, NULL)
+    return search_boundary(cx, st, alpha, beta, bs)
+
+
+cdef int value_of(Ctx* cx, St* st, int bs, int objective) noexcept nogil:
+    """The value of a position for one objective of the public API.
+
+    Margin on a contract decided on tricks has no value: the caller handles it.
+    """
+    cdef int d = cx.d, o = 1 - cx.d, base, T, v, win
+    if objective == O_TRICKS:
+        return st.tricks[d] + run(cx, st, bs, K_TRICKS, -1, 6)
+    if objective == O_MARGIN:
+        return st.points[d] - st.points[o] + run(cx, st, bs, K_MARGIN, -INF, INF)
+    if objective == O_GAME and cx.is_paso and cx.bonus != BONUS_NONE:
+        cx.leaf_kind = LEAF_GAME
+        return run(cx, st, bs, K_LEAF, -3, 3)
+    # does d win?  one zero-window test
+    if cx.points_contract:
+        base = 2 * (st.points[d] - st.points[o])
+        if not cx.tie_last:
+            base += 1 if d == 0 else -1
+        T = 1 - base                 # win iff base + future >= 1
+        if st.tricks[0] + st.tricks[1] == 5:
+            win = base + (0 if not cx.tie_last else (1 if (st.leader & 1) == d else -1)) > 0
+        else:
+            win = run(cx, st, bs, K_EXT, T - 1, T) >= T
+    else:
+        T = cx.goal - st.tricks[d]
+        win = T <= 0 or run(cx, st, bs, K_TRICKS, T - 1, T) >= T
+    if objective == O_MAKES:
+        return win
+    return cx.value if win else -cx.value
+
+
+# --- Python interface ------------------------------------------------------------------
+
+cdef void fill_ctx(Ctx* cx, tuple p):
+    """Rules and contract from the int tuple of ``solver.context_params``."""
+    cdef int i, j
+    cx.beat = p[0]
+    cx.freec = p[1]
+    for i in range(4):
+        cx.active[i] = p[2 + i]
+    cx.nact = 0
+    for i in range(4):
+        cx.nact += cx.active[i]
+        j = (i + 1) % 4
+        while not p[2 + j]:
+            j = (j + 1) % 4
+        cx.nxt[i] = j
+    cx.d = p[6]
+    cx.points_contract = p[7]
+    cx.goal = p[8]
+    cx.value = p[9]
+    cx.is_paso = p[10]
+    cx.bonus = p[11]
+    cx.tie_last = p[12]
+    cx.monte = p[13]
+    cx.cantes_count = p[14]
+    cx.cante_any = p[15]
+    cx.cante_after = p[16]
+    cx.max_cantes = p[17] if p[17] < 4 else 0
+    cx.forty_first = p[18]
+    cx.trump = p[19]
+    cx.nodes = 0
+    cx.kind = K_TRICKS
+    cx.leaf_kind = LEAF_MAKES
+
+
+cdef int fill_state(St* st, Ctx* cx, tuple s) except -1:
+    """State from ``(hands, leader, trick, tricks, points, sung, cantes)``; returns the
+    boundary-sung bits."""
+    cdef int i
+    hands, leader, trick, tricks, points, sung, cantes, bsung = s
+    for i in range(4):
+        st.h[i] = hands[i] if cx.active[i] else 0
+    st.leader = leader - 1
+    st.tlen = len(trick)
+    st.turn = st.leader
+    for i in range(st.tlen):
+        st.trick[i] = trick[i]
+        st.turn = cx.nxt[st.turn]
+    for i in range(2):
+        st.tricks[i] = tricks[i]
+        st.points[i] = points[i]
+        st.cantes[i] = cantes[i]
+    st.sung = sung
+    return (1 if bsung[0] else 0) | (2 if bsung[1] else 0)
+
+
+cdef class Solver:
+    """A search context owning a transposition table of ``2**tt_bits`` entries
+    (32 bytes each).  Not thread-safe: use one per thread."""
+
+    cdef TT tt
+    cdef public long long nodes
+    cdef readonly int tt_bits
+
+    def __cinit__(self, int tt_bits=16):
+        if tt_init(&self.tt, tt_bits) != 0:
+            raise MemoryError("cannot allocate the transposition table")
+        self.tt_bits = max(tt_bits, 4)
+        self.nodes = 0
+
+    def __dealloc__(self):
+        tt_free(&self.tt)
+
+    def value(self, tuple params, tuple state, int objective):
+        """The value of one position: ``params`` from ``context_params``, ``state`` as
+        ``(hands, leader, trick, tricks, points, sung, cantes, boundary_sung)``,
+        ``objective`` 0 tricks, 1 margin, 2 makes, 3 game points."""
+        cdef Ctx cx
+        cdef St st
+        cdef int bs, v
+        fill_ctx(&cx, params)
+        cx.tt = &self.tt
+        bs = fill_state(&st, &cx, state)
+        with nogil:
+            v = value_of(&cx, &st, bs, objective)
+        self.nodes += cx.nodes
+        return v
+
+    def batch(self, tuple params, cnp.int64_t[:, ::1] hands, cnp.int64_t[::1] trumps,
+              int objective, cnp.int32_t[::1] out, Py_ssize_t start, Py_ssize_t stop):
+        """Solve deals ``start..stop`` from the first lead (no cards played) into ``out``;
+        the GIL is released for the whole loop.  Returns the nodes searched."""
+        cdef Ctx cx
+        cdef St st
+        cdef Py_ssize_t i
+        cdef int j
+        fill_ctx(&cx, params)
+        cx.tt = &self.tt
+        with nogil:
+            for i in range(start, stop):
+                cx.trump = <int>trumps[i]
+                for j in range(4):
+                    st.h[j] = <uint32_t>hands[i, j] if cx.active[j] else 0
+                st.leader = cx.nxt[3]
+                st.turn = st.leader
+                st.tlen = 0
+                st.tricks[0] = st.tricks[1] = 0
+                st.points[0] = st.points[1] = 0
+                st.cantes[0] = st.cantes[1] = 0
+                st.sung = 0
+                out[i] = value_of(&cx, &st, 0, objective)
+        self.nodes += cx.nodes
+        return cx.nodes
+
+
+def legal_mask(int hand, trick_cards, int trump, bint beat_led_after_trump,
+               bint free_when_cannot_overtrump):
+    """The cards of ``hand`` that may be played to ``trick_cards`` (as ``play.legal_mask``)."""
+    cdef int trick[4]
+    cdef int i, n = len(trick_cards)
+    if n > 4:
+        raise ValueError("a trick has at most 4 cards")
+    for i in range(n):
+        trick[i] = trick_cards[i]
+    return c_legal(<uint32_t>hand, trick, n, trump, beat_led_after_trump,
+                   free_when_cannot_overtrump)
+
+
+def trick_winner_index(trick_cards, int trump):
+    """Index in ``trick_cards`` of the winning card (as ``play.trick_winner_index``)."""
+    cdef int trick[4]
+    cdef int i, n = len(trick_cards)
+    if n < 1 or n > 4:
+        raise ValueError("a trick has 1 to 4 cards")
+    for i in range(n):
+        trick[i] = trick_cards[i]
+    return c_winner(trick, n, trump)
