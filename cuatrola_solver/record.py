@@ -206,6 +206,8 @@ def read_json(text: str, where: str = "record") -> HandRecord:
         obj = json.loads(text)
     except json.JSONDecodeError as e:
         raise RecordError(f"{where}: not valid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+    except (ValueError, RecursionError) as e:  # a number too long for int(), nesting too deep
+        raise RecordError(f"{where}: cannot read this JSON: {e}") from None
     return record_from_obj(obj, where)
 
 
@@ -226,6 +228,7 @@ _TAG = re.compile(r'\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+"((?:[^"\\\n]|\\.)*)"[ 
 _WORD = re.compile(r'[^\s,{};\[\]"]+')
 _TRICK_NUMBER = re.compile(r"([0-9]+)\.(.*)", re.S)
 _CARD_AND_SYMBOL = re.compile(r"([^?!]*)([?!]*)")
+_MAX_DIGITS = 9  # trick numbers longer than this are out of order anyway
 
 
 def format_rules(spec: RuleSet | str | Mapping[str, Any]) -> str:
@@ -338,6 +341,11 @@ def write_text(rec: HandRecord) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _join_comments(first: str, second: str) -> str:
+    """Several comments in one place make one, a line each (empty ones add nothing)."""
+    return f"{first}\n{second}" if first and second else first or second
+
+
 class _TextReader:
     """Reads the text form in one pass: tags, then the play section."""
 
@@ -354,7 +362,7 @@ class _TextReader:
         self.cante_start = 0
         self.last_card: tuple[int, int] | None = None
         self.annotations: dict[tuple[int, int], dict[str, str]] = {}
-        self.comments: list[str] = []
+        self.comment = ""
 
     # --- errors -----------------------------------------------------------------
     def place(self, offset: int) -> str:
@@ -424,9 +432,9 @@ class _TextReader:
     def on_comment(self, comment: str) -> None:
         if self.last_card is not None:
             note = self.annotations.setdefault(self.last_card, {})
-            note["comment"] = comment if "comment" not in note else note["comment"] + "\n" + comment
+            note["comment"] = _join_comments(note.get("comment", ""), comment)
         elif not self.playing:
-            self.comments.append(comment)
+            self.comment = _join_comments(self.comment, comment)
         # elsewhere (after a trick number or a cante) a comment is only for the reader
 
     def on_tag(self, name: str, value: str, at: int) -> None:
@@ -462,7 +470,8 @@ class _TextReader:
         m = _TRICK_NUMBER.fullmatch(word)
         if m:
             self.playing = True
-            number, expected = int(m.group(1)), len(self.tricks) + 1
+            digits, expected = m.group(1), len(self.tricks) + 1
+            number = int(digits) if len(digits) <= _MAX_DIGITS else -1
             if number != expected:
                 raise self.error(at, f"trick number {word!r} out of order: expected {expected}.")
             self.tricks.append([])
@@ -532,7 +541,7 @@ class _TextReader:
                 self.end_cante(at)
                 return False
         elif expect == 3:
-            if not re.fullmatch("[0-9]+", word):
+            if not re.fullmatch(f"[0-9]{{1,{_MAX_DIGITS}}}", word):
                 raise self.error(at, f"bad trick number {word!r} in cante: expected "
                                      f"'after N', e.g. 'cante 2 oros after 3'")
             words.append((at, word))
@@ -572,7 +581,7 @@ class _TextReader:
             rules=value.get("Rules") or get_rules(None), muestra=value["Muestra"],
             hands=[value[f"Seat{s}"] for s in (1, 2, 3, 4)], auction=value.get("Auction"),
             tricks=self.tricks, cantes=self.cantes, score=value.get("Score"),
-            annotations=self.annotations, comment="\n".join(self.comments))
+            annotations=self.annotations, comment=self.comment)
 
 
 def read_text(text: str, where: str = "record") -> HandRecord:

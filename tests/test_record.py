@@ -199,6 +199,17 @@ def test_comments_kept_only_where_the_record_has_room():
     assert rec.comment == "Sunday match, hand 7.  Seat 2 bids solo."
 
 
+
+def test_several_comments_in_one_place_join_a_line_each():
+    text = EXAMPLE_TEXT.replace("{Sunday", "{} {first} {Sunday").replace(
+        "Ro?!", "Ro?! {} {one}  {two}")
+    rec = read_text(text)
+    assert rec.comment == "first\nSunday match, hand 7.  Seat 2 bids solo."
+    assert rec.annotations[(1, 2)]["comment"] == "one\ntwo\nthe rey was worth keeping"
+    assert read_text(write_text(rec)) == rec
+    assert read_text(EXAMPLE_TEXT.replace("Ro?!", "Ro?! {}").replace(
+        " {the rey was worth keeping}", "")).annotations[(1, 2)] == {"symbol": "?!", "comment": ""}
+
 def test_braces_and_backslashes_in_comments_round_trip():
     rec = example_record()
     rec.comment = "a {brace} and a \\ backslash\nover two lines; not a ; comment"
@@ -311,6 +322,44 @@ def test_bad_text_names_the_token_and_where(text, needles):
     for needle in needles:
         assert needle in message, (needle, message)
 
+
+
+FRAGMENTS = ['[Rules "narro"]', '[Rules "x,y=z"]', '[Muestra "3o"]', '[Seat1 "Ao 3c"]',
+             '[Seat2 ""]', '[Seat3 "So"]', '[Seat4 "3o"]', '[Auction "paso"]', '[Score "1-2"]',
+             "1.", "2.", "1.Ao", "Ao", "3c?", "!", "??", "{", "}", "{x}", "\\", ";", "\n",
+             "cante", "2", "oros", "after", "9", "{}", "{ }", "[", "]", '"', ",", "x", "{\\}", "\ufeff"]
+
+
+@FAST
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=30), st.sampled_from([" ", "", "\n"]))
+def test_reader_raises_only_record_errors_on_fragments(parts, sep):
+    try:
+        rec = read_record(sep.join(parts))
+    except RecordError:
+        return
+    assert read_text(write_text(rec)) == rec
+
+
+@FAST
+@given(st.integers(0, len(EXAMPLE_TEXT)), st.integers(0, 5), st.text(max_size=4))
+def test_reader_raises_only_record_errors_on_damaged_records(at, cut, insert):
+    text = EXAMPLE_TEXT[:at] + insert + EXAMPLE_TEXT[at + cut:]
+    for reader in (read_text, read_record):
+        try:
+            rec = reader(text)
+        except RecordError:
+            continue
+        assert read_text(write_text(rec)) == rec
+
+
+@FAST
+@given(st.text(max_size=60))
+def test_readers_raise_only_record_errors_on_any_text(text):
+    for reader in (read_text, read_json, read_record):
+        try:
+            reader(text)
+        except RecordError:
+            pass
 
 # --- card notation ------------------------------------------------------------------
 
