@@ -25,7 +25,8 @@ The cards played since are known, so ``H_t & F == 0`` splits into a check on the
 later plays and ``current_hand & F == 0``: every constraint on the hidden cards is a
 *forbidden-cards mask* per seat, and the set of deals consistent with the history is
 exactly the set of deals that respect these masks.  A play that was a renuncio (per
-the record, or per the ``renuncios`` argument) is used for no inference at all.
+the record, or per the ``renuncios`` argument) is used for no inference at all, not
+even that it broke a rule (nor that, under ``early_end``, play went on because of it).
 Bids are not used (a human may bid anything); a cante is used positively only: the
 cards of a cante not played since are known to be in the singer's hand.
 
@@ -53,7 +54,8 @@ deals); seat 4 sees 15 (5/5/5: 756,756 deals).
 from __future__ import annotations
 
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+import itertools
+from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -136,6 +138,9 @@ class Knowledge:
     - ``played``: cards the seat has played in this hand.
 
     ``plays`` is the history the knowledge was derived from (empty at the start).
+    ``not_both`` lists (seat, mask) pairs: the seat does not hold *all* the cards of the
+    mask now (``forty_first``: a side that sang a 20 before the 40 could not sing the 40,
+    so neither of its active seats held the trump rey and caballo together).
     """
 
     seat: int
@@ -148,6 +153,7 @@ class Knowledge:
     forbidden: tuple[int, int, int, int]
     played: tuple[int, int, int, int] = (0, 0, 0, 0)
     plays: tuple[Play, ...] = ()
+    not_both: tuple[tuple[int, int], ...] = ()
 
     @property
     def hand(self) -> int:
@@ -246,11 +252,21 @@ def knowledge_from_hand(hand, seat: int,
                 f"a renuncio since it still held {format_cards(cards_of(later & f))}")
         forbidden[p.seat - 1] |= f
     current = hand.pos.hands if hand.pos is not None else hand.deal
+    active = tuple(hand.active) if hand.pos is not None else (True,) * 4
     known = [0, 0, 0, 0]
     known[seat - 1] = current[seat - 1]
     if not (played[3] >> hand.muestra & 1):
         known[3] |= 1 << hand.muestra
+    not_both: list[tuple[int, int]] = []
+    sung = 0
     for k in hand.cantes:
+        if rules.forty_first and k.suit != trump and not sung >> trump & 1:
+            # a 20 before the 40: no active seat of the side could sing the 40 then
+            for mate in (k.seat, (k.seat + 1) % 4 + 1):
+                if active[mate - 1] and mate != seat:
+                    _no_forty(mate, k.after_trick, cante_mask(trump), plays, played,
+                              known, forbidden, not_both)
+        sung |= 1 << k.suit
         need = cante_mask(k.suit)
         before = mask_of(p.card for p in plays if p.trick <= k.after_trick)
         if need & before or need & ~played[k.seat - 1] & (played[0] | played[1] | played[2]
@@ -270,9 +286,35 @@ def knowledge_from_hand(hand, seat: int,
                    for s in range(4))
     if min(hidden) < 0:
         raise InconsistentDealError("a seat is known to hold more cards than it has")
-    active = hand.active if hand.pos is not None else (True,) * 4
-    return Knowledge(seat, hand.muestra, trump, rules, tuple(active), tuple(known), hidden,
-                     tuple(forbidden), tuple(played), tuple(plays))
+    for mate, need in not_both:
+        if need & ~known[mate - 1] == 0:
+            raise InconsistentDealError(f"seat {mate} is known to hold "
+                                        f"{format_cards(cards_of(need))}, which the cantes "
+                                        f"show it did not hold")
+    return Knowledge(seat, hand.muestra, trump, rules, active, tuple(known), hidden,
+                     tuple(forbidden), tuple(played), tuple(plays), tuple(not_both))
+
+
+def _no_forty(mate: int, after: int, need: int, plays: list[Play], played: list[int],
+              known: list[int], forbidden: list[int], not_both: list[tuple[int, int]]) -> None:
+    """Record that ``mate`` did not hold both cards of ``need`` after trick ``after``:
+    a forbidden card when one of them was played by it since, a ``not_both`` pair when
+    neither was, nothing when one of them was elsewhere."""
+    before = mask_of(p.card for p in plays if p.trick <= after)
+    others = 0
+    for s in range(4):
+        if s != mate - 1:
+            others |= played[s]
+    if need & (before | others):
+        return                       # one of the cards was not in its hand then
+    rest = need & ~played[mate - 1]
+    if not rest:
+        raise InconsistentDealError(f"seat {mate} played {format_cards(cards_of(need))} after "
+                                    f"trick {after}, so its side had the 40 and sang a 20")
+    if rest != need:
+        forbidden[mate - 1] |= rest
+    elif (mate, need) not in not_both:
+        not_both.append((mate, need))
 
 
 # --- counting and ranking ---------------------------------------------------------------
@@ -332,22 +374,68 @@ def _table(k: Knowledge) -> _Table:
     return tab
 
 
+def _branches(k: Knowledge) -> list[tuple[Knowledge, int]]:
+    """``k`` as a disjoint union of product-form knowledges (no ``not_both``), each with
+    its count: the pool cards named by ``not_both`` are placed first, in every allowed
+    way (at most 3 x 3 branches: the constraints name the two trump cante cards)."""
+    pool = k.pool
+    entangled = 0
+    for _, need in k.not_both:
+        entangled |= need & pool
+    if not entangled:
+        return [(k, _table(k).total)]
+    others = [s for s in range(4) if s != k.seat - 1]
+    cards = cards_of(entangled)
+    out = []
+    for seats in itertools.product(others, repeat=len(cards)):
+        known = list(k.known)
+        hidden = list(k.hidden_counts)
+        ok = True
+        for c, s in zip(cards, seats):
+            if k.forbidden[s] >> c & 1 or hidden[s] == 0:
+                ok = False
+                break
+            known[s] |= 1 << c
+            hidden[s] -= 1
+        if not ok or any(need & ~known[s - 1] == 0 for s, need in k.not_both):
+            continue
+        sub = replace(k, known=tuple(known), hidden_counts=tuple(hidden), not_both=())
+        out.append((sub, _table(sub).total))
+    return out
+
+
 def count_deals(k: Knowledge) -> int:
     """The exact number of deals (current hands of all four seats) consistent with ``k``."""
-    return _table(k).total
+    return sum(n for _, n in _branches(k))
 
 
 def unrank_deals(k: Knowledge, ranks: np.ndarray) -> np.ndarray:
     """The deals of the given ranks (each in ``0 .. count_deals(k) - 1``), as an
     ``(len(ranks), 4)`` array of ``uint32`` current-hand masks, seats 1..4.
 
-    Rank order: the pool's cards are dealt in ascending order, each to the first of the
-    other seats (in seat order) whose completions still contain the rank."""
-    tab = _table(k)
+    Rank order: branch by branch (:func:`_branches`), then the pool's cards are dealt
+    in ascending order, each to the first of the other seats (in seat order) whose
+    completions still contain the rank."""
     r = np.array(ranks, dtype=np.int64).reshape(-1)
+    branches = _branches(k)
+    total = sum(n for _, n in branches)
+    if len(r) and (r.min() < 0 or r.max() >= total):
+        raise ValueError(f"deal ranks must be in 0..{total - 1}")
+    if len(branches) == 1:
+        return _unrank_product(branches[0][0], r)
+    out = np.empty((len(r), 4), dtype=np.uint32)
+    lo = 0
+    for sub, n in branches:
+        sel = (r >= lo) & (r < lo + n)
+        if sel.any():
+            out[sel] = _unrank_product(sub, r[sel] - lo)
+        lo += n
+    return out
+
+
+def _unrank_product(k: Knowledge, r: np.ndarray) -> np.ndarray:
+    tab = _table(k)
     m = len(r)
-    if m and (r.min() < 0 or r.max() >= tab.total):
-        raise ValueError(f"deal ranks must be in 0..{tab.total - 1}")
     hands = [np.zeros(m, dtype=np.uint32) for _ in range(3)]
     idx = np.full(m, tab.start, dtype=np.int64)
     s0, s1, s2 = tab.strides
@@ -397,7 +485,7 @@ def sample_deals(k: Knowledge, n: int, rng: np.random.Generator) -> np.ndarray:
 
 def consistent_mask(k: Knowledge, deals: np.ndarray) -> np.ndarray:
     """For each row of ``deals`` (current-hand masks, seats 1..4), whether it is a deal
-    consistent with ``k``: known cards held, no forbidden card, the right hand sizes,
+    consistent with ``k``: known cards held, no forbidden card nor ``not_both`` pair, the right hand sizes,
     the cards outside ``k.played`` dealt exactly once."""
     d = np.asarray(deals, dtype=np.uint32).reshape(-1, 4)
     ok = np.ones(len(d), dtype=bool)
@@ -409,6 +497,9 @@ def consistent_mask(k: Knowledge, deals: np.ndarray) -> np.ndarray:
         ok &= (h & np.uint32(k.known[s])) == np.uint32(k.known[s])
         ok &= (h & np.uint32(k.forbidden[s])) == 0
         ok &= _popcount(h) == k.hand_sizes[s]
+        for seat, need in k.not_both:
+            if seat == s + 1:
+                ok &= (h & np.uint32(need)) != np.uint32(need)
         counts += _popcount(h)
         union |= h
         total += k.hand_sizes[s]

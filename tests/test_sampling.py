@@ -76,7 +76,9 @@ def replay_ok(hand: Hand, k: Knowledge, deal_row) -> bool:
     if dealt[k.seat - 1] != hand.deal[k.seat - 1]:
         return False
     rec = hand.to_record()
-    rec2 = HandRecord(rules=rec.rules, muestra=rec.muestra, hands=[cards_of(m) for m in dealt],
+    # early_end off: in a world where a flagged renuncio was legal, an early_end hand would
+    # have stopped; the sampler learns nothing from renuncios, not even that one happened
+    rec2 = HandRecord(rules=rec.rules.override(early_end=False), muestra=rec.muestra, hands=[cards_of(m) for m in dealt],
                       auction=rec.auction, tricks=rec.tricks, cantes=rec.cantes, score=rec.score)
     try:
         replay = Hand.from_record(rec2)
@@ -280,6 +282,28 @@ def test_cante_reveals_cards():
         if seen > 20:
             break
     assert seen > 0
+
+
+def test_a_twenty_before_the_forty_reveals_no_forty():
+    # italiano (forty_first): seat 1 sings the 20 in bastos after trick 1, so neither seat 1
+    # nor seat 3 then held both the rey and the caballo of oros (trump)
+    hand = _played_hand("italiano", "Ro Ce Cb Rb Ab / 3o Sc Cc 3c Re / So Co Ac Ae Sb / "
+                        "Ao Rc Se 3e 3b", "Ao", "Ce Re Ae Se")
+    hand.sing(1, 3)
+    hand.play(parse_card("Sb"))
+    k = knowledge_from_hand(hand, 2)
+    assert sorted(k.not_both) == [(1, _card_mask("Ro Co")), (3, _card_mask("Ro Co"))]
+    deals = enumerate_deals(k)
+    assert as_set(deals) == brute_force(hand, k)
+    assert consistent_mask(k, deals).all()
+    no_rule = knowledge_from_hand(_played_hand("online", "Ro Ce Cb Rb Ab / 3o Sc Cc 3c Re / "
+                                               "So Co Ac Ae Sb / Ao Rc Se 3e 3b", "Ao",
+                                               "Ce Re Ae Se"), 2)
+    assert no_rule.not_both == ()
+    # a sample over the branches is uniform enough to hit every branch
+    drawn = sample_deals(k, 3000, np.random.default_rng(3))
+    assert consistent_mask(k, drawn).all()
+    assert len(as_set(drawn)) > 0.9 * len(deals)
 
 
 # --- brute force on hands in progress ------------------------------------------------------
