@@ -433,33 +433,46 @@ def unrank_deals(k: Knowledge, ranks: np.ndarray) -> np.ndarray:
     return out
 
 
-def _unrank_product(k: Knowledge, r: np.ndarray) -> np.ndarray:
+def _unrank_product(k: Knowledge, ranks: np.ndarray) -> np.ndarray:
     tab = _table(k)
-    m = len(r)
+    m = len(ranks)
+    small = tab.total < 2 ** 31
+    dtype = np.int32 if small else np.int64
+    counts = tab.counts.astype(dtype) if small else tab.counts
+    r = ranks.astype(dtype)
+    idx = np.full(m, tab.start, dtype=dtype)
     hands = [np.zeros(m, dtype=np.uint32) for _ in range(3)]
-    idx = np.full(m, tab.start, dtype=np.int64)
     s0, s1, s2 = tab.strides
-    zeros = np.zeros(m, dtype=np.int64)
+    pick0 = np.zeros(m, dtype=bool)
+    pick1 = np.zeros(m, dtype=bool)
+    rest = np.empty(m, dtype=bool)
     for i, c in enumerate(tab.cards):
-        nxt = tab.counts[i + 1]
+        nxt = counts[i + 1]
         bit = _BITS[c]
-        a0, a1, a2 = tab.allowed[i]
-        w0 = nxt[idx - s0] if a0 else zeros
-        pick0 = r < w0
-        r = r - np.where(pick0, 0, w0)
+        a0, a1, _ = tab.allowed[i]
+        if a0:
+            w0 = nxt[idx - s0]
+            np.less(r, w0, out=pick0)
+            np.logical_not(pick0, out=rest)
+            np.subtract(r, w0, out=r, where=rest)
+        else:
+            pick0[:] = False
+            rest[:] = True
         if a1:
             w1 = nxt[idx - s1]
-            pick1 = ~pick0 & (r < w1)
-            r -= np.where(pick1 | pick0, 0, w1)
+            np.less(r, w1, out=pick1)
+            pick1 &= rest
+            rest &= ~pick1
+            np.subtract(r, w1, out=r, where=rest)
         else:
-            pick1 = np.zeros(m, dtype=bool)
-        pick2 = ~(pick0 | pick1)
-        hands[0][pick0] |= bit
-        hands[1][pick1] |= bit
-        hands[2][pick2] |= bit
-        idx -= np.where(pick0, s0, np.where(pick1, s1, s2))
-    out = np.empty((m, 4), dtype=np.uint32)
-    out[:, k.seat - 1] = 0
+            pick1[:] = False
+        np.bitwise_or(hands[0], bit, out=hands[0], where=pick0)
+        np.bitwise_or(hands[1], bit, out=hands[1], where=pick1)
+        np.bitwise_or(hands[2], bit, out=hands[2], where=rest)
+        np.subtract(idx, s0, out=idx, where=pick0)
+        np.subtract(idx, s1, out=idx, where=pick1)
+        np.subtract(idx, s2, out=idx, where=rest)
+    out = np.zeros((m, 4), dtype=np.uint32)
     for j, s in enumerate(tab.seats):
         out[:, s] = hands[j]
     out |= np.array(k.known, dtype=np.uint32)
