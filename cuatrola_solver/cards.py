@@ -172,3 +172,16 @@ def parse_suit(text: str, where: str = "") -> Suit:
             len(text.strip()) > 1 and text.strip().lower() != s.spanish):
         raise NotationError(f"bad suit {text!r}{_describe(where)}: expected o, c, e or b")
     return s
+
+
+def parse_deal(text: str, where: str = "deal") -> list[list[int]]:
+    """Read four hands separated by ``/`` (seats 1 to 4)."""
+    parts = text.split("/")
+    if len(parts) != 4:
+        raise NotationError(f"bad {where} {text!r}: expected 4 hands separated by '/', "
+                            f"got {len(parts)}")
+    return [parse_cards(p, f"seat {i} in the {where}") for i, p in enumerate(parts, 1)]
+
+
+def format_deal(hands: Iterable[Iterable[int]]) -> str:
+    return " / ".join(format_cards(h) for h in hands)

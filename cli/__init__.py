@@ -1,0 +1,1 @@
+"""The ``cuatrola`` command line (installed as the package ``cuatrola_cli``)."""

@@ -1,0 +1,64 @@
+"""What every command shares: reading inputs, the --rules option, JSON output and
+turning the library's errors into exit code 2 with a one-line message."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import typer
+
+from cuatrola_solver.errors import CuatrolaError
+from cuatrola_solver.rules import RuleSet, get_rules
+
+SCHEMA = 1
+
+RulesOption = typer.Option(
+    "online", "--rules", "-r",
+    help="Preset (online, app, narro, italiano), optionally with overrides: "
+         "'narro,tie_break=mano'.")
+JsonOption = typer.Option(False, "--json", help="Machine output on stdout (schema 1).")
+
+
+def fail(message: str) -> None:
+    """Print a bad-input message on stderr and exit with code 2."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def user_errors(func: Callable) -> Callable:
+    """Run a command, turning CuatrolaError (bad input) into exit code 2."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except CuatrolaError as e:
+            fail(str(e))
+
+    return wrapper
+
+
+def load_rules(spec: str) -> RuleSet:
+    return get_rules(spec)
+
+
+def read_input(path: str, what: str = "record") -> tuple[str, str]:
+    """The text of a file, or of stdin for '-'; and a name for messages."""
+    if path == "-":
+        return sys.stdin.read(), "stdin"
+    p = Path(path)
+    try:
+        return p.read_text(encoding="utf-8"), path
+    except FileNotFoundError:
+        fail(f"{what} file {path!r} not found")
+    except (IsADirectoryError, PermissionError, UnicodeDecodeError) as e:
+        fail(f"cannot read {what} file {path!r}: {e}")
+    raise AssertionError  # unreachable
+
+
+def emit_json(obj: dict) -> None:
+    typer.echo(json.dumps({"schema": SCHEMA, **obj}, ensure_ascii=False))

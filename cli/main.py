@@ -1,0 +1,23 @@
+"""``cuatrola``: the command-line entry point.  Each command parses its arguments,
+calls the library and renders the answer; nothing else happens here."""
+
+from __future__ import annotations
+
+import typer
+
+from . import cmd_bench, cmd_check, cmd_deal, cmd_rules, cmd_solve
+
+app = typer.Typer(
+    add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+    help="Hand evaluation, bid advice, double-dummy and post-game analysis for cuatrola.")
+
+for module in (cmd_solve, cmd_check, cmd_deal, cmd_rules, cmd_bench):
+    module.register(app)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
