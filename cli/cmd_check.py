@@ -6,7 +6,7 @@ import typer
 
 from cuatrola_solver.cards import format_cards
 from cuatrola_solver.hand import Hand
-from cuatrola_solver.record import read_record
+from cuatrola_solver.record import format_rules, read_record
 
 from .common import JsonOption, emit_json, read_input, user_errors
 
@@ -33,7 +33,7 @@ def register(app: typer.Typer) -> None:
             return
         decl = hand.declarer
         who = "" if not decl else " by seat " + " against seat ".join(map(str, decl))
-        typer.echo(f"contract: {hand.contract}{who}  (rules: {hand.rules.name})")
+        typer.echo(f"contract: {hand.contract}{who}  (rules: {format_rules(hand.rules)})")
         if not hand.renuncios:
             typer.echo("renuncios: none")
         for r in hand.renuncios:
