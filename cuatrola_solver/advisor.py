@@ -82,7 +82,9 @@ def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    lo = 0.0 if wins <= 0 else max(0.0, centre - half)
+    hi = 1.0 if wins >= n else min(1.0, centre + half)
+    return (lo, hi)
 
 
 def random_seed() -> int:
@@ -106,6 +108,11 @@ class Option:
     side: int = 0
     #: whether seat N's side is the declaring side's opponent
     defending: bool = False
+
+    @property
+    def solver_side(self) -> int:
+        """The side the solver measures: the (solo) declarer's, A for paso."""
+        return side_of(self.declarer[0]) if self.declarer else 0
 
     @property
     def key(self) -> tuple[str, tuple[int, ...]] | None:
@@ -219,7 +226,6 @@ class OptionResult:
             d["contract"] = o.contract
             d["declarer"] = (None if not decl else list(decl) if len(decl) == 2 else decl[0])
             d["side"] = SIDE_NAMES[o.side]
-            d["defending"] = o.defending
         else:
             d["reason"] = o.reason
         return d
@@ -255,17 +261,18 @@ class Advice:
                 "score": self.score.to_dict() if self.score else None}
 
 
-def _results(options: list[Option], tallies: dict, exact: bool) -> list[OptionResult]:
+def _results(options: list[Option], tallies: dict, exact: bool, seat: int) -> list[OptionResult]:
     out = []
     for o in options:
         if not o.allowed:
             out.append(OptionResult(o))
             continue
         t = tallies[o.key]
-        wins = t.n - t.wins if o.defending else t.wins
-        ev_sum = -t.gp if o.defending else t.gp
+        flip = o.solver_side != side_of(seat)       # seat N's side is not the measured one
+        wins = t.n - t.wins if flip else t.wins
+        ev_sum = -t.gp if flip else t.gp
         counts = t.tricks
-        if o.contract == "paso" and o.side != 0:       # paso: count seat N's side's tricks
+        if o.side != o.solver_side:                  # paso: count seat N's side's tricks
             counts = counts[::-1]
         p = wins / t.n
         ci = (p, p) if exact else wilson(wins, t.n)
@@ -323,7 +330,7 @@ def advise(hand: Iterable[int] | int, muestra: int, seat: int,
             run(sampling.enumerate_deals(k, start, start + EXACT_SLICE))
             if progress:
                 progress(min(start + EXACT_SLICE, total), total)
-        results = _results(options, tallies, True)
+        results = _results(options, tallies, True, seat)
     else:
         if samples < 1:
             raise NotationError(f"bad number of samples {samples}: expected at least 1")
@@ -332,7 +339,7 @@ def advise(hand: Iterable[int] | int, muestra: int, seat: int,
         chunks = sampling.plan_chunks(samples, seed, ROUND)
         for j, chunk in enumerate(chunks, 1):
             run(sampling.sample_chunk(k, chunk))
-            results = _results(options, tallies, False)
+            results = _results(options, tallies, False, seat)
             if progress:
                 progress(chunk.start + chunk.size, samples)
             if j >= MIN_ROUNDS and _settled(results, tolerance):

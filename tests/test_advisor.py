@@ -1,0 +1,359 @@
+"""The bid advisor and card hints: options per auction and score, agreement with a
+per-deal brute force, seeding, early stopping, exact vs sampled."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from cuatrola_solver import advisor, reference, sampling, solver
+from cuatrola_solver.cards import mask_of, parse_card, parse_cards
+from cuatrola_solver.errors import CuatrolaError, IllegalBidError, InconsistentDealError, \
+    NotationError
+from cuatrola_solver.hand import Hand
+from cuatrola_solver.match import Score
+from cuatrola_solver.play import play_card, side_of, sing
+from cuatrola_solver.rules import get_rules
+
+from helpers import deal
+
+ONLINE = get_rules("online")
+NARRO = get_rules("narro")
+
+
+def opts(rules, seat, calls=None, score=None):
+    return {o.bid: o for o in advisor.bid_options(get_rules(rules), seat, calls, score)}
+
+
+# --- options per auction and score ---------------------------------------------------
+
+def test_options_nobody_bid():
+    o = opts("online", 1)
+    assert list(o) == ["paso", "solo", "cuatrola", "quintola"]      # no contrasolo online
+    assert all(x.allowed for x in o.values())
+    assert (o["paso"].contract, o["paso"].declarer, o["paso"].defending) == ("paso", (), False)
+    assert (o["solo"].contract, o["solo"].declarer) == ("solo", (1,))
+    # paso is measured for the advising seat's side (RULES.md 8.10)
+    p = opts("online", 2)["paso"]
+    assert (p.side, p.defending) == (1, False)
+
+
+def test_options_after_opponent_solo():
+    o = opts("online", 2, "solo")
+    assert (o["paso"].contract, o["paso"].declarer, o["paso"].defending) == ("solo", (1,), True)
+    assert not o["solo"].allowed and "stronger" in o["solo"].reason
+    assert o["cuatrola"].declarer == (2,) and not o["cuatrola"].defending
+
+
+def test_options_partner_take_over_and_contrasolo():
+    o = opts("narro", 3, "solo paso")
+    assert (o["paso"].contract, o["paso"].declarer, o["paso"].defending) == ("solo", (1,), False)
+    assert o["solo"].allowed and o["solo"].declarer == (3,)          # take-over
+    assert not o["contrasolo"].allowed                              # partner of the solo bidder
+    o = opts("narro", 2, ["solo"])
+    assert o["contrasolo"].allowed and o["contrasolo"].declarer == (1, 2)
+    assert o["contrasolo"].defending          # measured for the solo bidder's side (8.1)
+    o = opts("narro", 4, "solo contrasolo paso")
+    assert o["contrasolo"].allowed and o["contrasolo"].declarer == (1, 4)
+    assert o["paso"].contract == "contrasolo" and o["paso"].declarer == (1, 2)
+    assert not opts("online", 3, "solo paso")["solo"].allowed       # no take-over online
+
+
+def test_options_bid_caps():
+    o = opts("app", 1, score=Score(10, 3))
+    assert o["paso"].allowed
+    assert [b for b, x in o.items() if not x.allowed] == ["solo", "cuatrola", "quintola"]
+    assert "target of 11" in o["cuatrola"].reason
+    o = opts("app", 2, "paso", Score(10, 3))                        # side B has 3
+    assert all(x.allowed for x in o.values())
+    o = opts("italiano", 1, score=Score(18, 0))
+    assert o["solo"].allowed and not o["quintola"].allowed
+
+
+@pytest.mark.parametrize("seat, calls, words", [
+    (1, "paso", ["1 calls", "expected 0"]),
+    (3, "paso", ["1 calls", "expected 2"]),
+    (3, "solo solo", ["call 2", "'solo'", "stronger"]),
+    (2, "bogus", ["'bogus'", "call 1"]),
+    (3, "paso contrasolo", ["call 2", "not played"]),
+    (5, None, ["seat 5"]),
+])
+def test_bad_auctions(seat, calls, words):
+    with pytest.raises(CuatrolaError) as e:
+        advisor.bid_options(ONLINE, seat, calls)
+    for w in words:
+        assert w in str(e.value)
+
+
+def test_bad_hands():
+    with pytest.raises(InconsistentDealError, match="4 cards"):
+        advisor.advise(parse_cards("Ao 3o Ro Co"), parse_card("3c"), 1, samples=10)
+    with pytest.raises(InconsistentDealError, match="belongs to seat 4"):
+        advisor.advise(parse_cards("Ao 3o Ro Co 3c"), parse_card("3c"), 1, samples=10)
+    with pytest.raises(InconsistentDealError, match="not in seat 4"):
+        advisor.advise(parse_cards("Ao 3o Ro Co So"), parse_card("3c"), 4, samples=10)
+    with pytest.raises(NotationError, match="repeats"):
+        advisor.advise([0, 0, 1, 2, 3], parse_card("3c"), 1, samples=10)
+
+
+def test_wilson():
+    lo, hi = advisor.wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    assert advisor.wilson(0, 100)[0] == 0.0 and advisor.wilson(100, 100)[1] == 1.0
+
+
+def test_choice_ties_go_to_the_weaker_call():
+    o = advisor.bid_options(ONLINE, 1)
+    rs = [advisor.OptionResult(x, 0.5, (0.5, 0.5), 1.0, None, 1, ev) for x, ev in
+          zip(o, (3, 5, 5, 4))]
+    assert advisor._choose(rs) == "solo"
+    rs[1] = advisor.OptionResult(advisor.Option("solo", False, "no"))
+    assert advisor._choose(rs) == "cuatrola"
+
+
+# --- agreement with a per-deal brute force ---------------------------------------------
+
+def brute(rules, seat, deals, trump, option):
+    """(wins, ev sum, trick counts) of seat's side, one solver.solve per deal and objective
+    (makes asked directly, not derived)."""
+    wins = ev = 0
+    counts = [0] * 6
+    mine = side_of(seat)
+    for row in deals:
+        pos = solver.deal_position(tuple(int(h) for h in row), trump, option.contract,
+                                   option.declarer)
+        d = pos.declaring_side
+        mk = solver.solve(pos, rules, "makes")
+        gp = solver.solve(pos, rules, "game_points")
+        t = solver.solve(pos, rules, "tricks")
+        wins += mk if d == mine else 1 - mk
+        ev += gp if d == mine else -gp
+        counts[t if option.side == d else 5 - t] += 1
+    return wins, ev, counts
+
+
+CASES = [  # rules, seat, hand, muestra, auction
+    ("online", 1, "Ao 3o Ro Co So", "3c", None),
+    ("online", 2, "Ac 3o Rc Cb So", "3e", "paso"),
+    ("narro", 2, "Ac 3o Rc Cb So", "3c", "solo"),
+    ("narro", 3, "Ab 3b Rc Ce So", "Sb", "solo paso"),
+    ("italiano", 4, "Ac 3c Rc Ce Sb", "Sb", "paso paso paso"),
+    ("app", 3, "Ae 3o Rc Ce Sb", "Ao", "paso cuatrola"),
+]
+
+
+@pytest.mark.parametrize("rules, seat, hand, muestra, auction", CASES)
+def test_sampled_advice_matches_brute_force(rules, seat, hand, muestra, auction):
+    rs = get_rules(rules)
+    n = 150
+    a = advisor.advise(parse_cards(hand), parse_card(muestra), seat, auction, None, rs,
+                       samples=n, seed=7, workers=2)
+    assert a.deals == n and a.seed == 7
+    k = sampling.knowledge_at_start(parse_cards(hand), parse_card(muestra), seat, rs)
+    deals = sampling.sample_chunk(k, sampling.plan_chunks(n, 7, advisor.ROUND)[0])
+    for r in a.options:
+        if not r.option.allowed:
+            assert r.p_win is None and r.option.reason
+            continue
+        wins, ev, counts = brute(rs, seat, deals, k.trump, r.option)
+        assert r.wins == wins and r.ev_sum == ev
+        assert r.p_win == wins / n and r.ev == ev / n
+        assert r.tricks == tuple(c / n for c in counts)
+        assert r.ci95 == advisor.wilson(wins, n)
+    best = max((r for r in a.options if r.option.allowed), key=lambda r: r.ev_sum)
+    assert a.option(a.advice).ev_sum == best.ev_sum
+
+
+def test_exact_mode_counts_every_deal(monkeypatch):
+    """Exact mode on a truncated enumeration (the first 2500 deals, in slices of 1000)
+    equals the brute force over the same deals, as exact fractions."""
+    rs = get_rules("narro")
+    hand, muestra, seat = parse_cards("Ac 3o Rc Cb So"), parse_card("3c"), 2
+    k = sampling.knowledge_at_start(hand, muestra, seat, rs)
+    monkeypatch.setattr(advisor.sampling, "count_deals", lambda _k: 2500)
+    monkeypatch.setattr(advisor, "EXACT_SLICE", 1000)
+    seen = []
+    a = advisor.advise(hand, muestra, seat, "solo", None, rs, exact=True, workers=2,
+                       progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(1000, 2500), (2000, 2500), (2500, 2500)]
+    assert a.exact and a.deals == 2500 and a.seed is None
+    deals = sampling.enumerate_deals(k, 0, 2500)
+    for r in a.options:
+        if not r.option.allowed:
+            continue
+        t = advisor._Tally()
+        t.add(*advisor._solve_contract(deals, k.trump, rs, r.option.contract,
+                                       r.option.declarer, 1))
+        flip = r.option.solver_side != side_of(seat)
+        wins = t.n - t.wins if flip else t.wins
+        ev = -t.gp if flip else t.gp
+        assert r.p_win == wins / 2500 and r.ci95 == (r.p_win, r.p_win)
+        assert r.ev == ev / 2500
+        assert sum(r.tricks) == pytest.approx(1)
+
+
+def test_makes_is_derived_exactly():
+    """makes == game_points > 0 (points) and tricks >= goal (tricks): checked against the
+    solver's own makes on every contract of several rule sets."""
+    rng = np.random.default_rng(3)
+    for name in ("online", "narro", "italiano", "app"):
+        rs = get_rules(name)
+        k = sampling.knowledge_at_start(parse_cards("Ac 3o Rc Cb So"), parse_card("3c"), 2, rs)
+        deals = sampling.sample_deals(k, 60, rng)
+        trumps = np.full(len(deals), k.trump)
+        for contract, decl in solver.contract_rows(rs):
+            makes, gp, tricks = advisor._solve_contract(deals, k.trump, rs, contract, decl, 2)
+            ref = solver.solve_batch(deals.astype(np.int64), trumps, rs, contract, decl,
+                                     "makes", 1)
+            assert np.array_equal(makes.astype(np.int32), ref), (name, contract, decl)
+            ref = solver.solve_batch(deals.astype(np.int64), trumps, rs, contract, decl,
+                                     "game_points", 1)
+            assert np.array_equal(gp, ref), (name, contract, decl)
+
+
+# --- seeding and stopping ----------------------------------------------------------------
+
+def test_seed_reproducible_and_independent_of_workers():
+    args = (parse_cards("Ac 3o Rc Cb So"), parse_card("3e"), 2, "paso")
+    one = advisor.advise(*args, samples=2500, seed=11, workers=1).to_dict()
+    two = advisor.advise(*args, samples=2500, seed=11, workers=2).to_dict()
+    assert one == two
+    other = advisor.advise(*args, samples=2500, seed=12, workers=2).to_dict()
+    assert other["options"] != one["options"]
+
+
+def test_fresh_seed_is_reported_and_replays():
+    args = (parse_cards("Ac 3o Rc Cb So"), parse_card("3e"), 2, "paso")
+    a = advisor.advise(*args, samples=500)
+    assert isinstance(a.seed, int)
+    assert advisor.advise(*args, samples=500, seed=a.seed).to_dict() == a.to_dict()
+
+
+def test_early_stop():
+    args = (parse_cards("Ao 3o Ro Co So"), parse_card("3c"), 1)
+    a = advisor.advise(*args, samples=20000, seed=1, workers=2)
+    assert a.deals % advisor.ROUND == 0 and 2 * advisor.ROUND <= a.deals < 20000
+    assert all((r.ci95[1] - r.ci95[0]) / 2 <= 0.01 for r in a.options if r.option.allowed)
+    b = advisor.advise(*args, samples=3000, seed=1, workers=2, tolerance=0.0)
+    assert b.deals == 3000
+
+
+def test_json_shape():
+    a = advisor.advise(parse_cards("Ao 3o Ro Co So"), parse_card("3c"), 1, samples=200, seed=1)
+    d = a.to_dict()
+    for key in ("rules", "seat", "hand", "muestra", "exact", "deals", "seed", "options",
+                "advice"):
+        assert key in d
+    assert d["hand"] == "Ao 3o Ro Co So" and d["muestra"] == "3c" and d["rules"] == "online"
+    for o in d["options"]:
+        assert {"bid", "allowed", "p_win", "ci95", "ev", "tricks"} <= set(o)
+        assert len(o["tricks"]) == 6 and sum(o["tricks"]) == pytest.approx(1)
+        assert o["ci95"][0] <= o["p_win"] <= o["ci95"][1]
+
+
+# --- hints --------------------------------------------------------------------------------
+
+def mid_hand(seed: int, rules, contract_calls, cards_played: int) -> Hand:
+    rng = random.Random(seed)
+    order = list(range(20))
+    rng.shuffle(order)
+    hands = [sorted(order[5 * i:5 * i + 5]) for i in range(4)]
+    h = Hand(hands, order[19], rules)
+    for c in contract_calls:
+        h.bid(c)
+    for _ in range(cards_played):
+        h.play(rng.choice(h.legal_cards()))
+    return h
+
+
+def brute_hint(h: Hand):
+    """Per card: (mean tricks, mean margin, P(win)) of the seat on turn's view, by the
+    reference solver over every consistent deal."""
+    seat = h.to_play
+    k = sampling.knowledge_from_hand(h, seat)
+    deals = sampling.enumerate_deals(k)
+    rules = h.rules
+    mine, d = side_of(seat), h.pos.declaring_side
+    measured = mine if h.contract == "paso" else d
+    sums = {}
+    for row in deals:
+        pos = h.pos.with_changes(hands=tuple(int(x) for x in row))
+        for c in reference.legal_cards(pos, rules):
+            after = play_card(pos, c, rules.monte)
+            t = reference.solve(after, rules, "tricks")
+            m = reference.solve(after, rules, "margin")
+            w = reference.solve(after, rules, "makes")
+            s = sums.setdefault(c, [0, 0, 0])
+            s[0] += t if measured == d else 5 - t
+            s[1] += 0 if m is None else (m if measured == d else -m)
+            s[2] += w if mine == d else 1 - w
+    return len(deals), {c: [v / len(deals) for v in s] for c, s in sums.items()}
+
+
+@pytest.mark.parametrize("seed, rules, calls, played", [
+    (1, "online", ["paso"] * 4, 11),
+    (2, "online", ["solo", "paso", "paso", "paso"], 8),
+    (3, "narro", ["paso", "cuatrola", "paso", "paso"], 7),
+    (4, "italiano", ["paso"] * 4, 13),
+])
+def test_exact_hint_matches_brute_force(seed, rules, calls, played):
+    h = mid_hand(seed, get_rules(rules), calls, played)
+    n, expected = brute_hint(h)
+    got = advisor.hint(h, exact=True)
+    assert got.cante is None, "pick a position without a pending cante of the seat on turn"
+    assert got.deals == n and got.seat == h.to_play and got.trick == h.trick_number
+    assert {c.card for c in got.cards} == set(expected)
+    for c in got.cards:
+        t, m, w = expected[c.card]
+        assert c.tricks == pytest.approx(t) and c.p_win == pytest.approx(w)
+        assert (c.margin is None) == (not reference.points_based(h.contract, h.rules))
+        if c.margin is not None:
+            assert c.margin == pytest.approx(m)
+    keys = [(-c.p_win) for c in got.cards]
+    assert keys == sorted(keys)
+
+
+def test_hint_with_own_cante_pending():
+    h = Hand(deal("Ao Ro Co Ac Ae / 3c Rc 3e Re Ab / 3o Sc Ce Se 3b / So Cc Rb Cb Sb"),
+             parse_card("So"), ONLINE)
+    h.pass_all()
+    for c in "Ac 3c Sc Cc".split():
+        h.play(parse_card(c))
+    got = advisor.hint(h, samples=200, seed=3)
+    assert got.seat == 1 and got.trick == 2 and got.cante == 0 and "40" in got.note
+    # values assume the 40 is sung: the margin includes it
+    k = sampling.knowledge_from_hand(h, 1)
+    deals = sampling.sample_deals_seeded(k, 200, 3, chunk_size=advisor.ROUND)
+    pos = sing(h.pos, 0, 0)
+    c = got.cards[0].card
+    total = sum(solver.solve(play_card(pos.with_changes(hands=tuple(int(x) for x in row)), c,
+                                       10), ONLINE, "margin") for row in deals)
+    assert got.cards[0].margin == pytest.approx(total / 200)
+
+
+def test_hint_refuses_a_finished_hand():
+    h = mid_hand(5, ONLINE, ["paso"] * 4, 20)
+    with pytest.raises(CuatrolaError, match="over"):
+        advisor.hint(h, samples=10)
+
+
+def test_hint_seeded_reproducible():
+    h = mid_hand(6, ONLINE, ["paso"] * 4, 5)
+    a = advisor.hint(h, samples=100, seed=9).to_dict()
+    assert a == advisor.hint(h, samples=100, seed=9).to_dict() and a["seed"] == 9
+
+
+# --- exhaustive (slow) ---------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_exact_and_sampled_agree():
+    hand, muestra = parse_cards("Ao 3o Ro Co So"), parse_card("3c")
+    ex = advisor.advise(hand, muestra, 1, exact=True)
+    assert ex.deals == 252252
+    sm = advisor.advise(hand, muestra, 1, seed=5)
+    for e, s in zip(ex.options, sm.options):
+        lo, hi = s.ci95
+        assert lo - 1e-9 <= e.p_win <= hi + 1e-9 or abs(e.p_win - s.p_win) < 0.015
+        assert abs(e.ev - s.ev) < 0.1
