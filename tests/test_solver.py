@@ -1,0 +1,239 @@
+"""The compiled solver against the pure-Python reference, the rule primitives against
+play.py, batches, dd_table and the backend selection."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from cuatrola_solver import play, reference, solver
+from cuatrola_solver.bench import random_deals, random_position
+from cuatrola_solver.rules import PRESETS
+
+compiled = pytest.mark.skipif(solver.BACKEND != "compiled", reason="compiled solver not built")
+OBJECTIVES = reference.OBJECTIVES
+
+
+def random_case(rng: random.Random, rules, min_plays: dict[int, int]):
+    """A random contract of the rules and a random position of it."""
+    contract, declarer = rng.choice(solver.contract_rows(rules))
+    nact = sum(solver.active_seats(contract, declarer))
+    plays = rng.randint(min_plays[nact], 5 * nact - 1)
+    return random_position(rng, rules, contract, declarer, plays)
+
+
+def assert_same(pos, rules, objectives=OBJECTIVES):
+    for objective in objectives:
+        want = reference.solve(pos, rules, objective)
+        got = solver.solve(pos, rules, objective)
+        assert got == want and type(got) is type(want), (objective, pos, want, got)
+
+
+# --- the primitives -------------------------------------------------------------------
+
+@compiled
+def test_primitives_equal_play_py():
+    from cuatrola_solver import _solver
+    rng = random.Random(7)
+    for _ in range(20000):
+        order = list(range(20))
+        rng.shuffle(order)
+        n = rng.randint(0, 3)
+        trick = order[:n]
+        hand = sum(1 << c for c in order[n:n + rng.randint(1, 5)])
+        trump = rng.randrange(4)
+        beat, free = rng.random() < 0.5, rng.random() < 0.5
+        assert (_solver.legal_mask(hand, trick, trump, beat, free)
+                == play.legal_mask(hand, trick, trump, beat, free))
+        full = order[:rng.randint(1, 4)]
+        assert _solver.trick_winner_index(full, trump) == play.trick_winner_index(full, trump)
+
+
+# --- differential: compiled == reference --------------------------------------------
+
+RULE_VARIANTS = {
+    "beat_led_after_trump": (True, False),
+    "free_when_cannot_overtrump": (True, False),
+    "contrasolo": (True, False),
+    "solo_goal": ("points", "tricks"),
+    "tie_break": ("last_trick", "mano"),
+    "pass_bonus": ("none", "over_100", "carbunco"),
+    "monte": (10, 0, 7),
+    "cantes_in": (("paso", "solo"), ("paso",), ("paso", "solo", "contrasolo", "cuatrola")),
+    "cante_by": ("any_trick_won", "last_trick_winner"),
+    "cante_after_tricks": ((1, 2, 3, 4), (1, 2, 3), (2, 4)),
+    "max_cantes_per_side": (0, 1, 2),
+    "forty_first": (True, False),
+}
+
+
+def random_rules(rng: random.Random):
+    base = PRESETS[rng.choice(list(PRESETS))]
+    changes = {k: rng.choice(v) for k, v in RULE_VARIANTS.items() if rng.random() < 0.4}
+    return base.override(**changes)
+
+
+@compiled
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_differential_mid_hand(preset):
+    """Every objective, every contract kind, positions after random legal play."""
+    rules = PRESETS[preset]
+    rng = random.Random(sum(map(ord, preset)))
+    for _ in range(1000):
+        assert_same(random_case(rng, rules, {2: 0, 3: 4, 4: 10}), rules)
+
+
+@compiled
+def test_differential_rule_variants():
+    """Presets with random parameter overrides: the search reads every parameter."""
+    rng = random.Random(99)
+    for _ in range(800):
+        rules = random_rules(rng)
+        assert_same(random_case(rng, rules, {2: 0, 3: 4, 4: 10}), rules)
+
+
+@compiled
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_differential_from_the_deal(preset):
+    rules = PRESETS[preset]
+    rng = random.Random(len(preset))
+    for _ in range(3):
+        contract, declarer = rng.choice(solver.contract_rows(rules)[1:])
+        assert_same(random_position(rng, rules, contract, declarer, 0), rules)
+
+
+@compiled
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_differential_from_the_deal_every_contract(preset):
+    rules = PRESETS[preset]
+    rng = random.Random(len(preset) + 100)
+    for _ in range(6):
+        for contract, declarer in solver.contract_rows(rules):
+            assert_same(random_position(rng, rules, contract, declarer, 0), rules)
+
+
+@compiled
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_differential_many(preset):
+    rules = PRESETS[preset]
+    rng = random.Random(sum(map(ord, preset)) + 1)
+    for _ in range(10000):
+        assert_same(random_case(rng, rules, {2: 0, 3: 2, 4: 6}), rules)
+
+
+@compiled
+def test_solve_cards_and_analyse_play_match_reference():
+    rng = random.Random(5)
+    for _ in range(150):
+        rules = PRESETS[rng.choice(list(PRESETS))]
+        pos = random_case(rng, rules, {2: 0, 3: 4, 4: 10})
+        if pos.is_over:
+            continue
+        for objective in OBJECTIVES:
+            assert solver.solve_cards(pos, rules, objective) == reference.solve_cards(
+                pos, rules, objective)
+        seq = []
+        p = pos
+        while not p.is_over and len(seq) < 6:
+            c = rng.choice(reference.legal_cards(p, rules))
+            seq.append(c)
+            p = play.play_card(p, c, rules.monte)
+        objective = rng.choice(OBJECTIVES)
+        assert solver.analyse_play(pos, rules, objective, seq) == reference.analyse_play(
+            pos, rules, objective, seq)
+
+
+def test_solve_cards_best_equals_solve_when_nothing_is_pending():
+    """With no cante pending, the position's value is the best card's value."""
+    rng = random.Random(11)
+    rules = PRESETS["online"]
+    checked = 0
+    while checked < 60:
+        pos = random_case(rng, rules, {2: 0, 3: 4, 4: 10})
+        if pos.is_over or (not pos.trick and reference.pending_cante(pos, rules)):
+            continue
+        checked += 1
+        cards = solver.solve_cards(pos, rules, "tricks")
+        best = max if play.side_of(pos.to_play) == pos.declaring_side else min
+        assert best(cards.values()) == solver.solve(pos, rules, "tricks")
+
+
+# --- batches -----------------------------------------------------------------------------
+
+@compiled
+@pytest.mark.parametrize("contract,declarer,objective", [
+    ("cuatrola", (2,), "tricks"), ("paso", (), "margin"), ("solo", (3,), "makes"),
+    ("paso", (), "game_points"), ("contrasolo", (1, 4), "margin")])
+def test_batch_independent_of_workers_and_equal_to_solve(contract, declarer, objective):
+    rules = PRESETS["narro"]
+    hands, trumps = random_deals(60, seed=3)
+    one = solver.solve_batch(hands, trumps, rules, contract, declarer, objective, workers=1)
+    for workers in (2, 3, 7):
+        many = solver.solve_batch(hands, trumps, rules, contract, declarer, objective,
+                                  workers=workers)
+        assert np.array_equal(one, many)
+    for i in range(0, 60, 7):
+        pos = solver.deal_position(tuple(int(h) for h in hands[i]), int(trumps[i]), contract,
+                                   declarer)
+        assert one[i] == int(solver.solve(pos, rules, objective))
+
+
+def test_batch_checks_shapes():
+    with pytest.raises(ValueError):
+        solver.solve_batch(np.zeros((3, 3)), np.zeros(3), PRESETS["online"], "paso")
+
+
+# --- dd_table ----------------------------------------------------------------------------
+
+def test_dd_table_rows():
+    hands, trumps = random_deals(1, seed=8)
+    rules = PRESETS["narro"]
+    rows = solver.dd_table(tuple(int(h) for h in hands[0]), int(trumps[0]), rules)
+    kinds = [(r["contract"], r["declarer"]) for r in rows]
+    assert kinds[0] == ("paso", None) and rows[0]["side"] == "A"
+    assert kinds[1:5] == [("solo", s) for s in (1, 2, 3, 4)]
+    assert kinds[5:9] == [("contrasolo", p) for p in ([1, 2], [1, 4], [2, 3], [3, 4])]
+    assert kinds[9:] == [(c, s) for c in ("cuatrola", "quintola") for s in (1, 2, 3, 4)]
+    for r in rows:
+        assert set(r) == {"contract", "declarer", "side", "tricks", "margin", "makes",
+                          "game_points"}
+        assert (r["margin"] is None) == (r["contract"] in ("cuatrola", "quintola"))
+        assert isinstance(r["makes"], bool)
+        sign = 1 if r["makes"] else -1
+        assert r["game_points"] * sign > 0
+        if r["contract"] == "quintola":
+            assert r["makes"] == (r["tricks"] == 5)
+        if r["contract"] == "cuatrola":
+            assert r["makes"] == (r["tricks"] >= 4)
+        seat = r["declarer"][0] if isinstance(r["declarer"], list) else r["declarer"]
+        assert r["side"] == ("A" if seat in (None, 1, 3) else "B")
+    online = solver.dd_table(tuple(int(h) for h in hands[0]), int(trumps[0]), PRESETS["online"])
+    assert len(online) == 13 and "contrasolo" not in {r["contract"] for r in online}
+
+
+# --- backend selection -------------------------------------------------------------------
+
+def test_purepython_environment_forces_the_reference():
+    env = dict(os.environ, CUATROLA_PUREPYTHON="1")
+    code = "from cuatrola_solver import solver; print(solver.BACKEND)"
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.strip() == "reference"
+    assert done.stderr.count("\n") == 1 and "reference" in done.stderr
+
+
+def test_reference_backend_solves(monkeypatch):
+    monkeypatch.setattr(solver, "_compiled", None)
+    rules = PRESETS["online"]
+    pos = random_position(random.Random(4), rules, "paso", (), 12)
+    assert solver.solve(pos, rules, "margin") == reference.solve(pos, rules, "margin")
+    hands, trumps = random_deals(2, seed=1)
+    out = solver.solve_batch(hands, trumps, rules, "cuatrola", (1,), "tricks")
+    assert out.dtype == np.int32 and out.shape == (2,)
