@@ -285,7 +285,7 @@ def _annotated(rec: HandRecord, t: int, j: int, c: int) -> str:
 
 def _check_annotations(rec: HandRecord) -> None:
     for key, note in rec.annotations.items():
-        if (not isinstance(key, tuple) or len(key) != 2
+        if (not isinstance(key, tuple) or len(key) != 2 or not all(_is_int(x) for x in key)
                 or not 1 <= key[0] <= len(rec.tricks) or not 1 <= key[1] <= len(rec.tricks[key[0] - 1])):
             raise RecordError(f"annotation {key!r}: no such card in the record "
                               f"(keys are (trick, card position), both from 1)")

@@ -264,6 +264,9 @@ def test_writer_refuses_annotations_it_cannot_place():
     rec.annotations = {(3, 1): {"symbol": "?"}}
     with pytest.raises(RecordError, match="no such card"):
         write_text(rec)
+    rec.annotations = {(1, "2"): {"symbol": "?"}}
+    with pytest.raises(RecordError, match="no such card"):
+        write_text(rec)
     rec.annotations = {(1, 1): {"symbol": "?!?"}}
     with pytest.raises(RecordError, match="bad symbol"):
         write_text(rec)
