@@ -249,14 +249,15 @@ class Hand:
             hand = cls(rec.hands, rec.muestra, rec.rules, rec.score)
         except CuatrolaError as e:
             raise RecordError(f"bad deal: {e}") from None
-        for i, call in enumerate(rec.auction or ["paso"] * 4, 1):
+        calls = ["paso"] * 4 if rec.auction is None else rec.auction
+        if len(calls) != 4:
+            raise RecordError(f"the auction has {len(calls)} calls: expected 4 "
+                              f"(one per seat) or none (all passed)")
+        for i, call in enumerate(calls, 1):
             try:
                 hand.bid(call)
             except IllegalBidError as e:
                 raise RecordError(f"auction, call {i} ({call!r}): {e}") from None
-        if len(rec.auction or ["paso"] * 4) != 4:
-            raise RecordError(f"the auction has {len(rec.auction)} calls: expected 4 "
-                              f"(one per seat) or none (all passed)")
         cantes = sorted(rec.cantes, key=lambda k: k.after_trick)
         for k in cantes:
             if not 1 <= k.after_trick <= 4:

@@ -192,6 +192,8 @@ def test_record_errors_say_where():
         Hand.from_record(record_from_obj({**base, "auction": ["solo", "solo", "paso", "paso"]}))
     with pytest.raises(RecordError, match="3 calls"):
         Hand.from_record(record_from_obj({**base, "auction": ["paso", "paso", "paso"]}))
+    with pytest.raises(RecordError, match="0 calls"):
+        Hand.from_record(record_from_obj({**base, "auction": []}))
     with pytest.raises(RecordError, match="cante after trick 1"):
         Hand.from_record(record_from_obj({**base, "tricks": [["Ao", "Sc", "Se", "Sb"]],
                                           "cantes": [{"after_trick": 1, "seat": 1, "suit": "c"}]}))
