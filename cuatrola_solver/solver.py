@@ -36,7 +36,7 @@ _OBJECTIVE_CODE = {name: i for i, name in enumerate(OBJECTIVES)}
 _BONUS_CODE = {"none": 0, "over_100": 1, "carbunco": 2}
 
 #: default transposition table size: 2**DEFAULT_TT_BITS entries of 32 bytes per thread
-DEFAULT_TT_BITS = 16
+DEFAULT_TT_BITS = 12
 
 _compiled = None
 if os.environ.get("CUATROLA_PUREPYTHON", "") not in ("", "0"):

@@ -21,7 +21,7 @@ Transposition table: probed at trick boundaries after the boundary's cantes; key
 the four hands, leader, trump, and whatever else the future depends on (suits sung,
 cantes counts, which sides have won a trick, the accumulated state for ``K_LEAF``);
 entries hold a lower and an upper bound and the best lead.  2**tt_bits entries of 32
-bytes (default 2**16: 2 MiB), two-way buckets, reused across the deals of a batch
+bytes (default 2**12: 128 KiB, small enough to stay in cache), two-way buckets, reused across the deals of a batch
 (a context signature invalidates them when the rules, contract or objective change).
 """
 
@@ -119,12 +119,20 @@ cdef struct St:
     uint32_t h[4]
     int leader
     int turn
-    int trick[4]
+    int tn              # tricks played: the current trick's row in the arrays below
+    int cards_[5][4]
     int tlen
     int tricks[2]
     int points[2]
     int sung
     int cantes[2]
+    # the current trick after k cards, k = 1..tlen: highest card of the led suit,
+    # highest trump (-1: none), the winning card and its seat, the card points in it
+    int hl_[5][5]
+    int ht_[5][5]
+    int wc_[5][5]
+    int ws_[5][5]
+    int tp_[5][5]
 
 
 # --- rule primitives -----------------------------------------------------------
@@ -138,51 +146,6 @@ cdef inline uint32_t above(int c) noexcept nogil:
     return suit_mask(c // 5) & ~((<uint32_t>2 << c) - 1)
 
 
-cdef inline uint32_t c_legal(uint32_t hand, int* trick, int tlen, int trump, int beat,
-                             int freec) noexcept nogil:
-    cdef int led, hl = -1, ht = -1, i, c, s, trumped
-    cdef uint32_t follow, higher, trumps
-    if tlen == 0:
-        return hand
-    led = trick[0] // 5
-    for i in range(tlen):
-        c = trick[i]
-        s = c // 5
-        if s == led and c > hl:
-            hl = c
-        if s == trump and c > ht:
-            ht = c
-    trumped = led != trump and ht >= 0
-    follow = hand & suit_mask(led)
-    if follow:                                   # asistir
-        if trumped and not beat:
-            return follow
-        higher = follow & above(hl)              # montar
-        return higher if higher else follow
-    trumps = hand & suit_mask(trump)
-    if not trumps:
-        return hand
-    if not trumped:
-        return trumps                            # fallar
-    higher = trumps & above(ht)                  # montar el fallo
-    if higher:
-        return higher
-    return hand if freec else trumps
-
-
-cdef inline int c_winner(int* trick, int tlen, int trump) noexcept nogil:
-    cdef int best = 0, i, c, b
-    for i in range(1, tlen):
-        c = trick[i]
-        b = trick[best]
-        if c // 5 == b // 5:
-            if c > b:
-                best = i
-        elif c // 5 == trump:
-            best = i
-    return best
-
-
 cdef inline int popcount(uint32_t x) noexcept nogil:
     cdef int n = 0
     while x:
@@ -191,11 +154,13 @@ cdef inline int popcount(uint32_t x) noexcept nogil:
     return n
 
 
+cdef extern from *:
+    int __builtin_ctz(unsigned int x) nogil
+    int __builtin_clz(unsigned int x) nogil
+
+
 cdef inline int lowbit(uint32_t x) noexcept nogil:
-    cdef int i = 0
-    while not (x >> i) & 1:
-        i += 1
-    return i
+    return __builtin_ctz(x)
 
 
 # --- transposition table ---------------------------------------------------------
@@ -340,43 +305,100 @@ cdef inline void boundary_key(Ctx* cx, St* st, uint64_t* k0, uint64_t* k1) noexc
     k1[0] = (<uint64_t>st.h[3]) | (extra << 20)
 
 
+cdef inline void push_card(Ctx* cx, St* st, int seat, int c) noexcept nogil:
+    """Add card c of ``seat`` to the trick, updating the trick information."""
+    cdef int k = st.tlen, s = c // 5, t = st.tn, w
+    cdef int* hl = st.hl_[t]
+    cdef int* ht = st.ht_[t]
+    cdef int* wc = st.wc_[t]
+    cdef int* ws = st.ws_[t]
+    cdef int* tp = st.tp_[t]
+    st.cards_[t][k] = c
+    if k == 0:
+        hl[1] = c
+        ht[1] = c if s == cx.trump else -1
+        wc[1] = c
+        ws[1] = seat
+        tp[1] = CARD_POINTS[c]
+    else:
+        hl[k + 1] = c if (s == st.cards_[t][0] // 5 and c > hl[k]) else hl[k]
+        ht[k + 1] = c if (s == cx.trump and c > ht[k]) else ht[k]
+        w = wc[k]
+        if (s == w // 5 and c > w) or (s == cx.trump and w // 5 != cx.trump):
+            wc[k + 1] = c
+            ws[k + 1] = seat
+        else:
+            wc[k + 1] = w
+            ws[k + 1] = ws[k]
+        tp[k + 1] = tp[k] + CARD_POINTS[c]
+    st.tlen = k + 1
+
+
+cdef inline uint32_t legal_now(Ctx* cx, St* st, uint32_t hand) noexcept nogil:
+    """``c_legal`` from the trick information."""
+    cdef int k = st.tlen, led, trumped
+    cdef uint32_t follow, higher, trumps
+    if k == 0:
+        return hand
+    led = st.cards_[st.tn][0] // 5
+    trumped = led != cx.trump and st.ht_[st.tn][k] >= 0
+    follow = hand & suit_mask(led)
+    if follow:
+        if trumped and not cx.beat:
+            return follow
+        higher = follow & above(st.hl_[st.tn][k])
+        return higher if higher else follow
+    trumps = hand & suit_mask(cx.trump)
+    if not trumps:
+        return hand
+    if not trumped:
+        return trumps
+    higher = trumps & above(st.ht_[st.tn][k])
+    if higher:
+        return higher
+    return hand if cx.freec else trumps
+
+
+cdef inline uint32_t equivalence_prune(St* st, int seat, uint32_t legal) noexcept nogil:
+    """For the tricks objective: cards of one suit with no live card of another hand (or
+    of the trick) between them are equivalent; keep the highest of each run."""
+    cdef uint32_t others = 0, between, m = 0, rest
+    cdef int i, c, prev = -1
+    for i in range(4):
+        if i != seat:
+            others |= st.h[i]
+    for i in range(st.tlen):
+        others |= (<uint32_t>1) << st.cards_[st.tn][i]
+    rest = legal
+    while rest:
+        c = 31 - __builtin_clz(rest)          # from the highest card down
+        rest &= ~((<uint32_t>1) << c)
+        if prev >= 0 and prev // 5 == c // 5:
+            between = ((<uint32_t>1 << prev) - 1) & ~((<uint32_t>2 << c) - 1)
+            if not (others & between):
+                prev = c
+                continue
+        m |= (<uint32_t>1) << c
+        prev = c
+    return m
+
+
 cdef int order_moves(Ctx* cx, St* st, int seat, uint32_t legal, int ttbest,
                      int* moves) noexcept nogil:
-    """Fill ``moves`` with the cards to search, best guesses first; return how many."""
-    cdef int n = 0, i, j, c, prev, s, score[5], tmp, wi, wc, mine, wins, k
-    cdef uint32_t others, between, bit, m
+    """Fill ``moves`` with the cards to search, best guesses first; return how many.
+
+    The table's best lead first; following, a card that takes the trick from the other
+    side (lowest such first), else (partner winning) points to the partner, else the
+    cheapest card.
+    """
+    cdef int n = 0, i, j, c, s, score[5], tmp, wc = 0, mine = 0, wins, tricks_kind
+    cdef uint32_t m
     if cx.equiv:
-        # cards of one suit with no live card of another hand (or of the trick) between
-        # them are equivalent for the tricks objective: keep the highest of each run
-        others = 0
-        for i in range(4):
-            if i != seat:
-                others |= st.h[i]
-        for i in range(st.tlen):
-            others |= (<uint32_t>1) << st.trick[i]
-        m = 0
-        for s in range(4):
-            prev = -1
-            for c in range(5 * s + 4, 5 * s - 1, -1):
-                if not (legal >> c) & 1:
-                    continue
-                if prev >= 0:
-                    between = ((<uint32_t>1 << prev) - 1) & ~((<uint32_t>2 << c) - 1)
-                    if not (others & between):
-                        prev = c
-                        continue
-                m |= (<uint32_t>1) << c
-                prev = c
-        legal = m
-    # scores: the TT's best lead first; a card that takes the trick from the other side
-    # (lowest such first); else low cards
+        legal = equivalence_prune(st, seat, legal)
+    tricks_kind = cx.kind == K_TRICKS
     if st.tlen:
-        wi = c_winner(st.trick, st.tlen, cx.trump)
-        wc = st.trick[wi]
-        k = st.leader
-        for i in range(wi):
-            k = cx.nxt[k]
-        mine = (k & 1) == (seat & 1)
+        wc = st.wc_[st.tn][st.tlen]
+        mine = (st.ws_[st.tn][st.tlen] & 1) == (seat & 1)
     m = legal
     while m:
         c = lowbit(m)
@@ -391,7 +413,7 @@ cdef int order_moves(Ctx* cx, St* st, int seat, uint32_t legal, int ttbest,
             else:
                 wins = c // 5 == cx.trump
             if mine:
-                score[n] = -(c % 5) + (CARD_POINTS[c] if cx.kind != K_TRICKS else 0)
+                score[n] = -(c % 5) + (0 if tricks_kind else CARD_POINTS[c])
             elif wins:
                 score[n] = 100 - (c % 5) - (c // 5 == cx.trump) * 10
             else:
@@ -413,18 +435,10 @@ cdef int order_moves(Ctx* cx, St* st, int seat, uint32_t legal, int ttbest,
 
 
 cdef int finish_trick(Ctx* cx, St* st, int alpha, int beta) noexcept nogil:
-    """The trick in ``st`` is complete: score it and search on from the next boundary."""
-    cdef int widx, w, i, ws, pts = 0, t, contrib, v, sign
-    cdef int saved[4]
+    """The trick in ``st`` is complete: score it and search on from the next boundary.
+    The trick's cards are left as they were."""
+    cdef int k = st.tlen, w = st.ws_[st.tn][k], ws = w & 1, pts = st.tp_[st.tn][k], t, contrib, v, sign, i
     cdef int leader = st.leader, turn = st.turn
-    widx = c_winner(st.trick, st.tlen, cx.trump)
-    w = st.leader
-    for i in range(widx):
-        w = cx.nxt[w]
-    ws = w & 1
-    for i in range(st.tlen):
-        pts += CARD_POINTS[st.trick[i]]
-        saved[i] = st.trick[i]
     t = st.tricks[0] + st.tricks[1] + 1
     if t == 5:
         pts += cx.monte
@@ -444,10 +458,13 @@ cdef int finish_trick(Ctx* cx, St* st, int alpha, int beta) noexcept nogil:
     st.leader = w
     st.turn = w
     st.tlen = 0
-    v = contrib + search_boundary(cx, st, alpha - contrib, beta - contrib, 0)
-    st.tlen = cx.nact
-    for i in range(cx.nact):
-        st.trick[i] = saved[i]
+    st.tn += 1
+    if t == 5:
+        v = contrib + leaf(cx, st)
+    else:
+        v = contrib + search_boundary(cx, st, alpha - contrib, beta - contrib, 0)
+    st.tn -= 1
+    st.tlen = k
     st.leader = leader
     st.turn = turn
     st.tricks[ws] -= 1
@@ -459,28 +476,25 @@ cdef int search_trick(Ctx* cx, St* st, int alpha, int beta, int ttbest,
                       int* bm) noexcept nogil:
     """The seat ``st.turn`` plays a card to the current trick; ``bm`` (if not NULL)
     receives the best card."""
-    cdef int seat = st.turn, n, i, c, v, best, maxing, bestc = -1
+    cdef int seat = st.turn, n, i, c, v, best, maxing, bestc = -1, k = st.tlen
     cdef int moves[5]
     cdef uint32_t bit
     cx.nodes += 1
-    n = order_moves(cx, st, seat,
-                    c_legal(st.h[seat], st.trick, st.tlen, cx.trump, cx.beat, cx.freec),
-                    ttbest, moves)
+    n = order_moves(cx, st, seat, legal_now(cx, st, st.h[seat]), ttbest, moves)
     maxing = (seat & 1) == cx.d
     best = -INF if maxing else INF
     for i in range(n):
         c = moves[i]
         bit = (<uint32_t>1) << c
         st.h[seat] ^= bit
-        st.trick[st.tlen] = c
-        st.tlen += 1
+        push_card(cx, st, seat, c)
         if st.tlen == cx.nact:
             v = finish_trick(cx, st, alpha, beta)
         else:
             st.turn = cx.nxt[seat]
             v = search_trick(cx, st, alpha, beta, -1, NULL)
             st.turn = seat
-        st.tlen -= 1
+        st.tlen = k
         st.h[seat] ^= bit
         if maxing:
             if v > best:
@@ -557,10 +571,10 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
         # the last trick: every seat holds one card, so no choice is left
         cx.nodes += 1
         k = st.leader
+        st.tlen = 0
         for s in range(cx.nact):
-            st.trick[s] = lowbit(st.h[k])
+            push_card(cx, st, k, lowbit(st.h[k]))
             k = cx.nxt[k]
-        st.tlen = cx.nact
         v = finish_trick(cx, st, alpha, beta)
         st.tlen = 0
         return v
@@ -624,6 +638,19 @@ cdef int run(Ctx* cx, St* st, int bs, int kind, int alpha, int beta) noexcept no
     return search_boundary(cx, st, alpha, beta, bs)
 
 
+cdef int mtdf(Ctx* cx, St* st, int bs, int kind, int guess) noexcept nogil:
+    """The exact value by zero-window tests converging on it (MTD(f))."""
+    cdef int lo = -INF, hi = INF, g = guess, beta
+    while lo < hi:
+        beta = g + 1 if g == lo else g
+        g = run(cx, st, bs, kind, beta - 1, beta)
+        if g < beta:
+            hi = g
+        else:
+            lo = g
+    return g
+
+
 cdef int value_of(Ctx* cx, St* st, int bs, int objective) noexcept nogil:
     """The value of a position for one objective of the public API.
 
@@ -633,7 +660,7 @@ cdef int value_of(Ctx* cx, St* st, int bs, int objective) noexcept nogil:
     if objective == O_TRICKS:
         return st.tricks[d] + run(cx, st, bs, K_TRICKS, -1, 6)
     if objective == O_MARGIN:
-        return st.points[d] - st.points[o] + run(cx, st, bs, K_MARGIN, -INF, INF)
+        return st.points[d] - st.points[o] + mtdf(cx, st, bs, K_MARGIN, 0)
     if objective == O_GAME and cx.is_paso and cx.bonus != BONUS_NONE:
         cx.leaf_kind = LEAF_GAME
         return run(cx, st, bs, K_LEAF, -3, 3)
@@ -698,10 +725,11 @@ cdef int fill_state(St* st, Ctx* cx, tuple s) except -1:
     for i in range(4):
         st.h[i] = hands[i] if cx.active[i] else 0
     st.leader = leader - 1
-    st.tlen = len(trick)
+    st.tlen = 0
+    st.tn = tricks[0] + tricks[1]
     st.turn = st.leader
-    for i in range(st.tlen):
-        st.trick[i] = trick[i]
+    for i in range(len(trick)):
+        push_card(cx, st, st.turn, trick[i])
         st.turn = cx.nxt[st.turn]
     for i in range(2):
         st.tricks[i] = tricks[i]
@@ -719,7 +747,7 @@ cdef class Solver:
     cdef public long long nodes
     cdef readonly int tt_bits
 
-    def __cinit__(self, int tt_bits=16):
+    def __cinit__(self, int tt_bits=12):
         if tt_init(&self.tt, tt_bits) != 0:
             raise MemoryError("cannot allocate the transposition table")
         self.tt_bits = max(tt_bits, 4)
@@ -761,6 +789,7 @@ cdef class Solver:
                 st.leader = cx.nxt[3]
                 st.turn = st.leader
                 st.tlen = 0
+                st.tn = 0
                 st.tricks[0] = st.tricks[1] = 0
                 st.points[0] = st.points[1] = 0
                 st.cantes[0] = st.cantes[1] = 0
@@ -770,25 +799,33 @@ cdef class Solver:
         return cx.nodes
 
 
+cdef St _trick_state(Ctx* cx, trick_cards, int trump, int lo, int hi) except *:
+    cdef St st
+    cdef int i, n = len(trick_cards)
+    if n < lo or n > hi:
+        raise ValueError(f"a trick here has {lo} to {hi} cards")
+    cx.trump = trump
+    st.tlen = 0
+    st.tn = 0
+    for i in range(n):
+        push_card(cx, &st, i, trick_cards[i])   # "seat" i: the index in the trick
+    return st
+
+
 def legal_mask(int hand, trick_cards, int trump, bint beat_led_after_trump,
                bint free_when_cannot_overtrump):
-    """The cards of ``hand`` that may be played to ``trick_cards`` (as ``play.legal_mask``)."""
-    cdef int trick[4]
-    cdef int i, n = len(trick_cards)
-    if n > 4:
-        raise ValueError("a trick has at most 4 cards")
-    for i in range(n):
-        trick[i] = trick_cards[i]
-    return c_legal(<uint32_t>hand, trick, n, trump, beat_led_after_trump,
-                   free_when_cannot_overtrump)
+    """The cards of ``hand`` that may be played to ``trick_cards`` (as ``play.legal_mask``),
+    computed by the search's own code."""
+    cdef Ctx cx
+    cx.beat = beat_led_after_trump
+    cx.freec = free_when_cannot_overtrump
+    cdef St st = _trick_state(&cx, trick_cards, trump, 0, 3)
+    return legal_now(&cx, &st, <uint32_t>hand)
 
 
 def trick_winner_index(trick_cards, int trump):
-    """Index in ``trick_cards`` of the winning card (as ``play.trick_winner_index``)."""
-    cdef int trick[4]
-    cdef int i, n = len(trick_cards)
-    if n < 1 or n > 4:
-        raise ValueError("a trick has 1 to 4 cards")
-    for i in range(n):
-        trick[i] = trick_cards[i]
-    return c_winner(trick, n, trump)
+    """Index in ``trick_cards`` of the winning card (as ``play.trick_winner_index``),
+    computed by the search's own code."""
+    cdef Ctx cx
+    cdef St st = _trick_state(&cx, trick_cards, trump, 1, 4)
+    return st.ws_[st.tn][st.tlen]
