@@ -1,0 +1,202 @@
+"""``cuatrola analyze``: the post-game report of a hand record -- the bid review, every
+card's cost (double dummy and from the seat's knowledge) with its symbol, the renuncios
+and a summary per seat; ``--annotate OUT`` writes the record back with the symbols."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from tabulate import tabulate
+
+from cuatrola_solver import analysis
+from cuatrola_solver.play import SUIT_NAMES
+from cuatrola_solver.record import format_rules, read_record, write_text
+
+from .cmd_advise import progress_bar
+from .common import JsonOption, emit_json, fail, read_input, user_errors
+
+HOW = {"play": "after five tricks", "renuncio": "by the first renuncio",
+       "early_end": "ended early: the tricks decide it"}
+
+
+def _pct(p) -> str:
+    return "-" if p is None else f"{100 * p:.0f}%"
+
+
+def _ev(x) -> str:
+    return "-" if x is None else f"{x:+.2f}"
+
+
+def _contract(contract: str, declarer) -> str:
+    if contract == "paso" or declarer is None:
+        return contract
+    if isinstance(declarer, list):
+        return f"{contract} {declarer[0]} v {declarer[1]}"
+    return f"{contract} by seat {declarer}"
+
+
+def _dd(card: dict) -> str:
+    dd = card["dd"]
+    if dd is None:
+        return ""
+    b, a = dd["before"], dd["after"]
+    word = {True: "win", False: "lose"}
+    text = f"{word[b['makes']]}→{word[a['makes']]}"
+    if b["game_points"] != a["game_points"]:
+        text += f" ({b['game_points']:+d}→{a['game_points']:+d})"
+    return text
+
+
+def _card_row(c: dict) -> list[str]:
+    sym = c["symbol"] or ""
+    if c["kind"] == "forced":
+        return [str(c["seat"]), c["card"], "", "", "", "", "forced"]
+    if c["kind"] == "after_renuncio":
+        return [str(c["seat"]), c["card"], "", "", "", "", "after the renuncio: not valued"]
+    best = " ".join(c["best"][:3])
+    note = []
+    if c["kind"] == "renuncio":
+        note.append(f"renuncio ({c['obligation'].replace('_', ' ')})")
+    elif c["label"]:
+        note.append(c["label"])
+    if c["dd_only"]:
+        note.append("dd error, sound on what was known")
+    elif c["unpunished"]:
+        note.append("cost nothing double dummy")
+    return [str(c["seat"]), c["card"] + sym, _pct(c["p_win"]),
+            f"{best} {_pct(c['best_p_win'])}", f"{c['loss']:.2f}", _dd(c), "; ".join(note)]
+
+
+def render(report: dict) -> str:
+    lines = []
+    decl = report["declarer"]
+    score = report["score"]
+    muestra = report["muestra"]
+    lines.append(f"rules {format_rules(report['rules'])}; muestra {muestra} (trumps "
+                 f"{SUIT_NAMES['oceb'.index(muestra[-1])]}); contract "
+                 f"{_contract(report['contract'], decl)}"
+                 + (f"; score A {score['A']} - B {score['B']}" if score else ""))
+    for seat, h in enumerate(report["hands"], 1):
+        lines.append(f"  seat {seat}: {h}")
+    how = ("every consistent deal" if report["exact"] else
+           f"{report['samples']} sampled deals per card and bid (every deal when fewer), "
+           f"seed {report['seed']}")
+    lines.append(f"knowledge: {how}; double dummy: all cards visible")
+
+    if report["bids"]:
+        lines += ["", "Bidding (P(win), EV: from the seat's own hand; dd: on the actual deal)"]
+        rows = []
+        notes = []
+        for b in report["bids"]:
+            opts = {o["bid"]: o for o in b["options"]}
+            call, adv, best = opts[b["call"]], opts[b["advice"]], opts[b["dd_best"]]
+            flag = "" if b["ev_loss"] < 0.005 else f"-{b['ev_loss']:.2f}"
+            rows.append([str(b["seat"]), b["call"], f"{_pct(call['p_win'])} {_ev(call['ev'])}",
+                         f"{b['advice']} {_pct(adv['p_win'])} {_ev(adv['ev'])}", flag,
+                         f"{call['dd_game_points']:+d}",
+                         f"{b['dd_best']} {best['dd_game_points']:+d}"])
+            if b["missed"]:
+                m = opts[b["missed"]]
+                notes.append(f"seat {b['seat']} called {b['call']}: {b['missed']} makes on "
+                             f"this deal double dummy ({m['dd_game_points']:+d} instead of "
+                             f"{call['dd_game_points']:+d})")
+        lines.append(tabulate(rows, headers=["seat", "call", "P(win) EV", "advice", "EV lost",
+                                             "dd", "dd best"], disable_numparse=True))
+        lines += notes
+
+    lines += ["", "Play (P(win) of the seat's side from what it knew; dd: double dummy "
+              "before→after the card)"]
+    by_trick: dict[int, list[dict]] = {}
+    for c in report["cards"]:
+        by_trick.setdefault(c["trick"], []).append(c)
+    for t, cards in by_trick.items():
+        lines.append(f"trick {t}")
+        table = tabulate([_card_row(c) for c in cards],
+                         headers=["seat", "card", "P(win)", "best", "loss", "dd", "note"],
+                         disable_numparse=True)
+        lines += ["  " + x for x in table.splitlines()]
+
+    lines.append("")
+    if not report["renuncios"]:
+        lines.append("renuncios: none")
+    for r in report["renuncios"]:
+        lines.append(f"renuncio: trick {r['trick']}: seat {r['seat']} played {r['card']} "
+                     f"against {r['obligation'].replace('_', ' ')} (legal: "
+                     f"{' '.join(r['legal'])})")
+    if report["decided_by_renuncio"]:
+        lines.append("the first renuncio decides the hand: later cards are not valued")
+    res = report["result"]
+    if res is None:
+        lines.append("result: not decided yet")
+    else:
+        lines.append(f"result: side {res['winner']} scores {res['game_points']} "
+                     f"({HOW[res['ended_by']]}); points A {res['points']['A']} - B "
+                     f"{res['points']['B']}, tricks A {res['tricks']['A']} - B "
+                     f"{res['tricks']['B']}")
+
+    lines += ["", "Summary (accuracy: share of a seat's choices losing < 10% winning "
+              "chances; pts lost: match points given away double dummy)"]
+    rows = []
+    for s in report["summary"]:
+        if not s["cards"]:
+            continue
+        acc = "-" if s["accuracy"] is None else f"{s['accuracy']:.0f}%"
+        rows.append([str(s["seat"]), s["side"], acc, str(s["choices"]),
+                     str(s["inaccuracies"]), str(s["mistakes"]), str(s["blunders"]),
+                     str(s["renuncios"]), f"{100 * s['win_chance_lost']:.0f}%",
+                     str(s["points_lost"]), f"{s['dd_errors']} ({s['dd_only']})"])
+    lines.append(tabulate(rows, headers=["seat", "side", "accuracy", "choices", "?!", "?",
+                                         "??", "renuncios", "win lost", "pts lost",
+                                         "dd errors (sound)"], disable_numparse=True))
+    return "\n".join(lines)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("analyze")
+    @user_errors
+    def analyze_command(
+        record: str = typer.Argument(..., help="A hand record file (JSON or text form), "
+                                     "or - for stdin."),
+        samples: Optional[int] = typer.Option(
+            None, "--samples", "-n", min=1,
+            help=f"Deals per card and per bid review (default {analysis.DEFAULT_SAMPLES}; "
+                 "a card with fewer consistent deals is valued exactly)."),
+        exact: bool = typer.Option(False, "--exact", help="Every consistent deal instead "
+                                   "of sampling (slow: minutes for a full hand)."),
+        seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the sampling "
+                                           "(reported when not given)."),
+        workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
+                                              help="Threads of the solver (default: all "
+                                              "cores)."),
+        annotate: Optional[Path] = typer.Option(
+            None, "--annotate", help="Write the record, in the text form, with the symbols "
+            "and short comments, to this file ('-': stdout, instead of the report)."),
+        bids: bool = typer.Option(True, "--bids/--no-bids", help="Review the auction."),
+        json_out: bool = JsonOption,
+    ) -> None:
+        """Post-game report: renuncios, each card's cost (double dummy and from what the
+        seat knew), mistakes with lichess's symbols, the bid review, a summary per seat."""
+        if exact and samples is not None:
+            fail("give either --samples N or --exact, not both")
+        text, where = read_input(record)
+        rec = read_record(text, where)
+        with progress_bar("analyze") as bar:
+            result = analysis.analyze(rec, exact=exact,
+                                      samples=samples or analysis.DEFAULT_SAMPLES,
+                                      seed=seed, workers=workers, bids=bids, progress=bar)
+        if annotate is not None:
+            out = write_text(analysis.annotate(result))
+            if str(annotate) == "-":
+                typer.echo(out, nl=False)
+                return
+            try:
+                annotate.write_text(out, encoding="utf-8")
+            except OSError as e:
+                fail(f"cannot write the annotated record to {str(annotate)!r}: {e}")
+        report = result.to_dict()
+        if json_out:
+            emit_json(report)
+            return
+        typer.echo(render(report))

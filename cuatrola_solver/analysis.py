@@ -1,0 +1,545 @@
+"""Post-game analysis of a played hand: renuncios, the cost of every card, the bids.
+
+:func:`analyze` replays a :class:`~cuatrola_solver.record.HandRecord` with
+:meth:`Hand.from_record <cuatrola_solver.hand.Hand.from_record>` and returns an
+:class:`Analysis`:
+
+**Renuncios and result** -- as ``cuatrola check`` finds them; the first renuncio
+decides the hand with the preset's penalty (``renuncio_penalty``, RULES.md 6, 8.5).
+
+**Every card played** (up to and including the first renuncio; the later cards are
+listed with ``kind = "after_renuncio"`` and not valued: the hand was already decided)
+is valued twice, always *for the side of the seat that played it*:
+
+- *double dummy* (all cards visible, as endplay's ``analyse_play``):
+  :func:`solver.solve_cards` on the position before the card, objectives ``makes``,
+  ``game_points``, ``tricks`` and ``margin`` (each its own optimum, RULES.md 8.9).
+  ``dd.before`` is the value of the position (the best card), ``dd.after`` the value
+  after the card played; ``dd_loss = before.makes - after.makes`` (1 when the card
+  throws away a hand that was won double dummy) and ``dd_points_lost`` the match
+  points (``game_points``) it gives away;
+- *from what the seat knew* (:func:`advisor.hint` on the hand replayed up to the card:
+  its own cards, the muestra, the auction, every card played and cante sung so far,
+  over the deals consistent with that knowledge): ``p_win`` of the card played,
+  ``best_p_win`` of the best card, ``loss = best_p_win - p_win`` and ``best`` (the
+  cards that reach ``best_p_win``).  When the seat may sing at that trick boundary
+  the hint assumes it sings first (see :func:`advisor.hint`).
+
+The **label** of a card comes from ``loss`` (the knowledge-based loss of winning
+chances), with lichess's thresholds: ``inaccuracy`` ``?!`` (>= 0.10), ``mistake``
+``?`` (>= 0.20), ``blunder`` ``??`` (>= 0.30).  A renuncio is labelled
+``renuncio`` with the symbol ``??`` (its ``p_win`` is 0: the hand is lost).
+``dd_only`` flags a card that is a double-dummy error (``dd_loss > 0``) but was a
+sound play on the information available (``loss < 0.10``); ``unpunished`` the
+reverse (a labelled card that cost nothing double dummy).
+
+**Bid review** -- for each seat, in speaking order: :func:`advisor.advise` from its
+own hand at its turn (the calls before it, the record's score), i.e. ``p_win`` and
+``ev`` of every call it could have made, the advice, the call it made and
+``ev_loss`` (expected match points given away by the call made); and, per option,
+what the contract it leads to would have given on the actual deal double dummy
+(the row of :func:`solver.dd_table`, seen from the seat's side: ``makes`` and
+``game_points``).  ``dd_best`` is the call that would have scored most on the
+actual deal, ``missed`` is set when it is a bid the seat did not make although the
+contract makes double dummy (e.g. a cuatrola that was there to be made).
+
+**Summary per seat** -- ``choices``: cards it played with more than one legal card
+(a renuncio is a choice: a legal card was available); ``accuracy``: the percentage
+of its choices with ``loss < 0.10`` and no renuncio (None without choices);
+``inaccuracies``/``mistakes``/``blunders``/``renuncios``: counts of labels;
+``win_chance_lost``: sum of ``loss``; ``points_lost``: sum of ``dd_points_lost``,
+the match points its cards gave away double dummy (renuncio included: the penalty
+against the best double-dummy result); ``dd_errors``: cards with ``dd_loss > 0``;
+``dd_only``: those of them that were sound on its knowledge.
+
+Sampling: ``samples`` deals per card (the card is valued exactly, over every
+consistent deal, when there are at most ``samples`` of them -- the usual case
+from trick 3 on) and per bid review; ``exact=True`` enumerates every consistent
+deal everywhere (slow for the first cards: about 250,000 deals).  ``seed`` makes
+the report reproducible: card ``i`` (0-based, in playing order) uses ``seed + i``,
+the bid review of seat ``s`` uses ``seed + 100 + s``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+from dataclasses import dataclass, field
+from typing import Callable
+
+from . import advisor, sampling, solver
+from .cards import format_card, format_cards
+from .errors import NotationError
+from .hand import Hand, Renuncio
+from .play import SIDE_NAMES, renuncio_obligation, side_of
+from .record import HandRecord
+from .rules import CONTRACT_VALUE, rules_spec
+
+__all__ = ["analyze", "Analysis", "CardReview", "BidReview", "SeatSummary", "label_of",
+           "annotate", "DEFAULT_SAMPLES", "THRESHOLDS"]
+
+#: deals per card and per bid review (the default of ``cuatrola analyze``)
+DEFAULT_SAMPLES = 1000
+#: (least loss, label, symbol), worst first (lichess's thresholds on winning chances)
+THRESHOLDS = ((0.30, "blunder", "??"), (0.20, "mistake", "?"), (0.10, "inaccuracy", "?!"))
+#: a card with a loss below this is sound
+SOUND = THRESHOLDS[-1][0]
+_EPS = 1e-9
+OBJECTIVES = ("makes", "game_points", "tricks", "margin")
+
+Progress = Callable[[int, int], None]
+
+
+def label_of(loss: float | None) -> tuple[str | None, str | None]:
+    """``(label, symbol)`` for a loss of winning chances; ``(None, None)`` when sound."""
+    if loss is None:
+        return None, None
+    for least, label, symbol in THRESHOLDS:
+        if loss >= least - _EPS:
+            return label, symbol
+    return None, None
+
+
+def _declarer(decl: tuple[int, ...]):
+    """The declarer as in ``solve --json``: None, a seat, or [solo, contrasolo]."""
+    return None if not decl else list(decl) if len(decl) == 2 else decl[0]
+
+
+# --- results -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CardReview:
+    trick: int                  # 1-based
+    position: int               # 1-based place in the trick
+    seat: int
+    card: int
+    kind: str                   # choice | forced | renuncio | after_renuncio
+    legal: tuple[int, ...] = ()
+    dd_before: dict | None = None
+    dd_after: dict | None = None
+    p_win: float | None = None
+    best_p_win: float | None = None
+    best: tuple[int, ...] = ()
+    deals: int = 0
+    exact: bool = False
+    seed: int | None = None
+    obligation: str | None = None
+
+    @property
+    def side(self) -> int:
+        return side_of(self.seat)
+
+    @property
+    def loss(self) -> float | None:
+        if self.p_win is None or self.best_p_win is None:
+            return None
+        return max(0.0, self.best_p_win - self.p_win)
+
+    @property
+    def dd_loss(self) -> int | None:
+        if self.dd_before is None:
+            return None
+        return int(self.dd_before["makes"]) - int(self.dd_after["makes"])
+
+    @property
+    def dd_points_lost(self) -> int | None:
+        if self.dd_before is None:
+            return None
+        return self.dd_before["game_points"] - self.dd_after["game_points"]
+
+    @property
+    def label(self) -> str | None:
+        if self.kind == "renuncio":
+            return "renuncio"
+        if self.kind != "choice":
+            return None
+        return label_of(self.loss)[0]
+
+    @property
+    def symbol(self) -> str | None:
+        if self.kind == "renuncio":
+            return "??"
+        if self.kind != "choice":
+            return None
+        return label_of(self.loss)[1]
+
+    @property
+    def dd_only(self) -> bool:
+        """A double-dummy error that was sound on the seat's knowledge."""
+        return bool(self.dd_loss) and self.kind == "choice" and self.loss < SOUND - _EPS
+
+    @property
+    def unpunished(self) -> bool:
+        """Labelled on the seat's knowledge, but it cost nothing double dummy."""
+        return self.label is not None and self.kind == "choice" and self.dd_points_lost == 0 \
+            and self.dd_loss == 0
+
+    def comment(self) -> str | None:
+        """A short annotation comment: what was better and what the card lost."""
+        if self.kind == "renuncio":
+            return (f"renuncio ({self.obligation.replace('_', ' ')}): "
+                    f"{format_cards(self.legal)} was legal")
+        if self.kind != "choice":
+            return None
+        label = self.label
+        if label is None and not self.dd_loss:
+            return None
+        best = format_cards(self.best[:3])
+        parts = []
+        if label is not None:
+            parts.append(f"{label}: {best} wins {100 * self.best_p_win:.0f}%, "
+                         f"this {100 * self.p_win:.0f}%")
+        if self.dd_loss:
+            parts.append("loses a won hand double dummy"
+                         + ("; sound on what was known" if self.dd_only else ""))
+        return "; ".join(parts)
+
+    def to_dict(self) -> dict:
+        loss = self.loss
+        return {
+            "trick": self.trick, "position": self.position, "seat": self.seat,
+            "side": SIDE_NAMES[self.side], "card": format_card(self.card), "kind": self.kind,
+            "legal": [format_card(c) for c in self.legal],
+            "obligation": self.obligation,
+            "dd": None if self.dd_before is None else {"before": self.dd_before,
+                                                       "after": self.dd_after},
+            "dd_loss": self.dd_loss, "dd_points_lost": self.dd_points_lost,
+            "p_win": self.p_win, "best_p_win": self.best_p_win,
+            "loss": None if loss is None else round(loss, 6),
+            "best": [format_card(c) for c in self.best],
+            "label": self.label, "symbol": self.symbol,
+            "dd_only": self.dd_only, "unpunished": self.unpunished,
+            "deals": self.deals, "exact": self.exact, "seed": self.seed,
+        }
+
+
+@dataclass(frozen=True)
+class BidOption:
+    bid: str
+    allowed: bool
+    contract: str | None
+    declarer: tuple[int, ...]
+    p_win: float | None
+    ev: float | None
+    dd_makes: bool | None          # the seat's side wins, on the actual deal
+    dd_game_points: int | None     # match points of the seat's side, on the actual deal
+    reason: str | None = None
+
+    def to_dict(self) -> dict:
+        decl = self.declarer
+        return {"bid": self.bid, "allowed": self.allowed, "contract": self.contract,
+                "declarer": _declarer(decl), "p_win": self.p_win, "ev": self.ev, "dd_makes": self.dd_makes,
+                "dd_game_points": self.dd_game_points, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class BidReview:
+    seat: int
+    call: str
+    advice: str
+    options: tuple[BidOption, ...]
+    deals: int
+    exact: bool
+    seed: int | None
+
+    def option(self, bid: str) -> BidOption:
+        for o in self.options:
+            if o.bid == bid:
+                return o
+        raise KeyError(bid)
+
+    @property
+    def ev_loss(self) -> float:
+        return max(0.0, self.option(self.advice).ev - self.option(self.call).ev)
+
+    @property
+    def dd_best(self) -> str:
+        """The allowed call that scores most on the actual deal (ties: the weaker call)."""
+        best = None
+        for o in self.options:
+            if o.allowed and (best is None or o.dd_game_points > best.dd_game_points):
+                best = o
+        return best.bid
+
+    @property
+    def dd_points_lost(self) -> int:
+        return self.option(self.dd_best).dd_game_points - self.option(self.call).dd_game_points
+
+    @property
+    def missed(self) -> str | None:
+        """A bid the seat did not make that wins on the actual deal and scores more."""
+        best = self.option(self.dd_best)
+        if best.bid not in ("paso", self.call) and best.dd_makes and self.dd_points_lost > 0:
+            return best.bid
+        return None
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "side": SIDE_NAMES[side_of(self.seat)], "call": self.call,
+                "advice": self.advice, "ev_loss": round(self.ev_loss, 6),
+                "dd_best": self.dd_best, "dd_points_lost": self.dd_points_lost,
+                "missed": self.missed, "deals": self.deals, "exact": self.exact,
+                "seed": self.seed, "options": [o.to_dict() for o in self.options]}
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    seat: int
+    cards: int
+    choices: int
+    accuracy: float | None
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+    renuncios: int
+    win_chance_lost: float
+    points_lost: int
+    dd_errors: int
+    dd_only: int
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "side": SIDE_NAMES[side_of(self.seat)],
+                "cards": self.cards, "choices": self.choices,
+                "accuracy": None if self.accuracy is None else round(self.accuracy, 1),
+                "inaccuracies": self.inaccuracies, "mistakes": self.mistakes,
+                "blunders": self.blunders, "renuncios": self.renuncios,
+                "win_chance_lost": round(self.win_chance_lost, 6),
+                "points_lost": self.points_lost, "dd_errors": self.dd_errors,
+                "dd_only": self.dd_only}
+
+
+@dataclass(frozen=True)
+class Analysis:
+    record: HandRecord
+    hand: Hand
+    exact: bool
+    samples: int
+    seed: int | None
+    cards: tuple[CardReview, ...]
+    bids: tuple[BidReview, ...]
+    dd_table: tuple[dict, ...]
+    summary: tuple[SeatSummary, ...] = field(default=())
+
+    @property
+    def decided_by(self) -> Renuncio | None:
+        return self.hand.renuncios[0] if self.hand.renuncios else None
+
+    def to_dict(self) -> dict:
+        """The ``analyze --json`` object (without ``schema``)."""
+        hand = self.hand
+        decl = hand.declarer
+        result = hand.result()
+        first = self.decided_by
+        return {
+            "rules": rules_spec(hand.rules), "muestra": format_card(hand.muestra),
+            "hands": [format_cards(h) for h in self.record.hands],
+            "auction": list(hand.auction.calls),
+            "score": hand.score.to_dict() if hand.score else None,
+            "contract": hand.contract,
+            "declarer": _declarer(decl), "exact": self.exact, "samples": self.samples, "seed": self.seed,
+            "renuncios": [r.to_dict() for r in hand.renuncios],
+            "decided_by_renuncio": None if first is None else first.to_dict(),
+            "result": result.to_dict() if result else None,
+            "cards": [c.to_dict() for c in self.cards],
+            "bids": [b.to_dict() for b in self.bids],
+            "dd_table": list(self.dd_table),
+            "summary": [s.to_dict() for s in self.summary],
+        }
+
+
+# --- the work ----------------------------------------------------------------------
+
+def _seat_view(values: dict, seat_side: int, declaring: int) -> dict:
+    """Solver values (for the declaring side) seen from ``seat_side``."""
+    if seat_side == declaring:
+        return dict(values)
+    return {"makes": not values["makes"], "game_points": -values["game_points"],
+            "tricks": 5 - values["tricks"],
+            "margin": None if values["margin"] is None else -values["margin"]}
+
+
+def _dd_card_values(hand: Hand) -> dict[int, dict]:
+    """``{card: {objective: value for the seat on turn's side}}`` for every legal card."""
+    pos = hand.pos
+    per = {obj: solver.solve_cards(pos, hand.rules, obj) for obj in OBJECTIVES}
+    mine = side_of(pos.to_play)
+    return {c: _seat_view({obj: per[obj][c] for obj in OBJECTIVES}, mine, pos.declaring_side)
+            for c in per["makes"]}
+
+
+def _best_of(values: dict[int, dict]) -> dict:
+    out = {}
+    for obj in OBJECTIVES:
+        vals = [v[obj] for v in values.values()]
+        out[obj] = None if vals[0] is None else max(vals)
+    out["makes"] = bool(out["makes"])
+    return out
+
+
+def _hint(hand: Hand, exact: bool, samples: int, seed: int | None, workers: int):
+    """advisor.hint, exact when the consistent deals are no more than ``samples``."""
+    if not exact:
+        k = sampling.knowledge_from_hand(hand, hand.pos.to_play)
+        exact = sampling.count_deals(k) <= samples
+    kw = {}
+    if "workers" in inspect.signature(advisor.hint).parameters:
+        kw["workers"] = workers
+    return advisor.hint(hand, exact=exact, samples=samples, seed=seed, **kw)
+
+
+def _review_card(hand: Hand, trick: int, position: int, card: int, exact: bool,
+                 samples: int, seed: int | None, workers: int) -> CardReview:
+    seat = hand.pos.to_play
+    legal = tuple(hand.legal_cards())
+    if len(legal) == 1 and card in legal:
+        return CardReview(trick, position, seat, card, "forced", legal)
+    dd = _dd_card_values(hand)
+    before = _best_of(dd)
+    h = _hint(hand, exact, samples, seed, workers)
+    p = {ch.card: ch.p_win for ch in h.cards}
+    best_p = max(p.values())
+    best = tuple(ch.card for ch in h.cards if ch.p_win >= best_p - _EPS)
+    if card in legal:
+        return CardReview(trick, position, seat, card, "choice", legal, before, dd[card],
+                          p[card], best_p, best, h.deals, h.exact, h.seed)
+    penalty = CONTRACT_VALUE[hand.contract] * (2 if hand.rules.renuncio_penalty == "double"
+                                               else 1)
+    after = {"makes": False, "game_points": -penalty, "tricks": None, "margin": None}
+    obligation = renuncio_obligation(hand.pos.hands[seat - 1], hand.pos.trick, hand.trump, card)
+    return CardReview(trick, position, seat, card, "renuncio", legal, before, after, 0.0,
+                      best_p, best, h.deals, h.exact, h.seed, obligation)
+
+
+def _replay(rec: HandRecord):
+    """Yield ``(trick, position, hand, card)`` before each card of the record, replaying
+    it as :meth:`Hand.from_record` does (the record has already been checked)."""
+    hand = Hand(rec.hands, rec.muestra, rec.rules, rec.score)
+    for call in (["paso"] * 4 if rec.auction is None else rec.auction):
+        hand.bid(call)
+    cantes = sorted(rec.cantes, key=lambda k: k.after_trick)
+    for t, trick in enumerate(rec.tricks, 1):
+        for j, c in enumerate(trick, 1):
+            yield t, j, hand, c
+            hand.play(c)
+        if len(hand.tricks) == t:
+            for k in cantes:
+                if k.after_trick == t:
+                    hand.sing(k.seat, k.suit)
+
+
+def _review_bids(hand: Hand, table: list[dict], rows: list, exact: bool, samples: int,
+                 seed: int | None, workers: int) -> list[BidReview]:
+    by_key = {(contract, tuple(decl)): row for (contract, decl), row in zip(rows, table)}
+    out = []
+    calls = list(hand.auction.calls)
+    for seat in (1, 2, 3, 4):
+        s = None if seed is None else seed + 100 + seat
+        adv = advisor.advise(hand.deal[seat - 1], hand.muestra, seat, calls[:seat - 1],
+                             hand.score, hand.rules, exact=exact, samples=samples, seed=s,
+                             workers=workers)
+        mine = side_of(seat)
+        options = []
+        for r in adv.options:
+            o = r.option
+            makes = gp = None
+            if o.allowed:
+                row = by_key[(o.contract, tuple(o.declarer))]
+                v = _seat_view({"makes": row["makes"], "game_points": row["game_points"],
+                                "tricks": row["tricks"], "margin": row["margin"]},
+                               mine, 0 if row["side"] == "A" else 1)
+                makes, gp = bool(v["makes"]), v["game_points"]
+            options.append(BidOption(o.bid, o.allowed, o.contract, tuple(o.declarer),
+                                     r.p_win, r.ev, makes, gp, o.reason))
+        out.append(BidReview(seat, calls[seat - 1], adv.advice, tuple(options), adv.deals,
+                             adv.exact, adv.seed))
+    return out
+
+
+def _summaries(cards: list[CardReview]) -> list[SeatSummary]:
+    out = []
+    for seat in (1, 2, 3, 4):
+        mine = [c for c in cards if c.seat == seat and c.kind != "after_renuncio"]
+        choices = [c for c in mine if c.kind in ("choice", "renuncio")]
+        good = [c for c in choices if c.kind == "choice" and c.loss < SOUND - _EPS]
+        labels = [c.label for c in mine]
+        out.append(SeatSummary(
+            seat, len(mine), len(choices),
+            100.0 * len(good) / len(choices) if choices else None,
+            labels.count("inaccuracy"), labels.count("mistake"), labels.count("blunder"),
+            labels.count("renuncio"),
+            sum(c.loss for c in choices),
+            sum(c.dd_points_lost for c in choices),
+            sum(1 for c in choices if c.dd_loss), sum(1 for c in choices if c.dd_only)))
+    return out
+
+
+def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMPLES,
+            seed: int | None = None, workers: int | None = None, bids: bool = True,
+            progress: Progress | None = None) -> Analysis:
+    """The post-game analysis of a record (see the module's docstring).
+
+    ``samples``: deals per card and per bid review (ignored with ``exact``);
+    ``seed``: None draws one, reported in the result; ``workers``: threads of the
+    bid review's batch solver (default: all cores); ``bids=False`` skips the bid
+    review; ``progress(done, total)`` is called after each card and each bid review.
+    Raises :class:`~cuatrola_solver.errors.RecordError` for a record that cannot be
+    replayed.
+    """
+    final = Hand.from_record(rec)               # checks the record, errors say where
+    if samples < 1:
+        raise NotationError(f"bad number of samples {samples}: expected at least 1")
+    workers = max(1, workers or os.cpu_count() or 1)
+    if exact:
+        seed = None
+    elif seed is None:
+        seed = advisor.random_seed()
+    first = final.renuncios[0] if final.renuncios else None
+    total = sum(len(t) for t in rec.tricks) + (4 if bids else 0)
+    done = 0
+    cards: list[CardReview] = []
+    decided = False
+    for i, (t, j, hand, c) in enumerate(_replay(rec)):
+        if decided:
+            cards.append(CardReview(t, j, hand.pos.to_play, c, "after_renuncio",
+                                    tuple(hand.legal_cards())))
+        else:
+            s = None if seed is None else seed + i
+            cards.append(_review_card(hand, t, j, c, exact, samples, s, workers))
+            if first is not None and (t, hand.pos.to_play) == (first.trick, first.seat) \
+                    and c == first.card:
+                decided = True
+        done += 1
+        if progress:
+            progress(done, total)
+    rows = solver.contract_rows(final.rules)
+    table = solver.dd_table(final.deal, final.trump, final.rules)
+    reviews = []
+    if bids:
+        reviews = _review_bids(final, table, rows, exact, samples, seed, workers)
+        if progress:
+            progress(total, total)
+    return Analysis(rec, final, exact, samples, seed, tuple(cards), tuple(reviews),
+                    tuple(table), tuple(_summaries(cards)))
+
+
+def annotate(analysis: Analysis) -> HandRecord:
+    """A copy of the record with each labelled card's symbol and a short comment in
+    ``annotations`` (a double-dummy-only error gets a comment and no symbol)."""
+    import dataclasses
+
+    notes: dict[tuple[int, int], dict[str, str]] = {}
+    for c in analysis.cards:
+        note = {}
+        if c.symbol:
+            note["symbol"] = c.symbol
+        text = c.comment()
+        if text:
+            note["comment"] = text
+        if note:
+            notes[(c.trick, c.position)] = note
+    how = ("every consistent deal" if analysis.exact
+           else f"{analysis.samples} deals per card, seed {analysis.seed}")
+    line = f"cuatrola analyze: {how}"
+    comment = analysis.record.comment.strip()
+    kept = [x for x in comment.split("\n") if not x.startswith("cuatrola analyze:")]
+    return dataclasses.replace(analysis.record, annotations=notes,
+                               comment="\n".join(kept + [line]).strip())
