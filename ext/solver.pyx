@@ -57,6 +57,11 @@ cdef enum:
 
 cdef int INF = 30000
 
+#: the caballo of every suit (bit 5 * suit + 1); SUNG_CABALLOS[sung]: those of the sung suits
+cdef uint32_t CABALLOS = 0x10842
+cdef uint32_t SUNG_CABALLOS[16]
+for _s in range(16):
+    SUNG_CABALLOS[_s] = sum(2 << (5 * _x) for _x in range(4) if _s >> _x & 1)
 cdef int CARD_POINTS[20]
 for _c in range(20):
     CARD_POINTS[_c] = (2, 3, 4, 10, 11)[_c % 5]
@@ -233,10 +238,15 @@ cdef inline void tt_store(TT* tt, uint64_t k0, uint64_t k1, int lo, int hi, int 
 
 # --- the search ------------------------------------------------------------------
 
+cdef inline uint32_t pairs(uint32_t h) noexcept nogil:
+    """The caballo bits of the suits whose caballo and rey are both in h."""
+    return h & (h >> 1) & CABALLOS
+
+
 cdef inline int cante_options(Ctx* cx, St* st, int s) noexcept nogil:
     """4-bit mask of the suits side s may sing at this boundary."""
-    cdef int suit, opts = 0
-    cdef uint32_t need
+    cdef int opts = 0
+    cdef uint32_t m
     if cx.cante_any:
         if st.tricks[s] == 0:
             return 0
@@ -244,12 +254,10 @@ cdef inline int cante_options(Ctx* cx, St* st, int s) noexcept nogil:
         return 0
     if cx.max_cantes and st.cantes[s] >= cx.max_cantes:
         return 0
-    for suit in range(4):
-        if (st.sung >> suit) & 1:
-            continue
-        need = (<uint32_t>6) << (5 * suit)       # caballo and rey
-        if (st.h[s] & need) == need or (st.h[s + 2] & need) == need:
-            opts |= 1 << suit
+    m = (pairs(st.h[s]) | pairs(st.h[s + 2])) & ~SUNG_CABALLOS[st.sung]
+    while m:
+        opts |= 1 << (lowbit(m) // 5)
+        m &= m - 1
     if cx.forty_first and (opts >> cx.trump) & 1:
         opts = 1 << cx.trump
     return opts
@@ -387,7 +395,7 @@ cdef int order_moves(Ctx* cx, St* st, int seat, uint32_t legal, int ttbest,
                      int* moves) noexcept nogil:
     """Fill ``moves`` with the cards to search, best guesses first; return how many.
 
-    The table's best lead first; following, a card that takes the trick from the other
+    The table's best lead first, then high cards of the plain suits; following, a card that takes the trick from the other
     side (lowest such first), else (partner winning) points to the partner, else the
     cheapest card.
     """
@@ -406,7 +414,8 @@ cdef int order_moves(Ctx* cx, St* st, int seat, uint32_t legal, int ttbest,
         if c == ttbest:
             score[n] = 1000
         elif st.tlen == 0:
-            score[n] = (c % 5) * 4 + CARD_POINTS[c] // 4
+            # leads: high cards first, trumps last
+            score[n] = (c % 5) * 4 + CARD_POINTS[c] // 4 - (c // 5 == cx.trump) * 30
         else:
             if c // 5 == wc // 5:
                 wins = c > wc
@@ -526,7 +535,9 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
     cdef Entry* e
     if t == 5:
         return leaf(cx, st)
-    if cx.cantes_on and t >= 1 and (cx.cante_after >> t) & 1:
+    if (cx.cantes_on and t >= 1 and (cx.cante_after >> t) & 1
+            and (pairs(st.h[0]) | pairs(st.h[1]) | pairs(st.h[2]) | pairs(st.h[3]))
+            & ~SUNG_CABALLOS[st.sung]):
         for k in range(2):
             s = (st.leader & 1) ^ k
             if (bs >> s) & 1:
@@ -638,6 +649,21 @@ cdef int run(Ctx* cx, St* st, int bs, int kind, int alpha, int beta) noexcept no
     return search_boundary(cx, st, alpha, beta, bs)
 
 
+cdef int margin_guess(Ctx* cx, St* st) noexcept nogil:
+    """A first guess of the future margin for MTD(f): the card points each side holds,
+    trumps counting 5 more.  Only the speed depends on it (5x fewer nodes than 0)."""
+    cdef int i, c, held[2]
+    cdef uint32_t m
+    held[0] = held[1] = 0
+    for i in range(4):
+        m = st.h[i]
+        while m:
+            c = lowbit(m)
+            m &= m - 1
+            held[i & 1] += CARD_POINTS[c] + 5 * (c // 5 == cx.trump)
+    return held[cx.d] - held[1 - cx.d]
+
+
 cdef int mtdf(Ctx* cx, St* st, int bs, int kind, int guess) noexcept nogil:
     """The exact value by zero-window tests converging on it (MTD(f))."""
     cdef int lo = -INF, hi = INF, g = guess, beta
@@ -660,7 +686,7 @@ cdef int value_of(Ctx* cx, St* st, int bs, int objective) noexcept nogil:
     if objective == O_TRICKS:
         return st.tricks[d] + run(cx, st, bs, K_TRICKS, -1, 6)
     if objective == O_MARGIN:
-        return st.points[d] - st.points[o] + mtdf(cx, st, bs, K_MARGIN, 0)
+        return st.points[d] - st.points[o] + mtdf(cx, st, bs, K_MARGIN, margin_guess(cx, st))
     if objective == O_GAME and cx.is_paso and cx.bonus != BONUS_NONE:
         cx.leaf_kind = LEAF_GAME
         return run(cx, st, bs, K_LEAF, -3, 3)
