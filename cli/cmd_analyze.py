@@ -92,7 +92,7 @@ def render(report: dict) -> str:
         for b in report["bids"]:
             opts = {o["bid"]: o for o in b["options"]}
             call, adv, best = opts[b["call"]], opts[b["advice"]], opts[b["dd_best"]]
-            flag = "" if b["ev_loss"] < 0.005 else f"-{b['ev_loss']:.2f}"
+            flag = "" if b["ev_loss"] < 0.005 else f"{b['ev_loss']:.2f}"
             rows.append([str(b["seat"]), b["call"], f"{_pct(call['p_win'])} {_ev(call['ev'])}",
                          f"{b['advice']} {_pct(adv['p_win'])} {_ev(adv['ev'])}", flag,
                          f"{call['dd_game_points']:+d}",

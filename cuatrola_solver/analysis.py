@@ -228,8 +228,9 @@ class BidOption:
     def to_dict(self) -> dict:
         decl = self.declarer
         return {"bid": self.bid, "allowed": self.allowed, "contract": self.contract,
-                "declarer": _declarer(decl), "p_win": self.p_win, "ev": self.ev, "dd_makes": self.dd_makes,
-                "dd_game_points": self.dd_game_points, "reason": self.reason}
+                "declarer": _declarer(decl), "p_win": self.p_win, "ev": self.ev,
+                "dd_makes": self.dd_makes, "dd_game_points": self.dd_game_points,
+                "reason": self.reason}
 
 
 @dataclass(frozen=True)
@@ -335,7 +336,8 @@ class Analysis:
             "auction": list(hand.auction.calls),
             "score": hand.score.to_dict() if hand.score else None,
             "contract": hand.contract,
-            "declarer": _declarer(decl), "exact": self.exact, "samples": self.samples, "seed": self.seed,
+            "declarer": _declarer(decl),
+            "exact": self.exact, "samples": self.samples, "seed": self.seed,
             "renuncios": [r.to_dict() for r in hand.renuncios],
             "decided_by_renuncio": None if first is None else first.to_dict(),
             "result": result.to_dict() if result else None,
