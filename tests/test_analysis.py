@@ -1,0 +1,205 @@
+"""analysis.py: per-card losses (double dummy and from knowledge), labels, renuncios,
+bid review, summaries, annotations.  The example records in examples/analysis were built
+with the engine, each with one known fault (see make_examples.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cuatrola_solver import advisor, solver
+from cuatrola_solver.analysis import (CardReview, analyze, annotate, label_of)
+from cuatrola_solver.cards import parse_card
+from cuatrola_solver.hand import Hand
+from cuatrola_solver.play import side_of
+from cuatrola_solver.record import read_record, read_text, write_text
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "analysis"
+RENUNCIOS = {"online-asistir": "asistir", "online-montar": "montar",
+             "app-fallar": "fallar", "narro-montar-el-fallo": "montar_el_fallo"}
+
+
+def record(name: str):
+    return read_record((EXAMPLES / f"{name}.txt").read_text(encoding="utf-8"))
+
+
+def card(a, trick: int, position: int):
+    return next(c for c in a.cards if (c.trick, c.position) == (trick, position))
+
+
+@pytest.mark.parametrize("loss,label,symbol", [
+    (0.0, None, None), (0.0999, None, None), (0.10, "inaccuracy", "?!"),
+    (0.1999, "inaccuracy", "?!"), (0.2, "mistake", "?"), (0.3, "blunder", "??"),
+    (1.0, "blunder", "??"), (None, None, None)])
+def test_labels(loss, label, symbol):
+    assert label_of(loss) == (label, symbol)
+
+
+def test_blunder_known_by_construction():
+    # trick 4, seat 4 plays Ae: Ce keeps the hand (double dummy +1), Ae loses it (-1);
+    # seat 4's knowledge leaves 12 consistent deals, valued exactly: 7/12 lost
+    a = analyze(record("online-blunder"), samples=200, seed=3, bids=False)
+    c = card(a, 4, 3)
+    assert (c.seat, c.card, c.kind) == (4, parse_card("Ae"), "choice")
+    assert c.exact and c.deals == 12
+    assert c.loss == pytest.approx(7 / 12)
+    assert (c.label, c.symbol) == ("blunder", "??")
+    assert c.best == (parse_card("Ce"),)
+    assert c.dd_before["makes"] and not c.dd_after["makes"]
+    assert (c.dd_loss, c.dd_points_lost) == (1, 2)
+    assert not c.dd_only
+    s = a.summary[3]
+    assert (s.blunders, s.dd_errors, s.points_lost, s.choices) == (1, 1, 2, 1)
+    assert s.accuracy == 0.0
+    # the same value as advisor.hint on the hand replayed up to that card
+    rec = record("online-blunder")
+    rec.tricks = rec.tricks[:3] + [rec.tricks[3][:2]]
+    h = advisor.hint(Hand.from_record(rec), exact=True)
+    p = {x.card: x.p_win for x in h.cards}
+    assert p[parse_card("Ce")] - p[parse_card("Ae")] == pytest.approx(7 / 12)
+
+
+@pytest.mark.parametrize("name,kind", sorted(RENUNCIOS.items()))
+def test_renuncios(name, kind):
+    rec = record(name)
+    a = analyze(rec, samples=100, seed=1, bids=False)
+    hand = Hand.from_record(rec)
+    assert a.hand.result() == hand.result()
+    first = hand.renuncios[0]
+    assert first.obligation == kind
+    kinds = [c.kind for c in a.cards]
+    i = kinds.index("renuncio")
+    c = a.cards[i]
+    assert (c.trick, c.seat, c.card, c.obligation) == (first.trick, first.seat, first.card,
+                                                       kind)
+    assert (c.label, c.symbol, c.p_win) == ("renuncio", "??", 0.0)
+    assert c.card not in c.legal and set(c.best) <= set(c.legal)
+    penalty = 2 if rec.rules.renuncio_penalty == "double" else 1   # paso: base value 1
+    assert c.dd_after == {"makes": False, "game_points": -penalty, "tricks": None,
+                          "margin": None}
+    assert kinds[i + 1:] and set(kinds[i + 1:]) == {"after_renuncio"}
+    assert all(x.dd_before is None and x.p_win is None for x in a.cards[i + 1:])
+    assert a.decided_by == first
+    assert a.summary[c.seat - 1].renuncios == 1
+
+
+def test_invariants_and_sides():
+    for name in ("online-blunder", "italiano-failed-solo", "narro-montar-el-fallo"):
+        rec = record(name)
+        a = analyze(rec, samples=100, seed=5, bids=False)
+        hand = a.hand
+        for c in a.cards:
+            if c.kind == "choice":
+                assert c.dd_before["makes"] >= c.dd_after["makes"]
+                assert c.dd_before["game_points"] >= c.dd_after["game_points"]
+                assert c.dd_before["tricks"] >= c.dd_after["tricks"]
+                assert 0 <= c.p_win <= c.best_p_win <= 1
+                assert c.card in c.legal and len(c.legal) > 1
+            if c.kind == "forced":
+                assert c.legal == (c.card,)
+        # the first card, double dummy, is the deal's value for the contract played
+        first = a.cards[0]
+        pos = solver.deal_position(hand.deal, hand.trump, hand.contract, hand.declarer)
+        gp = solver.solve(pos, hand.rules, "game_points")
+        if side_of(first.seat) != pos.declaring_side:
+            gp = -gp
+        if first.kind == "choice":
+            assert first.dd_before["game_points"] == gp
+
+
+def test_seat_view_for_side_b():
+    # seat 2 (side B) leads in this solo by seat 3 (seat 1 sits out): values for side B
+    a = analyze(read_record((EXAMPLES.parent / "records" / "narro-solo.txt")
+                            .read_text(encoding="utf-8")), samples=100, seed=2, bids=False)
+    c = a.cards[0]
+    assert c.seat == 2
+    hand = a.hand
+    pos = solver.deal_position(hand.deal, hand.trump, hand.contract, hand.declarer)
+    assert c.dd_before["makes"] == (not solver.solve(pos, hand.rules, "makes"))
+    assert c.dd_before["tricks"] == 5 - solver.solve(pos, hand.rules, "tricks")
+
+
+def test_bid_review_missed_cuatrola():
+    a = analyze(record("app-missed-cuatrola"), samples=300, seed=1)
+    b = a.bids[1]
+    assert (b.seat, b.call, b.dd_best, b.missed) == (2, "paso", "cuatrola", "cuatrola")
+    assert b.option("cuatrola").dd_makes and b.option("cuatrola").dd_game_points == 4
+    assert b.option("paso").dd_game_points == 1 and b.dd_points_lost == 3
+    assert [x.seat for x in a.bids] == [1, 2, 3, 4]
+    # dd values are the dd_table's rows, seen from the seat's side
+    rows = {(r["contract"], r["declarer"]): r for r in a.dd_table}
+    assert b.option("cuatrola").dd_game_points == rows[("cuatrola", 2)]["game_points"]
+    assert b.option("paso").dd_game_points == -rows[("paso", None)]["game_points"]
+    for r in a.bids:
+        assert r.ev_loss >= 0 and r.option(r.advice).allowed
+
+
+def test_bid_review_failed_solo():
+    a = analyze(record("italiano-failed-solo"), samples=300, seed=1)
+    b = a.bids[3]
+    assert (b.seat, b.call) == (4, "solo")
+    solo = b.option("solo")
+    assert solo.dd_makes is False and solo.dd_game_points == -2
+    assert solo.p_win > 0.5
+    assert a.hand.result().winner == "A"
+
+
+def test_seed_reproducible_and_reported():
+    rec = record("online-montar")
+    one = analyze(rec, samples=100, seed=11, bids=False).to_dict()
+    two = analyze(rec, samples=100, seed=11, bids=False).to_dict()
+    assert one == two and one["seed"] == 11
+    drawn = analyze(rec, samples=50, bids=False)
+    assert isinstance(drawn.seed, int)
+
+
+def test_annotate_round_trip():
+    rec = record("online-blunder")
+    a = analyze(rec, samples=100, seed=3, bids=False)
+    out = annotate(a)
+    assert out.annotations[(4, 3)]["symbol"] == "??"
+    assert "Ce" in out.annotations[(4, 3)]["comment"]
+    assert "seed 3" in out.comment and rec.comment in out.comment
+    text = write_text(out)
+    back = read_text(text)
+    assert back.annotations == out.annotations
+    assert Hand.from_record(back).result() == Hand.from_record(rec).result()
+    again = analyze(back, samples=100, seed=3, bids=False)
+    assert [c.to_dict() for c in again.cards] == [c.to_dict() for c in a.cards]
+    assert write_text(annotate(again)) == text       # idempotent
+
+
+def test_dd_only_and_unpunished_flags():
+    won = {"makes": True, "game_points": 1, "tricks": 3, "margin": 10}
+    lost = {"makes": False, "game_points": -1, "tricks": 2, "margin": -4}
+    sound = CardReview(2, 1, 1, 0, "choice", (0, 1), won, lost, 0.55, 0.60, (1,))
+    assert sound.dd_loss == 1 and sound.dd_only and sound.label is None
+    assert "sound on what was known" in sound.comment()
+    bad = CardReview(2, 1, 1, 0, "choice", (0, 1), won, won, 0.20, 0.60, (1,))
+    assert bad.label == "blunder" and bad.unpunished and not bad.dd_only
+
+
+def test_incomplete_record():
+    rec = record("online-blunder")
+    rec.tricks = rec.tricks[:2] + [rec.tricks[2][:1]]
+    a = analyze(rec, samples=50, seed=1, bids=False)
+    assert len(a.cards) == 9 and a.hand.result() is None
+    assert a.to_dict()["result"] is None
+
+
+def test_bad_samples():
+    from cuatrola_solver.errors import CuatrolaError
+    with pytest.raises(CuatrolaError):
+        analyze(record("online-blunder"), samples=0)
+
+
+@pytest.mark.slow
+def test_exact_cards_match_sampled_late():
+    # from trick 4 on, both modes value the cards over every consistent deal
+    rec = record("online-blunder")
+    ex = analyze(rec, exact=True, bids=False)
+    sm = analyze(rec, samples=500, seed=1, bids=False)
+    for a, b in zip(ex.cards, sm.cards):
+        if a.trick >= 4 and a.kind == "choice":
+            assert a.p_win == b.p_win and a.best == b.best

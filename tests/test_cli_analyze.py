@@ -1,0 +1,119 @@
+"""``cuatrola analyze``: human report, JSON contract, --annotate round trip, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from cuatrola_cli.main import app
+from cuatrola_solver.record import read_record, write_json
+
+runner = CliRunner()
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "analysis"
+BLUNDER = str(EXAMPLES / "online-blunder.txt")
+MONTAR = str(EXAMPLES / "online-montar.txt")
+
+TOP = {"schema", "rules", "muestra", "hands", "auction", "score", "contract", "declarer",
+       "exact", "samples", "seed", "renuncios", "decided_by_renuncio", "result", "cards",
+       "bids", "dd_table", "summary"}
+CARD = {"trick", "position", "seat", "side", "card", "kind", "legal", "obligation", "dd",
+        "dd_loss", "dd_points_lost", "p_win", "best_p_win", "loss", "best", "label",
+        "symbol", "dd_only", "unpunished", "deals", "exact", "seed"}
+BID = {"seat", "side", "call", "advice", "ev_loss", "dd_best", "dd_points_lost", "missed",
+       "deals", "exact", "seed", "options"}
+OPTION = {"bid", "allowed", "contract", "declarer", "p_win", "ev", "dd_makes",
+          "dd_game_points", "reason"}
+SUMMARY = {"seat", "side", "cards", "choices", "accuracy", "inaccuracies", "mistakes",
+           "blunders", "renuncios", "win_chance_lost", "points_lost", "dd_errors", "dd_only"}
+DD = {"makes", "game_points", "tricks", "margin"}
+
+
+def run(*args: str, input: str | None = None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def analyze_json(*args: str, input: str | None = None) -> dict:
+    r = run("analyze", *args, "--json", input=input)
+    assert r.exit_code == 0, r.output
+    return json.loads(r.stdout)
+
+
+def test_json_keys_stable():
+    d = analyze_json(MONTAR, "--samples", "100", "--seed", "1")
+    assert set(d) == TOP and d["schema"] == 1
+    assert (d["samples"], d["seed"], d["exact"]) == (100, 1, False)
+    for c in d["cards"]:
+        assert set(c) == CARD
+        if c["dd"] is not None:
+            assert set(c["dd"]) == {"before", "after"}
+            assert set(c["dd"]["before"]) == set(c["dd"]["after"]) == DD
+    assert len(d["bids"]) == 4
+    for b in d["bids"]:
+        assert set(b) == BID
+        for o in b["options"]:
+            assert set(o) == OPTION
+    assert [set(s) for s in d["summary"]] == [SUMMARY] * 4
+    assert d["renuncios"][0]["obligation"] == "montar"
+    assert d["decided_by_renuncio"] == d["renuncios"][0]
+    assert d["result"]["ended_by"] == "renuncio"
+    kinds = [c["kind"] for c in d["cards"]]
+    assert kinds[kinds.index("renuncio") + 1:] == ["after_renuncio"] * (
+        len(kinds) - kinds.index("renuncio") - 1)
+
+
+def test_human_report():
+    r = run("analyze", BLUNDER, "--samples", "100", "--seed", "3")
+    assert r.exit_code == 0, r.output
+    out = r.stdout
+    for word in ("Bidding", "Play", "Summary", "trick 4", "Ae??", "blunder",
+                 "renuncios: none", "result: side A scores 1", "seed 3", "dd best"):
+        assert word in out, word
+
+
+def test_stdin_json_record_and_no_bids():
+    rec = read_record(Path(MONTAR).read_text(encoding="utf-8"))
+    d = analyze_json("-", "--samples", "50", "--seed", "2", "--no-bids",
+                     input=write_json(rec))
+    assert d["bids"] == [] and d["renuncios"][0]["obligation"] == "montar"
+    r = run("analyze", "-", "--samples", "50", "--seed", "2", "--no-bids",
+            input=Path(MONTAR).read_text(encoding="utf-8"))
+    assert r.exit_code == 0 and "renuncio (montar)" in r.stdout
+
+
+def test_annotate_round_trip(tmp_path):
+    out = tmp_path / "annotated.txt"
+    first = analyze_json(BLUNDER, "--samples", "100", "--seed", "3", "--no-bids",
+                         "--annotate", str(out))
+    text = out.read_text(encoding="utf-8")
+    assert "Ae?? {blunder: Ce wins" in text
+    assert "cuatrola analyze: 100 deals per card, seed 3" in text
+    r = run("check", str(out))
+    assert r.exit_code == 0 and "result: side A scores 1" in r.stdout
+    again = analyze_json(str(out), "--samples", "100", "--seed", "3", "--no-bids",
+                         "--annotate", str(out))
+    assert again["cards"] == first["cards"]
+    assert out.read_text(encoding="utf-8") == text
+    r = run("analyze", BLUNDER, "--samples", "50", "--seed", "3", "--no-bids",
+            "--annotate", "-")
+    assert r.exit_code == 0 and r.stdout.startswith('[Rules "online"]')
+
+
+def test_bad_input_exits_2(tmp_path):
+    r = run("analyze", str(tmp_path / "missing.txt"))
+    assert r.exit_code == 2 and "not found" in r.output
+    bad = tmp_path / "bad.txt"
+    bad.write_text('[Muestra "Xz"]\n', encoding="utf-8")
+    r = run("analyze", str(bad))
+    assert r.exit_code == 2 and "Xz" in r.output and "Traceback" not in r.output
+    text = Path(BLUNDER).read_text(encoding="utf-8").replace("1. Sb Ab", "1. Ao Ab")
+    r = run("analyze", "-", input=text)
+    assert r.exit_code == 2 and "Ao" in r.output
+    r = run("analyze", BLUNDER, "--exact", "--samples", "10")
+    assert r.exit_code == 2 and "either" in r.output
+    r = run("analyze", BLUNDER, "--samples", "0")
+    assert r.exit_code == 2
+    r = run("analyze", BLUNDER, "--samples", "10", "--no-bids", "--annotate",
+            str(tmp_path / "no" / "such" / "dir.txt"))
+    assert r.exit_code == 2 and "cannot write" in r.output
