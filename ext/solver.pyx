@@ -151,17 +151,14 @@ cdef inline uint32_t above(int c) noexcept nogil:
     return suit_mask(c // 5) & ~((<uint32_t>2 << c) - 1)
 
 
-cdef inline int popcount(uint32_t x) noexcept nogil:
-    cdef int n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-
 cdef extern from *:
     int __builtin_ctz(unsigned int x) nogil
     int __builtin_clz(unsigned int x) nogil
+    int __builtin_popcount(unsigned int x) nogil
+
+
+cdef inline int popcount(uint32_t x) noexcept nogil:
+    return __builtin_popcount(x)
 
 
 cdef inline int lowbit(uint32_t x) noexcept nogil:
@@ -535,6 +532,13 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
     cdef Entry* e
     if t == 5:
         return leaf(cx, st)
+    if cx.kind == K_TRICKS:
+        # the future lies in [0, 5 - t]: cut when the window is outside (for the points
+        # kinds the same bounds are too loose and only slow MTD(f) down)
+        if 5 - t <= alpha:
+            return 5 - t
+        if beta <= 0:
+            return 0
     if (cx.cantes_on and t >= 1 and (cx.cante_after >> t) & 1
             and (pairs(st.h[0]) | pairs(st.h[1]) | pairs(st.h[2]) | pairs(st.h[3]))
             & ~SUNG_CABALLOS[st.sung]):

@@ -237,3 +237,19 @@ def test_reference_backend_solves(monkeypatch):
     hands, trumps = random_deals(2, seed=1)
     out = solver.solve_batch(hands, trumps, rules, "cuatrola", (1,), "tricks")
     assert out.dtype == np.int32 and out.shape == (2,)
+
+
+@compiled
+def test_tiny_table_gives_the_same_values():
+    """Replacement and reuse of table entries never change a value."""
+    rules = PRESETS["online"]
+    hands, trumps = random_deals(80, seed=12)
+    want = {o: solver.solve_batch(hands, trumps, rules, "paso", (), o, workers=1)
+            for o in OBJECTIVES}
+    try:
+        solver.set_tt_bits(4)
+        for o in OBJECTIVES:
+            assert np.array_equal(solver.solve_batch(hands, trumps, rules, "paso", (), o,
+                                                     workers=1), want[o])
+    finally:
+        solver.set_tt_bits(solver.DEFAULT_TT_BITS)
