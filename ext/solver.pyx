@@ -27,6 +27,7 @@ bytes (default 2**12: 128 KiB, small enough to stay in cache), two-way buckets, 
 
 from libc.stdint cimport uint64_t, uint32_t, int16_t, int8_t, uint8_t
 from libc.stdlib cimport calloc, free
+from libc.string cimport memset
 
 import numpy as np
 cimport numpy as cnp
@@ -117,6 +118,7 @@ cdef struct Ctx:
     int cantes_on
     int equiv
     long long nodes
+    int killer[5][4]    # per trick and place in it: the last card that cut off
     TT* tt
 
 
@@ -392,15 +394,17 @@ cdef int order_moves(Ctx* cx, St* st, int seat, uint32_t legal, int ttbest,
                      int* moves) noexcept nogil:
     """Fill ``moves`` with the cards to search, best guesses first; return how many.
 
-    The table's best lead first, then high cards of the plain suits; following, a card that takes the trick from the other
+    The table's best lead first, then (points kinds) the killer card, then high cards of the plain suits; following, a card that takes the trick from the other
     side (lowest such first), else (partner winning) points to the partner, else the
     cheapest card.
     """
-    cdef int n = 0, i, j, c, s, score[5], tmp, wc = 0, mine = 0, wins, tricks_kind
+    cdef int n = 0, i, j, c, s, score[5], tmp, wc = 0, mine = 0, wins, tricks_kind, killer
     cdef uint32_t m
     if cx.equiv:
         legal = equivalence_prune(st, seat, legal)
     tricks_kind = cx.kind == K_TRICKS
+    # the killer card (last cut-off at this place of this trick) helps the points kinds
+    killer = -1 if tricks_kind else cx.killer[st.tn][st.tlen]
     if st.tlen:
         wc = st.wc_[st.tn][st.tlen]
         mine = (st.ws_[st.tn][st.tlen] & 1) == (seat & 1)
@@ -410,6 +414,8 @@ cdef int order_moves(Ctx* cx, St* st, int seat, uint32_t legal, int ttbest,
         m &= m - 1
         if c == ttbest:
             score[n] = 1000
+        elif c == killer:
+            score[n] = 150
         elif st.tlen == 0:
             # leads: high cards first, trumps last
             score[n] = (c % 5) * 4 + CARD_POINTS[c] // 4 - (c // 5 == cx.trump) * 30
@@ -515,6 +521,7 @@ cdef int search_trick(Ctx* cx, St* st, int alpha, int beta, int ttbest,
                 if best < beta:
                     beta = best
         if alpha >= beta:
+            cx.killer[st.tn][k] = c
             break
     if bm != NULL:
         bm[0] = bestc
@@ -743,6 +750,7 @@ cdef void fill_ctx(Ctx* cx, tuple p):
     cx.forty_first = p[18]
     cx.trump = p[19]
     cx.nodes = 0
+    memset(cx.killer, -1, sizeof(cx.killer))
     cx.kind = K_TRICKS
     cx.leaf_kind = LEAF_MAKES
 
