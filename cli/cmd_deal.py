@@ -7,9 +7,9 @@ from typing import Optional
 import numpy as np
 import typer
 
-from cuatrola_solver.record import HandRecord, write_json, write_text
+from cuatrola_solver.record import HandRecord, write_text
 
-from .common import JsonOption, RulesOption, load_rules, user_errors
+from .common import JsonOption, RulesOption, emit_json, load_rules, user_errors
 
 
 def random_record(rng: np.random.Generator, rules) -> HandRecord:
@@ -34,7 +34,7 @@ def register(app: typer.Typer) -> None:
         for i in range(count):
             rec = random_record(rng, rs)
             if json_out:
-                typer.echo(write_json(rec))
+                emit_json(rec.to_json_obj())
             else:
                 if i:
                     typer.echo("")
