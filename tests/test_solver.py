@@ -78,23 +78,30 @@ def random_rules(rng: random.Random):
     return base.override(**changes)
 
 
+#: fewest random steps before a position is compared, by number of active seats: the
+#: reference needs seconds for a whole 4-hand deal
+MID_HAND = {2: 0, 3: 4, 4: 10}
+
+
+def differential(seed: int, count: int, rules_of, min_plays=MID_HAND) -> None:
+    """``count`` random positions (rules from ``rules_of(rng)``), every objective."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        rules = rules_of(rng)
+        assert_same(random_case(rng, rules, min_plays), rules)
+
+
 @compiled
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_differential_mid_hand(preset):
     """Every objective, every contract kind, positions after random legal play."""
-    rules = PRESETS[preset]
-    rng = random.Random(sum(map(ord, preset)))
-    for _ in range(1000):
-        assert_same(random_case(rng, rules, {2: 0, 3: 4, 4: 10}), rules)
+    differential(sum(map(ord, preset)), 1000, lambda rng: PRESETS[preset])
 
 
 @compiled
 def test_differential_rule_variants():
     """Presets with random parameter overrides: the search reads every parameter."""
-    rng = random.Random(99)
-    for _ in range(800):
-        rules = random_rules(rng)
-        assert_same(random_case(rng, rules, {2: 0, 3: 4, 4: 10}), rules)
+    differential(99, 800, random_rules)
 
 
 @compiled
@@ -122,10 +129,8 @@ def test_differential_from_the_deal_every_contract(preset):
 @pytest.mark.slow
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_differential_many(preset):
-    rules = PRESETS[preset]
-    rng = random.Random(sum(map(ord, preset)) + 1)
-    for _ in range(10000):
-        assert_same(random_case(rng, rules, {2: 0, 3: 2, 4: 6}), rules)
+    differential(sum(map(ord, preset)) + 1, 10000, lambda rng: PRESETS[preset],
+                 {2: 0, 3: 2, 4: 6})
 
 
 @compiled
@@ -133,7 +138,7 @@ def test_solve_cards_and_analyse_play_match_reference():
     rng = random.Random(5)
     for _ in range(150):
         rules = PRESETS[rng.choice(list(PRESETS))]
-        pos = random_case(rng, rules, {2: 0, 3: 4, 4: 10})
+        pos = random_case(rng, rules, MID_HAND)
         if pos.is_over:
             continue
         for objective in OBJECTIVES:
@@ -156,7 +161,7 @@ def test_solve_cards_best_equals_solve_when_nothing_is_pending():
     rules = PRESETS["online"]
     checked = 0
     while checked < 60:
-        pos = random_case(rng, rules, {2: 0, 3: 4, 4: 10})
+        pos = random_case(rng, rules, MID_HAND)
         if pos.is_over or (not pos.trick and reference.pending_cante(pos, rules)):
             continue
         checked += 1
