@@ -197,6 +197,8 @@ def test_batch_checks_shapes():
 
 # --- dd_table ----------------------------------------------------------------------------
 
+# a whole table takes the reference about a minute: slow on that backend
+@(pytest.mark.slow if solver.BACKEND != "compiled" else (lambda f: f))
 def test_dd_table_rows():
     hands, trumps = random_deals(1, seed=8)
     rules = PRESETS["narro"]
