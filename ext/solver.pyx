@@ -721,9 +721,11 @@ cdef int value_of(Ctx* cx, St* st, int bs, int objective) noexcept nogil:
 
 # --- Python interface ------------------------------------------------------------------
 
-cdef void fill_ctx(Ctx* cx, tuple p):
+cdef int fill_ctx(Ctx* cx, tuple p) except -1:
     """Rules and contract from the int tuple of ``solver.context_params``."""
     cdef int i, j
+    if len(p) != N_PARAMS or not any(p[2:6]):
+        raise ValueError(f"expected {N_PARAMS} rule parameters with an active seat, got {p!r}")
     cx.beat = p[0]
     cx.freec = p[1]
     for i in range(4):
@@ -753,6 +755,7 @@ cdef void fill_ctx(Ctx* cx, tuple p):
     memset(cx.killer, -1, sizeof(cx.killer))
     cx.kind = K_TRICKS
     cx.leaf_kind = LEAF_MAKES
+    return 0
 
 
 cdef int fill_state(St* st, Ctx* cx, tuple s) except -1:
