@@ -188,22 +188,34 @@ class _Tally:
         self.tricks += np.bincount(tricks, minlength=6)[:6]
 
 
-def _solve_contract(deals: np.ndarray, trump: int, rules: RuleSet, contract: str,
-                    declarer: tuple[int, ...], workers: int):
-    """(makes, game_points, tricks) of the declaring side on every deal."""
+def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
+                 keys: list[tuple[str, tuple[int, ...]]], workers: int) -> dict:
+    """``{(contract, declarer): (makes, game_points, tricks)}`` of the declaring side on
+    every deal.  The most tricks a side can take depends only on who plays and which
+    side declares, not on the contract: solo, cuatrola and quintola by the same seat
+    share one tricks search."""
     trumps = np.full(len(deals), trump, dtype=np.int64)
     hands = deals.astype(np.int64)
-    tricks = solver.solve_batch(hands, trumps, rules, contract, declarer, "tricks", workers)
-    goal = tricks_goal(contract, rules)
-    if goal is not None:
-        makes = tricks >= goal
-        value = CONTRACT_VALUE[contract]
-        gp = np.where(makes, value, -value).astype(np.int32)
-    else:
-        gp = solver.solve_batch(hands, trumps, rules, contract, declarer, "game_points",
-                                workers)
-        makes = gp > 0
-    return makes, gp, tricks
+    tricks_of: dict[tuple, np.ndarray] = {}
+    out = {}
+    for contract, declarer in keys:
+        players = (solver.active_seats(contract, declarer),
+                   solver.declaring_side(contract, declarer))
+        if players not in tricks_of:
+            tricks_of[players] = solver.solve_batch(hands, trumps, rules, contract, declarer,
+                                                    "tricks", workers)
+        tricks = tricks_of[players]
+        goal = tricks_goal(contract, rules)
+        if goal is not None:
+            makes = tricks >= goal
+            value = CONTRACT_VALUE[contract]
+            gp = np.where(makes, value, -value).astype(np.int32)
+        else:
+            gp = solver.solve_batch(hands, trumps, rules, contract, declarer, "game_points",
+                                    workers)
+            makes = gp > 0
+        out[(contract, declarer)] = (makes, gp, tricks)
+    return out
 
 
 @dataclass(frozen=True)
@@ -320,8 +332,8 @@ def advise(hand: Iterable[int] | int, muestra: int, seat: int,
     tallies = {key: _Tally() for key in keys}
 
     def run(deals: np.ndarray) -> None:
-        for key in keys:
-            tallies[key].add(*_solve_contract(deals, k.trump, rules, key[0], key[1], workers))
+        for key, values in _solve_round(deals, k.trump, rules, keys, workers).items():
+            tallies[key].add(*values)
 
     if exact:
         seed = None

@@ -184,8 +184,8 @@ def test_exact_mode_counts_every_deal(monkeypatch):
         if not r.option.allowed:
             continue
         t = advisor._Tally()
-        t.add(*advisor._solve_contract(deals, k.trump, rs, r.option.contract,
-                                       r.option.declarer, 1))
+        key = (r.option.contract, r.option.declarer)
+        t.add(*advisor._solve_round(deals, k.trump, rs, [key], 1)[key])
         flip = r.option.solver_side != side_of(seat)
         wins = t.n - t.wins if flip else t.wins
         ev = -t.gp if flip else t.gp
@@ -195,16 +195,22 @@ def test_exact_mode_counts_every_deal(monkeypatch):
 
 
 def test_makes_is_derived_exactly():
-    """makes == game_points > 0 (points) and tricks >= goal (tricks): checked against the
-    solver's own makes on every contract of several rule sets."""
+    """makes == game_points > 0 (points) and tricks >= goal (tricks), with the tricks of
+    one declarer shared by its contracts: checked against the solver's own makes, game
+    points and tricks on every contract of several rule sets."""
     rng = np.random.default_rng(3)
     for name in ("online", "narro", "italiano", "app"):
         rs = get_rules(name)
         k = sampling.knowledge_at_start(parse_cards("Ac 3o Rc Cb So"), parse_card("3c"), 2, rs)
         deals = sampling.sample_deals(k, 60, rng)
         trumps = np.full(len(deals), k.trump)
-        for contract, decl in solver.contract_rows(rs):
-            makes, gp, tricks = advisor._solve_contract(deals, k.trump, rs, contract, decl, 2)
+        rows = solver.contract_rows(rs)
+        solved = advisor._solve_round(deals, k.trump, rs, rows, 2)
+        for contract, decl in rows:
+            makes, gp, tricks = solved[(contract, decl)]
+            ref = solver.solve_batch(deals.astype(np.int64), trumps, rs, contract, decl,
+                                     "tricks", 1)
+            assert np.array_equal(tricks, ref), (name, contract, decl)
             ref = solver.solve_batch(deals.astype(np.int64), trumps, rs, contract, decl,
                                      "makes", 1)
             assert np.array_equal(makes.astype(np.int32), ref), (name, contract, decl)
