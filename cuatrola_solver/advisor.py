@@ -429,6 +429,9 @@ def hint(hand, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
         raise IllegalPlayError("the auction is not over: there is no card to play yet")
     if hand.is_over():
         raise IllegalPlayError("the hand is over: there is no card to play")
+    if hand.renuncios:
+        raise IllegalPlayError("the hand is already decided by the first renuncio, "
+                               + hand.renuncios[0].describe())
     base = hand.pos
     seat = base.to_play
     k = sampling.knowledge_from_hand(hand, seat)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -15,6 +16,7 @@ from cuatrola_solver.record import write_json, write_text
 from helpers import deal
 
 runner = CliRunner()
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 HAND = "Ao 3o Ro Co So"
 
 
@@ -137,3 +139,9 @@ def test_hint_bad_input(tmp_path):
     assert r.exit_code == 2 and "not found" in r.output
     r = run("hint", done, "--exact", "--samples", "5")
     assert r.exit_code == 2
+
+
+def test_hint_after_a_renuncio_says_the_hand_is_decided():
+    result = runner.invoke(app, ["hint", str(EXAMPLES / "records" / "online-renuncio.json")])
+    assert result.exit_code == 2
+    assert "decided by the first renuncio" in result.output and "asistir" in result.output
