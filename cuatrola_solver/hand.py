@@ -188,12 +188,6 @@ class Hand:
             self.current = []
         return renuncio
 
-    def trick_winner(self, k: int) -> int:
-        """Seat that won completed trick ``k`` (1-based)."""
-        if k < len(self.tricks):
-            return self.tricks[k][0][0]
-        return self.pos.leader
-
     # --- cantes ---------------------------------------------------------------
     def cante_refusal(self, seat: int, suit: int) -> str | None:
         return cante_refusal(self._require_play(), self.rules, seat, suit)

@@ -365,6 +365,19 @@ def test_target_and_win_by():
     assert match_winner(get_rules("online,target=5"), 3, 5) == "B"
 
 
+def test_match_pairs_swap_labels_every_hand():
+    # RULES.md 7: "the next hand's dealer is this hand's seat 1 ... the pairs swap labels
+    # A/B from one hand to the next"
+    from cuatrola_solver.match import Match
+    m = Match(get_rules("narro"))
+    m.record_hand("A", 2)            # hand 1: pair 0 is side A
+    assert m.points == [2, 0] and m.score() == Score(0, 2)   # hand 2: pair 0 is side B
+    m.record_hand("A", 4)            # pair 1 wins a contrasolo as side A
+    assert m.points == [2, 4] and m.winner() is None
+    m.points = [21, 19]
+    assert m.winner() == 0
+
+
 def test_every_parameter_is_documented_and_overridable():
     from cuatrola_solver.rules import PARAMETERS, RuleSet
     import dataclasses
