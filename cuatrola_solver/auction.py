@@ -55,21 +55,16 @@ class Auction:
             return None
         if call not in self.rules.allowed_contracts():
             return f"{call} is not played under these rules"
+        take_over = (call == self.highest and self.rules.partner_may_take_over
+                     and seat == partner_of(self.bidder))
         if call == "contrasolo":
-            if self.highest == "solo" and side_of(seat) != side_of(self.bidder):
-                pass
-            elif (self.highest == "contrasolo" and self.rules.partner_may_take_over
-                  and seat == partner_of(self.bidder)):
-                pass
-            else:
-                return ("contrasolo answers a standing solo, by an opponent of the solo bidder"
-                        if self.highest != "contrasolo" else
-                        "only the contrasolo bidder's partner may take a contrasolo over")
-        elif STRENGTH[call] <= STRENGTH[self.highest]:
-            take_over = (call == self.highest and self.rules.partner_may_take_over
-                         and seat == partner_of(self.bidder))
-            if not take_over:
-                return f"a bid must be stronger than the standing {self.highest}"
+            answers_solo = self.highest == "solo" and side_of(seat) != side_of(self.bidder)
+            if not (answers_solo or take_over):
+                return ("only the contrasolo bidder's partner may take a contrasolo over"
+                        if self.highest == "contrasolo" else
+                        "contrasolo answers a standing solo, by an opponent of the solo bidder")
+        elif STRENGTH[call] <= STRENGTH[self.highest] and not take_over:
+            return f"a bid must be stronger than the standing {self.highest}"
         if self.score is not None:
             return bid_cap_reason(self.rules, self.score.of(side_of(seat)), call)
         return None
