@@ -528,13 +528,32 @@ cdef int search_trick(Ctx* cx, St* st, int alpha, int beta, int ttbest,
     return best
 
 
+cdef inline int future_points_bound(Ctx* cx, St* st, int s) noexcept nogil:
+    """K_EXT: the most side s can still add to 2 * margin, plus the last trick's +1:
+    twice the card points left (in the hands, in the current trick, the monte) and
+    the cantes still open to it (a pair one of its seats holds, in a suit not sung)."""
+    cdef uint32_t u = st.h[0] | st.h[1] | st.h[2] | st.h[3], m
+    cdef int pts = cx.monte, c
+    if st.tlen:
+        pts += st.tp_[st.tn][st.tlen]
+    pts += 2 * popcount(u & 0x08421) + 3 * popcount(u & 0x10842) + 4 * popcount(u & 0x21084) \
+        + 10 * popcount(u & 0x42108) + 11 * popcount(u & 0x84210)
+    if cx.cantes_on:
+        m = (pairs(st.h[s]) | pairs(st.h[s + 2])) & ~SUNG_CABALLOS[st.sung]
+        while m:
+            c = lowbit(m)
+            m &= m - 1
+            pts += 40 if c // 5 == cx.trump else 20
+    return 2 * pts + 1
+
+
 cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept nogil:
     """A trick boundary: the cantes (side of the leader first), then the lead.
 
     ``bs``: bit s set when side s has already sung at this boundary.
     """
     cdef int t = st.tricks[0] + st.tricks[1], k, s, opts, suit, p, contrib, v, best, maxing
-    cdef int ttbest = -1, a0, b0, depth, bestc = -1
+    cdef int ttbest = -1, a0, b0, depth, bestc = -1, lo_b, hi_b
     cdef uint64_t k0, k1
     cdef Entry* e
     if t == 5:
@@ -546,6 +565,15 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
             return 5 - t
         if beta <= 0:
             return 0
+    if cx.kind == K_EXT:
+        # static bounds: the future lies within +-2 * (the card points left, monte
+        # included, plus the cantes the side may still sing) +- 1 (the last trick)
+        lo_b = future_points_bound(cx, st, 1 - cx.d)
+        if -lo_b >= beta:
+            return -lo_b
+        hi_b = future_points_bound(cx, st, cx.d)
+        if hi_b <= alpha:
+            return hi_b
     if (cx.cantes_on and t >= 1 and (cx.cante_after >> t) & 1
             and (pairs(st.h[0]) | pairs(st.h[1]) | pairs(st.h[2]) | pairs(st.h[3]))
             & ~SUNG_CABALLOS[st.sung]):
