@@ -528,10 +528,10 @@ cdef int search_trick(Ctx* cx, St* st, int alpha, int beta, int ttbest,
     return best
 
 
-cdef inline int future_points_bound(Ctx* cx, St* st, int s) noexcept nogil:
-    """K_EXT: the most side s can still add to 2 * margin, plus the last trick's +1:
-    twice the card points left (in the hands, in the current trick, the monte) and
-    the cantes still open to it (a pair one of its seats holds, in a suit not sung)."""
+cdef inline int future_points(Ctx* cx, St* st, int s) noexcept nogil:
+    """The most points side s can still add: the card points left (in the hands, in
+    the current trick, the monte) and the cantes still open to it (a pair one of its
+    seats holds, in a suit not sung)."""
     cdef uint32_t u = st.h[0] | st.h[1] | st.h[2] | st.h[3], m
     cdef int pts = cx.monte, c
     if st.tlen:
@@ -544,7 +544,7 @@ cdef inline int future_points_bound(Ctx* cx, St* st, int s) noexcept nogil:
             c = lowbit(m)
             m &= m - 1
             pts += 40 if c // 5 == cx.trump else 20
-    return 2 * pts + 1
+    return pts
 
 
 cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept nogil:
@@ -566,14 +566,20 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
         if beta <= 0:
             return 0
     if cx.kind == K_EXT:
-        # static bounds: the future lies within +-2 * (the card points left, monte
-        # included, plus the cantes the side may still sing) +- 1 (the last trick)
-        lo_b = future_points_bound(cx, st, 1 - cx.d)
-        if -lo_b >= beta:
-            return -lo_b
-        hi_b = future_points_bound(cx, st, cx.d)
+        # static bounds: the future lies within +-2 * (the points the side may still
+        # add) +- 1 (the last trick)
+        lo_b = -2 * future_points(cx, st, 1 - cx.d) - 1
+        if lo_b >= beta:
+            return lo_b
+        hi_b = 2 * future_points(cx, st, cx.d) + 1
         if hi_b <= alpha:
             return hi_b
+    elif cx.kind == K_LEAF and cx.bonus == BONUS_OVER_100 and cx.leaf_kind == LEAF_GAME:
+        # a side that cannot pass 100 points cannot win the bonus
+        if st.points[cx.d] + future_points(cx, st, cx.d) <= 100 and cx.value <= alpha:
+            return cx.value
+        if st.points[1 - cx.d] + future_points(cx, st, 1 - cx.d) <= 100 and -cx.value >= beta:
+            return -cx.value
     if (cx.cantes_on and t >= 1 and (cx.cante_after >> t) & 1
             and (pairs(st.h[0]) | pairs(st.h[1]) | pairs(st.h[2]) | pairs(st.h[3]))
             & ~SUNG_CABALLOS[st.sung]):
@@ -726,10 +732,36 @@ cdef int value_of(Ctx* cx, St* st, int bs, int objective) noexcept nogil:
         return st.tricks[d] + run(cx, st, bs, K_TRICKS, -1, 6)
     if objective == O_MARGIN:
         return st.points[d] - st.points[o] + mtdf(cx, st, bs, K_MARGIN, margin_guess(cx, st))
+    if objective == O_GAME and cx.is_paso and cx.bonus == BONUS_CARBUNCO:
+        # game points from thresholds d can force or not: all five tricks (then d wins:
+        # the other side never leads after trick 1, so sings nothing), the win, one
+        # trick (else the other side takes all five and wins)
+        T = st.tricks[d] + run(cx, st, bs, K_TRICKS, -1, 6)
+        if T == 5:
+            return 2
+        if T == 0:
+            return -2
+        win = wins(cx, st, bs)
+        return cx.value if win else (-cx.value if T >= 1 else -2)
+    if objective == O_GAME and cx.is_paso and cx.bonus == BONUS_OVER_100 and cx.value < 2:
+        # win, then one zero-window test of the bonus (the winner passing 100 points)
+        win = wins(cx, st, bs)
+        cx.leaf_kind = LEAF_GAME
+        if win:
+            return 2 if run(cx, st, bs, K_LEAF, cx.value, 2) >= 2 else cx.value
+        return -cx.value if run(cx, st, bs, K_LEAF, -2, -cx.value) >= -cx.value else -2
     if objective == O_GAME and cx.is_paso and cx.bonus != BONUS_NONE:
         cx.leaf_kind = LEAF_GAME
         return run(cx, st, bs, K_LEAF, -3, 3)
-    # does d win?  one zero-window test
+    win = wins(cx, st, bs)
+    if objective == O_MAKES:
+        return win
+    return cx.value if win else -cx.value
+
+
+cdef int wins(Ctx* cx, St* st, int bs) noexcept nogil:
+    """Does the declaring side win?  One zero-window test."""
+    cdef int d = cx.d, o = 1 - cx.d, base, T, win
     if cx.points_contract:
         base = 2 * (st.points[d] - st.points[o])
         if not cx.tie_last:
@@ -742,9 +774,7 @@ cdef int value_of(Ctx* cx, St* st, int bs, int objective) noexcept nogil:
     else:
         T = cx.goal - st.tricks[d]
         win = T <= 0 or run(cx, st, bs, K_TRICKS, T - 1, T) >= T
-    if objective == O_MAKES:
-        return win
-    return cx.value if win else -cx.value
+    return win
 
 
 # --- Python interface ------------------------------------------------------------------
