@@ -66,6 +66,10 @@ for _s in range(16):
 cdef int CARD_POINTS[20]
 for _c in range(20):
     CARD_POINTS[_c] = (2, 3, 4, 10, 11)[_c % 5]
+#: SUIT_POINTS[m]: the card points of the cards of one suit in the 5-bit mask m
+cdef int SUIT_POINTS[32]
+for _m in range(32):
+    SUIT_POINTS[_m] = sum((2, 3, 4, 10, 11)[_x] for _x in range(5) if _m >> _x & 1)
 
 #: number of ints in a context tuple (see ``cuatrola_solver.solver.context_params``)
 N_PARAMS = 20
@@ -536,8 +540,8 @@ cdef inline int future_points(Ctx* cx, St* st, int s) noexcept nogil:
     cdef int pts = cx.monte, c
     if st.tlen:
         pts += st.tp_[st.tn][st.tlen]
-    pts += 2 * popcount(u & 0x08421) + 3 * popcount(u & 0x10842) + 4 * popcount(u & 0x21084) \
-        + 10 * popcount(u & 0x42108) + 11 * popcount(u & 0x84210)
+    pts += SUIT_POINTS[u & 31] + SUIT_POINTS[(u >> 5) & 31] + SUIT_POINTS[(u >> 10) & 31] \
+        + SUIT_POINTS[u >> 15]
     if cx.cantes_on:
         m = (pairs(st.h[s]) | pairs(st.h[s + 2])) & ~SUNG_CABALLOS[st.sung]
         while m:
@@ -565,7 +569,7 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
             return 5 - t
         if beta <= 0:
             return 0
-    if cx.kind == K_EXT:
+    if cx.kind == K_EXT and t >= 2:
         # static bounds: the future lies within +-2 * (the points the side may still
         # add) +- 1 (the last trick)
         lo_b = -2 * future_points(cx, st, 1 - cx.d) - 1
