@@ -201,18 +201,20 @@ def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
     for contract, declarer in keys:
         players = (solver.active_seats(contract, declarer),
                    solver.declaring_side(contract, declarer))
-        if players not in tricks_of:
-            tricks_of[players] = solver.solve_batch(hands, trumps, rules, contract, declarer,
-                                                    "tricks", workers)
-        tricks = tricks_of[players]
         goal = tricks_goal(contract, rules)
         if goal is not None:
+            if players not in tricks_of:
+                tricks_of[players] = solver.solve_batch(hands, trumps, rules, contract,
+                                                        declarer, "tricks", workers)
+            tricks = tricks_of[players]
             makes = tricks >= goal
             value = CONTRACT_VALUE[contract]
             gp = np.where(makes, value, -value).astype(np.int32)
         else:
-            gp = solver.solve_batch(hands, trumps, rules, contract, declarer, "game_points",
-                                    workers)
+            # one call for both: the tricks settle the game points of many deals
+            gp, tricks = solver.solve_batch(hands, trumps, rules, contract, declarer,
+                                            "game_points", workers, with_tricks=True)
+            tricks_of.setdefault(players, tricks)
             makes = gp > 0
         out[(contract, declarer)] = (makes, gp, tricks)
     return out

@@ -71,6 +71,25 @@ def _engine():
     return s
 
 
+#: idle search contexts of solve_batch's worker threads, kept warm between calls
+_pool: list = []
+_pool_lock = threading.Lock()
+
+
+def _borrow():
+    with _pool_lock:
+        while _pool:
+            s = _pool.pop()
+            if s.tt_bits == max(_tt_bits, 4):
+                return s
+    return _compiled.Solver(_tt_bits)
+
+
+def _give_back(s) -> None:
+    with _pool_lock:
+        _pool.append(s)
+
+
 # --- rules as data -------------------------------------------------------------------
 
 def declaring_side(contract: str, declarer: Sequence[int]) -> int:
@@ -151,14 +170,17 @@ def analyse_play(pos: play.Position, rules: RuleSet, objective: str,
 
 def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence[int] = (),
                 objective: str = "tricks", workers: int | None = None,
-                return_nodes: bool = False):
+                return_nodes: bool = False, with_tricks: bool = False):
     """Solve many deals from their first lead in one call.
 
     ``hands``: int array ``(n, 4)`` of the four hands' masks (seats 1-4); ``trumps``:
     int array ``(n,)``.  Returns an int32 array ``(n,)`` (makes: 0/1; margin of a
     tricks contract: all 0 -- do not ask).  ``workers`` threads (default: all cores)
     each search a slice with the GIL released; the results do not depend on
-    ``workers``.  With ``return_nodes`` returns ``(values, nodes)``.
+    ``workers``.  ``with_tricks``: return ``(values, tricks)``, the second the most
+    tricks of the declaring side (the compiled search then settles makes and game
+    points from it when it can: a side with every trick wins, one with none loses).
+    With ``return_nodes`` returns ``(..., nodes)``.
     """
     code = _check(objective)
     hands = np.ascontiguousarray(hands, dtype=np.int64)
@@ -167,9 +189,20 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
         raise ValueError("hands must be (n, 4) and trumps (n,)")
     n = hands.shape[0]
     out = np.zeros(n, dtype=np.int32)
-    if objective == "margin" and not points_based(contract, rules):
-        return (out, 0) if return_nodes else out
+    tricks = np.zeros(n, dtype=np.int32) if with_tricks else None
+
+    def result(nodes: int):
+        values = (out, tricks) if with_tricks else (out,)
+        values += (nodes,) if return_nodes else ()
+        return values if len(values) > 1 else out
+
     declarer = tuple(declarer)
+    if objective == "margin" and not points_based(contract, rules):
+        if with_tricks:
+            tricks, nodes = solve_batch(hands, trumps, rules, contract, declarer, "tricks",
+                                        workers, return_nodes=True)
+            return result(nodes)
+        return result(0)
     active = active_seats(contract, declarer)
     if _compiled is None:
         nodes = 0
@@ -179,25 +212,31 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
             v, k = reference.solve_counted(pos, rules, objective)
             out[i] = int(v)
             nodes += k
-        return (out, nodes) if return_nodes else out
+            if with_tricks:
+                tricks[i], k = reference.solve_counted(pos, rules, "tricks")
+                nodes += k
+        return result(nodes)
     params = context_params(rules, contract, declarer, active, 0)
     workers = max(1, min(workers or os.cpu_count() or 1, n or 1))
     if workers == 1:
-        nodes = _engine().batch(params, hands, trumps, code, out, 0, n)
-        return (out, nodes) if return_nodes else out
+        return result(_engine().batch(params, hands, trumps, code, out, 0, n, tricks))
     bounds = [n * k // workers for k in range(workers + 1)]
     counts = [0] * workers
 
     def work(k: int) -> None:
-        counts[k] = _compiled.Solver(_tt_bits).batch(params, hands, trumps, code, out,
-                                                     bounds[k], bounds[k + 1])
+        s = _borrow()
+        try:
+            counts[k] = s.batch(params, hands, trumps, code, out, bounds[k], bounds[k + 1],
+                                tricks)
+        finally:
+            _give_back(s)
 
     threads = [threading.Thread(target=work, args=(k,)) for k in range(workers)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    return (out, sum(counts)) if return_nodes else out
+    return result(sum(counts))
 
 
 def contract_rows(rules: RuleSet) -> list[tuple[str, tuple[int, ...]]]:

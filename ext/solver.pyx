@@ -23,6 +23,13 @@ cantes counts, which sides have won a trick, the accumulated state for ``K_LEAF`
 entries hold a lower and an upper bound and the best lead.  2**tt_bits entries of 32
 bytes (default 2**12: 128 KiB, small enough to stay in cache), two-way buckets, reused across the deals of a batch
 (a context signature invalidates them when the rules, contract or objective change).
+A :class:`Solver` holds two tables, one for ``K_TRICKS`` and one for the points kinds,
+so a batch asking for both per deal keeps both warm.
+
+Static bounds: at trick boundaries from trick 3 on, ``K_EXT`` fails high or low when
+all the points still to come (cards, monte, open cantes) cannot change the outcome.
+Game points and the win are settled from thresholds where the rules allow it (a side
+taking every trick wins: see ``value_of``).
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int16_t, int8_t, uint8_t
@@ -123,7 +130,9 @@ cdef struct Ctx:
     int equiv
     long long nodes
     int killer[5][4]    # per trick and place in it: the last card that cut off
-    TT* tt
+    TT* tt              # the table of the current search: one of
+    TT* tt_main         #   the points kinds'
+    TT* tt_tricks       #   K_TRICKS' (kept apart: a batch alternates the two per deal)
 
 
 cdef struct St:
@@ -689,6 +698,7 @@ cdef int run(Ctx* cx, St* st, int bs, int kind, int alpha, int beta) noexcept no
     cx.kind = kind
     cx.cantes_on = cx.cantes_count and kind != K_TRICKS
     cx.equiv = kind == K_TRICKS
+    cx.tt = cx.tt_tricks if kind == K_TRICKS else cx.tt_main
     sig = ctx_sig(cx)
     if sig != cx.tt.sig:
         cx.tt.gen += 1
@@ -726,41 +736,54 @@ cdef int mtdf(Ctx* cx, St* st, int bs, int kind, int guess) noexcept nogil:
     return g
 
 
-cdef int value_of(Ctx* cx, St* st, int bs, int objective) noexcept nogil:
-    """The value of a position for one objective of the public API.
+cdef int value_of(Ctx* cx, St* st, int bs, int objective, int* tricks_out) noexcept nogil:
+    """The value of a position for one objective of the public API; ``tricks_out`` (if
+    not NULL) also receives the most tricks d can take, and that count then settles the
+    win whenever it can.
 
     Margin on a contract decided on tricks has no value: the caller handles it.
     """
-    cdef int d = cx.d, o = 1 - cx.d, base, T, v, win
-    if objective == O_TRICKS:
-        return st.tricks[d] + run(cx, st, bs, K_TRICKS, -1, 6)
+    cdef int d = cx.d, o = 1 - cx.d, T = -1, win, bonus
+    bonus = objective == O_GAME and cx.is_paso and cx.bonus != BONUS_NONE
+    if objective == O_TRICKS or tricks_out != NULL or (bonus and cx.bonus == BONUS_CARBUNCO):
+        T = st.tricks[d] + run(cx, st, bs, K_TRICKS, -1, 6)
+        if tricks_out != NULL:
+            tricks_out[0] = T
+        if objective == O_TRICKS:
+            return T
     if objective == O_MARGIN:
         return st.points[d] - st.points[o] + mtdf(cx, st, bs, K_MARGIN, margin_guess(cx, st))
-    if objective == O_GAME and cx.is_paso and cx.bonus == BONUS_CARBUNCO:
-        # game points from thresholds d can force or not: all five tricks (then d wins:
-        # the other side never leads after trick 1, so sings nothing), the win, one
-        # trick (else the other side takes all five and wins)
-        T = st.tricks[d] + run(cx, st, bs, K_TRICKS, -1, 6)
-        if T == 5:
-            return 2
-        if T == 0:
-            return -2
-        win = wins(cx, st, bs)
-        return cx.value if win else (-cx.value if T >= 1 else -2)
-    if objective == O_GAME and cx.is_paso and cx.bonus == BONUS_OVER_100 and cx.value < 2:
-        # win, then one zero-window test of the bonus (the winner passing 100 points)
-        win = wins(cx, st, bs)
-        cx.leaf_kind = LEAF_GAME
-        if win:
-            return 2 if run(cx, st, bs, K_LEAF, cx.value, 2) >= 2 else cx.value
-        return -cx.value if run(cx, st, bs, K_LEAF, -2, -cx.value) >= -cx.value else -2
-    if objective == O_GAME and cx.is_paso and cx.bonus != BONUS_NONE:
+    if bonus and not (cx.bonus == BONUS_CARBUNCO or (cx.bonus == BONUS_OVER_100 and cx.value < 2)):
         cx.leaf_kind = LEAF_GAME
         return run(cx, st, bs, K_LEAF, -3, 3)
-    win = wins(cx, st, bs)
+    if T < 0:
+        win = wins(cx, st, bs)
+    elif not cx.points_contract:
+        win = T >= cx.goal
+    elif T == 5:
+        # all five tricks: the other side never leads after trick 1 nor holds a trick,
+        # so it sings nothing and holds no point
+        win = 1
+    elif T == 0 and st.points[d] == 0:
+        # the same for d: the other side takes every point
+        win = 0
+    else:
+        win = wins(cx, st, bs)
     if objective == O_MAKES:
         return win
-    return cx.value if win else -cx.value
+    if not bonus:
+        return cx.value if win else -cx.value
+    if cx.bonus == BONUS_CARBUNCO:
+        # game points from thresholds d can force or not: all five tricks (a win, see
+        # above), the win, one trick (else the other side takes all five and wins)
+        if T == 5:
+            return 2
+        return cx.value if win else (-cx.value if T >= 1 else -2)
+    # over_100: one zero-window test of the bonus (the winner passing 100 points)
+    cx.leaf_kind = LEAF_GAME
+    if win:
+        return 2 if run(cx, st, bs, K_LEAF, cx.value, 2) >= 2 else cx.value
+    return -cx.value if run(cx, st, bs, K_LEAF, -2, -cx.value) >= -cx.value else -2
 
 
 cdef int wins(Ctx* cx, St* st, int bs) noexcept nogil:
@@ -843,21 +866,23 @@ cdef int fill_state(St* st, Ctx* cx, tuple s) except -1:
 
 
 cdef class Solver:
-    """A search context owning a transposition table of ``2**tt_bits`` entries
-    (32 bytes each).  Not thread-safe: use one per thread."""
+    """A search context owning two transposition tables (tricks, points kinds) of
+    ``2**tt_bits`` entries (32 bytes each).  Not thread-safe: use one per thread."""
 
     cdef TT tt
+    cdef TT tt_tricks
     cdef public long long nodes
     cdef readonly int tt_bits
 
     def __cinit__(self, int tt_bits=12):
-        if tt_init(&self.tt, tt_bits) != 0:
+        if tt_init(&self.tt, tt_bits) != 0 or tt_init(&self.tt_tricks, tt_bits) != 0:
             raise MemoryError("cannot allocate the transposition table")
         self.tt_bits = max(tt_bits, 4)
         self.nodes = 0
 
     def __dealloc__(self):
         tt_free(&self.tt)
+        tt_free(&self.tt_tricks)
 
     def value(self, tuple params, tuple state, int objective):
         """The value of one position: ``params`` from ``context_params``, ``state`` as
@@ -867,23 +892,28 @@ cdef class Solver:
         cdef St st
         cdef int bs, v
         fill_ctx(&cx, params)
-        cx.tt = &self.tt
+        cx.tt = cx.tt_main = &self.tt
+        cx.tt_tricks = &self.tt_tricks
         bs = fill_state(&st, &cx, state)
         with nogil:
-            v = value_of(&cx, &st, bs, objective)
+            v = value_of(&cx, &st, bs, objective, NULL)
         self.nodes += cx.nodes
         return v
 
     def batch(self, tuple params, cnp.int64_t[:, ::1] hands, cnp.int64_t[::1] trumps,
-              int objective, cnp.int32_t[::1] out, Py_ssize_t start, Py_ssize_t stop):
-        """Solve deals ``start..stop`` from the first lead (no cards played) into ``out``;
-        the GIL is released for the whole loop.  Returns the nodes searched."""
+              int objective, cnp.int32_t[::1] out, Py_ssize_t start, Py_ssize_t stop,
+              cnp.int32_t[::1] tricks_out=None):
+        """Solve deals ``start..stop`` from the first lead (no cards played) into ``out``,
+        and (if given) the most tricks of the declaring side into ``tricks_out``; the
+        GIL is released for the whole loop.  Returns the nodes searched."""
         cdef Ctx cx
         cdef St st
         cdef Py_ssize_t i
-        cdef int j
+        cdef int j, T
+        cdef bint want_tricks = tricks_out is not None
         fill_ctx(&cx, params)
-        cx.tt = &self.tt
+        cx.tt = cx.tt_main = &self.tt
+        cx.tt_tricks = &self.tt_tricks
         with nogil:
             for i in range(start, stop):
                 cx.trump = <int>trumps[i]
@@ -897,7 +927,11 @@ cdef class Solver:
                 st.points[0] = st.points[1] = 0
                 st.cantes[0] = st.cantes[1] = 0
                 st.sung = 0
-                out[i] = value_of(&cx, &st, 0, objective)
+                if want_tricks:
+                    out[i] = value_of(&cx, &st, 0, objective, &T)
+                    tricks_out[i] = T
+                else:
+                    out[i] = value_of(&cx, &st, 0, objective, NULL)
         self.nodes += cx.nodes
         return cx.nodes
 

@@ -190,6 +190,24 @@ def test_batch_independent_of_workers_and_equal_to_solve(contract, declarer, obj
         assert one[i] == int(solver.solve(pos, rules, objective))
 
 
+@compiled
+@pytest.mark.parametrize("seed", range(6))
+def test_batch_with_tricks_settles_the_same_values(seed):
+    """``with_tricks`` lets the tricks settle makes and game points (every trick: a win,
+    none: a loss): the values are those of separate searches, under random rules."""
+    rng = random.Random(seed)
+    rules = random_rules(rng)
+    hands, trumps = random_deals(300, seed=seed)
+    for contract, declarer in solver.contract_rows(rules):
+        tricks = solver.solve_batch(hands, trumps, rules, contract, declarer, "tricks", 1)
+        for objective in ("makes", "game_points", "margin"):
+            alone = solver.solve_batch(hands, trumps, rules, contract, declarer, objective, 1)
+            for workers in (1, 2):
+                v, t = solver.solve_batch(hands, trumps, rules, contract, declarer, objective,
+                                          workers, with_tricks=True)
+                assert np.array_equal(v, alone) and np.array_equal(t, tricks)
+
+
 def test_batch_checks_shapes():
     with pytest.raises(ValueError):
         solver.solve_batch(np.zeros((3, 3)), np.zeros(3), PRESETS["online"], "paso")
