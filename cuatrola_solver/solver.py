@@ -220,14 +220,22 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
     workers = max(1, min(workers or os.cpu_count() or 1, n or 1))
     if workers == 1:
         return result(_engine().batch(params, hands, trumps, code, out, 0, n, tricks))
-    bounds = [n * k // workers for k in range(workers + 1)]
+    # small chunks handed out in turn: no thread idles while another has a hard slice
+    size = max(64, min(4096, n // (8 * workers)))
+    chunks = iter([(i, min(i + size, n)) for i in range(0, n, size)])
+    lock = threading.Lock()
     counts = [0] * workers
 
     def work(k: int) -> None:
         s = _borrow()
         try:
-            counts[k] = s.batch(params, hands, trumps, code, out, bounds[k], bounds[k + 1],
-                                tricks)
+            while True:
+                with lock:
+                    chunk = next(chunks, None)
+                if chunk is None:
+                    break
+                counts[k] += s.batch(params, hands, trumps, code, out, chunk[0], chunk[1],
+                                     tricks)
         finally:
             _give_back(s)
 
