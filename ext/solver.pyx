@@ -565,7 +565,7 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
 
     ``bs``: bit s set when side s has already sung at this boundary.
     """
-    cdef int t = st.tricks[0] + st.tricks[1], k, s, opts, suit, p, contrib, v, best, maxing
+    cdef int t = st.tricks[0] + st.tricks[1], k, s, opts, suit, p, contrib, v, best, maxing, i
     cdef int ttbest = -1, a0, b0, depth, bestc = -1, lo_b, hi_b
     cdef uint64_t k0, k1
     cdef Entry* e
@@ -605,7 +605,8 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
                 continue
             maxing = s == cx.d
             best = -INF if maxing else INF
-            for suit in range(4):
+            for i in range(4):
+                suit = (cx.trump + i) & 3          # the 40 first
                 if not (opts >> suit) & 1:
                     continue
                 p = 40 if suit == cx.trump else 20
