@@ -29,7 +29,8 @@ so a batch asking for both per deal keeps both warm.
 Static bounds: at trick boundaries from trick 3 on, ``K_EXT`` fails high or low when
 all the points still to come (cards, monte, open cantes) cannot change the outcome.
 Game points and the win are settled from thresholds where the rules allow it (a side
-taking every trick wins: see ``value_of``).
+taking every trick wins; given the most tricks d can take, a bound on the points those
+tricks can hold may rule the win out: see ``value_of`` and ``cannot_win_with``).
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int16_t, int8_t, uint8_t
@@ -545,18 +546,28 @@ cdef inline int future_points(Ctx* cx, St* st, int s) noexcept nogil:
     """The most points side s can still add: the card points left (in the hands, in
     the current trick, the monte) and the cantes still open to it (a pair one of its
     seats holds, in a suit not sung)."""
-    cdef uint32_t u = st.h[0] | st.h[1] | st.h[2] | st.h[3], m
-    cdef int pts = cx.monte, c
+    cdef int pts = cx.monte + card_points(st.h[0] | st.h[1] | st.h[2] | st.h[3])
     if st.tlen:
         pts += st.tp_[st.tn][st.tlen]
-    pts += SUIT_POINTS[u & 31] + SUIT_POINTS[(u >> 5) & 31] + SUIT_POINTS[(u >> 10) & 31] \
-        + SUIT_POINTS[u >> 15]
     if cx.cantes_on:
-        m = (pairs(st.h[s]) | pairs(st.h[s + 2])) & ~SUNG_CABALLOS[st.sung]
-        while m:
-            c = lowbit(m)
-            m &= m - 1
-            pts += 40 if c // 5 == cx.trump else 20
+        pts += open_cantes(cx, st, s)
+    return pts
+
+
+cdef inline int card_points(uint32_t u) noexcept nogil:
+    return SUIT_POINTS[u & 31] + SUIT_POINTS[(u >> 5) & 31] + SUIT_POINTS[(u >> 10) & 31] \
+        + SUIT_POINTS[u >> 15]
+
+
+cdef inline int open_cantes(Ctx* cx, St* st, int s) noexcept nogil:
+    """The points of the cantes side s may still sing: a pair one of its seats holds,
+    in a suit not sung."""
+    cdef uint32_t m = (pairs(st.h[s]) | pairs(st.h[s + 2])) & ~SUNG_CABALLOS[st.sung]
+    cdef int pts = 0, c
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        pts += 40 if c // 5 == cx.trump else 20
     return pts
 
 
@@ -768,6 +779,8 @@ cdef int value_of(Ctx* cx, St* st, int bs, int objective, int* tricks_out) noexc
     elif T == 0 and st.points[d] == 0:
         # the same for d: the other side takes every point
         win = 0
+    elif st.tlen == 0 and cannot_win_with(cx, st, T - st.tricks[d]):
+        win = 0
     else:
         win = wins(cx, st, bs)
     if objective == O_MAKES:
@@ -785,6 +798,31 @@ cdef int value_of(Ctx* cx, St* st, int bs, int objective, int* tricks_out) noexc
     if win:
         return 2 if run(cx, st, bs, K_LEAF, cx.value, 2) >= 2 else cx.value
     return -cx.value if run(cx, st, bs, K_LEAF, -2, -cx.value) >= -cx.value else -2
+
+
+cdef int cannot_win_with(Ctx* cx, St* st, int k) noexcept nogil:
+    """At a trick boundary of a points contract: True if d loses whenever it takes at
+    most k more tricks (then the other side's play that holds d to its most tricks
+    beats it).  Each trick d takes holds one card of every seat: d's card points are
+    at most every seat's k best cards and the monte, its cantes those still open to
+    it; the other side takes all the other card points."""
+    cdef int d = cx.d, o = 1 - cx.d, i, r, n, take, left = cx.monte, most = 0, sing = 0
+    if k > 0:
+        most = cx.monte
+    for i in range(4):
+        left += card_points(st.h[i])
+        take = k
+        r = 4
+        while r >= 0 and take > 0:
+            n = popcount(st.h[i] & (<uint32_t>0x08421 << r))
+            if n > take:
+                n = take
+            most += n * CARD_POINTS[r]
+            take -= n
+            r -= 1
+    if cx.cantes_count:
+        sing = open_cantes(cx, st, d)
+    return st.points[d] - st.points[o] + 2 * most + sing - left < 0
 
 
 cdef int wins(Ctx* cx, St* st, int bs) noexcept nogil:
