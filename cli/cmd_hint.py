@@ -36,6 +36,8 @@ def register(app: typer.Typer) -> None:
                                    "sampling."),
         seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the sampling "
                                            "(reported when not given)."),
+        workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
+                                              help="Solver threads (default 1)."),
         json_out: bool = JsonOption,
     ) -> None:
         """The value of each legal card for the seat on turn, from what it knows (best first)."""
@@ -46,7 +48,7 @@ def register(app: typer.Typer) -> None:
         with progress_bar("hint") as bar:
             result = advisor.hint(hand, exact=exact,
                                   samples=samples or advisor.DEFAULT_HINT_SAMPLES,
-                                  seed=seed, progress=bar)
+                                  seed=seed, workers=workers, progress=bar)
         report = result.to_dict()
         if json_out:
             emit_json(report)

@@ -40,6 +40,7 @@ from __future__ import annotations
 import math
 import os
 import random
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
@@ -416,7 +417,8 @@ def _own_cante(pos, rules: RuleSet, seat: int) -> int | None:
 
 
 def hint(hand, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
-         seed: int | None = None, progress: Progress | None = None) -> Hint:
+         seed: int | None = None, workers: int | None = None,
+         progress: Progress | None = None) -> Hint:
     """Every legal card of the seat on turn in ``hand`` (a :class:`~hand.Hand` in play),
     valued over the deals consistent with that seat's knowledge, best first.
 
@@ -424,7 +426,9 @@ def hint(hand, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
     contract, for the declaring side.  ``p_win`` is always the seat's side's.  If the seat
     on turn may sing now (a trick boundary), the values assume it sings first (the 40
     before a 20); other cantes still pending at this boundary are taken as forgone (the
-    record is taken as complete so far).
+    record is taken as complete so far).  ``workers`` threads (default 1) solve the deals;
+    the result does not depend on it.  Each deal's searches are short and much of the
+    work holds the GIL, so more threads seldom pay: measured slower on 2 cores at trick 1.
     """
     rules = hand.rules
     if hand.pos is None:
@@ -460,11 +464,17 @@ def hint(hand, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
     pts = points_based(base.contract, rules)
     sums: dict[int, list[float]] = {}
     n = len(deals)
-    for i, row in enumerate(deals):
+
+    def values(row) -> tuple:
         pos = base.with_changes(hands=tuple(int(h) for h in row))
-        tr = solver.solve_cards(pos, rules, "tricks")
-        mk = solver.solve_cards(pos, rules, "makes")
-        mg = solver.solve_cards(pos, rules, "margin") if pts else None
+        return (solver.solve_cards(pos, rules, "tricks"), solver.solve_cards(pos, rules, "makes"),
+                solver.solve_cards(pos, rules, "margin") if pts else None)
+
+    workers = max(1, min(workers or 1, n or 1))
+    pool = ThreadPoolExecutor(workers) if workers > 1 else None
+    # results come back in deal order whatever the threads: the sums do not depend on them
+    solved = pool.map(values, deals) if pool else map(values, deals)
+    for i, (tr, mk, mg) in enumerate(solved):
         for c, t in tr.items():
             s = sums.setdefault(c, [0.0, 0.0, 0.0])
             s[0] += t if measured == d else 5 - t
@@ -473,6 +483,8 @@ def hint(hand, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
             s[2] += mk[c] if mine == d else 1 - mk[c]
         if progress and (i + 1) % 200 == 0:
             progress(i + 1, n)
+    if pool:
+        pool.shutdown()
     cards = [CardHint(c, s[0] / n, s[1] / n if pts else None, s[2] / n)
              for c, s in sums.items()]
     sign = 1 if measured == mine else -1      # seat-relative: higher is better for the seat

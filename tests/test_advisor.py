@@ -321,6 +321,12 @@ def test_exact_hint_matches_brute_force(seed, rules, calls, played):
     assert keys == sorted(keys)
 
 
+def test_hint_independent_of_workers():
+    h = mid_hand(6, ONLINE, ["paso"] * 4, 5)
+    one = advisor.hint(h, samples=120, seed=4, workers=1)
+    assert advisor.hint(h, samples=120, seed=4, workers=3) == one
+
+
 def test_hint_with_own_cante_pending():
     h = Hand(deal("Ao Ro Co Ac Ae / 3c Rc 3e Re Ab / 3o Sc Ce Se 3b / So Cc Rb Cb Sb"),
              parse_card("So"), ONLINE)
