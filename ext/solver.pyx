@@ -14,6 +14,8 @@ additive objectives:
 ``K_EXT``     2 * margin, plus +1/-1 for whoever takes trick 5 when the tie goes to
               the last trick: its sign is the points result with the tie broken,
               so "does d win?" is one zero-window test;
+``K_OWN``     the points of side ``own`` (cards, monte, cantes), negated when it is
+              not d: a zero-window test of "can it pass 100 points" for ``over_100``;
 ``K_LEAF``    any function of the final state (game points with a pass bonus): not
               additive, so the accumulated points and tricks are part of the key.
 
@@ -47,6 +49,7 @@ cdef enum:
     K_MARGIN = 1
     K_EXT = 2
     K_LEAF = 3
+    K_OWN = 4
 
 # objectives of the public API
 cdef enum:
@@ -129,6 +132,7 @@ cdef struct Ctx:
     int leaf_kind
     int cantes_on
     int equiv
+    int own             # K_OWN: the side whose points count
     long long nodes
     int killer[5][4]    # per trick and place in it: the last card that cut off
     TT* tt              # the table of the current search: one of
@@ -477,6 +481,8 @@ cdef int finish_trick(Ctx* cx, St* st, int alpha, int beta) noexcept nogil:
         contrib = 2 * sign * pts
         if t == 5 and cx.tie_last:
             contrib += sign
+    elif cx.kind == K_OWN:
+        contrib = sign * pts if ws == cx.own else 0
     else:
         contrib = 0
     st.tricks[ws] += 1
@@ -598,6 +604,19 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
         hi_b = 2 * future_points(cx, st, cx.d) + 1
         if hi_b <= alpha:
             return hi_b
+    elif cx.kind == K_OWN:
+        # the future lies between 0 and all the points the side may still add
+        hi_b = future_points(cx, st, cx.own)
+        if cx.own == cx.d:
+            if hi_b <= alpha:
+                return hi_b
+            if 0 >= beta:
+                return 0
+        else:
+            if -hi_b >= beta:
+                return -hi_b
+            if 0 <= alpha:
+                return 0
     elif cx.kind == K_LEAF and cx.bonus == BONUS_OVER_100 and cx.leaf_kind == LEAF_GAME:
         # a side that cannot pass 100 points cannot win the bonus
         if st.points[cx.d] + future_points(cx, st, cx.d) <= 100 and cx.value <= alpha:
@@ -625,6 +644,8 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
                     contrib = p if maxing else -p
                 elif cx.kind == K_EXT:
                     contrib = 2 * p if maxing else -2 * p
+                elif cx.kind == K_OWN and s == cx.own:
+                    contrib = p if maxing else -p
                 else:
                     contrib = 0
                 st.points[s] += p
@@ -698,8 +719,8 @@ cdef inline uint64_t ctx_sig(Ctx* cx) noexcept nogil:
     vals[7] = cx.points_contract; vals[8] = cx.goal; vals[9] = cx.value
     vals[10] = cx.is_paso; vals[11] = cx.bonus; vals[12] = cx.tie_last; vals[13] = cx.monte
     vals[14] = cx.cante_any; vals[15] = cx.cante_after; vals[16] = cx.max_cantes
-    vals[17] = cx.forty_first; vals[18] = cx.equiv
-    for i in range(19):
+    vals[17] = cx.forty_first; vals[18] = cx.equiv; vals[19] = cx.own
+    for i in range(20):
         h = (h ^ <uint64_t>(vals[i] + 7)) * <uint64_t>1099511628211
     return h
 
@@ -794,6 +815,14 @@ cdef int value_of(Ctx* cx, St* st, int bs, int objective, int* tricks_out) noexc
             return 2
         return cx.value if win else (-cx.value if T >= 1 else -2)
     # over_100: one zero-window test of the bonus (the winner passing 100 points)
+    if passing_100_wins(cx, st):
+        # passing 100 points wins whatever else happens: test the points alone
+        cx.own = d if win else o
+        if win:
+            T = 101 - st.points[d]
+            return 2 if T <= 0 or run(cx, st, bs, K_OWN, T - 1, T) >= T else cx.value
+        T = st.points[o] - 100          # d holds o to 100 iff -(o's future) >= T
+        return -cx.value if T <= 0 and run(cx, st, bs, K_OWN, T - 1, T) >= T else -2
     cx.leaf_kind = LEAF_GAME
     if win:
         return 2 if run(cx, st, bs, K_LEAF, cx.value, 2) >= 2 else cx.value
@@ -823,6 +852,19 @@ cdef int cannot_win_with(Ctx* cx, St* st, int k) noexcept nogil:
     if cx.cantes_count:
         sing = open_cantes(cx, st, d)
     return st.points[d] - st.points[o] + 2 * most + sing - left < 0
+
+
+cdef int passing_100_wins(Ctx* cx, St* st) noexcept nogil:
+    """True if a side ending with more than 100 points wins whatever else happens: the
+    points both sides may end with (held, left in play, every open cante) are fewer
+    than 202, so the other side ends with fewer than 101."""
+    cdef int total = st.points[0] + st.points[1] + cx.monte \
+        + card_points(st.h[0] | st.h[1] | st.h[2] | st.h[3])
+    if st.tlen:
+        total += st.tp_[st.tn][st.tlen]
+    if cx.cantes_count:
+        total += open_cantes(cx, st, 0) + open_cantes(cx, st, 1)
+    return total < 202
 
 
 cdef int wins(Ctx* cx, St* st, int bs) noexcept nogil:
@@ -879,6 +921,7 @@ cdef int fill_ctx(Ctx* cx, tuple p) except -1:
     memset(cx.killer, -1, sizeof(cx.killer))
     cx.kind = K_TRICKS
     cx.leaf_kind = LEAF_MAKES
+    cx.own = 0
     return 0
 
 
