@@ -51,7 +51,8 @@ from .auction import Auction, parse_call
 from .cards import cards_of, format_card, format_cards, mask_of
 from .errors import IllegalBidError, IllegalPlayError, NotationError
 from .match import Score
-from .play import SIDE_NAMES, SUIT_NAMES, cante_points, cante_refusal, side_of, sing, tricks_goal
+from .play import (SIDE_NAMES, SUIT_NAMES, active_seats, cante_points, cante_refusal,
+                   declaring_side, side_of, sing, tricks_goal)
 from .reference import points_based
 from .rules import CONTRACT_VALUE, RuleSet, get_rules, rules_spec
 
@@ -200,8 +201,7 @@ def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
     tricks_of: dict[tuple, np.ndarray] = {}
     out = {}
     for contract, declarer in keys:
-        players = (solver.active_seats(contract, declarer),
-                   solver.declaring_side(contract, declarer))
+        players = (active_seats(declarer), declaring_side(declarer))
         goal = tricks_goal(contract, rules)
         if goal is not None:
             if players not in tricks_of:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from .errors import IllegalBidError, NotationError
 from .match import Score, bid_cap_reason
-from .play import partner_of, side_of
+from .play import active_seats, partner_of, side_of
 from .rules import CONTRACTS, RuleSet
 
 CALLS = CONTRACTS  # paso and the bids, weakest first
@@ -102,10 +102,4 @@ class Auction:
     @property
     def active(self) -> tuple[bool, bool, bool, bool]:
         """Who plays: everyone in paso; else the declarer(s), not their partners."""
-        decl = self.declarer
-        if not decl:
-            return (True, True, True, True)
-        if len(decl) == 2:
-            return tuple(s in decl for s in (1, 2, 3, 4))
-        out = partner_of(decl[0])
-        return tuple(s != out for s in (1, 2, 3, 4))
+        return active_seats(self.declarer)

@@ -37,6 +37,22 @@ def next_seat(seat: int, active: Sequence[bool]) -> int:
     raise ValueError("no active seat")
 
 
+def active_seats(declarer: Sequence[int]) -> tuple[bool, bool, bool, bool]:
+    """Who plays: everyone in paso (no declarer); else the declarer(s), not their
+    partners (in contrasolo only the two bidders)."""
+    if not declarer:
+        return (True, True, True, True)
+    if len(declarer) == 2:
+        return tuple(s in declarer for s in (1, 2, 3, 4))
+    out = partner_of(declarer[0])
+    return tuple(s != out for s in (1, 2, 3, 4))
+
+
+def declaring_side(declarer: Sequence[int]) -> int:
+    """The side a result is measured for: A for paso, else the (solo) declarer's side."""
+    return side_of(declarer[0]) if declarer else 0
+
+
 def first_leader(active: Sequence[bool]) -> int:
     """Seat 1 leads the first trick, or the next active seat if seat 1 sits out."""
     return next_seat(4, active)
@@ -133,7 +149,7 @@ class Position:
     @property
     def declaring_side(self) -> int:
         """The side whose result the solver measures: A for paso, else the (solo) declarer's."""
-        return side_of(self.declarer[0]) if self.declarer else 0
+        return declaring_side(self.declarer)
 
     @property
     def to_play(self) -> int:

@@ -185,12 +185,6 @@ def deal_position(hands: Sequence[int], trump: int, contract: str,
     The declarer's partner sits out; in contrasolo only the two bidders play.
     """
     declarer = tuple(declarer)
-    if contract == "paso":
-        active = (True, True, True, True)
-    elif contract == "contrasolo":
-        active = tuple(seat in declarer for seat in (1, 2, 3, 4))
-    else:
-        partner = play.partner_of(declarer[0])
-        active = tuple(seat != partner for seat in (1, 2, 3, 4))
+    active = play.active_seats(declarer)
     return play.Position(trump=trump, hands=tuple(hands), active=active, contract=contract,
                          declarer=declarer, leader=play.first_leader(active))

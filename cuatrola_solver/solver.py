@@ -92,14 +92,6 @@ def _give_back(s) -> None:
 
 # --- rules as data -------------------------------------------------------------------
 
-def declaring_side(contract: str, declarer: Sequence[int]) -> int:
-    return play.side_of(declarer[0]) if contract != "paso" and declarer else 0
-
-
-def active_seats(contract: str, declarer: Sequence[int]) -> tuple[bool, bool, bool, bool]:
-    return deal_position((0, 0, 0, 0), 0, contract, declarer).active
-
-
 def context_params(rules: RuleSet, contract: str, declarer: Sequence[int],
                    active: Sequence[bool], trump: int) -> tuple[int, ...]:
     """The rules and the contract as the tuple of ints the compiled search reads
@@ -110,7 +102,7 @@ def context_params(rules: RuleSet, contract: str, declarer: Sequence[int],
         after |= 1 << t
     return (int(rules.beat_led_after_trump), int(rules.free_when_cannot_overtrump),
             *(int(a) for a in active),
-            declaring_side(contract, declarer),
+            play.declaring_side(declarer),
             int(pts), play.tricks_goal(contract, rules) or 0, CONTRACT_VALUE[contract],
             int(contract == "paso"), _BONUS_CODE[rules.pass_bonus],
             int(rules.tie_break == "last_trick"), rules.monte,
@@ -203,7 +195,7 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
                                         workers, return_nodes=True)
             return result(nodes)
         return result(0)
-    active = active_seats(contract, declarer)
+    active = play.active_seats(declarer)
     if _compiled is None:
         nodes = 0
         for i in range(n):

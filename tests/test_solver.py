@@ -22,7 +22,7 @@ OBJECTIVES = reference.OBJECTIVES
 def random_case(rng: random.Random, rules, min_plays: dict[int, int]):
     """A random contract of the rules and a random position of it."""
     contract, declarer = rng.choice(solver.contract_rows(rules))
-    nact = sum(solver.active_seats(contract, declarer))
+    nact = sum(play.active_seats(declarer))
     plays = rng.randint(min_plays[nact], 5 * nact - 1)
     return random_position(rng, rules, contract, declarer, plays)
 
