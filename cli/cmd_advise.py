@@ -13,7 +13,8 @@ from cuatrola_solver import advisor
 from cuatrola_solver.cards import parse_card, parse_cards
 from cuatrola_solver.match import parse_score
 
-from .common import JsonOption, RulesOption, emit_json, fail, load_rules, user_errors
+from .common import (JsonOption, RulesOption, SeedOption, check_sampling, emit_json,
+                     exact_option, load_rules, samples_option, user_errors, workers_option)
 
 BARS = "▁▂▃▄▅▆▇█"
 ADVICE_VERB = {"paso": "Pass", "solo": "Go solo", "contrasolo": "Answer contrasolo",
@@ -122,21 +123,17 @@ def register(app: typer.Typer) -> None:
             "(default: they all passed)."),
         score: Optional[str] = typer.Option(None, "--score", help="Match score A-B before the "
                                             "hand, e.g. 3-5 (for the bid caps)."),
-        samples: Optional[int] = typer.Option(
-            None, "--samples", "-n", min=1, help=f"Most deals to sample (default "
-            f"{advisor.DEFAULT_SAMPLES}; stops once every P(win) is within ±1%)."),
-        exact: bool = typer.Option(False, "--exact", help="Every consistent deal instead of "
-                                   "sampling."),
-        seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the sampling "
-                                           "(reported when not given; unused with --exact)."),
-        workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
-                                              help="Solver threads (default: all cores)."),
+        samples: Optional[int] = samples_option(
+            f"Most deals to sample (default {advisor.DEFAULT_SAMPLES}; stops once every "
+            f"P(win) is within ±1%)."),
+        exact: bool = exact_option(),
+        seed: Optional[int] = SeedOption,
+        workers: Optional[int] = workers_option("all cores"),
         rules: str = RulesOption,
         json_out: bool = JsonOption,
     ) -> None:
         """Odds and advice for each call this seat may make now (later seats assumed to pass)."""
-        if exact and samples is not None:
-            fail("give either --samples N or --exact, not both")
+        check_sampling(exact, samples)
         rs = load_rules(rules)
         cards = parse_cards(hand, "the hand")
         m = parse_card(muestra, "(--muestra)")

@@ -15,7 +15,8 @@ from cuatrola_solver.play import SUIT_NAMES
 from cuatrola_solver.record import format_rules, read_record, write_text
 
 from .cmd_advise import progress_bar
-from .common import JsonOption, emit_json, fail, read_input, user_errors
+from .common import (JsonOption, SeedOption, check_sampling, emit_json, exact_option, fail,
+                     read_input, samples_option, user_errors, workers_option)
 
 HOW = {"play": "after five tricks", "renuncio": "by the first renuncio",
        "early_end": "ended early: the tricks decide it"}
@@ -159,17 +160,12 @@ def register(app: typer.Typer) -> None:
     def analyze_command(
         record: str = typer.Argument(..., help="A hand record file (JSON or text form), "
                                      "or - for stdin."),
-        samples: Optional[int] = typer.Option(
-            None, "--samples", "-n", min=1,
-            help=f"Deals per card and per bid review (default {analysis.DEFAULT_SAMPLES}; "
-                 "a card with fewer consistent deals is valued exactly)."),
-        exact: bool = typer.Option(False, "--exact", help="Every consistent deal instead "
-                                   "of sampling (slow: minutes for a full hand)."),
-        seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the sampling "
-                                           "(reported when not given)."),
-        workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
-                                              help="Threads of the solver (default: all "
-                                              "cores)."),
+        samples: Optional[int] = samples_option(
+            f"Deals per card and per bid review (default {analysis.DEFAULT_SAMPLES}; a card "
+            f"with fewer consistent deals is valued exactly)."),
+        exact: bool = exact_option("slow: minutes for a full hand"),
+        seed: Optional[int] = SeedOption,
+        workers: Optional[int] = workers_option("all cores"),
         annotate: Optional[Path] = typer.Option(
             None, "--annotate", help="Write the record, in the text form, with the symbols "
             "and short comments, to this file ('-': stdout, instead of the report)."),
@@ -178,8 +174,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Post-game report: renuncios, each card's cost (double dummy and from what the
         seat knew), mistakes with lichess's symbols, the bid review, a summary per seat."""
-        if exact and samples is not None:
-            fail("give either --samples N or --exact, not both")
+        check_sampling(exact, samples)
         text, where = read_input(record)
         rec = read_record(text, where)
         with progress_bar("analyze") as bar:

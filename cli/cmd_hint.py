@@ -12,7 +12,8 @@ from cuatrola_solver.hand import Hand
 from cuatrola_solver.record import read_record
 
 from .cmd_advise import progress_bar
-from .common import JsonOption, emit_json, fail, read_input, user_errors
+from .common import (JsonOption, SeedOption, check_sampling, emit_json, exact_option,
+                     read_input, samples_option, user_errors, workers_option)
 
 
 def render(report: dict) -> str:
@@ -29,20 +30,15 @@ def register(app: typer.Typer) -> None:
     def hint_command(
         record: str = typer.Argument(..., help="An unfinished hand record (JSON or text "
                                      "form), or - for stdin."),
-        samples: Optional[int] = typer.Option(
-            None, "--samples", "-n", min=1,
-            help=f"Deals to sample (default {advisor.DEFAULT_HINT_SAMPLES})."),
-        exact: bool = typer.Option(False, "--exact", help="Every consistent deal instead of "
-                                   "sampling."),
-        seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the sampling "
-                                           "(reported when not given)."),
-        workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
-                                              help="Solver threads (default 1)."),
+        samples: Optional[int] = samples_option(
+            f"Deals to sample (default {advisor.DEFAULT_HINT_SAMPLES})."),
+        exact: bool = exact_option(),
+        seed: Optional[int] = SeedOption,
+        workers: Optional[int] = workers_option("1"),
         json_out: bool = JsonOption,
     ) -> None:
         """The value of each legal card for the seat on turn, from what it knows (best first)."""
-        if exact and samples is not None:
-            fail("give either --samples N or --exact, not both")
+        check_sampling(exact, samples)
         text, where = read_input(record)
         hand = Hand.from_record(read_record(text, where))
         with progress_bar("hint") as bar:

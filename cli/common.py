@@ -21,6 +21,28 @@ RulesOption = typer.Option(
     help="Preset (online, app, narro, italiano), optionally with overrides: "
          "'narro,tie_break=mano'.")
 JsonOption = typer.Option(False, "--json", help="Machine output on stdout (schema 1).")
+SeedOption = typer.Option(None, "--seed", help="Seed of the sampling (reported when not "
+                          "given; unused with --exact).")
+
+
+def samples_option(help: str):
+    return typer.Option(None, "--samples", "-n", min=1, help=help)
+
+
+def exact_option(note: str = ""):
+    return typer.Option(False, "--exact", help="Every consistent deal instead of sampling"
+                        + (f" ({note})." if note else "."))
+
+
+def workers_option(default: str):
+    return typer.Option(None, "--workers", "-w", min=1,
+                        help=f"Threads of the solver (default: {default}).")
+
+
+def check_sampling(exact: bool, samples: int | None) -> None:
+    """--samples and --exact ask for two different things: refuse both at once."""
+    if exact and samples is not None:
+        fail("give either --samples N or --exact, not both")
 
 
 def fail(message: str) -> None:
