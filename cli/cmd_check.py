@@ -40,7 +40,8 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"renuncio: {r.describe()}")
         result = hand.result()
         if result is None:
-            typer.echo(f"result: not decided yet ({len(hand.tricks)} tricks played)")
+            done = len(hand.tricks)
+            typer.echo(f"result: not decided yet ({done} trick{'s' if done != 1 else ''} played)")
             return
         how = {"play": "after five tricks", "renuncio": "by the first renuncio",
                "early_end": "ended early: the tricks decide it"}[result.ended_by]

@@ -258,8 +258,6 @@ class Hand:
                 raise RecordError(f"cante of seat {k.seat} after trick {k.after_trick}: "
                                   f"cantes are declared after tricks 1 to 4")
         for t, trick in enumerate(rec.tricks, 1):
-            if not trick:
-                raise RecordError(f"trick {t} is empty")
             if t < len(rec.tricks) and len(trick) != sum(hand.active):
                 raise RecordError(f"trick {t} has {len(trick)} cards: expected "
                                   f"{sum(hand.active)}, one per seat in play (only the last "

@@ -199,5 +199,9 @@ def test_record_errors_say_where():
                                           "cantes": [{"after_trick": 1, "seat": 1, "suit": "c"}]}))
     with pytest.raises(RecordError, match="unknown preset"):
         record_from_obj({**base, "rules": "poker"})
+    # the last trick may be begun with no card yet (docs/record-format.md: "3.")
+    assert Hand.from_record(record_from_obj({**base, "tricks": [["Ao", "Sc", "Se", "Sb"], []]})).to_play == 4
+    with pytest.raises(RecordError, match="trick 1 has 0 cards"):
+        Hand.from_record(record_from_obj({**base, "tricks": [[], ["Ao"]]}))
     with pytest.raises(RecordError, match="trick 1 has 3 cards"):
         Hand.from_record(record_from_obj({**base, "tricks": [["Ao", "Sc", "Se"], ["Sb"]]}))
