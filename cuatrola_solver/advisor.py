@@ -31,8 +31,8 @@ Sampling stops early, in rounds of :data:`ROUND` deals drawn as the chunks of
 ``workers``.
 
 **Hints** (:func:`hint`).  For the seat on turn in a hand in progress, every legal card
-valued over the deals consistent with that seat's knowledge
-(:func:`sampling.knowledge_from_hand`), with :func:`solver.solve_cards` per deal.
+valued over the deals consistent with that seat's :class:`~cuatrola_solver.view.View`
+(:func:`sampling.knowledge_from_view`), with :func:`solver.solve_cards` per deal.
 """
 
 from __future__ import annotations
@@ -52,9 +52,10 @@ from .cards import cards_of, format_card, format_cards, mask_of
 from .errors import IllegalBidError, IllegalPlayError, NotationError
 from .match import Score
 from .play import (SIDE_NAMES, SUIT_NAMES, active_seats, cante_points, cante_refusal,
-                   declaring_side, side_of, sing, tricks_goal)
+                   declaring_side, partner_of, side_of, sing, tricks_goal)
 from .reference import points_based
 from .rules import CONTRACT_VALUE, RuleSet, get_rules, rules_spec
+from .view import View
 
 __all__ = ["Option", "OptionResult", "Advice", "bid_options", "advise", "wilson",
            "CardHint", "Hint", "hint", "DEFAULT_SAMPLES", "DEFAULT_HINT_SAMPLES", "ROUND"]
@@ -408,29 +409,13 @@ class Hint:
                 "note": self.note}
 
 
-def _own_cante(pos, rules: RuleSet, seat: int) -> int | None:
-    """The suit the seat on turn would sing now (the 40 first), or None."""
-    suits = [s for s in range(4) if cante_refusal(pos, rules, seat, s) is None]
-    if not suits:
-        return None
-    return max(suits, key=lambda s: (cante_points(s, pos.trump), -s))
-
-
-def hint(hand, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
-         seed: int | None = None, workers: int | None = None,
-         progress: Progress | None = None) -> Hint:
-    """Every legal card of the seat on turn in ``hand`` (a :class:`~hand.Hand` in play),
-    valued over the deals consistent with that seat's knowledge, best first.
-
-    For paso, ``tricks`` and ``margin`` are measured for the seat's side; for a bid
-    contract, for the declaring side.  ``p_win`` is always the seat's side's.  If the seat
-    on turn may sing now (a trick boundary), the values assume it sings first (the 40
-    before a 20); other cantes still pending at this boundary are taken as forgone (the
-    record is taken as complete so far).  ``workers`` threads (default 1) solve the deals;
-    the result does not depend on it.  Each deal's searches are short and much of the
-    work holds the GIL, so more threads seldom pay: measured slower on 2 cores at trick 1.
-    """
-    rules = hand.rules
+def hint_view(source) -> View:
+    """The view a hint answers for: a :class:`View` as it is, or a
+    :class:`~cuatrola_solver.hand.Hand` in play projected on the seat on turn (refused
+    when the record already decided the hand by a renuncio)."""
+    if isinstance(source, View):
+        return source
+    hand = source
     if hand.pos is None:
         raise IllegalPlayError("the auction is not over: there is no card to play yet")
     if hand.is_over():
@@ -438,17 +423,55 @@ def hint(hand, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
     if hand.renuncios:
         raise IllegalPlayError("the hand is already decided by the first renuncio, "
                                + hand.renuncios[0].describe())
-    base = hand.pos
-    seat = base.to_play
-    k = sampling.knowledge_from_hand(hand, seat)
+    return View.from_hand(hand, hand.pos.to_play)
+
+
+def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
+         seed: int | None = None, workers: int | None = None,
+         progress: Progress | None = None) -> Hint:
+    """Every legal card of the seat on turn, valued over the deals consistent with what
+    that seat knows, best first.
+
+    ``source`` is the seat's :class:`View` (it must be its turn to play), or a
+    :class:`~cuatrola_solver.hand.Hand` in play, projected on the seat on turn: the
+    answer depends on the view only, never on cards the seat has not seen.
+
+    For paso, ``tricks`` and ``margin`` are measured for the seat's side; for a bid
+    contract, for the declaring side.  ``p_win`` is always the seat's side's.  If the seat
+    on turn may sing now (a trick boundary), the values assume it sings first (the 40
+    before a 20), in every deal where the rules let it: under ``forty_first`` a 20 is
+    refused in the deals where its partner holds the 40 (the side then sings the 40,
+    a choice left to the search).  Other cantes still pending at this boundary are taken
+    as forgone (the record is taken as complete so far).  ``workers`` threads (default
+    1) solve the deals; the result does not depend on it.  Each deal's searches are
+    short and much of the work holds the GIL, so more threads seldom pay: measured
+    slower on 2 cores at trick 1.
+    """
+    view = hint_view(source)
+    rules = view.rules
+    if not view.auction_over:
+        raise IllegalPlayError("the auction is not over: there is no card to play yet")
+    if view.renuncios:
+        raise IllegalPlayError("the hand is already decided by the first renuncio, "
+                               + view.renuncios[0].describe())
+    if view.is_over():
+        raise IllegalPlayError("the hand is over: there is no card to play")
+    seat = view.seat
+    if view.to_play != seat:
+        raise IllegalPlayError(f"it is seat {view.to_play}'s turn to play, not seat {seat}'s")
+    base = view.position
+    k = sampling.knowledge_from_view(view)
     note = None
     cante = None
-    if not base.trick and hand.tricks:
-        cante = _own_cante(base, rules, seat)
-        if cante is not None:
-            base = sing(base, side_of(seat), cante)
-            note = (f"sing the {cante_points(cante, base.trump)} in {SUIT_NAMES[cante]} "
-                    f"before leading: the values assume you do")
+    options = view.cante_options()
+    if options:
+        cante = options[0]
+        note = (f"sing the {cante_points(cante, base.trump)} in {SUIT_NAMES[cante]} "
+                f"before leading: the values assume you do")
+        mate = partner_of(seat)
+        if (rules.forty_first and cante != base.trump and not base.sung >> base.trump & 1
+                and base.active[mate - 1]):
+            note += " (where your partner holds the 40, your side sings the 40 first)"
     if exact:
         seed = None
         deals = sampling.enumerate_deals(k)
@@ -467,6 +490,8 @@ def hint(hand, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
 
     def values(row) -> tuple:
         pos = base.with_changes(hands=tuple(int(h) for h in row))
+        if cante is not None and cante_refusal(pos, rules, seat, cante) is None:
+            pos = sing(pos, side_of(seat), cante)
         return (solver.solve_cards(pos, rules, "tricks"), solver.solve_cards(pos, rules, "makes"),
                 solver.solve_cards(pos, rules, "margin") if pts else None)
 
@@ -489,5 +514,5 @@ def hint(hand, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
              for c, s in sums.items()]
     sign = 1 if measured == mine else -1      # seat-relative: higher is better for the seat
     cards.sort(key=lambda h: (-h.p_win, -sign * (h.margin or 0.0), -sign * h.tricks, h.card))
-    return Hint(seat, hand.trick_number, base.contract, tuple(base.declarer), measured,
+    return Hint(seat, view.trick_number, base.contract, tuple(base.declarer), measured,
                 exact, n, seed, tuple(cards), cante, note)

@@ -238,7 +238,16 @@ class Hand:
     # --- records --------------------------------------------------------------
     @classmethod
     def from_record(cls, rec) -> "Hand":
-        """Replay a :class:`~cuatrola_solver.record.HandRecord`; errors say where."""
+        """Replay a :class:`~cuatrola_solver.record.HandRecord`; errors say where.
+
+        The record must give all four hands; one kept from a seat's side (unknown hands)
+        is read by :func:`cuatrola_solver.view.check_seen` instead."""
+        if not rec.complete:
+            raise RecordError(
+                f"the hand{'s' if len(rec.unknown_seats) > 1 else ''} of seat"
+                f"{'s' if len(rec.unknown_seats) > 1 else ''} "
+                f"{', '.join(map(str, rec.unknown_seats))} "
+                f"{'are' if len(rec.unknown_seats) > 1 else 'is'} unknown: this needs the whole deal")
         try:
             hand = cls(rec.hands, rec.muestra, rec.rules, rec.score)
         except CuatrolaError as e:

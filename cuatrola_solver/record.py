@@ -67,7 +67,8 @@ class Cante:
 class HandRecord:
     """One hand as recorded: the deal, the auction, the tricks, the cantes.
 
-    ``hands[i]`` lists seat ``i + 1``'s five cards in the order given; ``tricks``
+    ``hands[i]`` lists seat ``i + 1``'s five cards in the order given, or is None when
+    the recorder did not see them (a record kept from one seat's side); ``tricks``
     lists each trick's cards in playing order from its leader; ``annotations`` maps
     (trick, card position) pairs, both 1-based, to a symbol (``?!``, ``?``, ``??``)
     and/or a comment, written by ``analyze --annotate``.
@@ -75,7 +76,7 @@ class HandRecord:
 
     rules: RuleSet
     muestra: int
-    hands: list[list[int]]
+    hands: list[list[int] | None]
     auction: list[str] | None = None
     tricks: list[list[int]] = field(default_factory=list)
     cantes: list[Any] = field(default_factory=list)
@@ -87,7 +88,7 @@ class HandRecord:
         obj: dict[str, Any] = {
             "rules": rules_spec(self.rules),
             "muestra": format_card(self.muestra),
-            "hands": [format_cards(h) for h in self.hands],
+            "hands": [None if h is None else format_cards(h) for h in self.hands],
         }
         if self.auction is not None:
             obj["auction"] = list(self.auction)
@@ -97,6 +98,16 @@ class HandRecord:
         if self.score is not None:
             obj["score"] = self.score.to_dict()
         return obj
+
+    @property
+    def unknown_seats(self) -> list[int]:
+        """The seats whose hands the record does not give."""
+        return [s for s, h in enumerate(self.hands, 1) if h is None]
+
+    @property
+    def complete(self) -> bool:
+        """True when every hand is known (a full record)."""
+        return not self.unknown_seats
 
 
 def _where(path: str, key: str) -> str:
@@ -124,7 +135,11 @@ def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
     hands_obj = obj["hands"]
     if not isinstance(hands_obj, list) or len(hands_obj) != 4:
         raise RecordError(f"{where}, field 'hands': expected a list of 4 hands (seats 1 to 4)")
-    hands = [_cards(h, f"{where}, hands[{i}] (seat {i + 1})") for i, h in enumerate(hands_obj)]
+    hands = [None if h is None else _cards(h, f"{where}, hands[{i}] (seat {i + 1})")
+             for i, h in enumerate(hands_obj)]
+    if all(h is None for h in hands):
+        raise RecordError(f"{where}, field 'hands': every hand is null; a record gives at "
+                          f"least the hand of the seat it was kept by")
     auction = None
     if obj.get("auction") is not None:
         if not isinstance(obj["auction"], list):
@@ -219,7 +234,10 @@ def write_json(rec: HandRecord, indent: int | None = None) -> str:
 
 #: the tags of the text form, in the order write_text writes them
 TAGS = ("Rules", "Score", "Muestra", "Seat1", "Seat2", "Seat3", "Seat4", "Auction")
-REQUIRED_TAGS = ("Muestra", "Seat1", "Seat2", "Seat3", "Seat4")
+REQUIRED_TAGS = ("Muestra",)
+SEAT_TAGS = ("Seat1", "Seat2", "Seat3", "Seat4")
+#: the value of a Seat tag whose hand the recorder did not see
+UNKNOWN = "?"
 #: annotation symbols a card may carry (lichess / PGN style)
 SYMBOLS = ("!!", "!", "!?", "?!", "?", "??")
 FORMS = ("text", "json")
@@ -317,7 +335,7 @@ def write_text(rec: HandRecord) -> str:
         lines.append(f'[Score "{rec.score.A}-{rec.score.B}"]')
     lines.append(f'[Muestra "{format_card(rec.muestra)}"]')
     for seat, hand in enumerate(rec.hands, 1):
-        lines.append(f'[Seat{seat} "{format_cards(hand)}"]')
+        lines.append(f'[Seat{seat} "{UNKNOWN if hand is None else format_cards(hand)}"]')
     if rec.auction is not None:
         lines.append(f'[Auction "{" ".join(rec.auction)}"]')
     lines.append("")
@@ -375,6 +393,10 @@ class _TextReader:
 
     # --- scanning ---------------------------------------------------------------
     def read(self) -> HandRecord:
+        self.scan()
+        return self.finish(len(self.text))
+
+    def scan(self) -> None:
         text, i, n = self.text, 0, len(self.text)
         while i < n:
             ch = text[i]
@@ -404,7 +426,6 @@ class _TextReader:
                 self.on_word(m.group(), i)
                 i = m.end()
         self.end_cante(n)
-        return self.finish(n)
 
     def snippet(self, i: int) -> str:
         end = self.text.find("\n", i)
@@ -458,6 +479,8 @@ class _TextReader:
             elif canonical == "Auction":
                 parsed = [parse_call(call, f"(call {i} {where})")
                           for i, call in enumerate(split_tokens(value), 1)]
+            elif value.strip() == UNKNOWN:
+                parsed = None
             else:
                 parsed = parse_cards(value, f"tag [{canonical}]")
         except CuatrolaError as e:
@@ -575,11 +598,15 @@ class _TextReader:
         if missing:
             raise RecordError(f"{self.where}: missing tag{'s' if len(missing) > 1 else ''} "
                               + ", ".join(f"[{t} \"...\"]" for t in missing)
-                              + ": a record needs the muestra and the four hands (Seat1 to Seat4)")
+                              + ": a record needs the muestra")
         value = {name: v for name, (_, v) in self.tags.items()}
+        if all(value.get(t) is None for t in SEAT_TAGS):
+            raise RecordError(f"{self.where}: no hand is given: a record needs at least the "
+                              f"hand of the seat it was kept by, e.g. [Seat2 \"Ao 3c Rb Ce Sb\"] "
+                              f"(a hand not seen is [Seat3 \"?\"] or left out)")
         return HandRecord(
             rules=value.get("Rules") or get_rules(None), muestra=value["Muestra"],
-            hands=[value[f"Seat{s}"] for s in (1, 2, 3, 4)], auction=value.get("Auction"),
+            hands=[value.get(t) for t in SEAT_TAGS], auction=value.get("Auction"),
             tricks=self.tricks, cantes=self.cantes, score=value.get("Score"),
             annotations=self.annotations, comment=self.comment)
 
@@ -587,6 +614,16 @@ class _TextReader:
 def read_text(text: str, where: str = "record") -> HandRecord:
     """Read the text form; errors name the bad token with its line and column."""
     return _TextReader(text, where).read()
+
+
+def read_play(text: str, where: str = "--played") -> tuple[list[list[int]], list[Cante]]:
+    """Read a play section alone, as in a record: ``1. Sb Ab Cb 3b cante 2 oros 2. Ao``
+    (trick numbers, each trick's cards from its leader, cantes).  Returns the tricks and
+    the cantes; errors name the bad token with its line and column in ``text``."""
+    reader = _TextReader(text, where)
+    reader.playing = True       # no tags here
+    reader.scan()
+    return reader.tricks, reader.cantes
 
 
 def read_record(text: str, where: str = "record") -> HandRecord:

@@ -68,6 +68,7 @@ from .rules import RuleSet, get_rules
 
 __all__ = [
     "Play", "Knowledge", "play_forbidden", "knowledge_at_start", "knowledge_from_hand",
+    "knowledge_from_view",
     "count_deals", "enumerate_deals", "unrank_deals", "sample_deals", "consistent_mask",
     "Chunk", "plan_chunks", "sample_chunk", "sample_deals_seeded", "DEFAULT_CHUNK",
 ]
@@ -218,24 +219,32 @@ def knowledge_at_start(hand: Iterable[int] | int, muestra: int, seat: int,
 
 def knowledge_from_hand(hand, seat: int,
                         renuncios: Iterable[tuple[int, int]] | None = None) -> Knowledge:
-    """What ``seat`` knows in a :class:`~cuatrola_solver.hand.Hand` in progress.
+    """What ``seat`` knows in a :class:`~cuatrola_solver.hand.Hand` in progress: the
+    knowledge of its :class:`~cuatrola_solver.view.View`, the plays in ``renuncios``
+    (by default ``hand.renuncios``) taken as renuncios."""
+    from .view import View
+    if renuncios is None:
+        renuncios = [(r.trick, r.seat) for r in hand.renuncios]
+    return knowledge_from_view(View.from_hand(hand, seat), renuncios)
+
+
+def knowledge_from_view(view, renuncios: Iterable[tuple[int, int]] | None = None) -> Knowledge:
+    """What a :class:`~cuatrola_solver.view.View` tells about the current hands.
 
     ``renuncios`` lists the plays, as (trick number, seat) pairs, that were renuncios
-    and so reveal nothing; by default ``hand.renuncios``.  Raises
+    and so reveal nothing; by default the renuncios the view has seen.  Raises
     :class:`InconsistentDealError` when the history contradicts itself (a play assumed
     legal that the seat's later plays show was not).
     """
+    seat = view.seat
     _check_seat(seat)
-    rules = hand.rules
-    trump = hand.trump
+    rules = view.rules
+    trump = view.trump
     if renuncios is None:
-        renuncios = [(r.trick, r.seat) for r in hand.renuncios]
+        renuncios = [(r.trick, r.seat) for r in view.renuncios]
     skip = {(int(t), int(s)) for t, s in renuncios}
-    plays: list[Play] = []
-    for t, trick in enumerate(list(hand.tricks) + ([hand.current] if hand.current else []), 1):
-        cards = [c for _, c in trick]
-        for j, (s, c) in enumerate(trick):
-            plays.append(Play(t, s, c, tuple(cards[:j]), (t, s) not in skip))
+    plays = [Play(p.trick, p.seat, p.card, p.before, (p.trick, p.seat) not in skip)
+             for p in view.plays]
     played = [0, 0, 0, 0]
     for p in plays:
         played[p.seat - 1] |= 1 << p.card
@@ -251,15 +260,14 @@ def knowledge_from_hand(hand, seat: int,
                 f"trick {p.trick}: seat {p.seat} played {format_card(p.card)}, which would be "
                 f"a renuncio since it still held {format_cards(cards_of(later & f))}")
         forbidden[p.seat - 1] |= f
-    current = hand.pos.hands if hand.pos is not None else hand.deal
-    active = tuple(hand.active) if hand.pos is not None else (True,) * 4
+    active = tuple(view.active) if view.auction_over else (True,) * 4
     known = [0, 0, 0, 0]
-    known[seat - 1] = current[seat - 1]
-    if not (played[3] >> hand.muestra & 1):
-        known[3] |= 1 << hand.muestra
+    known[seat - 1] = view.held
+    if not (played[3] >> view.muestra & 1):
+        known[3] |= 1 << view.muestra
     not_both: list[tuple[int, int]] = []
     sung = 0
-    for k in hand.cantes:
+    for k in view.cantes:
         if rules.forty_first and k.suit != trump and not sung >> trump & 1:
             # a 20 before the 40: no active seat of the side could sing the 40 then
             for mate in (k.seat, (k.seat + 1) % 4 + 1):
@@ -291,7 +299,7 @@ def knowledge_from_hand(hand, seat: int,
             raise InconsistentDealError(f"seat {mate} is known to hold "
                                         f"{format_cards(cards_of(need))}, which the cantes "
                                         f"show it did not hold")
-    return Knowledge(seat, hand.muestra, trump, rules, active, tuple(known), hidden,
+    return Knowledge(seat, view.muestra, trump, rules, active, tuple(known), hidden,
                      tuple(forbidden), tuple(played), tuple(plays), tuple(not_both))
 
 

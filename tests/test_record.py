@@ -286,7 +286,6 @@ def _mutate(old: str, new: str) -> str:
     (_mutate('[Muestra "3o"]', '[Muestra "3o"] [muestra "Ao"]'),
      ["line 4, column 16", "duplicate tag [muestra]", "first at line 4, column 1"]),
     (_mutate('[Muestra "3o"]', ""), ["missing tag [Muestra"]),
-    (_mutate('[Seat3 "So Sc Ae 3e Re"]', ""), ["missing tag [Seat3"]),
     (_mutate("{Sunday", "{Sunday {"), ["line 1", "unbalanced braces", "comments do not nest"]),
     (_mutate("{the rey was worth keeping}", "{the rey was worth keeping"),
      ["line 11", "never closed"]),
@@ -315,7 +314,8 @@ def _mutate(old: str, new: str) -> str:
     (_mutate('[Rules "online"]', '[Rules online]'), ["line 2", "bad tag", "[Name \"value\"]"]),
     (_mutate("1. Ao", '1. "Ao"'), ["line 11", "unexpected '\"'"]),
     (_mutate("1. Ao", "1. Ao ]"), ["line 11", "unexpected ']'"]),
-    ("", ["missing tags"]),
+    ("", ["missing tag [Muestra"]),
+    ('[Muestra "3o"] [Seat1 "?"]', ["no hand is given"]),
 ])
 def test_bad_text_names_the_token_and_where(text, needles):
     with pytest.raises(RecordError) as err:
