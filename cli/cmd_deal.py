@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from typing import Optional
 
-import numpy as np
+import random
+
 import typer
 
+from cuatrola_solver.cards import random_deal
 from cuatrola_solver.record import HandRecord, write_text
 
 from .common import JsonOption, RulesOption, emit_json, load_rules, user_errors
 
 
-def random_record(rng: np.random.Generator, rules) -> HandRecord:
+def random_record(rng: random.Random, rules) -> HandRecord:
     """Shuffle the 20 cards and deal five to each seat; the last one is the muestra."""
-    order = [int(c) for c in rng.permutation(20)]
-    hands = [sorted(order[5 * i:5 * i + 5]) for i in range(4)]
-    return HandRecord(rules=rules, muestra=order[19], hands=hands)
+    hands, muestra = random_deal(rng)
+    return HandRecord(rules=rules, muestra=muestra, hands=hands)
 
 
 def register(app: typer.Typer) -> None:
@@ -30,7 +31,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Random deals as hand records (JSON lines with --json, else the text form)."""
         rs = load_rules(rules)
-        rng = np.random.default_rng(seed)
+        rng = random.Random(seed)
         for i in range(count):
             rec = random_record(rng, rs)
             if json_out:

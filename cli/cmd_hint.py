@@ -1,4 +1,8 @@
-"""``cuatrola hint``: the best next card for the seat on turn, from that seat's knowledge."""
+"""``cuatrola hint``: the best next card for the seat on turn, from that seat's view.
+
+From a record (full, or kept from one seat's side with the other hands unknown), or
+live at the table from the seat's own cards: ``--hand --muestra --seat [--auction]
+[--played]``."""
 
 from __future__ import annotations
 
@@ -9,11 +13,14 @@ from tabulate import tabulate
 
 from cuatrola_solver import advisor
 from cuatrola_solver.hand import Hand
+from cuatrola_solver.match import parse_score
 from cuatrola_solver.record import read_record
+from cuatrola_solver.view import View, check_seen
 
 from .cmd_advise import progress_bar
-from .common import (JsonOption, SeedOption, check_sampling, emit_json, exact_option,
-                     read_input, samples_option, user_errors, workers_option)
+from .common import (JsonOption, RulesOption, SeedOption, check_sampling, emit_json,
+                     exact_option, fail, load_rules, read_input, samples_option, user_errors,
+                     workers_option)
 
 
 def render(report: dict) -> str:
@@ -24,12 +31,57 @@ def render(report: dict) -> str:
                                    f"margin ({report['side']})"], disable_numparse=True)
 
 
+def source_of(record: str | None, hand: str | None, muestra: str | None, seat: int | None,
+              auction: str | None, played: str | None, rules: str, score: str | None):
+    """What the hint answers for: a Hand (a full record) or a seat's View."""
+    live = {"--hand": hand, "--muestra": muestra, "--auction": auction, "--played": played,
+            "--score": score}
+    if record is not None:
+        given = [name for name, value in live.items() if value is not None]
+        if given:
+            fail(f"give a record or the live options, not both ({', '.join(given)} with a record)")
+        text, where = read_input(record)
+        rec = read_record(text, where)
+        seen = check_seen(rec, where)
+        on_turn = seen.pos.to_play if seen.pos is not None and not seen.over else None
+        if seat is None:
+            if rec.complete:
+                return Hand.from_record(rec)
+            seat = on_turn
+            if seat is None:
+                fail(f"{where}: there is no card to play (the auction is not over, or the "
+                     f"hand is)")
+        return View.from_record(rec, seat)
+    missing = [name for name, value in (("--hand", hand), ("--muestra", muestra),
+                                        ("--seat", seat)) if value is None]
+    if missing:
+        fail(f"give a record, or your cards live: missing {', '.join(missing)} "
+             f"(e.g. --hand \"Ao 3c Rb Ce Sb\" --muestra 3b --seat 2)")
+    return View.from_input(hand, muestra, seat, auction, played, load_rules(rules),
+                           parse_score(score) if score is not None else None)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("hint")
     @user_errors
     def hint_command(
-        record: str = typer.Argument(..., help="An unfinished hand record (JSON or text "
-                                     "form), or - for stdin."),
+        record: Optional[str] = typer.Argument(
+            None, metavar="[RECORD]", help="An unfinished hand record (JSON or text form; "
+            "hands not seen may be '?'), or - for stdin.  Or give your cards live:"),
+        hand: Optional[str] = typer.Option(None, "--hand", "-H", help="Live: your five "
+                                           "cards as dealt (or the cards you still hold)."),
+        muestra: Optional[str] = typer.Option(None, "--muestra", "-m", help="Live: the muestra."),
+        seat: Optional[int] = typer.Option(None, "--seat", "-s", min=1, max=4,
+                                           help="Live: your seat, 1-4 (with a record: answer "
+                                           "for this seat; default the seat on turn)."),
+        auction: Optional[str] = typer.Option(None, "--auction", "-a", help="Live: the four "
+                                              "calls (default: all passed)."),
+        played: Optional[str] = typer.Option(None, "--played", "-p", help="Live: the cards "
+                                             "played so far, as in a record: '1. Sb Ab Cb 3b "
+                                             "cante 2 oros 2. Ao'."),
+        rules: str = RulesOption,
+        score: Optional[str] = typer.Option(None, "--score", help="Live: the match score "
+                                            "A-B before the hand."),
         samples: Optional[int] = samples_option(
             f"Deals to sample (default {advisor.DEFAULT_HINT_SAMPLES})."),
         exact: bool = exact_option(),
@@ -39,10 +91,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """The value of each legal card for the seat on turn, from what it knows (best first)."""
         check_sampling(exact, samples)
-        text, where = read_input(record)
-        hand = Hand.from_record(read_record(text, where))
+        source = source_of(record, hand, muestra, seat, auction, played, rules, score)
         with progress_bar("hint") as bar:
-            result = advisor.hint(hand, exact=exact,
+            result = advisor.hint(source, exact=exact,
                                   samples=samples or advisor.DEFAULT_HINT_SAMPLES,
                                   seed=seed, workers=workers, progress=bar)
         report = result.to_dict()

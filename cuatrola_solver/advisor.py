@@ -516,3 +516,40 @@ def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
     cards.sort(key=lambda h: (-h.p_win, -sign * (h.margin or 0.0), -sign * h.tricks, h.card))
     return Hint(seat, view.trick_number, base.contract, tuple(base.declarer), measured,
                 exact, n, seed, tuple(cards), cante, note)
+
+
+def cante_values(view: View, options: Sequence[int | None], *, samples: int = 40,
+                 seed: int | None = None) -> dict[int | None, float]:
+    """What each cante option of the view's seat is worth now, at a trick boundary:
+    the mean over deals consistent with the view of the seat's side's double-dummy
+    win (1 or 0) plus its points margin / 1000 (the tie-break).  ``None`` is keeping
+    quiet: the side sings nothing at this boundary.  A suit the rules refuse in a deal
+    (``forty_first``: the partner holds the 40) leaves that deal's cantes to the search.
+    """
+    rules = view.rules
+    base = view.position
+    seat, mine = view.seat, side_of(view.seat)
+    deals = sampling.sample_deals_seeded(sampling.knowledge_from_view(view), samples,
+                                         random_seed() if seed is None else seed,
+                                         chunk_size=ROUND)
+    d = base.declaring_side
+    pts = points_based(base.contract, rules)
+    totals = {o: 0.0 for o in options}
+    for row in deals:
+        pos = base.with_changes(hands=tuple(int(h) for h in row))
+        for o in options:
+            if o is None:
+                bs = list(pos.boundary_sung)
+                bs[mine] = True
+                after = pos.with_changes(boundary_sung=tuple(bs))
+            elif cante_refusal(pos, rules, seat, o) is None:
+                after = sing(pos, mine, o)
+            else:
+                after = pos
+            makes = solver.solve(after, rules, "makes")
+            value = float(makes if mine == d else 1 - makes)
+            if pts:
+                margin = solver.solve(after, rules, "margin")
+                value += (margin if mine == d else -margin) / 1000
+            totals[o] += value
+    return {o: v / max(1, len(deals)) for o, v in totals.items()}

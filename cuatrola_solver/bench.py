@@ -20,7 +20,8 @@ from typing import Sequence
 
 import numpy as np
 
-from . import play, reference
+from . import cards, play, reference
+from .cards import mask_of
 from .rules import PRESETS, RuleSet
 
 #: DESIGN.md targets, microseconds per deal
@@ -36,11 +37,9 @@ CASES = {
 
 
 def random_deal(rng: random.Random) -> tuple[tuple[int, int, int, int], int]:
-    """Four hand masks (seats 1-4) and the trump suit (the suit of seat 4's last card)."""
-    order = list(range(20))
-    rng.shuffle(order)
-    hands = tuple(sum(1 << c for c in order[5 * i:5 * i + 5]) for i in range(4))
-    return hands, order[19] // 5
+    """Four hand masks (seats 1-4) and the trump suit, of :func:`cards.random_deal`."""
+    hands, muestra = cards.random_deal(rng)
+    return tuple(mask_of(h) for h in hands), muestra // 5
 
 
 def random_deals(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:

@@ -185,3 +185,13 @@ def parse_deal(text: str, where: str = "deal") -> list[list[int]]:
 
 def format_deal(hands: Iterable[Iterable[int]]) -> str:
     return " / ".join(format_cards(h) for h in hands)
+
+
+def random_deal(rng) -> tuple[list[list[int]], int]:
+    """Shuffle the 20 cards with ``rng`` (a :class:`random.Random`) and deal five to each
+    seat, 1 to 4: the four hands (each sorted) and the muestra, the last card dealt
+    (seat 4's fifth).  The one maker of random deals (``deal``, the benchmark, self-play
+    and the tests)."""
+    order = list(range(NUM_CARDS))
+    rng.shuffle(order)
+    return [sorted(order[5 * i:5 * i + 5]) for i in range(4)], order[NUM_CARDS - 1]

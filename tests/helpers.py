@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from cuatrola_solver.cards import cards_of, mask_of, parse_card, parse_cards
+from cuatrola_solver.cards import cards_of, mask_of, parse_card, parse_cards, random_deal
 from cuatrola_solver.hand import Hand
 from cuatrola_solver.play import Position, first_leader
 from cuatrola_solver.rules import get_rules
@@ -33,13 +33,6 @@ def position(trump: str, hands: tuple[str, str, str, str], contract="paso", decl
     return Position(trump="oceb".index(trump), hands=hm, active=active, contract=contract,
                     declarer=tuple(declarer), leader=leader or first_leader(active),
                     trick=tuple(parse_cards(trick)), **kw)
-
-
-def random_deal(rng: random.Random) -> tuple[list[list[int]], int]:
-    order = list(range(20))
-    rng.shuffle(order)
-    hands = [sorted(order[5 * i:5 * i + 5]) for i in range(4)]
-    return hands, order[19]
 
 
 AUCTIONS = {
