@@ -28,7 +28,7 @@ from .record import HandRecord
 from .rules import RuleSet, get_rules
 from .view import View
 
-__all__ = ["play_hand", "play_match", "singing_order", "MAX_MATCH_HANDS", "PlayerError"]
+__all__ = ["play_hand", "play_match", "iter_match", "seat_of", "singing_order", "MAX_MATCH_HANDS", "PlayerError"]
 
 #: a match that has not ended after this many hands is stopped (it cannot happen
 #: under the presets: every hand scores at least one point)
@@ -106,12 +106,23 @@ def play_match(players: Sequence, rules: RuleSet | str | None = None, seed: int 
     """Play a match to the target between ``players`` (in their seats of the first
     hand: players 1 and 3 are one pair) and return the records of its hands, each with
     the A/B score before it.  Hand ``k`` is dealt by ``random.Random(f"{seed}/{k}")`` and
-    its players' choices are seeded by the same text's hash."""
+    its players' choices are seeded from the same generator."""
+    return list(iter_match(players, rules, seed, observe))
+
+
+def seat_of(player: int, k: int) -> int:
+    """The seat, in hand ``k`` of a match, of the player who sat at seat ``player`` in
+    hand 0: the deal passes on, so everyone moves one seat up (seat 1 deals next)."""
+    return (player - 1 - k) % 4 + 1
+
+
+def iter_match(players: Sequence, rules: RuleSet | str | None = None, seed: int = 0,
+               observe: Observer | None = None):
+    """:func:`play_match` one hand at a time: yields each hand's record as it ends."""
     if len(players) != 4:
         raise CuatrolaError(f"a match needs 4 players, got {len(players)}")
     rules = get_rules(rules)
     match = Match(rules)
-    records = []
     while match.winner() is None:
         k = match.hands_played
         if k >= MAX_MATCH_HANDS:
@@ -123,5 +134,4 @@ def play_match(players: Sequence, rules: RuleSet | str | None = None, seed: int 
                         seed=rng.getrandbits(62), observe=observe)
         result = Hand.from_record(rec).result()
         match.record_hand(result.winner, result.game_points)
-        records.append(rec)
-    return records
+        yield rec
