@@ -22,7 +22,7 @@ import numpy as np
 
 from . import cards, play, reference
 from .cards import mask_of
-from .rules import PRESETS, RuleSet
+from .rules import PRESETS, RuleSet, get_rules
 
 #: DESIGN.md targets, microseconds per deal
 TARGETS_US = {"tricks3": 10.0, "margin4": 80.0, "makes": 10.0}
@@ -181,3 +181,47 @@ if __name__ == "__main__":          # python -m cuatrola_solver.bench
     import sys
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     print(format_bench(run_bench(deals=n)))
+
+
+def run_players_bench(hands: int = 20, seed: int = 1, rules: RuleSet | str = "online",
+                      samples: int = 40) -> dict:
+    """The pimc player's speed: CPU time of each card decision (``samples`` deals) over
+    the card decisions of ``hands`` seeded hands of four pimc players, and of each whole
+    hand's play (after an all-pass auction, so bidding is not counted)."""
+    from .players import PimcPlayer
+    from .selfplay import play_hand
+
+    rules = get_rules(rules)
+    player = PimcPlayer(samples=samples, bid="heuristic")
+    decisions: list[float] = []
+
+    class Timed:
+        name = "timed"
+
+        def call(self, view, s):
+            return "paso"
+
+        def sing(self, view, s):
+            return player.sing(view, s)
+
+        def card(self, view, s):
+            start = time.thread_time()
+            c = player.card(view, s)
+            if len(view.legal_cards()) > 1:
+                decisions.append(time.thread_time() - start)
+            return c
+
+    hand_times = []
+    rng = random.Random(seed)
+    for k in range(hands):
+        deal = cards.random_deal(rng)
+        start = time.thread_time()
+        play_hand(deal, [Timed()] * 4, rules, seed=k)
+        hand_times.append(time.thread_time() - start)
+    decisions.sort()
+    hand_times.sort()
+    return {"hands": hands, "samples": samples, "decisions": len(decisions),
+            "decision_median_ms": 1000 * decisions[len(decisions) // 2],
+            "decision_p90_ms": 1000 * decisions[int(len(decisions) * 0.9)],
+            "hand_median_s": hand_times[len(hand_times) // 2],
+            "hand_max_s": hand_times[-1]}
