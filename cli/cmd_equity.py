@@ -66,6 +66,7 @@ def plot(tab: equity.EquityTable, path: str) -> None:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
     except ImportError:
         fail("--plot needs matplotlib: pip install 'cuatrola-solver[lab]'")
     top = tab.target + tab.win_by - 2
@@ -77,6 +78,8 @@ def plot(tab: equity.EquityTable, path: str) -> None:
         ax.set_title(title)
         ax.set_xlabel("your score")
         ax.set_ylabel("their score")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     fig.colorbar(im, ax=axes, label="P(your pair wins the match)")
     fig.suptitle(f"match equity, {tab.rules.name}: to {tab.target}"
                  + (f", win by {tab.win_by}" if tab.win_by > 1 else ""))
