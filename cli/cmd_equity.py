@@ -53,10 +53,12 @@ def render(tab: equity.EquityTable) -> str:
     if tab.win_by > 1:
         base = tab.lead_from
         parts = []
-        for lead, what in ((1, "one ahead"), (0, "level"), (-1, "one behind")):
-            if abs(lead) < tab.win_by:
-                parts.append(f"{what} {100 * tab.p_win(base + max(lead, 0), base - min(lead, 0), True):.0f}% "
-                             f"(mano) / {100 * tab.p_win(base + max(lead, 0), base - min(lead, 0), False):.0f}%")
+        for lead in range(tab.win_by - 1, -tab.win_by, -1):
+            what = ("level" if lead == 0 else
+                    f"{'one' if abs(lead) == 1 else abs(lead)} {'ahead' if lead > 0 else 'behind'}")
+            mine, theirs = base + max(lead, 0), base - min(lead, 0)
+            parts.append(f"{what} {100 * tab.p_win(mine, theirs, True):.0f}% (mano) / "
+                         f"{100 * tab.p_win(mine, theirs, False):.0f}%")
         lines += ["", f"From {base}-{base} on only the lead counts: " + ", ".join(parts) + "."]
     return "\n".join(lines)
 

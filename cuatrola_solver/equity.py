@@ -178,8 +178,10 @@ class EquityTable:
         self._dist: dict[tuple[int, int], list[tuple[int, int, float]]] = {}
         self._lead = self._solve_lead()
         self._values: dict[tuple[int, int, bool], float] = {}
-        for total in range(2 * (self.lead_from + w), -1, -1):   # successors first
-            for m in range(max(0, total - self.lead_from - w + 1), min(total, self.lead_from + w - 1) + 1):
+        # the open states below lead_from have both scores under lead_from + win_by
+        box = self.lead_from + w
+        for total in range(2 * box - 2, -1, -1):          # successors (more points) first
+            for m in range(max(0, total - box + 1), min(total, box - 1) + 1):
                 t = total - m
                 if self._live(m, t) and min(m, t) < self.lead_from:
                     for mano in (True, False):
