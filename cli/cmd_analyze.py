@@ -87,10 +87,12 @@ def render(report: dict) -> str:
     lines.append(f"knowledge: {how}; double dummy: all cards visible")
 
     if report["bids"]:
-        lines += ["", "Bidding (P(win), EV: from the seat's own hand; dd: on the actual deal)"]
+        match = any("match_loss" in b for b in report["bids"])
+        lines += ["", "Bidding (P(win), EV: from the seat's own hand; "
+                  + ("match: the pair's chance of winning the match after the call; "
+                     if match else "") + "dd: on the actual deal)"]
         rows = []
         notes = []
-        match = any("match_loss" in b for b in report["bids"])
         for b in report["bids"]:
             opts = {o["bid"]: o for o in b["options"]}
             call, adv, best = opts[b["call"]], opts[b["advice"]], opts[b["dd_best"]]
