@@ -18,6 +18,7 @@ extensions = [
 setup(
     packages=["cuatrola_solver", "cuatrola_cli"],
     package_dir={"cuatrola_solver": "cuatrola_solver", "cuatrola_cli": "cli"},
+    package_data={"cuatrola_solver": ["data/*.json"]},
     ext_modules=cythonize(extensions, language_level=3,
                           compiler_directives={"boundscheck": False, "wraparound": False,
                                                "cdivision": True, "initializedcheck": False}),

@@ -87,27 +87,47 @@ def advice_sentence(report: dict) -> str:
         else:
             verb += f" (your partner plays the {best['contract']})"
     side = "you" if best["contract"] != "paso" and best["declarer"] == seat else "your side"
+    match = "advice_per_hand" in report
     text = (f"{verb}: {side} win{'s' if side == 'your side' else ''} {_pct(best['p_win'])}"
             f"{'' if report['exact'] else ' (' + _half(best['ci95']) + ')'}, "
-            f"{best['ev']:+.2f} points per hand on average")
+            f"{best['ev']:+.2f} points per hand on average"
+            + (f", {_pct(best['p_match'])} to win the match" if match else ""))
     others = [f"{o['bid']}: {_pct(o['p_win'])}, {o['ev']:+.2f}"
+              + (f", match {_pct(o['p_match'])}" if match else "")
               for o in report["options"] if o["allowed"] and o["bid"] != best["bid"]]
     return text + ("; " + "; ".join(others) if others else "")
 
 
+def match_note(report: dict) -> str | None:
+    """With the match score, when the call for the match is not the call for the hand."""
+    hand = report.get("advice_per_hand")
+    if hand is None or hand == report["advice"]:
+        return None
+    opts = {o["bid"]: o for o in report["options"]}
+    best, alt = opts[report["advice"]], opts[hand]
+    return (f"At {report['score']['A']}-{report['score']['B']} the match comes first: "
+            f"{hand} scores more per hand ({alt['ev']:+.2f} against {best['ev']:+.2f}) but "
+            f"wins the match {_pct(alt['p_match'])} of the time, {best['bid']} "
+            f"{_pct(best['p_match'])}.")
+
+
 def render(report: dict) -> str:
+    match = "advice_per_hand" in report
     rows = []
     for o in report["options"]:
         if not o["allowed"]:
-            rows.append([o["bid"], "not allowed", "", "", "", "", o["reason"]])
+            rows.append([o["bid"], "not allowed", "", "", ""] + ([""] if match else [])
+                        + ["", o["reason"]])
             continue
         lo, hi = o["ci95"]
         mark = "<- advice" if o["bid"] == report["advice"] else ""
         rows.append([o["bid"], describe_contract(o, report["seat"]), f"{100 * o['p_win']:.1f}%",
                      "exact" if report["exact"] else f"{100 * lo:.1f}-{100 * hi:.1f}%",
-                     f"{o['ev']:+.2f}", histogram(o["tricks"]) + f" ({o['side']})", mark])
-    return tabulate(rows, headers=["call", "contract", "P(win)", "95% interval", "EV",
-                                   "tricks 0-5", ""], disable_numparse=True)
+                     f"{o['ev']:+.2f}"] + ([f"{100 * o['p_match']:.1f}%"] if match else [])
+                    + [histogram(o["tricks"]) + f" ({o['side']})", mark])
+    return tabulate(rows, headers=["call", "contract", "P(win)", "95% interval", "EV"]
+                    + (["P(match)"] if match else []) + ["tricks 0-5", ""],
+                    disable_numparse=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -122,7 +142,9 @@ def register(app: typer.Typer) -> None:
             None, "--auction", "-a", help="The calls of the seats before you, e.g. 'paso solo' "
             "(default: they all passed)."),
         score: Optional[str] = typer.Option(None, "--score", help="Match score A-B before the "
-                                            "hand, e.g. 3-5 (for the bid caps)."),
+                                            "hand, e.g. 3-5: the bid caps, and each call's "
+                                            "chance of winning the match (the advice then "
+                                            "plays for the match)."),
         samples: Optional[int] = samples_option(
             f"Most deals to sample (default {advisor.DEFAULT_SAMPLES}; stops once every "
             f"P(win) is within ±1%)."),
@@ -137,7 +159,7 @@ def register(app: typer.Typer) -> None:
         rs = load_rules(rules)
         cards = parse_cards(hand, "the hand")
         m = parse_card(muestra, "(--muestra)")
-        sc = parse_score(score) if score is not None else None
+        sc = parse_score(score, rules=rs) if score is not None else None
         with progress_bar("advise") as bar:
             result = advisor.advise(cards, m, seat, auction, sc, rs, exact=exact,
                                     samples=samples or advisor.DEFAULT_SAMPLES, seed=seed,
@@ -147,6 +169,9 @@ def register(app: typer.Typer) -> None:
             emit_json(report)
             return
         typer.echo(advice_sentence(report) + ".")
+        note = match_note(report)
+        if note:
+            typer.echo(note)
         how = (f"all {report['deals']:,} consistent deals" if report["exact"] else
                f"{report['deals']:,} sampled deals, seed {report['seed']}")
         typer.echo(f"seat {report['seat']}, {report['hand']}, muestra {report['muestra']}, "

@@ -87,24 +87,33 @@ def render(report: dict) -> str:
     lines.append(f"knowledge: {how}; double dummy: all cards visible")
 
     if report["bids"]:
-        lines += ["", "Bidding (P(win), EV: from the seat's own hand; dd: on the actual deal)"]
+        match = any("match_loss" in b for b in report["bids"])
+        lines += ["", "Bidding (P(win), EV: from the seat's own hand; "
+                  + ("match: the pair's chance of winning the match after the call; "
+                     if match else "") + "dd: on the actual deal)"]
         rows = []
         notes = []
         for b in report["bids"]:
             opts = {o["bid"]: o for o in b["options"]}
             call, adv, best = opts[b["call"]], opts[b["advice"]], opts[b["dd_best"]]
             flag = "" if b["ev_loss"] < 0.005 else f"{b['ev_loss']:.2f}"
-            rows.append([str(b["seat"]), b["call"], f"{_pct(call['p_win'])} {_ev(call['ev'])}",
-                         f"{b['advice']} {_pct(adv['p_win'])} {_ev(adv['ev'])}", flag,
-                         f"{call['dd_game_points']:+d}",
-                         f"{b['dd_best']} {best['dd_game_points']:+d}"])
+            in_match = (lambda o: f" match {_pct(o['p_match'])}") if match else (lambda o: "")
+            rows.append([str(b["seat"]), b["call"],
+                         f"{_pct(call['p_win'])} {_ev(call['ev'])}{in_match(call)}",
+                         f"{b['advice']} {_pct(adv['p_win'])} {_ev(adv['ev'])}{in_match(adv)}",
+                         flag]
+                        + (["" if b["match_loss"] < 0.005 else _pct(b["match_loss"])]
+                           if match else [])
+                        + [f"{call['dd_game_points']:+d}",
+                           f"{b['dd_best']} {best['dd_game_points']:+d}"])
             if b["missed"]:
                 m = opts[b["missed"]]
                 notes.append(f"seat {b['seat']} called {b['call']}: {b['missed']} makes on "
                              f"this deal double dummy ({m['dd_game_points']:+d} instead of "
                              f"{call['dd_game_points']:+d})")
-        lines.append(tabulate(rows, headers=["seat", "call", "P(win) EV", "advice", "EV lost",
-                                             "dd", "dd best"], disable_numparse=True))
+        lines.append(tabulate(rows, headers=["seat", "call", "P(win) EV", "advice", "EV lost"]
+                              + (["match lost"] if match else []) + ["dd", "dd best"],
+                              disable_numparse=True))
         lines += notes
 
     lines += ["", "Play (P(win) of the seat's side from what it knew; dd: double dummy "

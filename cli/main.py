@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import typer
 
-from . import (cmd_advise, cmd_analyze, cmd_bench, cmd_check, cmd_deal, cmd_hint, cmd_play, cmd_rules,
-               cmd_solve)
+from . import (cmd_advise, cmd_analyze, cmd_bench, cmd_check, cmd_deal, cmd_equity, cmd_hint,
+               cmd_play, cmd_rules, cmd_solve)
 
 app = typer.Typer(
     add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
     help="Hand evaluation, bid advice, double-dummy and post-game analysis for cuatrola.")
 
 for module in (cmd_advise, cmd_hint, cmd_play, cmd_solve, cmd_check, cmd_analyze, cmd_deal,
-               cmd_rules, cmd_bench):
+               cmd_rules, cmd_bench, cmd_equity):
     module.register(app)
 
 

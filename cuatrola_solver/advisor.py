@@ -25,6 +25,13 @@ minus value lost, pass bonuses included), ``tricks[k]`` (probability that the me
 side -- the declaring side; for paso seat ``N``'s side -- takes exactly ``k`` tricks).
 The advice is the allowed call of highest ``ev``, ties going to the weaker call.
 
+With the match score (``score``), each allowed option also gets ``p_match``: the chance
+that seat ``N``'s pair wins the match, the hand's results (the game points of seat
+``N``'s side, counted per deal as ``outcomes``) weighted by their odds through the
+preset's match-equity table (:mod:`equity`).  The advice is then the allowed call of
+highest ``p_match`` (ties: higher ``ev``, then the weaker call); ``advice_per_hand``
+keeps the call of highest ``ev``.
+
 Sampling stops early, in rounds of :data:`ROUND` deals drawn as the chunks of
 :func:`sampling.plan_chunks`, once every allowed option's Wilson half-width is at most
 ``tolerance``; the deals and the stopping point depend on the seed only, never on
@@ -37,6 +44,7 @@ valued over the deals consistent with that seat's :class:`~cuatrola_solver.view.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import random
@@ -46,11 +54,11 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from . import sampling, solver
+from . import equity, sampling, solver
 from .auction import Auction, parse_call
 from .cards import cards_of, format_card, format_cards, mask_of
 from .errors import IllegalBidError, IllegalPlayError, NotationError
-from .match import Score
+from .match import Score, check_score
 from .play import (SIDE_NAMES, SUIT_NAMES, active_seats, cante_points, cante_refusal,
                    declaring_side, partner_of, side_of, sing, tricks_goal)
 from .reference import points_based
@@ -183,12 +191,16 @@ class _Tally:
     wins: int = 0                 # deals the declaring side wins
     gp: int = 0                   # sum of the declaring side's game points
     tricks: np.ndarray = field(default_factory=lambda: np.zeros(6, dtype=np.int64))
+    outcomes: dict[int, int] = field(default_factory=dict)   # game points -> deals
 
     def add(self, makes: np.ndarray, gp: np.ndarray, tricks: np.ndarray) -> None:
         self.n += len(makes)
         self.wins += int(np.count_nonzero(makes))
         self.gp += int(gp.sum(dtype=np.int64))
         self.tricks += np.bincount(tricks, minlength=6)[:6]
+        values, counts = np.unique(gp, return_counts=True)
+        for v, k in zip(values.tolist(), counts.tolist()):
+            self.outcomes[v] = self.outcomes.get(v, 0) + k
 
 
 def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
@@ -231,12 +243,18 @@ class OptionResult:
     tricks: tuple[float, ...] | None = None
     wins: int = 0                 # deals seat N's side wins
     ev_sum: int = 0               # sum of seat N's side's match points
+    #: (game points of seat N's side, probability), most lost first
+    outcomes: tuple[tuple[int, float], ...] | None = None
+    #: P(seat N's pair wins the match), with the match score only
+    p_match: float | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self, match: bool = False) -> dict:
         o = self.option
         d = {"bid": o.bid, "allowed": o.allowed, "p_win": self.p_win,
              "ci95": list(self.ci95) if self.ci95 else None, "ev": self.ev,
              "tricks": list(self.tricks) if self.tricks else None}
+        if match:
+            d["p_match"] = self.p_match
         if o.allowed:
             decl = o.declarer
             d["contract"] = o.contract
@@ -260,6 +278,8 @@ class Advice:
     advice: str
     auction: tuple[str, ...] = ()
     score: Score | None = None
+    #: the call of highest expected points per hand, when the advice plays for the match
+    advice_per_hand: str | None = None
 
     def option(self, bid: str) -> OptionResult:
         for r in self.options:
@@ -268,13 +288,18 @@ class Advice:
         raise KeyError(bid)
 
     def to_dict(self) -> dict:
-        """The ``advise --json`` object of DESIGN.md (without ``schema``)."""
-        return {"rules": rules_spec(self.rules), "seat": self.seat,
-                "hand": format_cards(self.hand), "muestra": format_card(self.muestra),
-                "exact": self.exact, "deals": self.deals, "seed": self.seed,
-                "options": [r.to_dict() for r in self.options], "advice": self.advice,
-                "auction": list(self.auction),
-                "score": self.score.to_dict() if self.score else None}
+        """The ``advise --json`` object of DESIGN.md (without ``schema``); with a match
+        score, every option has ``p_match`` and ``advice_per_hand`` is added."""
+        match = self.advice_per_hand is not None
+        d = {"rules": rules_spec(self.rules), "seat": self.seat,
+             "hand": format_cards(self.hand), "muestra": format_card(self.muestra),
+             "exact": self.exact, "deals": self.deals, "seed": self.seed,
+             "options": [r.to_dict(match) for r in self.options], "advice": self.advice,
+             "auction": list(self.auction),
+             "score": self.score.to_dict() if self.score else None}
+        if match:
+            d["advice_per_hand"] = self.advice_per_hand
+        return d
 
 
 def _results(options: list[Option], tallies: dict, exact: bool, seat: int) -> list[OptionResult]:
@@ -292,9 +317,32 @@ def _results(options: list[Option], tallies: dict, exact: bool, seat: int) -> li
             counts = counts[::-1]
         p = wins / t.n
         ci = (p, p) if exact else wilson(wins, t.n)
+        outcomes = tuple(sorted(((-g if flip else g), k / t.n) for g, k in t.outcomes.items()))
         out.append(OptionResult(o, p, ci, ev_sum / t.n, tuple(float(c) / t.n for c in counts),
-                                wins, ev_sum))
+                                wins, ev_sum, outcomes))
     return out
+
+
+def _with_match(results: list[OptionResult], rules: RuleSet, score: Score,
+                seat: int) -> list[OptionResult]:
+    """The results with ``p_match`` of every allowed option (the preset's equity table)."""
+    table = equity.table(rules)
+    side = side_of(seat)
+    return [r if not r.option.allowed else
+            dataclasses.replace(r, p_match=table.match_chance(score, side, r.outcomes))
+            for r in results]
+
+
+def _choose_match(results: list[OptionResult]) -> str:
+    """The allowed call of highest match chance (ties: more points, then the weaker)."""
+    best = None
+    for r in results:
+        if not r.option.allowed:
+            continue
+        if best is None or r.p_match > best.p_match + 1e-12 or (
+                abs(r.p_match - best.p_match) <= 1e-12 and r.ev_sum > best.ev_sum):
+            best = r
+    return best.option.bid
 
 
 def _settled(results: list[OptionResult], tolerance: float) -> bool:
@@ -329,6 +377,8 @@ def advise(hand: Iterable[int] | int, muestra: int, seat: int,
     cards = list(cards_of(hand)) if isinstance(hand, int) else list(hand)
     if len(set(cards)) != len(cards):
         raise NotationError(f"the hand {format_cards(cards)!r} repeats a card")
+    if score is not None:
+        check_score(rules, score)
     options = bid_options(rules, seat, auction, score)
     k = sampling.knowledge_at_start(cards, muestra, seat, rules)
     workers = max(1, workers or os.cpu_count() or 1)
@@ -362,8 +412,12 @@ def advise(hand: Iterable[int] | int, muestra: int, seat: int,
                 break
     n = tallies[keys[0]].n
     calls = tuple(parse_auction(auction, seat, rules, score).calls)
+    if score is None:
+        return Advice(rules, seat, tuple(cards), muestra, exact, n, seed, tuple(results),
+                      _choose(results), calls, score)
+    results = _with_match(results, rules, score, seat)
     return Advice(rules, seat, tuple(cards), muestra, exact, n, seed, tuple(results),
-                  _choose(results), calls, score)
+                  _choose_match(results), calls, score, _choose(results))
 
 
 # --- hints: the best card for the seat on turn ------------------------------------------

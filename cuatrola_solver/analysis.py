@@ -42,6 +42,10 @@ what the contract it leads to would have given on the actual deal double dummy
 ``game_points``).  ``dd_best`` is the call that would have scored most on the
 actual deal, ``missed`` is set when it is a bid the seat did not make although the
 contract makes double dummy (e.g. a cuatrola that was there to be made).
+When the record has the match score, every option also has ``p_match`` (the seat's
+pair's chance of winning the match after it, :mod:`equity`), the advice is the call of
+highest match chance, ``advice_per_hand`` the call of highest ``ev`` (``ev_loss`` is
+measured against it) and ``match_loss`` the match chance given away by the call made.
 
 **Summary per seat** -- ``choices``: cards it played with more than one legal card
 (a renuncio is a choice: a legal card was available); ``accuracy``: the percentage
@@ -71,6 +75,7 @@ from . import advisor, sampling, solver
 from .cards import format_card, format_cards
 from .errors import NotationError
 from .hand import Hand, Renuncio
+from .match import check_score
 from .play import SIDE_NAMES, renuncio_obligation, side_of
 from .record import HandRecord
 from .rules import CONTRACT_VALUE, rules_spec
@@ -224,13 +229,17 @@ class BidOption:
     dd_makes: bool | None          # the seat's side wins, on the actual deal
     dd_game_points: int | None     # match points of the seat's side, on the actual deal
     reason: str | None = None
+    p_match: float | None = None   # the seat's pair wins the match (with the score)
 
-    def to_dict(self) -> dict:
+    def to_dict(self, match: bool = False) -> dict:
         decl = self.declarer
-        return {"bid": self.bid, "allowed": self.allowed, "contract": self.contract,
-                "declarer": _declarer(decl), "p_win": self.p_win, "ev": self.ev,
-                "dd_makes": self.dd_makes, "dd_game_points": self.dd_game_points,
-                "reason": self.reason}
+        d = {"bid": self.bid, "allowed": self.allowed, "contract": self.contract,
+             "declarer": _declarer(decl), "p_win": self.p_win, "ev": self.ev,
+             "dd_makes": self.dd_makes, "dd_game_points": self.dd_game_points,
+             "reason": self.reason}
+        if match:
+            d["p_match"] = self.p_match
+        return d
 
 
 @dataclass(frozen=True)
@@ -242,6 +251,8 @@ class BidReview:
     deals: int
     exact: bool
     seed: int | None
+    #: with the match score: the call of highest ev (the advice plays for the match)
+    advice_per_hand: str | None = None
 
     def option(self, bid: str) -> BidOption:
         for o in self.options:
@@ -251,7 +262,16 @@ class BidReview:
 
     @property
     def ev_loss(self) -> float:
-        return max(0.0, self.option(self.advice).ev - self.option(self.call).ev)
+        """Expected match points per hand given away against the best call for the hand."""
+        best = self.option(self.advice_per_hand or self.advice)
+        return max(0.0, best.ev - self.option(self.call).ev)
+
+    @property
+    def match_loss(self) -> float | None:
+        """The chance of winning the match given away by the call (with the score)."""
+        if self.advice_per_hand is None:
+            return None
+        return max(0.0, self.option(self.advice).p_match - self.option(self.call).p_match)
 
     @property
     def dd_best(self) -> str:
@@ -275,11 +295,16 @@ class BidReview:
         return None
 
     def to_dict(self) -> dict:
-        return {"seat": self.seat, "side": SIDE_NAMES[side_of(self.seat)], "call": self.call,
-                "advice": self.advice, "ev_loss": round(self.ev_loss, 6),
-                "dd_best": self.dd_best, "dd_points_lost": self.dd_points_lost,
-                "missed": self.missed, "deals": self.deals, "exact": self.exact,
-                "seed": self.seed, "options": [o.to_dict() for o in self.options]}
+        match = self.advice_per_hand is not None
+        d = {"seat": self.seat, "side": SIDE_NAMES[side_of(self.seat)], "call": self.call,
+             "advice": self.advice, "ev_loss": round(self.ev_loss, 6),
+             "dd_best": self.dd_best, "dd_points_lost": self.dd_points_lost,
+             "missed": self.missed, "deals": self.deals, "exact": self.exact,
+             "seed": self.seed, "options": [o.to_dict(match) for o in self.options]}
+        if match:
+            d["advice_per_hand"] = self.advice_per_hand
+            d["match_loss"] = round(self.match_loss, 6)
+        return d
 
 
 @dataclass(frozen=True)
@@ -450,9 +475,9 @@ def _review_bids(hand: Hand, table: list[dict], rows: list, exact: bool, samples
                                mine, 0 if row["side"] == "A" else 1)
                 makes, gp = bool(v["makes"]), v["game_points"]
             options.append(BidOption(o.bid, o.allowed, o.contract, tuple(o.declarer),
-                                     r.p_win, r.ev, makes, gp, o.reason))
+                                     r.p_win, r.ev, makes, gp, o.reason, r.p_match))
         out.append(BidReview(seat, calls[seat - 1], adv.advice, tuple(options), adv.deals,
-                             adv.exact, adv.seed))
+                             adv.exact, adv.seed, adv.advice_per_hand))
     return out
 
 
@@ -487,6 +512,8 @@ def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMP
     replayed.
     """
     final = Hand.from_record(rec)               # checks the record, errors say where
+    if rec.score is not None and bids:
+        check_score(final.rules, rec.score, "the record's score")
     if samples < 1:
         raise NotationError(f"bad number of samples {samples}: expected at least 1")
     workers = max(1, workers or os.cpu_count() or 1)

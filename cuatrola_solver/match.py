@@ -30,8 +30,9 @@ class Score:
         return f"{self.A}-{self.B}"
 
 
-def parse_score(text: str, where: str = "--score") -> Score:
-    """Read ``"3-5"`` (side A's score, then side B's)."""
+def parse_score(text: str, where: str = "--score", rules: RuleSet | None = None) -> Score:
+    """Read ``"3-5"`` (side A's score, then side B's); with ``rules``, also refuse a
+    score at which the match is already over (:func:`check_score`)."""
     a, dash, b = text.strip().partition("-")
     try:
         if not dash:
@@ -39,10 +40,28 @@ def parse_score(text: str, where: str = "--score") -> Score:
         score = Score(int(a), int(b))
         if score.A < 0 or score.B < 0:
             raise ValueError
-        return score
     except ValueError:
         raise NotationError(f"bad score {text!r} in {where}: expected A-B with two "
                             f"non-negative numbers, e.g. '3-5'") from None
+    if rules is not None:
+        check_score(rules, score, where, text)
+    return score
+
+
+def check_score(rules: RuleSet, score: Score, where: str = "--score",
+                text: str | None = None) -> None:
+    """Refuse a score no hand is played at: a negative one, or one at which the match
+    is already over (a pair has reached the target with the lead it needs)."""
+    shown = repr(text) if text is not None else f"'{score}'"
+    if score.A < 0 or score.B < 0:
+        raise NotationError(f"bad score {shown} in {where}: a match score is never negative")
+    won = match_winner(rules, score.A, score.B)
+    if won is not None:
+        lead = "" if rules.win_by <= 1 else f" with a lead of {rules.win_by}"
+        raise NotationError(
+            f"bad score {shown} in {where}: under {rules.name} the match is over once a pair "
+            f"has {rules.target} points{lead}, so side {won} has already won at {score} "
+            f"and no hand is played")
 
 
 def bid_cap_reason(rules: RuleSet, pair_score: int, contract: str) -> str | None:

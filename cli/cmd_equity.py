@@ -1,0 +1,142 @@
+"""``cuatrola equity``: the match-equity table of a preset (and remaking its hand results)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+from tabulate import tabulate
+
+from cuatrola_solver import equity
+from cuatrola_solver.match import match_winner
+from cuatrola_solver.rules import rules_spec
+
+from .common import JsonOption, RulesOption, emit_json, fail, load_rules, user_errors
+
+
+def _source(results: equity.HandResults) -> str:
+    p = results.provenance
+    if not p:
+        return "hand results without provenance"
+    return (f"hand results of {p.get('deals', '?'):,} random deals, seed {p.get('seed', '?')}, "
+            f"double dummy ({p.get('date', '?')[:10]}, version {p.get('version', '?')})")
+
+
+def _cell(p: float) -> str:
+    """A percentage; a match still open never shows 0 or 100."""
+    return ">99" if p >= 0.995 else "<1" if p < 0.005 else f"{100 * p:.0f}"
+
+
+def _grid(tab: equity.EquityTable, top: int, mano: bool) -> str:
+    rows = []
+    for theirs in range(top + 1):
+        row = [str(theirs)]
+        for mine in range(top + 1):
+            won = match_winner(tab.rules, mine, theirs)
+            row.append("won" if won == "A" else "lost" if won == "B"
+                       else _cell(tab.p_win(mine, theirs, mano)))
+        rows.append(row)
+    return tabulate(rows, headers=["them \\ you"] + [str(m) for m in range(top + 1)],
+                    disable_numparse=True, stralign="right")
+
+
+def render(tab: equity.EquityTable) -> str:
+    rules = tab.rules
+    top = tab.target + tab.win_by - 2
+    lines = [f"Chance (%) that your pair wins the match, rules {rules.name}: to {tab.target}"
+             + (f", win by {tab.win_by}" if tab.win_by > 1 else "")
+             + f"; your score across, theirs down; {_source(tab.results)}."]
+    for mano, title in ((True, "Your pair is mano in the next hand (seats 1 & 3):"),
+                        (False, "The other pair is mano in the next hand:")):
+        lines += ["", title, _grid(tab, top, mano)]
+    if tab.win_by > 1:
+        base = tab.lead_from
+        parts = []
+        for lead in range(tab.win_by - 1, -tab.win_by, -1):
+            what = ("level" if lead == 0 else
+                    f"{'one' if abs(lead) == 1 else abs(lead)} {'ahead' if lead > 0 else 'behind'}")
+            mine, theirs = base + max(lead, 0), base - min(lead, 0)
+            parts.append(f"{what} {100 * tab.p_win(mine, theirs, True):.0f}% (mano) / "
+                         f"{100 * tab.p_win(mine, theirs, False):.0f}%")
+        lines += ["", f"From {base}-{base} on only the lead counts: " + ", ".join(parts) + "."]
+    return "\n".join(lines)
+
+
+def plot(tab: equity.EquityTable, path: str) -> None:
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
+    except ImportError:
+        fail("--plot needs matplotlib: pip install 'cuatrola-solver[lab]'")
+    top = tab.target + tab.win_by - 2
+    fig, axes = plt.subplots(1, 2, figsize=(11, 5), constrained_layout=True)
+    for ax, mano, title in ((axes[0], True, "your pair mano next hand"),
+                            (axes[1], False, "the other pair mano next hand")):
+        grid = [[tab.p_win(m, t, mano) for m in range(top + 1)] for t in range(top + 1)]
+        im = ax.imshow(grid, origin="lower", cmap="RdYlGn", vmin=0.0, vmax=1.0)
+        ax.set_title(title)
+        ax.set_xlabel("your score")
+        ax.set_ylabel("their score")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    fig.colorbar(im, ax=axes, label="P(your pair wins the match)")
+    fig.suptitle(f"match equity, {tab.rules.name}: to {tab.target}"
+                 + (f", win by {tab.win_by}" if tab.win_by > 1 else ""))
+    try:
+        fig.savefig(path)
+    except (OSError, ValueError) as e:
+        fail(f"cannot write the plot to {path!r}: {e}")
+    finally:
+        plt.close(fig)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("equity")
+    @user_errors
+    def equity_command(
+        rules: str = RulesOption,
+        json_out: bool = JsonOption,
+        plot_file: Optional[str] = typer.Option(
+            None, "--plot", help="Also draw the table as a heat map into this file (.png, "
+                                 ".svg, .pdf; needs matplotlib, the 'lab' extra)."),
+        regenerate: bool = typer.Option(
+            False, "--regenerate", help="Measure the preset's hand results again (random "
+            "deals, advisor bidding, double-dummy play) and store them with the package."),
+        deals: int = typer.Option(2000, "--deals", min=1, help="With --regenerate: random "
+                                  "deals to measure."),
+        seed: int = typer.Option(1, "--seed", help="With --regenerate: seed of the deals."),
+        samples: int = typer.Option(32, "--samples", "-n", min=1, help="With --regenerate: "
+                                    "sampled deals behind each bidding decision."),
+    ) -> None:
+        """The chance of winning the match from every score (match equity), by preset."""
+        rs = load_rules(rules)
+        if regenerate:
+            if rs.differences():
+                fail(f"--regenerate measures a preset: give its name alone, not {rules!r}")
+            from .cmd_advise import progress_bar
+
+            with progress_bar("hand results") as bar:
+                results = equity.measure_hand_results(rs, deals, seed, samples, progress=bar)
+            path = equity.data_path(rs.name)
+            try:
+                equity.write_hand_results(results, path)
+            except OSError as e:
+                fail(f"cannot write the hand results to {str(path)!r}: {e}")
+            equity.load_hand_results.cache_clear()
+            equity.table.cache_clear()
+            typer.echo(f"wrote {path}: {_source(results)}", err=True)
+        tab = equity.table(rs)
+        if plot_file is not None:
+            if Path(plot_file).suffix.lower() not in (".png", ".svg", ".pdf"):
+                fail(f"bad plot file {plot_file!r}: expected a name ending in .png, .svg or .pdf")
+            plot(tab, plot_file)
+        if json_out:
+            emit_json({"rules": rules_spec(rs), "target": tab.target, "win_by": tab.win_by,
+                       "hand_results": tab.results.provenance,
+                       "rows": [{"mine": m, "theirs": t, "mano": mano, "p_win": p}
+                                for m, t, mano, p in tab.states()]})
+            return
+        typer.echo(render(tab))
