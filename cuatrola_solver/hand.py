@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 from .auction import Auction
 from .cards import FULL_DECK, NUM_CARDS, cards_of, format_card, format_cards, mask_of, suit_of
 from .errors import (CuatrolaError, IllegalBidError, IllegalCanteError, IllegalPlayError,
-                     InconsistentDealError, RecordError)
+                     InconsistentDealError, RecordError, quote)
 from .match import Score
 from .play import (SIDE_NAMES, SUIT_NAMES, Position, cante_refusal, decided_by_tricks,
                    first_leader, legal_mask, outcome, play_card, renuncio_obligation,
@@ -77,7 +77,7 @@ def check_deal(hands: Sequence[Iterable[int]], muestra: int) -> tuple[int, int, 
         for c in hand:
             if c in seen:
                 raise InconsistentDealError(
-                    f"card {format_card(c)!r} is dealt twice: to seat {seen[c]} and to seat {seat}")
+                    f"card {quote(format_card(c))} is dealt twice: to seat {seen[c]} and to seat {seat}")
             seen[c] = seat
         masks.append(mask_of(hand))
     missing = FULL_DECK & ~sum(masks)
@@ -85,7 +85,7 @@ def check_deal(hands: Sequence[Iterable[int]], muestra: int) -> tuple[int, int, 
         raise InconsistentDealError(f"cards missing from the deal: {format_cards(cards_of(missing))}")
     if not masks[3] >> muestra & 1:
         raise InconsistentDealError(
-            f"the muestra {format_card(muestra)!r} is not in seat 4's hand "
+            f"the muestra {quote(format_card(muestra))} is not in seat 4's hand "
             f"({format_cards(cards_of(masks[3]))}): the dealer keeps it")
     return tuple(masks)
 
@@ -168,12 +168,12 @@ class Hand:
         """Play ``c`` for the seat on turn; returns the renuncio it commits, if any."""
         pos = self._require_play()
         if self.is_over():
-            raise IllegalPlayError(f"card {format_card(c)!r} played after the hand is over")
+            raise IllegalPlayError(f"card {quote(format_card(c))} played after the hand is over")
         seat = pos.to_play
         hand = pos.hands[seat - 1]
         if not hand >> c & 1:
             raise IllegalPlayError(
-                f"card {format_card(c)!r} in trick {self.trick_number} is not in the hand of "
+                f"card {quote(format_card(c))} in trick {self.trick_number} is not in the hand of "
                 f"seat {seat}, on turn (holds {format_cards(cards_of(hand))})")
         renuncio = None
         legal = self.legal_cards()
@@ -251,7 +251,7 @@ class Hand:
             try:
                 hand.bid(call)
             except IllegalBidError as e:
-                raise RecordError(f"auction, call {i} ({call!r}): {e}") from None
+                raise RecordError(f"auction, call {i} ({quote(call)}): {e}") from None
         cantes = sorted(rec.cantes, key=lambda k: k.after_trick)
         for k in cantes:
             if not 1 <= k.after_trick <= 4:

@@ -44,7 +44,7 @@ from typing import Any, Mapping
 from .auction import parse_call
 from .cards import (Suit, format_card, format_cards, parse_card, parse_cards, parse_suit,
                     split_tokens)
-from .errors import CuatrolaError, RecordError
+from .errors import CuatrolaError, RecordError, quote
 from .match import Score, parse_score
 from .rules import DEFAULT_PRESET, RuleSet, get_rules, rules_spec
 
@@ -110,10 +110,10 @@ def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
     known = {"rules", "muestra", "hands", "auction", "tricks", "cantes", "score", "schema"}
     for key in obj:
         if key not in known:
-            raise RecordError(f"{where}: unknown field {key!r} (expected {', '.join(sorted(known))})")
+            raise RecordError(f"{where}: unknown field {quote(key)} (expected {', '.join(sorted(known))})")
     schema = obj.get("schema", SCHEMA)
     if not _is_int(schema) or schema != SCHEMA:
-        raise RecordError(f"{where}, field 'schema': this reader knows schema {SCHEMA}, got {schema!r}")
+        raise RecordError(f"{where}, field 'schema': this reader knows schema {SCHEMA}, got {quote(schema)}")
     try:
         rules = get_rules(obj.get("rules"))
     except CuatrolaError as e:
@@ -132,7 +132,7 @@ def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
         auction = []
         for i, call in enumerate(obj["auction"]):
             if not isinstance(call, str):
-                raise RecordError(f"{where}, auction[{i}]: expected a call such as 'paso', got {call!r}")
+                raise RecordError(f"{where}, auction[{i}]: expected a call such as 'paso', got {quote(call)}")
             try:
                 auction.append(parse_call(call, f"in {where}, auction[{i}]"))
             except CuatrolaError as e:
@@ -183,7 +183,7 @@ def _is_int(value: Any) -> bool:
 
 def _card(value: Any, where: str) -> int:
     if not isinstance(value, str):
-        raise RecordError(f"{where}: expected a card such as '3o', got {value!r}")
+        raise RecordError(f"{where}: expected a card such as '3o', got {quote(value)}")
     try:
         return parse_card(value, f"({where})")
     except CuatrolaError as e:
@@ -194,7 +194,7 @@ def _cards(value: Any, where: str) -> list[int]:
     if isinstance(value, list):
         value = " ".join(map(str, value))
     if not isinstance(value, str):
-        raise RecordError(f"{where}: expected cards such as 'Ao 3c Rb Ce Sb', got {value!r}")
+        raise RecordError(f"{where}: expected cards such as 'Ao 3c Rb Ce Sb', got {quote(value)}")
     try:
         return parse_cards(value, where)
     except CuatrolaError as e:
@@ -253,7 +253,7 @@ def format_rules(spec: RuleSet | str | Mapping[str, Any]) -> str:
         else:
             text = str(value)
         if any(ch in text for ch in ',="\\\n'):
-            raise RecordError(f"rule parameter {key}={value!r} cannot be written in the text form")
+            raise RecordError(f"rule parameter {key}={quote(value)} cannot be written in the text form")
         parts.append(f"{key}={text}")
     return ",".join(parts)
 
@@ -287,16 +287,16 @@ def _check_annotations(rec: HandRecord) -> None:
     for key, note in rec.annotations.items():
         if (not isinstance(key, tuple) or len(key) != 2 or not all(_is_int(x) for x in key)
                 or not 1 <= key[0] <= len(rec.tricks) or not 1 <= key[1] <= len(rec.tricks[key[0] - 1])):
-            raise RecordError(f"annotation {key!r}: no such card in the record "
+            raise RecordError(f"annotation {quote(key)}: no such card in the record "
                               f"(keys are (trick, card position), both from 1)")
         if not isinstance(note, dict) or not set(note) <= {"symbol", "comment"}:
-            raise RecordError(f"annotation {key!r}: expected a dict with 'symbol' and/or 'comment'")
+            raise RecordError(f"annotation {quote(key)}: expected a dict with 'symbol' and/or 'comment'")
         symbol = note.get("symbol")
         if symbol is not None and symbol not in SYMBOLS:
-            raise RecordError(f"annotation {key!r}: bad symbol {symbol!r}: expected one of "
+            raise RecordError(f"annotation {quote(key)}: bad symbol {quote(symbol)}: expected one of "
                               + " ".join(SYMBOLS))
         if not isinstance(note.get("comment", ""), str):
-            raise RecordError(f"annotation {key!r}: the comment must be text")
+            raise RecordError(f"annotation {quote(key)}: the comment must be text")
 
 
 def _trick_line(rec: HandRecord, t: int) -> str:
@@ -392,14 +392,14 @@ class _TextReader:
             elif ch == "[":
                 m = _TAG.match(text, i)
                 if m is None:
-                    raise self.error(i, f"bad tag {self.snippet(i)!r}: expected [Name \"value\"] "
+                    raise self.error(i, f"bad tag {quote(self.snippet(i))}: expected [Name \"value\"] "
                                         f"on one line, e.g. [Muestra \"3o\"]")
                 self.on_tag(m.group(1), _unescape_tag(m.group(2)), i)
                 i = m.end()
             else:
                 m = _WORD.match(text, i)
                 if m is None:
-                    raise self.error(i, f"unexpected {ch!r}: expected a tag, a trick number "
+                    raise self.error(i, f"unexpected {quote(ch)}: expected a tag, a trick number "
                                         f"such as '1.', a card, 'cante' or a comment")
                 self.on_word(m.group(), i)
                 i = m.end()
@@ -473,7 +473,7 @@ class _TextReader:
             digits, expected = m.group(1), len(self.tricks) + 1
             number = int(digits) if len(digits) <= _MAX_DIGITS else -1
             if number != expected:
-                raise self.error(at, f"trick number {word!r} out of order: expected {expected}.")
+                raise self.error(at, f"trick number {quote(word)} out of order: expected {expected}.")
             self.tricks.append([])
             self.in_trick = True
             self.last_card = None
@@ -489,12 +489,12 @@ class _TextReader:
             return
         m = _CARD_AND_SYMBOL.fullmatch(word)
         if m is None:
-            raise self.error(at, f"unexpected {word!r}: expected a trick number such as '1.', "
+            raise self.error(at, f"unexpected {quote(word)}: expected a trick number such as '1.', "
                                  f"a card, 'cante' or a comment")
         card_text, symbol = m.groups()
         if card_text:
             if not self.in_trick:
-                raise self.error(at, f"unexpected {word!r}: cards come after a trick number "
+                raise self.error(at, f"unexpected {quote(word)}: cards come after a trick number "
                                      f"such as '{len(self.tricks) + 1}.'"
                                      + (" (a cante ends the trick line)" if self.cantes else ""))
             t, j = len(self.tricks), len(self.tricks[-1]) + 1
@@ -509,15 +509,15 @@ class _TextReader:
 
     def on_symbol(self, symbol: str, word: str, at: int) -> None:
         if symbol not in SYMBOLS:
-            raise self.error(at, f"bad annotation {symbol!r} in {word!r}: expected one of "
+            raise self.error(at, f"bad annotation {quote(symbol)} in {quote(word)}: expected one of "
                                  + " ".join(SYMBOLS))
         if self.last_card is None:
-            raise self.error(at, f"annotation {symbol!r} follows no card")
+            raise self.error(at, f"annotation {quote(symbol)} follows no card")
         note = self.annotations.setdefault(self.last_card, {})
         if "symbol" in note:
             t, j = self.last_card
-            raise self.error(at, f"second annotation {symbol!r} for card {j} of trick {t} "
-                                 f"(it has {note['symbol']!r})")
+            raise self.error(at, f"second annotation {quote(symbol)} for card {j} of trick {t} "
+                                 f"(it has {quote(note['symbol'])})")
         note["symbol"] = symbol
 
     def on_cante_word(self, word: str, at: int) -> bool:
@@ -529,7 +529,7 @@ class _TextReader:
             return False
         if expect == 0:
             if word not in ("1", "2", "3", "4"):
-                raise self.error(at, f"bad seat {word!r} in cante: expected 'cante SEAT SUIT', "
+                raise self.error(at, f"bad seat {quote(word)} in cante: expected 'cante SEAT SUIT', "
                                      f"a seat 1 to 4, e.g. 'cante 2 oros'")
         elif expect == 1:
             try:
@@ -542,7 +542,7 @@ class _TextReader:
                 return False
         elif expect == 3:
             if not re.fullmatch(f"[0-9]{{1,{_MAX_DIGITS}}}", word):
-                raise self.error(at, f"bad trick number {word!r} in cante: expected "
+                raise self.error(at, f"bad trick number {quote(word)} in cante: expected "
                                      f"'after N', e.g. 'cante 2 oros after 3'")
             words.append((at, word))
             self.end_cante(at)
@@ -605,4 +605,4 @@ def write_record(rec: HandRecord, form: str = "text", *, indent: int | None = No
         return write_text(rec)
     if form == "json":
         return write_json(rec, indent)
-    raise RecordError(f"unknown record form {form!r}: expected one of {', '.join(FORMS)}")
+    raise RecordError(f"unknown record form {quote(form)}: expected one of {', '.join(FORMS)}")

@@ -1,0 +1,354 @@
+"""Regression tests of issue 12 (hardening): one test per class of hostile input, each
+checking the root fix (rule parameters, sampling plans, worker threads, the command
+line's one error path).  The generated hostile-input suite is tests/test_hostile.py."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from cuatrola_cli.main import app
+from cuatrola_solver import advisor, analysis, sampling, solver
+from cuatrola_solver.cards import parse_card, parse_cards
+from cuatrola_solver.errors import CuatrolaError, RulesError, quote
+from cuatrola_solver.record import read_record, write_text
+from cuatrola_solver.rules import PARAMETERS, RuleSet, get_rules
+
+from helpers import deal
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+DEAL = "3o 3c Re Cb 3b / Co Cc Se 3e Sb / So Ro Ce Ae Rb / Ao Sc Rc Ac Ab"
+
+
+def run(*args: str, input: str | bytes | None = None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def one_error_line(r, code: int = 2) -> str:
+    """The result failed with ``code`` and exactly one 'error: ...' line on stderr."""
+    assert r.exit_code == code, (r.exit_code, r.stdout, r.stderr)
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), r.stderr
+    assert "Traceback" not in r.stderr
+    return lines[0]
+
+
+# --- class 1: a negative --seed --------------------------------------------------------
+
+@pytest.mark.parametrize("args", [
+    ["deal", "--seed", "-1"],
+    ["advise", "Ao 3o Ro Co So", "--muestra", "3c", "--seat", "1", "--seed", "-1"],
+    ["hint", "-", "--seed", "-5"],
+    ["analyze", "-", "--seed", "-1"],
+    ["bench", "--seed", "-1"],
+])
+def test_negative_seed_is_bad_input(args):
+    line = one_error_line(run(*args, input=""))
+    assert "'-" in line and "--seed" in line
+
+
+# --- classes 2, 3, 10, 12: rule parameters, typed and range-checked in one place ----------
+
+@pytest.mark.parametrize("spec, words", [
+    ("online,monte=2147483648", ["'2147483648'", "monte", "0 to 1000"]),
+    ("online,monte=-1", ["-1", "monte"]),
+    ("online,monte=2147483647", ["monte", "0 to 1000"]),
+    ("online,target=0", ["target", "1 to"]),
+    ("online,win_by=-1", ["win_by", "1 to"]),
+    ("italiano,near_target_from=-3", ["near_target_from"]),
+    ("online,max_cantes_per_side=-1", ["max_cantes_per_side", "0 to 4"]),
+    ("online,cante_after_tricks=1 9", ["9", "cante_after_tricks"]),
+    ({"preset": []}, ["unknown preset []"]),
+    ({"cantes_in": 5}, ["cantes_in", "list"]),
+    ({"cantes_in": None}, ["cantes_in"]),
+    ({"cantes_in": {"paso": 1}}, ["cantes_in"]),
+    ({"cantes_in": ["paso", 3]}, ["3", "cantes_in"]),
+    ({"cante_after_tricks": [1.0]}, ["1.0", "cante_after_tricks"]),
+    ({"cante_after_tricks": [True]}, ["True", "cante_after_tricks"]),
+    ({"monte": True}, ["monte"]),
+    ({"monte": 10.0}, ["monte"]),
+    ({"tie_break": 3}, ["tie_break"]),
+    ({"early_end": None}, ["early_end"]),
+])
+def test_rule_parameters_are_checked(spec, words):
+    with pytest.raises(RulesError) as e:
+        get_rules(spec)
+    for w in words:
+        assert w in str(e.value)
+
+
+def test_rule_checks_hold_for_python_callers_too():
+    with pytest.raises(RulesError, match="monte"):
+        RuleSet(monte=-1)
+    with pytest.raises(RulesError, match="cante_after_tricks"):
+        RuleSet(cante_after_tricks=(True,))
+    # the edges of every range are accepted, one past them refused
+    for p in PARAMETERS.values():
+        if p.bounds:
+            lo, hi = p.bounds
+            assert getattr(get_rules({p.name: lo}), p.name) == lo
+            assert getattr(get_rules({p.name: hi}), p.name) == hi
+            for bad in (lo - 1, hi + 1):
+                with pytest.raises(RulesError):
+                    get_rules({p.name: bad})
+
+
+def test_highest_monte_still_gives_sane_margins():
+    """monte=1000 (the most allowed) stays inside the compiled solver's 16-bit bounds: the
+    paso margin is the card points and monte of a real play, not a wrapped number."""
+    rows = solver.dd_table(*_deal_masks(), get_rules("online,monte=1000"))
+    paso = rows[0]
+    assert paso["contract"] == "paso"
+    assert 1000 - 130 <= abs(paso["margin"]) <= 1000 + 130 + 100
+
+
+def _deal_masks():
+    from cuatrola_solver.hand import check_deal
+    hands = deal(DEAL)
+    return check_deal(hands, parse_card("Ab")), 3
+
+
+def test_json_rule_lists_round_trip_through_the_text_form():
+    rec = read_record('{"rules": {"preset": "online", "cante_after_tricks": [1, 2]}, '
+                      '"muestra": "Ab", "hands": ' + _hands_json() + '}')
+    assert read_record(write_text(rec)) == rec
+    with pytest.raises(CuatrolaError, match="field 'rules': bad value True"):
+        read_record('{"rules": {"cante_after_tricks": [true]}, "muestra": "Ab", "hands": '
+                    + _hands_json() + '}')
+
+
+def _hands_json() -> str:
+    return "[" + ", ".join(f'"{h.strip()}"' for h in DEAL.split("/")) + "]"
+
+
+@pytest.mark.parametrize("rules", ["online,monte=2147483648", "online,monte=99999999999999999999",
+                                   "online,target=0"])
+def test_solver_commands_refuse_out_of_range_rules(rules):
+    line = one_error_line(run("solve", DEAL, "--muestra", "Ab", "--rules", rules))
+    assert "expected a whole number" in line
+
+
+# --- classes 5, 6, 7: stdin closed, not UTF-8, other OS errors ------------------------
+
+def _cli(*args: str, stdin=None, env=None, input: bytes | None = None):
+    return subprocess.run([sys.executable, "-m", "cuatrola_cli.main", *args], stdin=stdin,
+                          input=input, capture_output=True, timeout=60,
+                          env={**os.environ, **(env or {})})
+
+
+@pytest.mark.parametrize("command", ["check", "hint", "analyze"])
+def test_closed_stdin_is_bad_input(command):
+    # started with fd 0 closed (cuatrola check - <&-): sys.stdin is None
+    r = subprocess.run([sys.executable, "-m", "cuatrola_cli.main", command, "-"],
+                       capture_output=True, timeout=60, preexec_fn=lambda: os.close(0))
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.decode().splitlines() == ["error: cannot read the record from stdin: stdin "
+                                              "is closed"]
+
+
+def test_stdin_closed_after_start_is_bad_input():
+    r = subprocess.run([sys.executable, "-c", "import os, sys; os.close(0); "
+                        "from cuatrola_cli.main import main; sys.argv = ['cuatrola', 'check', "
+                        "'-']; main()"], capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.decode().splitlines() == ["error: cannot read the record from stdin: stdin "
+                                              "is closed"]
+
+
+def test_non_utf8_stdin_under_strict_encoding():
+    r = _cli("check", "-", input=b"[Muestra \"3o\"]\xff\xfe", env={"PYTHONIOENCODING": "utf-8:strict"})
+    assert r.returncode == 2
+    assert r.stderr.decode().splitlines() == [
+        "error: stdin: not UTF-8 text: byte 0xff at offset 14 cannot be read (save the file "
+        "as UTF-8)"]
+
+
+def test_non_utf8_file(tmp_path):
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes("[Muestra \"3o\"] ; año".encode("latin-1"))
+    line = one_error_line(run("check", str(bad)))
+    assert "not UTF-8" in line and "offset 18" in line
+
+
+@pytest.mark.skipif(not Path("/proc/self/mem").exists(), reason="needs /proc")
+def test_os_error_reading_a_file():
+    line = one_error_line(run("check", "/proc/self/mem"))
+    assert "cannot read record file '/proc/self/mem'" in line
+
+
+def test_directory_and_nul_in_file_name(tmp_path):
+    assert "Is a directory" in one_error_line(run("check", str(tmp_path)))
+    one_error_line(run("analyze", "a\0b"))
+
+
+def test_huge_input_is_refused_not_read_whole(monkeypatch, tmp_path):
+    from cuatrola_cli import common
+    monkeypatch.setattr(common, "MAX_INPUT_BYTES", 100)
+    big = tmp_path / "big.txt"
+    big.write_text("; " + "x" * 200)
+    assert "too big" in one_error_line(run("check", str(big)))
+
+
+# --- class 8: bench sizes ------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [["--deals", "1000000000000"], ["--reference-deals", "10000000"],
+                                  ["--deals", "0"]])
+def test_bench_sizes_are_bounded(args):
+    one_error_line(run("bench", *args))
+
+
+# --- class 9: an error in a worker thread is raised, not swallowed --------------------
+
+def test_worker_thread_error_is_raised(monkeypatch):
+    if solver._compiled is None:
+        pytest.skip("the threads are the compiled backend's")
+
+    class Broken:
+        tt_bits = 12
+
+        def batch(self, *args):
+            raise OverflowError("boom in a worker")
+
+    monkeypatch.setattr(solver, "_borrow", lambda: Broken())
+    monkeypatch.setattr(solver, "_give_back", lambda s: None)
+    hands = np.array([[int(m) for m in _deal_masks()[0]]] * 300, dtype=np.int64)
+    trumps = np.full(300, 3, dtype=np.int64)
+    with pytest.raises(OverflowError, match="boom in a worker"):
+        solver.solve_batch(hands, trumps, get_rules(), "paso", (), "tricks", workers=2)
+
+
+def test_worker_thread_error_in_hint_is_raised(monkeypatch):
+    from cuatrola_solver.hand import Hand
+    rec = read_record((EXAMPLES / "advice" / "hint-trick3.txt").read_text())
+    hand = Hand.from_record(rec)
+
+    def broken(*a, **k):
+        raise OverflowError("boom in a hint worker")
+
+    monkeypatch.setattr(solver, "solve_cards", broken)
+    with pytest.raises(OverflowError, match="boom in a hint worker"):
+        advisor.hint(hand, samples=50, seed=1, workers=2)
+
+
+# --- class 13: sampling plans are bounded -----------------------------------------------
+
+def test_iter_chunks_is_lazy():
+    chunks = sampling.iter_chunks(10 ** 15, 1, advisor.ROUND)
+    first = [next(chunks) for _ in range(3)]
+    assert [c.start for c in first] == [0, 1000, 2000]
+    assert [c.start for c in sampling.plan_chunks(2500, 1, 1000)] == [0, 1000, 2000]
+    # the same chunks as the whole plan: results do not depend on laziness
+    whole = sampling.plan_chunks(3000, 1, 1000)
+    assert [c.seed.spawn_key for c in first] == [c.seed.spawn_key for c in whole]
+
+
+def test_advise_with_huge_samples_stops_and_stays_small():
+    cards = parse_cards("Ac 3c Ro Co Ab")
+    tracemalloc.start()
+    a = advisor.advise(cards, parse_card("So"), 2, samples=10 ** 12, seed=1, workers=1)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert a.deals <= advisor.SETTLED
+    assert peak < 50 << 20
+    same = advisor.advise(cards, parse_card("So"), 2, samples=advisor.SETTLED, seed=1,
+                          workers=1)
+    assert same.to_dict() == a.to_dict() | {"deals": same.deals}
+
+
+def test_hint_with_huge_samples_stops_near_settled():
+    from cuatrola_solver.hand import Hand
+    rec = read_record((EXAMPLES / "advice" / "hint-trick3.txt").read_text())
+    h = advisor.hint(Hand.from_record(rec), samples=10 ** 12, seed=3)
+    assert h.deals <= advisor.SETTLED
+    # a small sample is unchanged by the stopping rule (it stops after MIN_ROUNDS only)
+    small = advisor.hint(Hand.from_record(rec), samples=1500, seed=3)
+    assert small.deals == 1500
+
+
+def test_analyze_huge_samples_does_not_go_exact(monkeypatch):
+    seen = []
+    real = advisor.hint
+
+    def spy(hand, **kw):
+        seen.append(kw["exact"])
+        return real(hand, **kw)
+
+    monkeypatch.setattr(advisor, "hint", spy)
+    rec = read_record((EXAMPLES / "analysis" / "online-blunder.txt").read_text())
+    k_first = sampling.count_deals(sampling.knowledge_from_hand(
+        __import__("cuatrola_solver.hand", fromlist=["Hand"]).Hand.from_record(
+            type(rec)(rec.rules, rec.muestra, rec.hands, rec.auction, [])), 1))
+    assert k_first > advisor.SETTLED
+    analysis._hint(__import__("cuatrola_solver.hand", fromlist=["Hand"]).Hand.from_record(
+        type(rec)(rec.rules, rec.muestra, rec.hands, rec.auction, [])), False, 10 ** 12, 1, 1)
+    assert seen == [False]
+
+
+# --- classes 14, 15, 16: the one-line contract ------------------------------------------
+
+@pytest.mark.parametrize("args, words", [
+    (["advise", "Ao 3o Ro Co So", "--muestra", "3c", "--seat", "x"], ["'x'", "--seat"]),
+    (["advise", "Ao 3o Ro Co So", "--muestra", "3c", "--seat=uno"], ["'uno'", "--seat"]),
+    (["advise", "Ao 3o Ro Co So", "--muestra", "3c", "--seat", "1", "--samples", "0"],
+     ["'0'", "--samples"]),
+    (["advise", "Ao 3o Ro Co So", "--muestra", "3c", "--seat", "1", "--workers", "100000"],
+     ["'100000'", "--workers"]),
+    (["advise"], ["missing argument"]),
+    (["frobnicate"], ["no such command 'frobnicate'"]),
+    (["rules", "--bogus"], ["no such option", "--bogus"]),
+    (["deal", "--count"], ["--count", "requires an argument"]),
+])
+def test_usage_errors_are_one_line(args, words):
+    line = one_error_line(run(*args))
+    for w in words:
+        assert w in line
+
+
+def test_no_command_prints_help_and_one_error_line():
+    r = run()
+    assert r.exit_code == 2
+    assert "Usage" in r.stdout
+    assert r.stderr.splitlines() == ["error: no command given: expected one of advise, hint, "
+                                     "solve, check, analyze, deal, rules, bench"]
+
+
+def test_help_still_exits_0():
+    r = run("solve", "--help")
+    assert r.exit_code == 0 and "--muestra" in r.stdout and not r.stderr
+
+
+def test_broken_pipe_exits_0_quietly():
+    p = subprocess.Popen([sys.executable, "-m", "cuatrola_cli.main", "deal", "--count", "200000",
+                          "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    p.stdout.readline()
+    p.stdout.close()
+    err = p.stderr.read()
+    assert p.wait(timeout=60) == 0
+    assert err == b""
+
+
+def test_long_tokens_are_cut_in_messages():
+    r = run("solve", DEAL, "--muestra", "A" * 1_000_000)
+    line = one_error_line(r)
+    assert len(line) < 300 and "1,000,000 characters" in line
+    assert quote("x" * 41).endswith("…' (41 characters)") and quote("Ao") == "'Ao'"
+
+
+def test_internal_errors_are_one_line_with_exit_1(monkeypatch):
+    from cuatrola_cli import cmd_rules
+
+    def broken(*a, **k):
+        raise KeyError("oops")
+
+    monkeypatch.setattr(cmd_rules, "get_rules", broken)
+    line = one_error_line(run("rules", "online"), code=1)
+    assert "internal error (KeyError" in line
