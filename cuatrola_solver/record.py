@@ -82,6 +82,19 @@ class HandRecord:
     score: Score | None = None
     annotations: dict[tuple[int, int], dict[str, str]] = field(default_factory=dict)
     comment: str = ""
+    #: where the record was read from ("stdin", a file name), and where each of its parts
+    #: is in it, for the messages of a replay (``Hand.from_record``): keys ``("muestra",)``,
+    #: ``("hand", seat)``, ``("auction",)``, ``("call", i)``, ``("trick", t)``,
+    #: ``("card", t, j)``, ``("cante", i)`` (i: index in ``cantes``); values "line 9,
+    #: column 4" (text form) or a field path "tricks[2][0]" (JSON).  Not part of equality.
+    source: str = field(default="", compare=False, repr=False)
+    places: dict[tuple, str] = field(default_factory=dict, compare=False, repr=False)
+
+    def at(self, *key: Any) -> str:
+        """``"stdin, line 9, column 4: "``: where part ``key`` is, to begin a message
+        (just the source for a part it does not know; empty for a record built in code)."""
+        parts = [p for p in (self.source, self.places.get(key)) if p]
+        return ", ".join(parts) + ": " if parts else ""
 
     def to_json_obj(self) -> dict[str, Any]:
         obj: dict[str, Any] = {
@@ -173,7 +186,21 @@ def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
                 or not all(_is_int(v) and v >= 0 for v in s.values())):
             raise RecordError(f"{where}, field 'score': expected {{\"A\": n, \"B\": m}}")
         score = Score(s["A"], s["B"])
-    return HandRecord(rules, muestra, hands, auction, tricks, cantes, score)
+    return HandRecord(rules, muestra, hands, auction, tricks, cantes, score, source=where,
+                      places=_json_places(len(auction or ()), tricks, len(cantes)))
+
+
+def _json_places(calls: int, tricks: list[list[int]], cantes: int) -> dict[tuple, str]:
+    """The field path of each part of a JSON record (see ``HandRecord.places``)."""
+    places: dict[tuple, str] = {("muestra",): "field 'muestra'", ("auction",): "field 'auction'"}
+    places.update({("hand", s): f"hands[{s - 1}] (seat {s})" for s in (1, 2, 3, 4)})
+    places.update({("call", i): f"auction[{i - 1}]" for i in range(1, calls + 1)})
+    for t, trick in enumerate(tricks, 1):
+        places[("trick", t)] = f"tricks[{t - 1}]"
+        places.update({("card", t, j): f"tricks[{t - 1}][{j - 1}]"
+                       for j in range(1, len(trick) + 1)})
+    places.update({("cante", i): f"cantes[{i}]" for i in range(cantes)})
+    return places
 
 
 def _is_int(value: Any) -> bool:
@@ -363,6 +390,7 @@ class _TextReader:
         self.last_card: tuple[int, int] | None = None
         self.annotations: dict[tuple[int, int], dict[str, str]] = {}
         self.comment = ""
+        self.places: dict[tuple, str] = {}               # see HandRecord.places
 
     # --- errors -----------------------------------------------------------------
     def place(self, offset: int) -> str:
@@ -454,7 +482,7 @@ class _TextReader:
             elif canonical == "Muestra":
                 parsed = parse_card(value, f"({where})")
             elif canonical == "Score":
-                parsed = parse_score(value, where)
+                parsed = parse_score(value, f"tag [{canonical}]")
             elif canonical == "Auction":
                 parsed = [parse_call(call, f"(call {i} {where})")
                           for i, call in enumerate(split_tokens(value), 1)]
@@ -463,6 +491,13 @@ class _TextReader:
         except CuatrolaError as e:
             raise self.error(at, str(e)) from None
         self.tags[canonical] = (at, parsed)
+        place = self.place(at)
+        if canonical.startswith("Seat"):
+            self.places[("hand", int(canonical[4]))] = place
+        else:
+            self.places[(canonical.lower(),)] = place
+        if canonical == "Auction":
+            self.places.update({("call", i): place for i in range(1, len(parsed) + 1)})
 
     def on_word(self, word: str, at: int) -> None:
         if self.cante is not None and self.on_cante_word(word, at):
@@ -475,6 +510,7 @@ class _TextReader:
             if number != expected:
                 raise self.error(at, f"trick number {quote(word)} out of order: expected {expected}.")
             self.tricks.append([])
+            self.places[("trick", expected)] = self.place(at)
             self.in_trick = True
             self.last_card = None
             if m.group(2):
@@ -503,6 +539,7 @@ class _TextReader:
             except CuatrolaError as e:
                 raise self.error(at, str(e)) from None
             self.tricks[-1].append(c)
+            self.places[("card", t, j)] = self.place(at)
             self.last_card = (t, j)
         if symbol:
             self.on_symbol(symbol, word, at)
@@ -568,6 +605,7 @@ class _TextReader:
                 raise self.error(self.cante_start, "cante before the first trick: a cante "
                                                    "follows the trick after which it is sung, or "
                                                    "says it, e.g. 'cante 2 oros after 3'")
+        self.places[("cante", len(self.cantes))] = self.place(self.cante_start)
         self.cantes.append(Cante(after, seat, suit))
 
     def finish(self, end: int) -> HandRecord:
@@ -581,7 +619,8 @@ class _TextReader:
             rules=value.get("Rules") or get_rules(None), muestra=value["Muestra"],
             hands=[value[f"Seat{s}"] for s in (1, 2, 3, 4)], auction=value.get("Auction"),
             tricks=self.tricks, cantes=self.cantes, score=value.get("Score"),
-            annotations=self.annotations, comment=self.comment)
+            annotations=self.annotations, comment=self.comment, source=self.where,
+            places=self.places)
 
 
 def read_text(text: str, where: str = "record") -> HandRecord:
