@@ -144,6 +144,8 @@ def _raw_value(param: Any, args: Sequence[str]) -> str | None:
                 found = args[i + 1]
             elif arg.startswith(name + "=") and name.startswith("--"):
                 found = arg[len(name) + 1:]
+            elif len(name) == 2 and arg.startswith(name) and len(arg) > 2:  # -s3
+                found = arg[2:]
     return found
 
 

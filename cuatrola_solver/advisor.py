@@ -433,7 +433,10 @@ def hint(hand, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
     contract, for the declaring side.  ``p_win`` is always the seat's side's.  If the seat
     on turn may sing now (a trick boundary), the values assume it sings first (the 40
     before a 20); other cantes still pending at this boundary are taken as forgone (the
-    record is taken as complete so far).  ``workers`` threads (default 1) solve the deals;
+    record is taken as complete so far).  Sampled deals are drawn and valued in rounds of
+    :data:`ROUND`, as for :func:`advise`: after :data:`MIN_ROUNDS` rounds, sampling stops
+    once every card's ``p_win`` is within ±:data:`TOLERANCE` (so by :data:`SETTLED` deals,
+    whatever ``samples`` asks).  ``workers`` threads (default 1) solve the deals;
     the result does not depend on it.  Each deal's searches are short and much of the
     work holds the GIL, so more threads seldom pay: measured slower on 2 cores at trick 1.
     """

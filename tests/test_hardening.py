@@ -313,6 +313,7 @@ def test_analyze_huge_samples_does_not_go_exact(monkeypatch):
 @pytest.mark.parametrize("args, words", [
     (["advise", "Ao 3o Ro Co So", "--muestra", "3c", "--seat", "x"], ["'x'", "--seat"]),
     (["advise", "Ao 3o Ro Co So", "--muestra", "3c", "--seat=uno"], ["'uno'", "--seat"]),
+    (["advise", "Ao 3o Ro Co So", "--muestra", "3c", "-sx"], ["'x'", "--seat / -s"]),
     (["advise", "Ao 3o Ro Co So", "--muestra", "3c", "--seat", "1", "--samples", "0"],
      ["'0'", "--samples"]),
     (["advise", "Ao 3o Ro Co So", "--muestra", "3c", "--seat", "1", "--workers", "100000"],
