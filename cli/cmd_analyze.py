@@ -12,6 +12,7 @@ from tabulate import tabulate
 
 from cuatrola_solver import analysis
 from cuatrola_solver.play import SUIT_NAMES
+from cuatrola_solver.errors import quote
 from cuatrola_solver.record import format_rules, read_record, write_text
 
 from .cmd_advise import progress_bar
@@ -198,7 +199,7 @@ def register(app: typer.Typer) -> None:
             try:
                 annotate.write_text(out, encoding="utf-8")
             except OSError as e:
-                fail(f"cannot write the annotated record to {str(annotate)!r}: {e}")
+                fail(f"cannot write the annotated record to {quote(str(annotate))}: {e}")
         report = result.to_dict()
         if json_out:
             emit_json(report)

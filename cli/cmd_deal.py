@@ -24,7 +24,8 @@ def register(app: typer.Typer) -> None:
     @app.command("deal")
     @user_errors
     def deal_command(
-        seed: Optional[int] = typer.Option(None, "--seed", help="Seed for reproducible deals."),
+        seed: Optional[int] = typer.Option(None, "--seed", min=0,
+                                             help="Seed for reproducible deals."),
         count: int = typer.Option(1, "--count", "-n", min=1, help="How many deals."),
         rules: str = RulesOption,
         json_out: bool = JsonOption,

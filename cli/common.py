@@ -3,26 +3,40 @@ turning the library's errors into exit code 2 with a one-line message."""
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
+import os
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import typer
+from typer.core import TyperGroup
 
-from cuatrola_solver.errors import CuatrolaError
+try:  # typer 0.26 and later carry their own copy of click
+    from typer._click import exceptions as click_errors
+except ImportError:  # pragma: no cover - older typer, on click
+    from click import exceptions as click_errors
+
+from cuatrola_solver.errors import CuatrolaError, quote
 from cuatrola_solver.rules import RuleSet, get_rules
 
 SCHEMA = 1
+#: the most bytes read from a record file or stdin (a record is a few hundred bytes)
+MAX_INPUT_BYTES = 64 << 20
+#: the longest error message printed (tokens are cut long before; this is a backstop)
+MAX_MESSAGE = 1000
+#: the most solver threads a command may ask for
+MAX_WORKERS = 64
 
 RulesOption = typer.Option(
     "online", "--rules", "-r",
     help="Preset (online, app, narro, italiano), optionally with overrides: "
          "'narro,tie_break=mano'.")
 JsonOption = typer.Option(False, "--json", help="Machine output on stdout (schema 1).")
-SeedOption = typer.Option(None, "--seed", help="Seed of the sampling (reported when not "
-                          "given; unused with --exact).")
+SeedOption = typer.Option(None, "--seed", min=0, help="Seed of the sampling (reported when "
+                          "not given; unused with --exact).")
 
 
 def samples_option(help: str):
@@ -35,7 +49,7 @@ def exact_option(note: str = ""):
 
 
 def workers_option(default: str):
-    return typer.Option(None, "--workers", "-w", min=1,
+    return typer.Option(None, "--workers", "-w", min=1, max=MAX_WORKERS,
                         help=f"Threads of the solver (default: {default}).")
 
 
@@ -45,9 +59,15 @@ def check_sampling(exact: bool, samples: int | None) -> None:
         fail("give either --samples N or --exact, not both")
 
 
+def one_line(message: str) -> str:
+    """``message`` as one line of reasonable length (the last guard of the contract)."""
+    text = " ".join(str(message).split())
+    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + "…"
+
+
 def fail(message: str) -> None:
     """Print a bad-input message on stderr and exit with code 2."""
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {one_line(message)}", err=True)
     raise typer.Exit(2)
 
 
@@ -68,19 +88,151 @@ def load_rules(spec: str) -> RuleSet:
     return get_rules(spec)
 
 
+def decode_input(data: bytes, name: str) -> str:
+    """Bytes read from a file or stdin as UTF-8 text; bad bytes are bad input."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        fail(f"{name}: not UTF-8 text: byte 0x{data[e.start]:02x} at offset {e.start} "
+             f"cannot be read (save the file as UTF-8)")
+    raise AssertionError  # unreachable
+
+
 def read_input(path: str, what: str = "record") -> tuple[str, str]:
     """The text of a file, or of stdin for '-'; and a name for messages."""
     if path == "-":
-        return sys.stdin.read(), "stdin"
-    p = Path(path)
-    try:
-        return p.read_text(encoding="utf-8"), path
-    except FileNotFoundError:
-        fail(f"{what} file {path!r} not found")
-    except (IsADirectoryError, PermissionError, UnicodeDecodeError) as e:
-        fail(f"cannot read {what} file {path!r}: {e}")
-    raise AssertionError  # unreachable
+        stream = getattr(sys.stdin, "buffer", None)
+        if sys.stdin is None or stream is None or sys.stdin.closed:
+            fail(f"cannot read the {what} from stdin: stdin is closed")
+        try:
+            data = stream.read(MAX_INPUT_BYTES + 1)
+        except (OSError, ValueError) as e:  # EBADF, or ValueError: closed file
+            closed = isinstance(e, ValueError) or e.errno == errno.EBADF
+            fail(f"cannot read the {what} from stdin: "
+                 + ("stdin is closed" if closed else e.strerror or str(e)))
+        name = "stdin"
+    else:
+        name = path
+        try:
+            with open(path, "rb") as f:
+                data = f.read(MAX_INPUT_BYTES + 1)
+        except FileNotFoundError:
+            fail(f"{what} file {quote(path)} not found")
+        except (OSError, ValueError) as e:  # a directory, no permission, EIO, a NUL in the name
+            fail(f"cannot read {what} file {quote(path)}: "
+                 f"{getattr(e, 'strerror', None) or e}")
+    if len(data) > MAX_INPUT_BYTES:
+        fail(f"{what} {quote(name)} is too big: more than {MAX_INPUT_BYTES >> 20} MB")
+    return decode_input(data, name), name
 
 
 def emit_json(obj: dict) -> None:
     typer.echo(json.dumps({"schema": SCHEMA, **obj}, ensure_ascii=False))
+
+
+# --- the one error path of the command line ---------------------------------------------
+
+def _raw_value(param: Any, args: Sequence[str]) -> str | None:
+    """The text given on the command line for option ``param`` (its last occurrence)."""
+    found = None
+    names = list(getattr(param, "opts", [])) + list(getattr(param, "secondary_opts", []))
+    for i, arg in enumerate(args):
+        for name in names:
+            if not name.startswith("-"):
+                continue
+            if arg == name and i + 1 < len(args):
+                found = args[i + 1]
+            elif arg.startswith(name + "=") and name.startswith("--"):
+                found = arg[len(name) + 1:]
+            elif len(name) == 2 and arg.startswith(name) and len(arg) > 2:  # -s3
+                found = arg[2:]
+    return found
+
+
+def usage_message(e: Exception, args: Sequence[str]) -> str:
+    """A click usage error in one line: the option, the bad token quoted, the reason."""
+    if (isinstance(e, click_errors.BadParameter)
+            and not isinstance(e, click_errors.MissingParameter) and e.param):
+        value = _raw_value(e.param, args)
+        hint = " / ".join(e.param.opts) if e.param.opts else e.param.name
+        message = e.message[:1].lower() + e.message[1:]
+        return (f"bad value {quote(value)} for {hint}: {message}" if value is not None
+                else f"bad value for {hint}: {message}")
+    text = e.format_message().rstrip(".")
+    return text[:1].lower() + text[1:]
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe: send what is left for stdout nowhere, so that the final flush
+    at exit does not fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+class _ReaderGone(Exception):
+    """stdout's reader went away (EPIPE); typer would exit 1 on it, we exit 0."""
+
+
+class CommandLine(TyperGroup):
+    """The app's click group: every way a command can fail ends here, as one line on
+    stderr and an exit code -- 2 for bad input (options, records, files, stdin), 0 when
+    the reader of stdout goes away (``| head``), 1 for anything else."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        argv = list(sys.argv[1:] if args is None else args)
+        try:
+            code = super().main(argv, prog_name, complete_var, standalone_mode=False,
+                                **extra)
+            code = code if isinstance(code, int) else 0
+        except click_errors.NoArgsIsHelpError as e:
+            typer.echo(e.ctx.get_help())
+            code = _error(f"no command given: expected one of {', '.join(self.commands)}")
+        except click_errors.ClickException as e:
+            code = _error(usage_message(e, argv), e.exit_code)
+        except CuatrolaError as e:
+            code = _error(str(e))
+        except UnicodeError as e:
+            code = _error(f"cannot read the input as UTF-8 text: {e}")
+        except _ReaderGone:
+            _silence_stdout()
+            code = 0
+        except OSError as e:
+            if e.errno == errno.EPIPE:
+                _silence_stdout()
+                code = 0
+            else:
+                code = _error(f"{e.strerror or e}"
+                              + (f": {quote(e.filename)}" if e.filename else ""))
+        except (typer.Abort, KeyboardInterrupt):
+            code = _error("interrupted", 130)
+        except MemoryError:
+            code = _error("out of memory", 1)
+        except Exception as e:  # a bug: one line too, and the way to see it in full
+            if os.environ.get("CUATROLA_TRACEBACK"):
+                raise
+            code = _error(f"internal error ({type(e).__name__}: {e}); run with "
+                          f"CUATROLA_TRACEBACK=1 to see where", 1)
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except OSError as e:
+            if e.errno == errno.EPIPE:
+                raise _ReaderGone() from None
+            raise
+
+
+def _error(message: str, code: int = 2) -> int:
+    try:
+        typer.echo(f"error: {one_line(message)}", err=True)
+    except OSError:
+        pass
+    return code

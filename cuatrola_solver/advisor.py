@@ -57,7 +57,7 @@ import numpy as np
 from . import equity, sampling, solver
 from .auction import Auction, parse_call
 from .cards import cards_of, format_card, format_cards, mask_of
-from .errors import IllegalBidError, IllegalPlayError, NotationError
+from .errors import IllegalBidError, IllegalPlayError, NotationError, quote
 from .match import Score, check_score
 from .play import (SIDE_NAMES, SUIT_NAMES, active_seats, cante_points, cante_refusal,
                    declaring_side, partner_of, side_of, sing, tricks_goal)
@@ -81,6 +81,9 @@ DEFAULT_HINT_SAMPLES = 1000
 #: deals per solve_batch call in exact mode (progress granularity)
 EXACT_SLICE = 1 << 15
 Z95 = 1.959963984540054
+#: the most deals a sampled answer draws whatever ``samples`` asks for: by then every
+#: Wilson half-width is within TOLERANCE, so sampling has stopped (rounded up to ROUND)
+SETTLED = ROUND * math.ceil((Z95 / (2 * TOLERANCE)) ** 2 / ROUND)
 
 Progress = Callable[[int, int], None]
 
@@ -135,7 +138,7 @@ def parse_auction(calls: str | Sequence[str] | None, seat: int, rules: RuleSet,
     """The auction of seats ``1 .. seat-1`` (``None``: they all passed), checked call
     by call; errors name the call, the seat and the reason."""
     if seat not in (1, 2, 3, 4):
-        raise NotationError(f"bad seat {seat!r}: expected 1 to 4")
+        raise NotationError(f"bad seat {quote(seat)}: expected 1 to 4")
     if calls is None:
         calls = ["paso"] * (seat - 1)
     elif isinstance(calls, str):
@@ -144,14 +147,14 @@ def parse_auction(calls: str | Sequence[str] | None, seat: int, rules: RuleSet,
     if len(calls) != seat - 1:
         before = "nobody speaks before seat 1" if seat == 1 else \
             f"seats 1 to {seat - 1} speak before seat {seat}"
-        raise IllegalBidError(f"bad auction {' '.join(calls)!r}: {len(calls)} calls, but "
+        raise IllegalBidError(f"bad auction {quote(' '.join(calls))}: {len(calls)} calls, but "
                               f"{before} (expected {seat - 1})")
     auction = Auction(rules, score)
     for i, text in enumerate(calls, 1):
         call = parse_call(text, f"(call {i} of the auction, seat {i})")
         reason = auction.refusal(call)
         if reason is not None:
-            raise IllegalBidError(f"bad auction: call {i} {text!r} of seat {i} is illegal: "
+            raise IllegalBidError(f"bad auction: call {i} {quote(text)} of seat {i} is illegal: "
                                   f"{reason}")
         auction.call(call)
     return auction
@@ -345,6 +348,11 @@ def _choose_match(results: list[OptionResult]) -> str:
     return best.option.bid
 
 
+def _half_width(wins: float, n: int) -> float:
+    lo, hi = wilson(int(round(wins)), n)
+    return (hi - lo) / 2
+
+
 def _settled(results: list[OptionResult], tolerance: float) -> bool:
     return all((r.ci95[1] - r.ci95[0]) / 2 <= tolerance
                for r in results if r.option.allowed)
@@ -376,7 +384,7 @@ def advise(hand: Iterable[int] | int, muestra: int, seat: int,
     rules = get_rules(rules)
     cards = list(cards_of(hand)) if isinstance(hand, int) else list(hand)
     if len(set(cards)) != len(cards):
-        raise NotationError(f"the hand {format_cards(cards)!r} repeats a card")
+        raise NotationError(f"the hand {quote(format_cards(cards))} repeats a card")
     if score is not None:
         check_score(rules, score)
     options = bid_options(rules, seat, auction, score)
@@ -402,8 +410,7 @@ def advise(hand: Iterable[int] | int, muestra: int, seat: int,
             raise NotationError(f"bad number of samples {samples}: expected at least 1")
         if seed is None:
             seed = random_seed()
-        chunks = sampling.plan_chunks(samples, seed, ROUND)
-        for j, chunk in enumerate(chunks, 1):
+        for j, chunk in enumerate(sampling.iter_chunks(samples, seed, ROUND), 1):
             run(sampling.sample_chunk(k, chunk))
             results = _results(options, tallies, False, seat)
             if progress:
@@ -496,7 +503,10 @@ def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
     before a 20), in every deal where the rules let it: under ``forty_first`` a 20 is
     refused in the deals where its partner holds the 40 (the side then sings the 40,
     a choice left to the search).  Other cantes still pending at this boundary are taken
-    as forgone (the record is taken as complete so far).  ``workers`` threads (default
+    as forgone (the record is taken as complete so far).  Sampled deals are drawn and
+    valued in rounds of :data:`ROUND`, as for :func:`advise`: after :data:`MIN_ROUNDS`
+    rounds, sampling stops once every card's ``p_win`` is within ±:data:`TOLERANCE` (so
+    by :data:`SETTLED` deals, whatever ``samples`` asks).  ``workers`` threads (default
     1) solve the deals; the result does not depend on it.  Each deal's searches are
     short and much of the work holds the GIL, so more threads seldom pay: measured
     slower on 2 cores at trick 1.
@@ -528,19 +538,23 @@ def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
             note += " (where your partner holds the 40, your side sings the 40 first)"
     if exact:
         seed = None
-        deals = sampling.enumerate_deals(k)
+        rounds: Iterable[np.ndarray] = [sampling.enumerate_deals(k)]
+        total = sampling.count_deals(k)
     else:
         if samples < 1:
             raise NotationError(f"bad number of samples {samples}: expected at least 1")
         if seed is None:
             seed = random_seed()
-        deals = sampling.sample_deals_seeded(k, samples, seed, chunk_size=ROUND)
+        # round by round, as advise: memory and time do not grow with ``samples``
+        rounds = (sampling.sample_chunk(k, chunk)
+                  for chunk in sampling.iter_chunks(samples, seed, ROUND))
+        total = min(samples, SETTLED)
     mine = side_of(seat)
     d = base.declaring_side
     measured = mine if base.contract == "paso" else d
     pts = points_based(base.contract, rules)
     sums: dict[int, list[float]] = {}
-    n = len(deals)
+    n = 0
 
     def values(row) -> tuple:
         pos = base.with_changes(hands=tuple(int(h) for h in row))
@@ -549,21 +563,29 @@ def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
         return (solver.solve_cards(pos, rules, "tricks"), solver.solve_cards(pos, rules, "makes"),
                 solver.solve_cards(pos, rules, "margin") if pts else None)
 
-    workers = max(1, min(workers or 1, n or 1))
+    workers = max(1, min(workers or 1, total or 1))
     pool = ThreadPoolExecutor(workers) if workers > 1 else None
-    # results come back in deal order whatever the threads: the sums do not depend on them
-    solved = pool.map(values, deals) if pool else map(values, deals)
-    for i, (tr, mk, mg) in enumerate(solved):
-        for c, t in tr.items():
-            s = sums.setdefault(c, [0.0, 0.0, 0.0])
-            s[0] += t if measured == d else 5 - t
-            if mg is not None:
-                s[1] += mg[c] if measured == d else -mg[c]
-            s[2] += mk[c] if mine == d else 1 - mk[c]
-        if progress and (i + 1) % 200 == 0:
-            progress(i + 1, n)
-    if pool:
-        pool.shutdown()
+    try:
+        for j, deals in enumerate(rounds, 1):
+            # results come back in deal order whatever the threads: the sums do not
+            # depend on them
+            solved = pool.map(values, deals) if pool else map(values, deals)
+            for tr, mk, mg in solved:
+                for c, t in tr.items():
+                    s = sums.setdefault(c, [0.0, 0.0, 0.0])
+                    s[0] += t if measured == d else 5 - t
+                    if mg is not None:
+                        s[1] += mg[c] if measured == d else -mg[c]
+                    s[2] += mk[c] if mine == d else 1 - mk[c]
+                n += 1
+                if progress and n % 200 == 0:
+                    progress(n, total)
+            if (not exact and j >= MIN_ROUNDS
+                    and all(_half_width(s[2], n) <= TOLERANCE for s in sums.values())):
+                break
+    finally:
+        if pool:
+            pool.shutdown()
     cards = [CardHint(c, s[0] / n, s[1] / n if pts else None, s[2] / n)
              for c, s in sums.items()]
     sign = 1 if measured == mine else -1      # seat-relative: higher is better for the seat

@@ -403,10 +403,11 @@ def _best_of(values: dict[int, dict]) -> dict:
 
 
 def _hint(hand: Hand, exact: bool, samples: int, seed: int | None, workers: int):
-    """advisor.hint, exact when the consistent deals are no more than ``samples``."""
+    """advisor.hint, exact when the consistent deals are no more than ``samples`` (and
+    than the deals sampling ever draws: a huge ``samples`` must not mean exact work)."""
     if not exact:
         k = sampling.knowledge_from_hand(hand, hand.pos.to_play)
-        exact = sampling.count_deals(k) <= samples
+        exact = sampling.count_deals(k) <= min(samples, advisor.SETTLED)
     kw = {}
     if "workers" in inspect.signature(advisor.hint).parameters:
         kw["workers"] = workers

@@ -9,7 +9,7 @@ of ``bid_cap`` apply (8.8).
 
 from __future__ import annotations
 
-from .errors import IllegalBidError, NotationError
+from .errors import IllegalBidError, NotationError, quote
 from .match import Score, bid_cap_reason
 from .play import active_seats, partner_of, side_of
 from .rules import CONTRACTS, RuleSet
@@ -22,7 +22,7 @@ def parse_call(text: str, where: str = "") -> str:
     call = text.strip().lower()
     if call not in CALLS:
         place = f" {where}" if where else ""
-        raise NotationError(f"bad bid {text!r}{place}: expected one of {' '.join(CALLS)}")
+        raise NotationError(f"bad bid {quote(text)}{place}: expected one of {' '.join(CALLS)}")
     return call
 
 
@@ -77,7 +77,7 @@ class Auction:
         seat = self.speaker
         reason = self.refusal(call)
         if reason is not None:
-            raise IllegalBidError(f"seat {seat} may not call {call!r}: {reason}")
+            raise IllegalBidError(f"seat {seat} may not call {quote(call)}: {reason}")
         self.calls.append(call)
         if call == "paso":
             return

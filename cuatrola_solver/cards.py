@@ -17,7 +17,7 @@ import re
 from enum import IntEnum
 from typing import Iterable, Iterator
 
-from .errors import NotationError
+from .errors import NotationError, quote
 
 
 class Suit(IntEnum):
@@ -105,7 +105,7 @@ def parse_card(text: str, where: str = "") -> int:
         if r is not None and s is not None:
             return card(r, s)
     raise NotationError(
-        f"bad card {text!r}{_describe(where)}: expected a rank (A 3 R C S, or K N J) "
+        f"bad card {quote(text)}{_describe(where)}: expected a rank (A 3 R C S, or K N J) "
         f"followed by a suit (o c e b), e.g. '3o' or 'Cc'")
 
 
@@ -123,7 +123,7 @@ def parse_cards(text: str, where: str = "", *, allow_repeats: bool = False) -> l
         place = f"(card {i} of {where})" if where else f"(card {i})"
         c = parse_card(token, place)
         if c in cards and not allow_repeats:
-            raise NotationError(f"card {token!r} appears twice {place}")
+            raise NotationError(f"card {quote(token)} appears twice {place}")
         cards.append(c)
     return cards
 
@@ -170,7 +170,7 @@ def parse_suit(text: str, where: str = "") -> Suit:
     s = SUIT_ALIASES.get(text.strip().lower()[:1]) if text.strip() else None
     if s is None or len(text.strip()) not in (1, len(s.spanish)) or (
             len(text.strip()) > 1 and text.strip().lower() != s.spanish):
-        raise NotationError(f"bad suit {text!r}{_describe(where)}: expected o, c, e or b")
+        raise NotationError(f"bad suit {quote(text)}{_describe(where)}: expected o, c, e or b")
     return s
 
 
@@ -178,7 +178,7 @@ def parse_deal(text: str, where: str = "deal") -> list[list[int]]:
     """Read four hands separated by ``/`` (seats 1 to 4)."""
     parts = text.split("/")
     if len(parts) != 4:
-        raise NotationError(f"bad {where} {text!r}: expected 4 hands separated by '/', "
+        raise NotationError(f"bad {where} {quote(text)}: expected 4 hands separated by '/', "
                             f"got {len(parts)}")
     return [parse_cards(p, f"seat {i} in the {where}") for i, p in enumerate(parts, 1)]
 

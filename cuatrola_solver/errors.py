@@ -36,3 +36,19 @@ class InconsistentDealError(CuatrolaError):
 
 class RecordError(CuatrolaError):
     """A hand record (JSON or text form) that is malformed or cannot have happened."""
+
+
+#: the most characters of a bad token an error message quotes
+QUOTE_LIMIT = 40
+
+
+def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
+    """``repr(value)`` for an error message, cut after ``limit`` characters of text (a
+    50 MB token must not make a 50 MB message): ``'AAAA…' (5,000,000 characters)``."""
+    if isinstance(value, str) and len(value) > limit:
+        cut = repr(value[:limit])
+        return f"{cut[:-1]}…{cut[-1]} ({len(value):,} characters)"
+    text = repr(value)
+    if len(text) > 2 * limit:
+        return text[:2 * limit] + f"… ({len(text):,} characters)"
+    return text

@@ -20,7 +20,7 @@ from typing import Iterable, Sequence
 from .auction import Auction
 from .cards import FULL_DECK, NUM_CARDS, cards_of, format_card, format_cards, mask_of, suit_of
 from .errors import (CuatrolaError, IllegalBidError, IllegalCanteError, IllegalPlayError,
-                     InconsistentDealError, RecordError)
+                     InconsistentDealError, RecordError, quote)
 from .match import Score
 from .play import (SIDE_NAMES, SUIT_NAMES, Position, cante_refusal, decided_by_tricks,
                    first_leader, legal_mask, outcome, play_card, renuncio_obligation,
@@ -63,6 +63,14 @@ class Result:
                 "ended_by": self.ended_by}
 
 
+def _deal_error(message: str, *part) -> InconsistentDealError:
+    """An InconsistentDealError that knows which part of the deal is wrong: ``("hand",
+    seat)`` or ``("muestra",)`` (a key of ``HandRecord.places``), for replay messages."""
+    e = InconsistentDealError(message)
+    e.part = part
+    return e
+
+
 def check_deal(hands: Sequence[Iterable[int]], muestra: int) -> tuple[int, int, int, int]:
     """The four hands as masks, after checking that they are a real deal."""
     masks = []
@@ -72,21 +80,22 @@ def check_deal(hands: Sequence[Iterable[int]], muestra: int) -> tuple[int, int, 
     for seat, hand in enumerate(hands, 1):
         hand = list(hand)
         if len(hand) != 5:
-            raise InconsistentDealError(
-                f"seat {seat} holds {len(hand)} cards ({format_cards(hand)}): expected 5")
+            raise _deal_error(
+                f"seat {seat} holds {len(hand)} cards ({format_cards(hand)}): expected 5",
+                "hand", seat)
         for c in hand:
             if c in seen:
-                raise InconsistentDealError(
-                    f"card {format_card(c)!r} is dealt twice: to seat {seen[c]} and to seat {seat}")
+                raise _deal_error(f"card {quote(format_card(c))} is dealt twice: to seat "
+                                  f"{seen[c]} and to seat {seat}", "hand", seat)
             seen[c] = seat
         masks.append(mask_of(hand))
     missing = FULL_DECK & ~sum(masks)
     if missing:  # cannot happen with 20 distinct cards, kept for clarity
         raise InconsistentDealError(f"cards missing from the deal: {format_cards(cards_of(missing))}")
     if not masks[3] >> muestra & 1:
-        raise InconsistentDealError(
-            f"the muestra {format_card(muestra)!r} is not in seat 4's hand "
-            f"({format_cards(cards_of(masks[3]))}): the dealer keeps it")
+        raise _deal_error(
+            f"the muestra {quote(format_card(muestra))} is not in seat 4's hand "
+            f"({format_cards(cards_of(masks[3]))}): the dealer keeps it", "muestra")
     return tuple(masks)
 
 
@@ -168,12 +177,12 @@ class Hand:
         """Play ``c`` for the seat on turn; returns the renuncio it commits, if any."""
         pos = self._require_play()
         if self.is_over():
-            raise IllegalPlayError(f"card {format_card(c)!r} played after the hand is over")
+            raise IllegalPlayError(f"card {quote(format_card(c))} played after the hand is over")
         seat = pos.to_play
         hand = pos.hands[seat - 1]
         if not hand >> c & 1:
             raise IllegalPlayError(
-                f"card {format_card(c)!r} in trick {self.trick_number} is not in the hand of "
+                f"card {quote(format_card(c))} in trick {self.trick_number} is not in the hand of "
                 f"seat {seat}, on turn (holds {format_cards(cards_of(hand))})")
         renuncio = None
         legal = self.legal_cards()
@@ -238,57 +247,101 @@ class Hand:
     # --- records --------------------------------------------------------------
     @classmethod
     def from_record(cls, rec) -> "Hand":
-        """Replay a :class:`~cuatrola_solver.record.HandRecord`; errors say where.
-
-        The record must give all four hands; one kept from a seat's side (unknown hands)
-        is read by :func:`cuatrola_solver.view.check_seen` instead."""
+        """Replay a :class:`~cuatrola_solver.record.HandRecord`; errors say where (the
+        record's name, then line and column or the JSON field) and why, in players' terms."""
+        at = rec.at if isinstance(rec, HandRecord) else (lambda *key: "")
         if not rec.complete:
+            unknown = rec.unknown_seats
             raise RecordError(
-                f"the hand{'s' if len(rec.unknown_seats) > 1 else ''} of seat"
-                f"{'s' if len(rec.unknown_seats) > 1 else ''} "
-                f"{', '.join(map(str, rec.unknown_seats))} "
-                f"{'are' if len(rec.unknown_seats) > 1 else 'is'} unknown: this needs the whole deal")
+                f"{at()}the hand{'s' if len(unknown) > 1 else ''} of seat{'s' if len(unknown) > 1 else ''} "
+                f"{', '.join(map(str, unknown))} {'are' if len(unknown) > 1 else 'is'} unknown: "
+                f"this needs the whole deal (check and hint read such records)")
         try:
             hand = cls(rec.hands, rec.muestra, rec.rules, rec.score)
         except CuatrolaError as e:
-            raise RecordError(f"bad deal: {e}") from None
+            raise RecordError(f"{at(*getattr(e, 'part', ()))}bad deal: {e}") from None
         calls = ["paso"] * 4 if rec.auction is None else rec.auction
         if len(calls) != 4:
-            raise RecordError(f"the auction has {len(calls)} calls: expected 4 "
+            raise RecordError(f"{at('auction')}the auction has {len(calls)} calls: expected 4 "
                               f"(one per seat) or none (all passed)")
         for i, call in enumerate(calls, 1):
             try:
                 hand.bid(call)
             except IllegalBidError as e:
-                raise RecordError(f"auction, call {i} ({call!r}): {e}") from None
-        cantes = sorted(rec.cantes, key=lambda k: k.after_trick)
-        for k in cantes:
+                raise RecordError(f"{at('call', i)}auction, call {i} ({quote(call)}): {e}") from None
+        # cantes in the order of their tricks; i: the cante's place in the record
+        cantes = sorted(enumerate(rec.cantes), key=lambda ik: ik[1].after_trick)
+        for i, k in cantes:
             if not 1 <= k.after_trick <= 4:
-                raise RecordError(f"cante of seat {k.seat} after trick {k.after_trick}: "
-                                  f"cantes are declared after tricks 1 to 4")
+                raise RecordError(f"{at('cante', i)}cante of seat {k.seat} after trick "
+                                  f"{k.after_trick}: cantes are declared after tricks 1 to 4")
         for t, trick in enumerate(rec.tricks, 1):
-            if t < len(rec.tricks) and len(trick) != sum(hand.active):
-                raise RecordError(f"trick {t} has {len(trick)} cards: expected "
-                                  f"{sum(hand.active)}, one per seat in play (only the last "
+            seats = sum(hand.active)
+            if len(trick) > seats and not hand.is_over():
+                raise RecordError(
+                    f"{at('card', t, seats + 1)}trick {t} has {len(trick)} cards: expected "
+                    f"{seats}, one per seat in play; card {seats + 1} "
+                    f"({quote(format_card(trick[seats]))}) belongs to the next trick, which "
+                    f"begins with its number ('{t + 1}.')")
+            if t < len(rec.tricks) and len(trick) < seats:
+                raise RecordError(f"{at('trick', t)}trick {t} has {len(trick)} cards: expected "
+                                  f"{seats}, one per seat in play (only the last "
                                   f"trick of a record may be incomplete)")
             for j, c in enumerate(trick, 1):
+                why = hand._replay_refusal(c, t)
+                if why is not None:
+                    raise RecordError(f"{at('card', t, j)}{why}")
                 try:
                     hand.play(c)
                 except IllegalPlayError as e:
-                    raise RecordError(f"trick {t}, card {j}: {e}") from None
+                    raise RecordError(f"{at('card', t, j)}trick {t}, card {j}: {e}") from None
             if len(hand.tricks) == t:
-                for k in cantes:
+                for i, k in cantes:
                     if k.after_trick == t:
                         try:
                             hand.sing(k.seat, k.suit)
                         except IllegalCanteError as e:
-                            raise RecordError(f"cante after trick {t}: {e}") from None
-        late = [k for k in cantes if k.after_trick > len(hand.tricks)]
+                            raise RecordError(f"{at('cante', i)}cante after trick {t}: {e}") from None
+        late = [(i, k) for i, k in cantes if k.after_trick > len(hand.tricks)]
         if late:
-            k = late[0]
-            raise RecordError(f"cante of seat {k.seat} after trick {k.after_trick}, but the "
-                              f"record has only {len(hand.tricks)} complete tricks")
+            i, k = late[0]
+            raise RecordError(f"{at('cante', i)}cante of seat {k.seat} after trick "
+                              f"{k.after_trick}, but the record has only {len(hand.tricks)} "
+                              f"complete tricks")
         return hand
+
+    def _replay_refusal(self, c: int, t: int) -> str | None:
+        """Why card ``c``, the next card of trick ``t`` in a record, cannot be played, in
+        players' terms (None if it can, or for the reasons ``play`` gives itself)."""
+        card = quote(format_card(c))
+        pos = self.pos
+        if pos is None:
+            return None
+        if self.is_over():
+            done = len(self.tricks)
+            if done == 5:
+                return f"card {card} in trick {t}: the hand is over after trick 5"
+            return (f"card {card} in trick {t}: the hand was decided after trick {done} "
+                    f"(the {self.contract} ends as soon as the tricks decide it)")
+        seat = pos.to_play
+        if pos.hands[seat - 1] >> c & 1:
+            return None
+        for n, played in enumerate(self.tricks + [self.current], 1):
+            for who, d in played:
+                if d == c:
+                    return (f"card {card} in trick {t}: seat {who} already played it in "
+                            f"trick {n}")
+        owner = next(s for s in (1, 2, 3, 4) if self.deal[s - 1] >> c & 1)
+        if not self.active[owner - 1]:
+            return (f"card {card} in trick {t}: it is seat {owner}'s, who sits out this "
+                    f"{self.contract}")
+        won = f", who won trick {t - 1}" if t > 1 else ""
+        if self.current:
+            turn = f"seat {seat} plays next in trick {t} (led by seat {pos.leader}{won})"
+        else:
+            turn = f"seat {pos.leader} leads trick {t}{won.replace(', who', ': it')}"
+        return (f"card {card} in trick {t} is seat {owner}'s, but {turn}; a trick is written "
+                f"from its leader, in playing order")
 
     def to_record(self) -> HandRecord:
         hands = [cards_of(m) for m in self.deal]

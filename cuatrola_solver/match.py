@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import NotationError
+from .errors import NotationError, quote
 from .rules import CONTRACT_VALUE, RuleSet
 
 
@@ -41,7 +41,7 @@ def parse_score(text: str, where: str = "--score", rules: RuleSet | None = None)
         if score.A < 0 or score.B < 0:
             raise ValueError
     except ValueError:
-        raise NotationError(f"bad score {text!r} in {where}: expected A-B with two "
+        raise NotationError(f"bad score {quote(text)} in {where}: expected A-B with two "
                             f"non-negative numbers, e.g. '3-5'") from None
     if rules is not None:
         check_score(rules, score, where, text)

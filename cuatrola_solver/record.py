@@ -44,7 +44,7 @@ from typing import Any, Mapping
 from .auction import parse_call
 from .cards import (Suit, format_card, format_cards, parse_card, parse_cards, parse_suit,
                     split_tokens)
-from .errors import CuatrolaError, RecordError
+from .errors import CuatrolaError, RecordError, quote
 from .match import Score, parse_score
 from .rules import DEFAULT_PRESET, RuleSet, get_rules, rules_spec
 
@@ -83,6 +83,19 @@ class HandRecord:
     score: Score | None = None
     annotations: dict[tuple[int, int], dict[str, str]] = field(default_factory=dict)
     comment: str = ""
+    #: where the record was read from ("stdin", a file name), and where each of its parts
+    #: is in it, for the messages of a replay (``Hand.from_record``): keys ``("muestra",)``,
+    #: ``("hand", seat)``, ``("auction",)``, ``("call", i)``, ``("trick", t)``,
+    #: ``("card", t, j)``, ``("cante", i)`` (i: index in ``cantes``); values "line 9,
+    #: column 4" (text form) or a field path "tricks[2][0]" (JSON).  Not part of equality.
+    source: str = field(default="", compare=False, repr=False)
+    places: dict[tuple, str] = field(default_factory=dict, compare=False, repr=False)
+
+    def at(self, *key: Any) -> str:
+        """``"stdin, line 9, column 4: "``: where part ``key`` is, to begin a message
+        (just the source for a part it does not know; empty for a record built in code)."""
+        parts = [p for p in (self.source, self.places.get(key)) if p]
+        return ", ".join(parts) + ": " if parts else ""
 
     def to_json_obj(self) -> dict[str, Any]:
         obj: dict[str, Any] = {
@@ -121,10 +134,10 @@ def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
     known = {"rules", "muestra", "hands", "auction", "tricks", "cantes", "score", "schema"}
     for key in obj:
         if key not in known:
-            raise RecordError(f"{where}: unknown field {key!r} (expected {', '.join(sorted(known))})")
+            raise RecordError(f"{where}: unknown field {quote(key)} (expected {', '.join(sorted(known))})")
     schema = obj.get("schema", SCHEMA)
     if not _is_int(schema) or schema != SCHEMA:
-        raise RecordError(f"{where}, field 'schema': this reader knows schema {SCHEMA}, got {schema!r}")
+        raise RecordError(f"{where}, field 'schema': this reader knows schema {SCHEMA}, got {quote(schema)}")
     try:
         rules = get_rules(obj.get("rules"))
     except CuatrolaError as e:
@@ -147,7 +160,7 @@ def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
         auction = []
         for i, call in enumerate(obj["auction"]):
             if not isinstance(call, str):
-                raise RecordError(f"{where}, auction[{i}]: expected a call such as 'paso', got {call!r}")
+                raise RecordError(f"{where}, auction[{i}]: expected a call such as 'paso', got {quote(call)}")
             try:
                 auction.append(parse_call(call, f"in {where}, auction[{i}]"))
             except CuatrolaError as e:
@@ -188,7 +201,21 @@ def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
                 or not all(_is_int(v) and v >= 0 for v in s.values())):
             raise RecordError(f"{where}, field 'score': expected {{\"A\": n, \"B\": m}}")
         score = Score(s["A"], s["B"])
-    return HandRecord(rules, muestra, hands, auction, tricks, cantes, score)
+    return HandRecord(rules, muestra, hands, auction, tricks, cantes, score, source=where,
+                      places=_json_places(len(auction or ()), tricks, len(cantes)))
+
+
+def _json_places(calls: int, tricks: list[list[int]], cantes: int) -> dict[tuple, str]:
+    """The field path of each part of a JSON record (see ``HandRecord.places``)."""
+    places: dict[tuple, str] = {("muestra",): "field 'muestra'", ("auction",): "field 'auction'"}
+    places.update({("hand", s): f"hands[{s - 1}] (seat {s})" for s in (1, 2, 3, 4)})
+    places.update({("call", i): f"auction[{i - 1}]" for i in range(1, calls + 1)})
+    for t, trick in enumerate(tricks, 1):
+        places[("trick", t)] = f"tricks[{t - 1}]"
+        places.update({("card", t, j): f"tricks[{t - 1}][{j - 1}]"
+                       for j in range(1, len(trick) + 1)})
+    places.update({("cante", i): f"cantes[{i}]" for i in range(cantes)})
+    return places
 
 
 def _is_int(value: Any) -> bool:
@@ -198,7 +225,7 @@ def _is_int(value: Any) -> bool:
 
 def _card(value: Any, where: str) -> int:
     if not isinstance(value, str):
-        raise RecordError(f"{where}: expected a card such as '3o', got {value!r}")
+        raise RecordError(f"{where}: expected a card such as '3o', got {quote(value)}")
     try:
         return parse_card(value, f"({where})")
     except CuatrolaError as e:
@@ -209,7 +236,7 @@ def _cards(value: Any, where: str) -> list[int]:
     if isinstance(value, list):
         value = " ".join(map(str, value))
     if not isinstance(value, str):
-        raise RecordError(f"{where}: expected cards such as 'Ao 3c Rb Ce Sb', got {value!r}")
+        raise RecordError(f"{where}: expected cards such as 'Ao 3c Rb Ce Sb', got {quote(value)}")
     try:
         return parse_cards(value, where)
     except CuatrolaError as e:
@@ -271,7 +298,7 @@ def format_rules(spec: RuleSet | str | Mapping[str, Any]) -> str:
         else:
             text = str(value)
         if any(ch in text for ch in ',="\\\n'):
-            raise RecordError(f"rule parameter {key}={value!r} cannot be written in the text form")
+            raise RecordError(f"rule parameter {key}={quote(value)} cannot be written in the text form")
         parts.append(f"{key}={text}")
     return ",".join(parts)
 
@@ -305,16 +332,16 @@ def _check_annotations(rec: HandRecord) -> None:
     for key, note in rec.annotations.items():
         if (not isinstance(key, tuple) or len(key) != 2 or not all(_is_int(x) for x in key)
                 or not 1 <= key[0] <= len(rec.tricks) or not 1 <= key[1] <= len(rec.tricks[key[0] - 1])):
-            raise RecordError(f"annotation {key!r}: no such card in the record "
+            raise RecordError(f"annotation {quote(key)}: no such card in the record "
                               f"(keys are (trick, card position), both from 1)")
         if not isinstance(note, dict) or not set(note) <= {"symbol", "comment"}:
-            raise RecordError(f"annotation {key!r}: expected a dict with 'symbol' and/or 'comment'")
+            raise RecordError(f"annotation {quote(key)}: expected a dict with 'symbol' and/or 'comment'")
         symbol = note.get("symbol")
         if symbol is not None and symbol not in SYMBOLS:
-            raise RecordError(f"annotation {key!r}: bad symbol {symbol!r}: expected one of "
+            raise RecordError(f"annotation {quote(key)}: bad symbol {quote(symbol)}: expected one of "
                               + " ".join(SYMBOLS))
         if not isinstance(note.get("comment", ""), str):
-            raise RecordError(f"annotation {key!r}: the comment must be text")
+            raise RecordError(f"annotation {quote(key)}: the comment must be text")
 
 
 def _trick_line(rec: HandRecord, t: int) -> str:
@@ -381,6 +408,7 @@ class _TextReader:
         self.last_card: tuple[int, int] | None = None
         self.annotations: dict[tuple[int, int], dict[str, str]] = {}
         self.comment = ""
+        self.places: dict[tuple, str] = {}               # see HandRecord.places
 
     # --- errors -----------------------------------------------------------------
     def place(self, offset: int) -> str:
@@ -414,14 +442,14 @@ class _TextReader:
             elif ch == "[":
                 m = _TAG.match(text, i)
                 if m is None:
-                    raise self.error(i, f"bad tag {self.snippet(i)!r}: expected [Name \"value\"] "
+                    raise self.error(i, f"bad tag {quote(self.snippet(i))}: expected [Name \"value\"] "
                                         f"on one line, e.g. [Muestra \"3o\"]")
                 self.on_tag(m.group(1), _unescape_tag(m.group(2)), i)
                 i = m.end()
             else:
                 m = _WORD.match(text, i)
                 if m is None:
-                    raise self.error(i, f"unexpected {ch!r}: expected a tag, a trick number "
+                    raise self.error(i, f"unexpected {quote(ch)}: expected a tag, a trick number "
                                         f"such as '1.', a card, 'cante' or a comment")
                 self.on_word(m.group(), i)
                 i = m.end()
@@ -475,7 +503,7 @@ class _TextReader:
             elif canonical == "Muestra":
                 parsed = parse_card(value, f"({where})")
             elif canonical == "Score":
-                parsed = parse_score(value, where)
+                parsed = parse_score(value, f"tag [{canonical}]")
             elif canonical == "Auction":
                 parsed = [parse_call(call, f"(call {i} {where})")
                           for i, call in enumerate(split_tokens(value), 1)]
@@ -486,6 +514,13 @@ class _TextReader:
         except CuatrolaError as e:
             raise self.error(at, str(e)) from None
         self.tags[canonical] = (at, parsed)
+        place = self.place(at)
+        if canonical.startswith("Seat"):
+            self.places[("hand", int(canonical[4]))] = place
+        else:
+            self.places[(canonical.lower(),)] = place
+        if canonical == "Auction":
+            self.places.update({("call", i): place for i in range(1, len(parsed) + 1)})
 
     def on_word(self, word: str, at: int) -> None:
         if self.cante is not None and self.on_cante_word(word, at):
@@ -496,8 +531,9 @@ class _TextReader:
             digits, expected = m.group(1), len(self.tricks) + 1
             number = int(digits) if len(digits) <= _MAX_DIGITS else -1
             if number != expected:
-                raise self.error(at, f"trick number {word!r} out of order: expected {expected}.")
+                raise self.error(at, f"trick number {quote(word)} out of order: expected {expected}.")
             self.tricks.append([])
+            self.places[("trick", expected)] = self.place(at)
             self.in_trick = True
             self.last_card = None
             if m.group(2):
@@ -512,12 +548,12 @@ class _TextReader:
             return
         m = _CARD_AND_SYMBOL.fullmatch(word)
         if m is None:
-            raise self.error(at, f"unexpected {word!r}: expected a trick number such as '1.', "
+            raise self.error(at, f"unexpected {quote(word)}: expected a trick number such as '1.', "
                                  f"a card, 'cante' or a comment")
         card_text, symbol = m.groups()
         if card_text:
             if not self.in_trick:
-                raise self.error(at, f"unexpected {word!r}: cards come after a trick number "
+                raise self.error(at, f"unexpected {quote(word)}: cards come after a trick number "
                                      f"such as '{len(self.tricks) + 1}.'"
                                      + (" (a cante ends the trick line)" if self.cantes else ""))
             t, j = len(self.tricks), len(self.tricks[-1]) + 1
@@ -526,21 +562,22 @@ class _TextReader:
             except CuatrolaError as e:
                 raise self.error(at, str(e)) from None
             self.tricks[-1].append(c)
+            self.places[("card", t, j)] = self.place(at)
             self.last_card = (t, j)
         if symbol:
             self.on_symbol(symbol, word, at)
 
     def on_symbol(self, symbol: str, word: str, at: int) -> None:
         if symbol not in SYMBOLS:
-            raise self.error(at, f"bad annotation {symbol!r} in {word!r}: expected one of "
+            raise self.error(at, f"bad annotation {quote(symbol)} in {quote(word)}: expected one of "
                                  + " ".join(SYMBOLS))
         if self.last_card is None:
-            raise self.error(at, f"annotation {symbol!r} follows no card")
+            raise self.error(at, f"annotation {quote(symbol)} follows no card")
         note = self.annotations.setdefault(self.last_card, {})
         if "symbol" in note:
             t, j = self.last_card
-            raise self.error(at, f"second annotation {symbol!r} for card {j} of trick {t} "
-                                 f"(it has {note['symbol']!r})")
+            raise self.error(at, f"second annotation {quote(symbol)} for card {j} of trick {t} "
+                                 f"(it has {quote(note['symbol'])})")
         note["symbol"] = symbol
 
     def on_cante_word(self, word: str, at: int) -> bool:
@@ -552,7 +589,7 @@ class _TextReader:
             return False
         if expect == 0:
             if word not in ("1", "2", "3", "4"):
-                raise self.error(at, f"bad seat {word!r} in cante: expected 'cante SEAT SUIT', "
+                raise self.error(at, f"bad seat {quote(word)} in cante: expected 'cante SEAT SUIT', "
                                      f"a seat 1 to 4, e.g. 'cante 2 oros'")
         elif expect == 1:
             try:
@@ -565,7 +602,7 @@ class _TextReader:
                 return False
         elif expect == 3:
             if not re.fullmatch(f"[0-9]{{1,{_MAX_DIGITS}}}", word):
-                raise self.error(at, f"bad trick number {word!r} in cante: expected "
+                raise self.error(at, f"bad trick number {quote(word)} in cante: expected "
                                      f"'after N', e.g. 'cante 2 oros after 3'")
             words.append((at, word))
             self.end_cante(at)
@@ -591,6 +628,7 @@ class _TextReader:
                 raise self.error(self.cante_start, "cante before the first trick: a cante "
                                                    "follows the trick after which it is sung, or "
                                                    "says it, e.g. 'cante 2 oros after 3'")
+        self.places[("cante", len(self.cantes))] = self.place(self.cante_start)
         self.cantes.append(Cante(after, seat, suit))
 
     def finish(self, end: int) -> HandRecord:
@@ -608,7 +646,8 @@ class _TextReader:
             rules=value.get("Rules") or get_rules(None), muestra=value["Muestra"],
             hands=[value.get(t) for t in SEAT_TAGS], auction=value.get("Auction"),
             tricks=self.tricks, cantes=self.cantes, score=value.get("Score"),
-            annotations=self.annotations, comment=self.comment)
+            annotations=self.annotations, comment=self.comment, source=self.where,
+            places=self.places)
 
 
 def read_text(text: str, where: str = "record") -> HandRecord:
@@ -642,4 +681,4 @@ def write_record(rec: HandRecord, form: str = "text", *, indent: int | None = No
         return write_text(rec)
     if form == "json":
         return write_json(rec, indent)
-    raise RecordError(f"unknown record form {form!r}: expected one of {', '.join(FORMS)}")
+    raise RecordError(f"unknown record form {quote(form)}: expected one of {', '.join(FORMS)}")

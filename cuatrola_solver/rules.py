@@ -9,10 +9,11 @@ parameter with the seed sentence it comes from (shown by ``cuatrola rules``).
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from .errors import RulesError
+from .errors import RulesError, quote
 
 #: contracts in order of strength (RULES.md section 3)
 CONTRACTS = ("paso", "solo", "contrasolo", "cuatrola", "quintola")
@@ -20,6 +21,9 @@ CONTRACT_VALUE = {"paso": 1, "solo": 2, "contrasolo": 4, "cuatrola": 4, "quintol
 #: tricks a lone declarer needs, for contracts decided on tricks
 TRICKS_GOAL = {"cuatrola": 4, "quintola": 5}
 SOLO_TRICKS_GOAL = 3
+#: the largest whole-number rule parameter (monte, target, ...): points and margins stay
+#: far inside the 16-bit bounds of the compiled solver's transposition table
+MAX_RULE_NUMBER = 1000
 
 
 @dataclass(frozen=True)
@@ -74,7 +78,7 @@ class RuleSet:
         """A copy with some parameters changed; unknown names raise RulesError."""
         for key in changes:
             if key not in PARAMETERS:
-                raise RulesError(f"unknown rule parameter {key!r}: expected one of "
+                raise RulesError(f"unknown rule parameter {quote(key)}: expected one of "
                                  + ", ".join(PARAMETERS))
         fixed = {k: PARAMETERS[k].coerce(v) for k, v in changes.items()}
         return dataclasses.replace(self, **fixed)
@@ -94,6 +98,10 @@ class RuleSet:
         return {k: v for k, v in mine.items() if k != "name" and theirs[k] != v}
 
 
+#: every parameter's default value, whose type is the parameter's type
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(RuleSet)}
+
+
 @dataclass(frozen=True)
 class Parameter:
     """One documented rule parameter: its meaning and the seed sentences behind it."""
@@ -104,24 +112,49 @@ class Parameter:
     choices: tuple[Any, ...] | None = None
     sources: Mapping[str, str] = field(default_factory=dict)
 
+    bounds: tuple[int, int] | None = None
+
     def check(self, value: Any) -> None:
-        if self.name == "cantes_in":
-            bad = [c for c in value if c not in CONTRACTS]
-            if bad:
-                raise RulesError(f"bad value {bad[0]!r} for cantes_in: expected contracts "
-                                 f"among {', '.join(CONTRACTS)}")
-        elif self.name == "cante_after_tricks":
-            bad = [t for t in value if t not in (1, 2, 3, 4)]
-            if bad:
-                raise RulesError(f"bad value {bad[0]!r} for cante_after_tricks: expected "
-                                 f"trick numbers 1 to 4")
+        """Refuse a value of the wrong type or out of range: the one place where rule
+        parameters are checked, whether they come from text, JSON or Python."""
+        kind = type(_DEFAULTS[self.name])
+        if kind is tuple:
+            element, allowed, what = ((str, CONTRACTS, "contracts among " + ", ".join(CONTRACTS))
+                                      if self.name == "cantes_in" else
+                                      (int, (1, 2, 3, 4), "trick numbers 1 to 4"))
+            if not isinstance(value, tuple):
+                raise RulesError(f"bad value {quote(value)} for {self.name}: expected a list "
+                                 f"of {what}")
+            for item in value:
+                if type(item) is not element or item not in allowed:
+                    raise RulesError(f"bad value {quote(item)} for {self.name}: expected "
+                                     f"{what}")
+        elif kind is bool:
+            if not isinstance(value, bool):
+                raise RulesError(f"bad value {quote(value)} for {self.name}: expected true "
+                                 f"or false")
+        elif kind is int:
+            lo, hi = self.range()
+            if not (isinstance(value, int) and not isinstance(value, bool)
+                    and lo <= value <= hi):
+                raise RulesError(f"bad value {quote(value)} for {self.name}: expected a "
+                                 f"whole number from {lo} to {hi}")
+        elif not isinstance(value, str):
+            raise RulesError(f"bad value {quote(value)} for {self.name}: expected a word"
+                             + (", one of " + ", ".join(map(repr, self.choices))
+                                if self.choices else ""))
         elif self.choices is not None and value not in self.choices:
-            raise RulesError(f"bad value {value!r} for {self.name}: expected one of "
+            raise RulesError(f"bad value {quote(value)} for {self.name}: expected one of "
                              + ", ".join(map(repr, self.choices)))
 
+    def range(self) -> tuple[int, int]:
+        """The lowest and highest value of a whole-number parameter."""
+        return self.bounds or (0, MAX_RULE_NUMBER)
+
     def coerce(self, value: Any) -> Any:
-        """Turn a value given as text (command line, record) into the field's type."""
-        default = getattr(RuleSet(), self.name)
+        """Turn a value given as text (command line, record) into the field's type, and
+        a JSON list into a tuple; :meth:`check` then says whether it is allowed."""
+        default = _DEFAULTS[self.name]
         if isinstance(value, str):
             text = value.strip()
             if isinstance(default, bool):
@@ -130,34 +163,30 @@ class Parameter:
                     return True
                 if low in ("false", "no", "0", "off"):
                     return False
-                raise RulesError(f"bad value {value!r} for {self.name}: expected true or false")
+                raise RulesError(f"bad value {quote(value)} for {self.name}: expected true "
+                                 f"or false")
             if isinstance(default, int):
-                try:
-                    return int(text)
-                except ValueError:
-                    raise RulesError(f"bad value {value!r} for {self.name}: expected a number") from None
+                if not re.fullmatch(r"[+-]?[0-9]{1,9}", text):
+                    lo, hi = self.range()
+                    raise RulesError(f"bad value {quote(value)} for {self.name}: expected a "
+                                     f"whole number from {lo} to {hi}")
+                return int(text)
             if isinstance(default, tuple):
                 items = [t for t in text.replace(",", " ").split() if t]
                 if isinstance(default[0], int):
-                    try:
-                        return tuple(int(t) for t in items)
-                    except ValueError:
-                        raise RulesError(f"bad value {value!r} for {self.name}: expected "
-                                         f"trick numbers such as '1,2,3'") from None
+                    if not all(re.fullmatch("[0-9]{1,9}", t) for t in items):
+                        raise RulesError(f"bad value {quote(value)} for {self.name}: expected "
+                                         f"trick numbers such as '1,2,3'")
+                    return tuple(int(t) for t in items)
                 return tuple(items)
             return text
-        if isinstance(default, tuple) and isinstance(value, (list, tuple)):
+        if isinstance(default, tuple) and isinstance(value, list):
             return tuple(value)
-        if isinstance(default, bool) and not isinstance(value, bool):
-            raise RulesError(f"bad value {value!r} for {self.name}: expected true or false")
-        if isinstance(default, int) and not isinstance(default, bool) and (
-                not isinstance(value, int) or isinstance(value, bool)):
-            raise RulesError(f"bad value {value!r} for {self.name}: expected a number")
         return value
 
 
-def _p(name, section, meaning, choices=None, **sources):
-    return Parameter(name, section, meaning, choices, sources)
+def _p(name, section, meaning, choices=None, bounds=None, **sources):
+    return Parameter(name, section, meaning, choices, sources, bounds)
 
 
 PARAMETERS: dict[str, Parameter] = {p.name: p for p in (
@@ -203,7 +232,8 @@ PARAMETERS: dict[str, Parameter] = {p.name: p for p in (
        narro="En la Cuatrola de El Narro “cabe todo”",
        italiano="on 17 points or more you cannot bid something that would take you past 21."),
     _p("near_target_from", "3",
-       "with bid_cap = near_target, the match score from which the cap applies",
+       "with bid_cap = near_target, the match score from which the cap applies", None,
+       (0, MAX_RULE_NUMBER),
        italiano="on 17 points or more"),
     _p("solo_goal", "4",
        "how a solo is won: points (more points than the two opponents together) or "
@@ -230,7 +260,8 @@ PARAMETERS: dict[str, Parameter] = {p.name: p for p in (
        "a bid contract stops as soon as its outcome is decided by the tricks", (True, False),
        italiano="The hand ends as soon as that becomes impossible, and the points go to the "
                 "opposing pair."),
-    _p("monte", "4", "points for the side that takes the last trick (10 de monte)",
+    _p("monte", "4", "points for the side that takes the last trick (10 de monte)", None,
+       (0, MAX_RULE_NUMBER),
        online="La pareja que gana la última baza (la quinta) suma 10 puntos extra",
        app="El jugador que haga el último truco obtiene 10 puntos extra.",
        narro="El jugador que se lleva la última baza obtiene 10 puntos adicionales",
@@ -252,6 +283,7 @@ PARAMETERS: dict[str, Parameter] = {p.name: p for p in (
     _p("cante_after_tricks", "5", "after which tricks a cante may be declared",
        narro="Solo se puede cantar después de la primera, segunda y tercera baza"),
     _p("max_cantes_per_side", "5", "most cantes one side may sing in a hand (0: no limit)",
+       None, (0, 4),
        italiano="Two declarations per pair at most"),
     _p("forty_first", "5", "a side that can sing the 40 sings it before any 20",
        (True, False), italiano="Two declarations per pair at most, and 40 before 20."),
@@ -262,12 +294,12 @@ PARAMETERS: dict[str, Parameter] = {p.name: p for p in (
              "la pareja contraria, se termina esa jugada, concediéndose el doble de los "
              "puntos en juego a la pareja perjudicada.",
        online="interp."),
-    _p("target", "7", "match points that win the match",
+    _p("target", "7", "match points that win the match", None, (1, MAX_RULE_NUMBER),
        online="En Cuatrola Online puedes jugar A 11 (estándar) o A 5 (exprés)",
        app="El juego lo gana la pareja que consiga primero los 11 puntos de partida.",
        narro="Las partidas se juegan a 21 puntos.",
        italiano="past 21"),
-    _p("win_by", "7", "the lead needed to win the match",
+    _p("win_by", "7", "the lead needed to win the match", None, (1, MAX_RULE_NUMBER),
        narro="Es necesario ganar con dos puntos de ventaja, como en el paddel."),
 )}
 
@@ -299,21 +331,22 @@ def get_rules(spec: str | Mapping[str, Any] | RuleSet | None = None) -> RuleSet:
     if isinstance(spec, str):
         parts = [p.strip() for p in spec.split(",") if p.strip()]
         if not parts:
-            raise RulesError(f"bad rules {spec!r}: expected a preset name "
+            raise RulesError(f"bad rules {quote(spec)}: expected a preset name "
                              f"({', '.join(PRESETS)})")
         name, overrides = parts[0], {}
         for part in parts[1:]:
             key, eq, value = part.partition("=")
             if not eq:
-                raise RulesError(f"bad rule override {part!r} in {spec!r}: expected NAME=VALUE")
+                raise RulesError(f"bad rule override {quote(part)} in {quote(spec)}: expected "
+                                 f"NAME=VALUE")
             overrides[key.strip()] = value.strip()
         spec = {"preset": name, **overrides}
     if not isinstance(spec, Mapping):
-        raise RulesError(f"bad rules {spec!r}: expected a preset name or an object")
+        raise RulesError(f"bad rules {quote(spec)}: expected a preset name or an object")
     spec = dict(spec)
     name = spec.pop("preset", DEFAULT_PRESET)
-    if name not in PRESETS:
-        raise RulesError(f"unknown preset {name!r}: expected one of {', '.join(PRESETS)}")
+    if not isinstance(name, str) or name not in PRESETS:
+        raise RulesError(f"unknown preset {quote(name)}: expected one of {', '.join(PRESETS)}")
     if "name" in spec:
         raise RulesError("bad rule parameter 'name': use 'preset' to choose the preset")
     return PRESETS[name].override(**spec) if spec else PRESETS[name]

@@ -56,13 +56,13 @@ from __future__ import annotations
 from concurrent.futures import ProcessPoolExecutor
 import itertools
 from dataclasses import dataclass, replace
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
 from .cards import FULL_DECK, NUM_CARDS, SUIT_MASKS, cards_of, format_card, format_cards, \
     higher_in_suit, mask_of, popcount
-from .errors import InconsistentDealError
+from .errors import InconsistentDealError, quote
 from .play import cante_mask
 from .rules import RuleSet, get_rules
 
@@ -70,7 +70,7 @@ __all__ = [
     "Play", "Knowledge", "play_forbidden", "knowledge_at_start", "knowledge_from_hand",
     "knowledge_from_view",
     "count_deals", "enumerate_deals", "unrank_deals", "sample_deals", "consistent_mask",
-    "Chunk", "plan_chunks", "sample_chunk", "sample_deals_seeded", "DEFAULT_CHUNK",
+    "Chunk", "iter_chunks", "plan_chunks", "sample_chunk", "sample_deals_seeded", "DEFAULT_CHUNK",
 ]
 
 #: samples per chunk in :func:`plan_chunks` (the unit of parallel work)
@@ -190,7 +190,7 @@ class Knowledge:
 
 def _check_seat(seat: int) -> None:
     if seat not in (1, 2, 3, 4):
-        raise ValueError(f"bad seat {seat!r}: expected 1 to 4")
+        raise ValueError(f"bad seat {quote(seat)}: expected 1 to 4")
 
 
 def knowledge_at_start(hand: Iterable[int] | int, muestra: int, seat: int,
@@ -204,10 +204,10 @@ def knowledge_at_start(hand: Iterable[int] | int, muestra: int, seat: int,
                                     f"({format_cards(cards_of(mask & FULL_DECK))}): expected 5")
     m = 1 << muestra
     if seat == 4 and not mask & m:
-        raise InconsistentDealError(f"the muestra {format_card(muestra)!r} is not in seat 4's "
+        raise InconsistentDealError(f"the muestra {quote(format_card(muestra))} is not in seat 4's "
                                     f"hand ({format_cards(cards_of(mask))}): the dealer keeps it")
     if seat != 4 and mask & m:
-        raise InconsistentDealError(f"the muestra {format_card(muestra)!r} is in seat {seat}'s "
+        raise InconsistentDealError(f"the muestra {quote(format_card(muestra))} is in seat {seat}'s "
                                     f"hand: it belongs to seat 4, the dealer")
     known = [0, 0, 0, 0]
     known[seat - 1] = mask
@@ -553,20 +553,25 @@ class Chunk:
     seed: np.random.SeedSequence
 
 
-def plan_chunks(n: int, seed: int | np.random.SeedSequence | None = None,
-                chunk_size: int = DEFAULT_CHUNK) -> list[Chunk]:
-    """Cut ``n`` samples into chunks of ``chunk_size`` (the last may be shorter).  Chunk
+def iter_chunks(n: int, seed: int | np.random.SeedSequence | None = None,
+                chunk_size: int = DEFAULT_CHUNK) -> Iterator[Chunk]:
+    """Cut ``n`` samples into chunks of ``chunk_size`` (the last may be shorter), one at
+    a time: a caller that stops early never builds the rest, whatever ``n`` is.  Chunk
     ``j`` uses the ``j``-th child of ``SeedSequence(seed)``, so the samples depend on
     ``seed`` and ``chunk_size`` only, not on which worker draws which chunk."""
     if chunk_size < 1:
         raise ValueError("chunk_size must be at least 1")
     master = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
-    chunks = []
     for j, start in enumerate(range(0, n, chunk_size)):
         child = np.random.SeedSequence(master.entropy, spawn_key=master.spawn_key + (j,),
                                        pool_size=master.pool_size)
-        chunks.append(Chunk(j, start, min(chunk_size, n - start), child))
-    return chunks
+        yield Chunk(j, start, min(chunk_size, n - start), child)
+
+
+def plan_chunks(n: int, seed: int | np.random.SeedSequence | None = None,
+                chunk_size: int = DEFAULT_CHUNK) -> list[Chunk]:
+    """Every chunk of :func:`iter_chunks` as a list."""
+    return list(iter_chunks(n, seed, chunk_size))
 
 
 def sample_chunk(k: Knowledge, chunk: Chunk) -> np.ndarray:

@@ -217,17 +217,20 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
     chunks = iter([(i, min(i + size, n)) for i in range(0, n, size)])
     lock = threading.Lock()
     counts = [0] * workers
+    errors: list[BaseException] = []
 
     def work(k: int) -> None:
         s = _borrow()
         try:
-            while True:
+            while not errors:
                 with lock:
                     chunk = next(chunks, None)
                 if chunk is None:
                     break
                 counts[k] += s.batch(params, hands, trumps, code, out, chunk[0], chunk[1],
                                      tricks)
+        except BaseException as e:  # raised again in the caller's thread, never lost
+            errors.append(e)
         finally:
             _give_back(s)
 
@@ -236,6 +239,8 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
         t.start()
     for t in threads:
         t.join()
+    if errors:
+        raise errors[0]
     return result(sum(counts))
 
 

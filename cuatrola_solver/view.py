@@ -96,7 +96,8 @@ class Seen:
     def __init__(self, rules: RuleSet, muestra: int, known: Sequence[int | None],
                  calls: Sequence[str] | None, tricks: Sequence[Sequence[int]],
                  cantes: Sequence[Cante], score: Score | None = None,
-                 where: str = "record", complete_auction: bool = True) -> None:
+                 where: str = "record", complete_auction: bool = True, at=None) -> None:
+        self.at = at            # HandRecord.at: the place of a part of a record, if known
         self.rules = rules
         self.muestra = muestra
         self.trump = int(suit_of(muestra))
@@ -118,7 +119,7 @@ class Seen:
             try:
                 self.auction.call(call)
             except IllegalBidError as e:
-                raise self.error(f"auction, call {i} ({call!r}): {e}") from None
+                raise self.error(f"auction, call {i} ({call!r}): {e}", "call", i) from None
         self.pos: Position | None = None
         if self.auction.is_complete:
             active = self.auction.active
@@ -133,7 +134,11 @@ class Seen:
         self._replay(tricks, cantes)
         self._prove_renuncios()
 
-    def error(self, message: str) -> RecordError:
+    def error(self, message: str, *part) -> RecordError:
+        """A RecordError naming the record and, where known, the line and column (text
+        form) or field (JSON) of ``part`` (a key of ``HandRecord.places``)."""
+        if self.at is not None:
+            return RecordError(f"{self.at(*part)}{message}")
         return RecordError(f"{self.where}: {message}")
 
     # --- the deal -------------------------------------------------------------
@@ -195,11 +200,11 @@ class Seen:
             in_play = sum(self.pos.active)
             if len(trick) > in_play:
                 raise self.error(f"trick {t} has {len(trick)} cards: only {in_play} seats play "
-                                 f"({format_cards(trick)})")
+                                 f"({format_cards(trick)})", "trick", t)
             if t < len(tricks) and len(trick) < in_play:
                 raise self.error(f"trick {t} has {_plural(len(trick), 'card')}: expected "
                                  f"{in_play}, one per seat in play (only the last trick of a "
-                                 f"record may be incomplete)")
+                                 f"record may be incomplete)", "trick", t)
             for j, c in enumerate(trick, 1):
                 self._play(t, j, c, played)
             if not self.pos.trick:
@@ -225,20 +230,20 @@ class Seen:
             when = (f"the hand was decided after trick {self.decided_after} (early end: the "
                     f"tricks decide it)" if self.decided_after is not None and not pos.is_over
                     else "all five tricks are played")
-            raise self.error(f"{place}: the hand is over: {when}")
+            raise self.error(f"{place}: the hand is over: {when}", "card", t, j)
         seat = pos.to_play
         if c in played:
             t0, s0 = played[c]
-            raise self.error(f"{place}: seat {s0} already played it in trick {t0}")
+            raise self.error(f"{place}: seat {s0} already played it in trick {t0}", "card", t, j)
         holder = self._holder(c)
         if holder is not None and holder[0] != seat:
             raise self.error(f"{place}: played by seat {seat}, on turn, but it is seat "
-                             f"{holder[0]}'s card ({holder[1]})")
+                             f"{holder[0]}'s card ({holder[1]})", "card", t, j)
         hand = pos.hands[seat - 1]
         if self.known[seat - 1] is not None:
             if not hand >> c & 1:
                 raise self.error(f"{place}: not in the hand of seat {seat}, on turn (holds "
-                                 f"{format_cards(cards_of(hand))})")
+                                 f"{format_cards(cards_of(hand))})", "card", t, j)
             r = self.rules
             legal = legal_mask(hand, pos.trick, self.trump, r.beat_led_after_trump,
                                r.free_when_cannot_overtrump)
@@ -326,7 +331,7 @@ def check_seen(rec: HandRecord, where: str = "record") -> Seen:
     """Replay a record that may leave hands unknown, checking what can be checked."""
     known = [None if h is None else mask_of(h) for h in rec.hands]
     return Seen(rec.rules, rec.muestra, known, rec.auction, rec.tricks, rec.cantes, rec.score,
-                where)
+                where, at=rec.at if rec.source else None)
 
 
 @dataclass(frozen=True)

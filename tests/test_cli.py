@@ -47,7 +47,7 @@ def test_check_text_record_from_stdin():
     ('{"muestra": "Ao", "hands": ["Ao 3o Ro Co So", "Ac 3c Rc Cc Sc", "Ae 3e Re Ce Se", '
      '"Ab 3b Rb Cb Sb"]}', "not in seat 4's hand"),
     ('{"muestra": "Sb", "hands": ["Ao 3o Ro Co So", "Ac 3c Rc Cc Sc", "Ae 3e Re Ce Se", '
-     '"Ab 3b Rb Cb Sb"], "tricks": [["Ac"]]}', "'Ac' in trick 1 is not in the hand of seat 1"),
+     '"Ab 3b Rb Cb Sb"], "tricks": [["Ac"]]}', "tricks[0][0]: card 'Ac' in trick 1 is seat 2's, but seat 1 leads trick 1"),
     ('{"muestra": "Sb", "hands": ["Ao 3o Ro Co So", "Ac 3c Rc Cc Sc", "Ae 3e Re Ce Se", '
      '"Ab 3b Rb Cb Sb"], "auction": ["solo", "solo", "paso", "paso"]}', "auction, call 2"),
     ('{"rules": "tute", "muestra": "Sb", "hands": []}', "unknown preset 'tute'"),

@@ -186,7 +186,7 @@ def test_bad_deals_and_plays():
 def test_record_errors_say_where():
     base = {"rules": "online", "muestra": "Sb",
             "hands": ["Ao 3o Ro Co So", "Ac 3c Rc Cc Sc", "Ae 3e Re Ce Se", "Ab 3b Rb Cb Sb"]}
-    with pytest.raises(RecordError, match="trick 1, card 2: card 'Ae'"):
+    with pytest.raises(RecordError, match=r"tricks\[0\]\[1\]: card 'Ae' in trick 1 is seat 3's"):
         Hand.from_record(record_from_obj({**base, "tricks": [["Ao", "Ae"]]}))
     with pytest.raises(RecordError, match="auction, call 2"):
         Hand.from_record(record_from_obj({**base, "auction": ["solo", "solo", "paso", "paso"]}))

@@ -1,0 +1,448 @@
+"""The hostile-input suite of issue 12: several hundred seeded, generated inputs across
+every command and option, most run in-process through typer's CliRunner, and random
+mutations of every file in ``examples/``.
+
+Every case must end with exit 0 or 2 (never 1, never an escaped exception, never past
+:data:`TIME_LIMIT`); exit 2 with exactly one ``error: ...`` line on stderr, bad tokens
+cut to a sensible length; and exit 0 only for valid input -- checked by the expectation
+a case carries (values that are plainly bad or plainly good) and, for records, by an
+independent replay (:func:`replays`): the deal, whose turn it is from each trick's
+winner, who holds which card, the size of each trick, the cantes' cards.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cuatrola_cli.main import app
+from cuatrola_solver.auction import Auction
+from cuatrola_solver.cards import RANK_LETTERS, SUIT_LETTERS
+from cuatrola_solver.errors import CuatrolaError
+from cuatrola_solver.record import read_record
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+SEED = 20261201
+TIME_LIMIT = 60                    # seconds: any case running longer is a hang
+MAX_LINE = 1100                    # the longest error line (one_line's cut and the prefix)
+runner = CliRunner()
+
+DEAL = "3o 3c Re Cb 3b / Co Cc Se 3e Sb / So Ro Ce Ae Rb / Ao Sc Rc Ac Ab"
+HAND = "Ao 3o Ro Co So"
+CARDS = [r + s for s in SUIT_LETTERS for r in RANK_LETTERS]
+EXAMPLE_FILES = sorted(p for p in EXAMPLES.rglob("*") if p.is_file())
+RECORD_FILES = [p for p in EXAMPLE_FILES
+                if p.suffix in (".txt", ".json") and ".analysis" not in p.name]
+HINT_RECORD = str(EXAMPLES / "advice" / "hint-trick3.txt")
+FULL_RECORD = str(EXAMPLES / "analysis" / "online-blunder.txt")
+
+#: text no option or record can take
+JUNK = ["", " ", "zz", "\u2028", "\ufeff", "ñandú", "Ao\x00", "{", "}", "[", "\"", "\\",
+        ";", "/", "A" * 100_000, "3o " * 5000, "9" * 5000, "-", "☃", "\r"]
+#: whole-number option values: (text, its value when it is plainly a whole number)
+INTS = [("-1", -1), ("0", 0), ("1", 1), ("3", 3), ("4", 4), ("abc", None), ("", None),
+        ("1.5", None), ("1e3", None), ("9" * 5000, None), ("0x10", None),
+        ("-99999999999999999999", -99999999999999999999)]
+
+
+@dataclass
+class Case:
+    name: str
+    args: list[str]
+    input: bytes | str | None = None
+    expect: int | None = None          # 0 or 2 when the input is plainly good or bad
+    record: str | bytes | None = None  # a record given on stdin: checked by replays()
+    token: str | None = None           # the bad token, whose quote must be cut
+
+
+# --- the independent replay ------------------------------------------------------------
+
+def _winner(trick: list[tuple[int, int]], trump: int) -> int:
+    seat, best = trick[0]
+    for s, c in trick[1:]:
+        if (c // 5 == best // 5 and c % 5 > best % 5) or (c // 5 == trump != best // 5):
+            seat, best = s, c
+    return seat
+
+
+def replays(text: str | bytes) -> bool:
+    """Whether a record could have happened, checked without Hand: a real deal, each
+    trick's cards held by the seats in turn from the leader (the previous trick's
+    winner), no trick larger than the seats in play, only the last one incomplete, at
+    most five, and every cante sung by a seat in play holding its rey and caballo."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+    try:
+        rec = read_record(text)
+        auction = Auction(rec.rules, rec.score)
+        for call in (rec.auction if rec.auction is not None else ["paso"] * 4):
+            auction.call(call)
+        if not auction.is_complete:
+            return False
+        active = auction.active
+    except (CuatrolaError, RecursionError):
+        return False
+    dealt = [c for h in rec.hands for c in h]
+    if any(len(h) != 5 for h in rec.hands) or sorted(dealt) != list(range(20)):
+        return False
+    if rec.muestra not in rec.hands[3]:
+        return False
+    seats = [s for s in (1, 2, 3, 4) if active[s - 1]]
+    held = {s: set(rec.hands[s - 1]) for s in seats}
+    leader, trump = seats[0], rec.muestra // 5
+    played_by: dict[int, int] = {}              # card -> trick
+    complete = 0
+    if len(rec.tricks) > 5:
+        return False
+    for t, trick in enumerate(rec.tricks, 1):
+        if len(trick) > len(seats) or (len(trick) < len(seats) and t < len(rec.tricks)):
+            return False
+        order = seats[seats.index(leader):] + seats[:seats.index(leader)]
+        for seat, c in zip(order, trick):
+            if c not in held[seat]:
+                return False
+            held[seat].discard(c)
+            played_by[c] = t
+        if len(trick) == len(seats):
+            complete = t
+            leader = _winner(list(zip(order, trick)), trump)
+    for k in rec.cantes:
+        if not 1 <= k.after_trick <= min(4, complete) or k.seat not in seats:
+            return False
+        pair = (5 * k.suit + 1, 5 * k.suit + 2)   # caballo, rey
+        if any(c not in rec.hands[k.seat - 1] or played_by.get(c, 99) <= k.after_trick
+               for c in pair):
+            return False
+    return True
+
+
+# --- mutations of the example files ------------------------------------------------------
+
+_TOKEN = re.compile(r"[^\s\[\]\"{};,]+")
+_HOSTILE_BITS = ["{", "}", "[", "]", "\"", ";", "\\", "\n", "\r", "\u2028", "\x00", "\ufeff",
+                 "é", "?", "!", "??", ",", ".", "0", "6.", "99999999999999999999", "-1",
+                 "cante", "cante 2 oros", "after", "[Seat1 \"Ao\"]", "null", "true", "[]",
+                 "{}", "1.5", "\"x\"", "Ao", "Ab", "3o", "paso", "solo", "quintola"]
+
+
+def mutate(text: str, rng: random.Random) -> tuple[str | bytes, str]:
+    """One random change to ``text``; returns the new text (bytes when it is not UTF-8)
+    and the mutation's name."""
+    kind = rng.choice(["delete", "insert", "replace_token", "card", "swap", "dup_line",
+                       "drop_line", "truncate", "bytes", "number", "nest", "rules",
+                       "extra_card", "swap_cards", "last_extra", "last_extra"])
+    n = len(text)
+    if kind == "delete" and n:
+        i = rng.randrange(n)
+        return text[:i] + text[i + rng.randint(1, 8):], kind
+    if kind == "insert":
+        i = rng.randrange(n + 1)
+        return text[:i] + rng.choice(_HOSTILE_BITS) + text[i:], kind
+    tokens = list(_TOKEN.finditer(text))
+    if kind in ("replace_token", "card", "number") and tokens:
+        m = rng.choice(tokens)
+        new = {"replace_token": lambda: rng.choice(_HOSTILE_BITS + JUNK[:12]),
+               "card": lambda: rng.choice(CARDS),
+               "number": lambda: rng.choice(["9" * 5000, "-7", "1e400", "0", "5", "4300",
+                                             str(2 ** 63)])}[kind]()
+        return text[:m.start()] + new + text[m.end():], kind
+    if kind == "swap" and len(tokens) > 1:
+        a, b = sorted(rng.sample(tokens, 2), key=lambda m: m.start())
+        return (text[:a.start()] + b.group() + text[a.end():b.start()] + a.group()
+                + text[b.end():]), kind
+    lines = text.split("\n")
+    if kind == "dup_line":
+        i = rng.randrange(len(lines))
+        return "\n".join(lines[:i + 1] + [lines[i]] + lines[i + 1:]), kind
+    if kind == "drop_line":
+        i = rng.randrange(len(lines))
+        return "\n".join(lines[:i] + lines[i + 1:]), kind
+    if kind == "truncate":
+        return text[:rng.randrange(n + 1)], kind
+    if kind == "bytes":
+        data = bytearray(text.encode("utf-8"))
+        i = rng.randrange(len(data) + 1)
+        data[i:i] = rng.choice([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xfe\xff", b"\x80"])
+        return bytes(data), kind
+    if kind == "nest":
+        depth = rng.choice([50, 5000, 100_000])
+        return ('{"rules": ' + "[" * depth + "]" * depth + ', "muestra": "Sb", "hands": []}'
+                if rng.random() < 0.5 else "[" * depth), kind
+    if kind == "rules":
+        bad = rng.choice(["online,monte=-1", "online,monte=2147483648", "online,target=0",
+                          "online,win_by=0", "online,cante_after_tricks=1 7",
+                          "online,cantes_in=poker", "bogus", "narro,tie_break=mano",
+                          "italiano,max_cantes_per_side=3", "online,monte=1000"])
+        if text.lstrip().startswith("{"):
+            obj = rng.choice(['"' + bad + '"', '{"preset": []}', '{"cantes_in": 5}',
+                              '{"cante_after_tricks": [1.0]}', '{"cante_after_tricks": [true]}',
+                              '{"cantes_in": {"paso": 1}}', '{"monte": 99999999999999999999}',
+                              '{"preset": "narro", "target": 21}', 'null'])
+            return re.sub(r'"rules":\s*("[^"]*"|\{[^}]*\})', '"rules": ' + obj, text, 1), kind
+        return re.sub(r'\[Rules "[^"]*"\]', f'[Rules "{bad}"]', text, 1), kind
+    if kind == "extra_card":
+        # one more card at the end of a trick line (class 11)
+        for i in rng.sample(range(len(lines)), len(lines)):
+            if re.match(r"\s*[1-5]\.", lines[i]):
+                lines[i] += " " + rng.choice(CARDS)
+                return "\n".join(lines), kind
+    if kind == "last_extra":
+        # the record stops at a trick that has one card too many, maybe then a cante
+        # (class 11: the extra card must not silently begin the next trick)
+        starts = [i for i, line in enumerate(lines) if re.match(r"\s*[1-5]\.", line)]
+        if starts:
+            i = rng.choice(starts)
+            lines = lines[:i + 1]
+            dealt = re.findall(r'\[Seat[1-4] "([^"]*)"\]', text)
+            played = set(" ".join(lines[starts[0]:]).split())
+            unplayed = [c for h in dealt for c in h.split() if c not in played]
+            lines[i] += " " + rng.choice(unplayed or CARDS)
+            if rng.random() < 0.5:
+                lines.append(f"cante {rng.randint(1, 4)} "
+                             + rng.choice(["oros", "copas", "espadas", "bastos"]))
+            return "\n".join(lines), kind
+    if kind == "swap_cards":
+        # two cards of one trick in the other order (a trick not written from its leader)
+        for i in rng.sample(range(len(lines)), len(lines)):
+            words = lines[i].split()
+            if len(words) >= 3 and re.fullmatch(r"[1-5]\.", words[0]):
+                a, b = rng.sample(range(1, len(words)), 2)
+                words[a], words[b] = words[b], words[a]
+                lines[i] = " ".join(words)
+                return "\n".join(lines), kind
+    return text + rng.choice(_HOSTILE_BITS), "append"
+
+
+def record_cases(rng: random.Random, per_file: int) -> list[Case]:
+    cases = []
+    for path in EXAMPLE_FILES:
+        text = path.read_text(encoding="utf-8")
+        rel = path.relative_to(EXAMPLES).as_posix()
+        for i in range(per_file):
+            data, kind = mutate(text, rng)
+            if rng.random() < 0.3:      # sometimes two changes
+                if isinstance(data, str):
+                    data, more = mutate(data, rng)
+                    kind += "+" + more
+            command = rng.choices(["check", "hint", "analyze"], weights=[6, 2, 2])[0]
+            args = {"check": ["check", "-"] + (["--json"] if rng.random() < 0.5 else []),
+                    "hint": ["hint", "-", "--samples", "10", "--seed", "1"],
+                    "analyze": ["analyze", "-", "--samples", "2", "--seed", "1", "--no-bids"]
+                    }[command]
+            cases.append(Case(f"{command}-{rel}-{i}-{kind}", args, data, record=data))
+    return cases
+
+
+# --- options ------------------------------------------------------------------------------
+
+def _int_expect(value: int | None, lo: int, hi: int | None = None) -> int | None:
+    if value is None:
+        return 2
+    return 0 if value >= lo and (hi is None or value <= hi) else 2
+
+
+def option_cases(rng: random.Random) -> list[Case]:
+    adv = ["advise", HAND, "--muestra", "3c", "--seat", "1", "--samples", "40", "--seed", "1"]
+    hint = ["hint", HINT_RECORD, "--samples", "10", "--seed", "1"]
+    ana = ["analyze", FULL_RECORD, "--samples", "2", "--seed", "1", "--no-bids"]
+    cases: list[Case] = []
+
+    def add(name, args, expect=None, token=None, input=None):
+        cases.append(Case(name, args, input=input, expect=expect, token=token))
+
+    def with_option(base, option, value):
+        args = list(base)
+        if option in args:
+            args[args.index(option) + 1] = value
+        else:
+            args += [option, value]
+        return args
+
+    # whole-number options, each over every hostile number
+    ints = [(adv, "--seat", 1, 3),       # seat 4 would hold the muestra 3c
+            (adv, "--samples", 1, 60), (adv, "--seed", 0, None),
+            (adv, "--workers", 1, 64), (hint, "--samples", 1, 60), (hint, "--seed", 0, None),
+            (hint, "--workers", 1, 64), (ana, "--samples", 1, 60), (ana, "--seed", 0, None),
+            (ana, "--workers", 1, 64), (["deal", "--count", "2"], "--seed", 0, None),
+            (["deal", "--seed", "1"], "--count", 1, 50),
+            (["bench", "--deals", "3", "--reference-deals", "0"], "--deals", 1, 50),
+            (["bench", "--deals", "3", "--reference-deals", "0"], "--seed", 0, None),
+            (["bench", "--deals", "3", "--reference-deals", "0"], "--reference-deals", 0, 0)]
+    for base, option, lo, hi in ints:
+        for text, value in INTS:
+            expect = _int_expect(value, lo, hi)
+            if expect == 0 and hi is None and value > 60 and option != "--seed":
+                continue                  # valid but slow: not a hostile case
+            if option == "--reference-deals" and value is not None and value > 0:
+                expect = 0 if value <= 100 else 2
+                if expect == 0:
+                    continue              # the reference solver takes seconds a deal
+            add(f"{base[0]}{option}={text[:12]!r}", with_option(base, option, text), expect,
+                token=text)
+    # huge but valid sample counts: bounded by the sampling's stopping rule
+    add("advise-huge-samples", with_option(adv, "--samples", "1000000000000"), 0)
+
+    # cards, hands, deals, auctions, scores, rules: junk is always refused
+    for option in ("--muestra", "--auction", "--score", "--rules"):
+        for junk in JUNK:
+            expect = None if option == "--auction" and junk.strip() in ("",) else 2
+            add(f"advise{option}-junk", with_option(adv, option, junk), expect, token=junk)
+    for junk in JUNK:
+        add("advise-hand-junk", ["advise", junk] + adv[2:], 2, token=junk)
+        add("solve-deal-junk", ["solve", junk, "--muestra", "Ab"], 2, token=junk)
+        add("solve-muestra-junk", ["solve", DEAL, "--muestra", junk], 2, token=junk)
+        add("rules-junk", ["rules", junk], None if not junk.strip() else 2, token=junk)
+        add("deal-rules-junk", ["deal", "--seed", "1", "--rules", junk], 2, token=junk)
+        add("solve-rules-junk", ["solve", DEAL, "--muestra", "Ab", "--rules", junk], 2,
+            token=junk)
+    good_rules = ["online", "narro", "app", "italiano", "narro,tie_break=mano",
+                  "online,monte=0", "online,monte=1000", "italiano,max_cantes_per_side=4",
+                  "online,cante_after_tricks=1 2", "online,target=1", "online,win_by=1000"]
+    bad_rules = ["bogus", "online,monte=-1", "online,monte=2147483648", "online,target=0",
+                 "online,win_by=0", "online,cante_after_tricks=1 7", "online,cantes_in=poker",
+                 "online,max_cantes_per_side=5", "online,near_target_from=-1", ",",
+                 "online,=", "online,tie_break", "online,name=x", "app,early_end=maybe",
+                 "online,monte=" + "9" * 5000, "online,tiebreak=mano", "online,monte=1.5",
+                 "online,cantes_in=paso,solo", "narro,target=1001"]
+    for spec in good_rules:
+        add("solve-rules-good", ["solve", DEAL, "--muestra", "Ab", "--rules", spec, "--json"], 0)
+        add("advise-rules-good", with_option(adv, "--rules", spec), 0)
+        add("rules-good", ["rules", spec], 0)
+    for spec in bad_rules:
+        for base in (["solve", DEAL, "--muestra", "Ab"], adv, ["deal", "--seed", "1"],
+                     ["rules"], ["bench", "--deals", "2", "--reference-deals", "0"]):
+            args = base + [spec] if base == ["rules"] else with_option(base, "--rules", spec)
+            add(f"{base[0]}-rules-bad", args, 2, token=spec)
+    # random changes to the hand, the deal and the calls
+    for i in range(40):
+        words = DEAL.split()
+        j = rng.randrange(len(words))
+        words[j] = rng.choice(CARDS + ["", "/", "Xo", "3o3c", "10b", "//"])
+        add(f"solve-deal-mutated-{i}", ["solve", " ".join(words), "--muestra", "Ab"])
+    for i in range(20):
+        cards = rng.sample(CARDS, rng.choice([4, 5, 5, 5, 6]))
+        muestra = rng.choice(CARDS)
+        seat = str(rng.randint(1, 4))
+        add(f"advise-random-{i}", ["advise", " ".join(cards), "--muestra", muestra, "--seat",
+                                   seat, "--samples", "30", "--seed", "2"],
+            2 if len(cards) != 5 else None)
+    for calls in ["paso", "solo", "paso solo", "paso paso paso", "quintola", "solo solo",
+                  "cuatrola paso", "paso,solo", "PASO", "contrasolo", "paso paso paso paso",
+                  "bogus", "solo contrasolo"]:
+        for seat in ("2", "3", "4"):
+            add(f"advise-auction-{calls}-{seat}", ["advise", HAND, "--muestra", "3c", "--seat",
+                                                   seat, "--auction", calls, "--samples", "30",
+                                                   "--seed", "1"])
+    for score in ["0-0", "3-5", "10-10", "20-20", "-1-2", "3", "a-b", "3-5-7", "999999-0",
+                  "99999999999999999999-1", "3 - 5", "", "٣-٥"]:
+        add(f"advise-score-{score[:10]}", with_option(adv, "--score", score),
+            0 if re.fullmatch(r"[0-9]{1,6}-[0-9]{1,6}", score) else None, token=score)
+    # flags, conflicts, missing and unknown things
+    add("advise-exact-and-samples", adv + ["--exact"], 2)
+    add("hint-exact-and-samples", hint + ["--exact"], 2)
+    add("analyze-exact-and-samples", ana + ["--exact"], 2)
+    for args in (["advise"], ["advise", HAND], ["advise", HAND, "--muestra", "3c"],
+                 ["solve"], ["solve", DEAL], ["check"], ["hint"], ["analyze"],
+                 ["frobnicate"], ["check", FULL_RECORD, "--bogus"], ["deal", "--count"],
+                 ["advise", HAND, "--muestra"], ["rules", "a", "b"], ["--bogus"],
+                 ["solve", DEAL, "--muestra", "Ab", "--batch", "-"],
+                 ["solve", "--batch", "/nonexistent/batch.jsonl"],
+                 ["check", "/nonexistent/record.txt"], ["check", str(EXAMPLES)],
+                 ["hint", str(EXAMPLES)], ["analyze", "/nonexistent"], ["check", ""],
+                 ["analyze", FULL_RECORD, "--samples", "2", "--no-bids", "--annotate",
+                  "/nonexistent/dir/out.txt"],
+                 ["analyze", FULL_RECORD, "--samples", "2", "--no-bids", "--annotate",
+                  str(EXAMPLES)]):
+        add("usage-" + "-".join(a[:12] for a in args[:3]), args, 2)
+    for args in (["check", FULL_RECORD], ["check", FULL_RECORD, "--json"], ["rules"],
+                 ["rules", "--json"], ["deal", "--seed", "4", "--json", "--count", "3"],
+                 ["solve", DEAL, "--muestra", "Ab"], hint, hint + ["--json"], ana,
+                 ana + ["--json"], ana + ["--annotate", "-"], adv, adv + ["--json"],
+                 ["bench", "--deals", "3", "--reference-deals", "0", "--json"],
+                 ["solve", "--batch", "-"], ["advise", "--help"], ["--help"]):
+        add("good-" + "-".join(args[:2]), args, 0,
+            input=json.dumps({"muestra": "Ab", "hands": DEAL.split(" / ")}) + "\n"
+            if "--batch" in args else None)
+    # stdin: empty, not UTF-8, a BOM, huge
+    for command in (["check", "-"], ["hint", "-", "--samples", "5"],
+                    ["analyze", "-", "--samples", "2", "--no-bids"]):
+        for data in (b"", b"\xff\xfe\x00", b"\xef\xbb\xbf", b"\xef\xbb\xbf{}", b"{" * 100_000,
+                     b"\x00" * 1000, ("; " + "x" * 1_000_000).encode()):
+            add(f"stdin-{command[0]}-{data[:4]!r}", command, 2, input=data)
+    return cases
+
+
+CASES = option_cases(random.Random(SEED)) + record_cases(random.Random(SEED + 1), per_file=15)
+
+
+# --- the oracle ----------------------------------------------------------------------------
+
+class Hang(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise Hang(f"no answer after {TIME_LIMIT} s")
+
+
+def check_outcome(case: Case, code: int, stdout: str, stderr: str) -> None:
+    assert code in (0, 2), f"exit {code}: {stderr[-2000:]}"
+    assert "Traceback" not in stderr
+    if case.expect is not None:
+        assert code == case.expect, f"expected exit {case.expect}, got {code}: {stderr[:500]}"
+    if code == 2:
+        lines = stderr.splitlines()
+        assert len(lines) == 1, f"{len(lines)} lines on stderr: {stderr[:500]!r}"
+        line = lines[0]
+        assert line.startswith("error: ") and len(line) <= MAX_LINE, line[:300]
+        assert len(line) > len("error: ") + 5
+        if case.token and len(case.token) > 60:
+            assert case.token[:61] not in line, "a long token is quoted in full"
+    else:
+        assert stdout.strip(), "exit 0 with no output"
+        assert not stderr.strip(), stderr[:500]
+        if case.record is not None:
+            assert replays(case.record), "exit 0 for a record that cannot have happened"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_hostile_input(case: Case):
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(TIME_LIMIT)
+    try:
+        r = runner.invoke(app, case.args, input=case.input)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    if r.exception is not None and not isinstance(r.exception, SystemExit):
+        raise r.exception
+    check_outcome(case, r.exit_code, r.stdout, r.stderr)
+
+
+def test_the_suite_is_big_enough():
+    assert len(CASES) >= 600
+    commands = {c.args[0] for c in CASES}
+    assert commands >= {"advise", "hint", "solve", "check", "analyze", "deal", "rules", "bench"}
+    assert sum(c.record is not None for c in CASES) >= 300
+
+
+def test_the_replay_oracle_tells_good_from_bad():
+    good = Path(FULL_RECORD).read_text()
+    assert replays(good)
+    assert not replays(good.replace("1. Sb Ab Cb 3b", "1. Sb Ab Cb 3b Ao"))
+    assert not replays(good.replace("2. Ao Ro So Co", "2. Co Ao Ro So"))
+    assert not replays(good.replace("3. 3c Sc Cc Rc", "3. 3c Sc Cc Sb"))
+    assert not replays(good.split("2. Ao")[0] + "cante 2 oros\n")
+    for path in RECORD_FILES:
+        assert replays(path.read_text()), path
