@@ -100,6 +100,12 @@ def register(app: typer.Typer) -> None:
         if json_out:
             emit_json(report)
             return
+        if not report["cards"]:             # a cante before another seat leads
+            typer.echo(f"seat {report['seat']}, after trick {report['trick'] - 1}: "
+                       f"{report['note']}")
+            typer.echo(f"contract {report['contract']}; {report['deals']:,} sampled deals, "
+                       f"seed {report['seed']}; double dummy")
+            return
         best = report["cards"][0]
         typer.echo(f"seat {report['seat']}, trick {report['trick']}: play {best['card']} "
                    f"(your side wins {100 * best['p_win']:.0f}%)")

@@ -456,8 +456,9 @@ class Hint:
     note: str | None = None
 
     @property
-    def best(self) -> int:
-        return self.cards[0].card
+    def best(self) -> int | None:
+        """The best card; None for a hint that is only about a cante (not on lead)."""
+        return self.cards[0].card if self.cards else None
 
     def to_dict(self) -> dict:
         decl = self.declarer
@@ -465,7 +466,7 @@ class Hint:
                 "declarer": None if not decl else list(decl) if len(decl) == 2 else decl[0],
                 "side": SIDE_NAMES[self.side], "exact": self.exact, "deals": self.deals,
                 "seed": self.seed, "cards": [c.to_dict() for c in self.cards],
-                "best": format_card(self.best),
+                "best": None if self.best is None else format_card(self.best),
                 "cante": None if self.cante is None else SUIT_NAMES[self.cante],
                 "note": self.note}
 
@@ -522,6 +523,8 @@ def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
         raise IllegalPlayError("the hand is over: there is no card to play")
     seat = view.seat
     if view.to_play != seat:
+        if view.cante_options():
+            return _cante_hint(view, samples, seed)
         raise IllegalPlayError(f"it is seat {view.to_play}'s turn to play, not seat {seat}'s")
     base = view.position
     k = sampling.knowledge_from_view(view)
@@ -594,13 +597,46 @@ def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
                 exact, n, seed, tuple(cards), cante, note)
 
 
+#: most deals of a cante hint (each deal is solved once per option)
+CANTE_HINT_SAMPLES = 400
+
+
+def _cante_hint(view: View, samples: int, seed: int | None) -> Hint:
+    """At a trick boundary where the view's seat may sing but does not lead: whether to
+    sing and which cante, by :func:`cante_values` over sampled deals."""
+    seat, base = view.seat, view.position
+    seed = random_seed() if seed is None else seed
+    n = max(1, min(samples, CANTE_HINT_SAMPLES))
+    options = [None] + view.cante_options()
+    values = cante_values(view, options, samples=n, seed=seed)
+    best = best_cante(values)
+    if best is None:
+        note = f"keep quiet: no cante is worth more now (seat {view.to_play} leads next)"
+    else:
+        note = (f"sing the {cante_points(best, base.trump)} in {SUIT_NAMES[best]} now, before "
+                f"seat {view.to_play} leads")
+    note += "; your side wins " + ", ".join(
+        f"{values[o][0]:.0%} {'without a cante' if o is None else 'singing ' + SUIT_NAMES[o]}"
+        for o in options)
+    mine = side_of(seat)
+    return Hint(seat, view.trick_number, base.contract, tuple(base.declarer),
+                mine if base.contract == "paso" else base.declaring_side, False, n, seed, (),
+                best, note)
+
+
+def best_cante(values: dict) -> int | None:
+    """The option of :func:`cante_values` with the best win chance, then margin (a tie
+    goes to singing, then to the lower suit)."""
+    return max(values, key=lambda o: (values[o][0], values[o][1], o is not None, -(o or 0)))
+
+
 def cante_values(view: View, options: Sequence[int | None], *, samples: int = 40,
-                 seed: int | None = None) -> dict[int | None, float]:
-    """What each cante option of the view's seat is worth now, at a trick boundary:
-    the mean over deals consistent with the view of the seat's side's double-dummy
-    win (1 or 0) plus its points margin / 1000 (the tie-break).  ``None`` is keeping
-    quiet: the side sings nothing at this boundary.  A suit the rules refuse in a deal
-    (``forty_first``: the partner holds the 40) leaves that deal's cantes to the search.
+                 seed: int | None = None) -> dict[int | None, tuple[float, float]]:
+    """What each cante option of the view's seat is worth now, at a trick boundary: over
+    deals consistent with the view, the seat's side's double-dummy win chance and mean
+    points margin (0 for a contract on tricks).  ``None`` is keeping quiet: the side sings
+    nothing at this boundary.  A suit the rules refuse in a deal (``forty_first``: the
+    partner holds the 40) leaves that deal's cantes to the search.
     """
     rules = view.rules
     base = view.position
@@ -610,7 +646,7 @@ def cante_values(view: View, options: Sequence[int | None], *, samples: int = 40
                                          chunk_size=ROUND)
     d = base.declaring_side
     pts = points_based(base.contract, rules)
-    totals = {o: 0.0 for o in options}
+    totals = {o: [0.0, 0.0] for o in options}
     for row in deals:
         pos = base.with_changes(hands=tuple(int(h) for h in row))
         for o in options:
@@ -623,9 +659,9 @@ def cante_values(view: View, options: Sequence[int | None], *, samples: int = 40
             else:
                 after = pos
             makes = solver.solve(after, rules, "makes")
-            value = float(makes if mine == d else 1 - makes)
+            totals[o][0] += makes if mine == d else 1 - makes
             if pts:
                 margin = solver.solve(after, rules, "margin")
-                value += (margin if mine == d else -margin) / 1000
-            totals[o] += value
-    return {o: v / max(1, len(deals)) for o, v in totals.items()}
+                totals[o][1] += margin if mine == d else -margin
+    n = max(1, len(deals))
+    return {o: (w / n, m / n) for o, (w, m) in totals.items()}

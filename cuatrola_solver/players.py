@@ -237,9 +237,9 @@ class PimcPlayer:
         options = view.cante_options()
         if not options:
             return None
-        from .advisor import cante_values
-        values = cante_values(view, [None] + options, samples=self.samples, seed=view.seed(seed))
-        return max(values, key=lambda o: (values[o], o is not None, -(o or 0)))
+        from .advisor import best_cante, cante_values
+        return best_cante(cante_values(view, [None] + options, samples=self.samples,
+                                       seed=view.seed(seed)))
 
     def card(self, view: View, seed: int) -> int:
         legal = view.legal_cards()

@@ -251,3 +251,20 @@ def test_player_names_and_options():
         with pytest.raises(Exception) as e:
             parse_player(bad)
         assert bad.split(":")[0] in str(e.value) or "samples" in str(e.value)
+
+
+def test_hint_at_a_boundary_for_a_seat_that_may_sing_but_not_lead():
+    """online: a side that has won any trick may sing; seat 3 holds the 20 in oros while
+    seat 1 (its partner, who won trick 2) is to lead."""
+    args = ["hint", "--hand", "So Co Ro Cc 3e", "--muestra", "Rc", "--seat", "3",
+            "--played", "1. Sc 3c Cc Ac 2. Re Ae Ce 3e", "--seed", "1", "--json"]
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    import json
+    out = json.loads(res.output)
+    assert out["cards"] == [] and out["best"] is None and out["cante"] == "oros"
+    assert "before seat 1 leads" in out["note"]
+    # and the pimc player sings it too
+    view = View.from_input("So Co Ro Cc 3e", "Rc", 3, None, "1. Sc 3c Cc Ac 2. Re Ae Ce 3e",
+                           get_rules("online"))
+    assert parse_player("pimc:samples=30").sing(view, 1) == 0
