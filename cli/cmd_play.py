@@ -102,8 +102,8 @@ class Human:
                                view.rules, samples=self.samples * 25, seed=view.seed(seed),
                                workers=1)
             for o in a.options:
-                if o.allowed:
-                    self.screen.say(f"  hint: {o.bid:<10} wins {100 * o.p_win:5.1f}%  "
+                if o.option.allowed:
+                    self.screen.say(f"  hint: {o.option.bid:<10} wins {100 * o.p_win:5.1f}%  "
                                     f"ev {o.ev:+.2f}")
             self.screen.say(f"  hint: advice {a.advice}")
         while True:

@@ -61,3 +61,12 @@ def test_bad_bots_exit_2():
     assert res.exit_code == 2 and "oracle" in res.output
     res = runner.invoke(app, ["play", "--bots", "pimc,random"], input="")
     assert res.exit_code == 2 and "three" in res.output
+
+
+def test_hints_before_each_decision():
+    res = runner.invoke(app, ["play", "--seat", "1", "--bots", "heuristic", "--seed", "5",
+                              "--hints"], input=ANSWERS * 12)
+    assert res.exit_code == 0, res.output
+    assert "hint: advice " in res.output            # the call
+    hints = [x for x in res.output.splitlines() if x.startswith("  hint: ") and "%" in x]
+    assert any("wins" in x for x in hints) and any("wins" not in x for x in hints)
