@@ -11,16 +11,11 @@ import typer
 from tabulate import tabulate
 
 from cuatrola_solver import analysis
-from cuatrola_solver.play import SUIT_NAMES
 from cuatrola_solver.record import format_rules, read_record, write_text
 
 from .cmd_advise import progress_bar
 from .common import (JsonOption, SeedOption, check_sampling, emit_json, exact_option, fail,
                      read_input, samples_option, user_errors, workers_option)
-
-HOW = {"play": "after five tricks", "renuncio": "by the first renuncio",
-       "early_end": "ended early: the tricks decide it"}
-
 
 def _pct(p) -> str:
     return "-" if p is None else f"{100 * p:.0f}%"
@@ -75,8 +70,7 @@ def render(report: dict) -> str:
     decl = report["declarer"]
     score = report["score"]
     muestra = report["muestra"]
-    lines.append(f"rules {format_rules(report['rules'])}; muestra {muestra} (trumps "
-                 f"{SUIT_NAMES['oceb'.index(muestra[-1])]}); contract "
+    lines.append(f"rules {format_rules(report['rules'])}; {muestra_text(muestra)}; contract "
                  f"{_contract(report['contract'], decl)}"
                  + (f"; score A {score['A']} - B {score['B']}" if score else ""))
     for seat, h in enumerate(report["hands"], 1):
@@ -128,14 +122,7 @@ def render(report: dict) -> str:
                      f"{' '.join(r['legal'])})")
     if report["decided_by_renuncio"]:
         lines.append("the first renuncio decides the hand: later cards are not valued")
-    res = report["result"]
-    if res is None:
-        lines.append("result: not decided yet")
-    else:
-        lines.append(f"result: side {res['winner']} scores {res['game_points']} "
-                     f"({HOW[res['ended_by']]}); points A {res['points']['A']} - B "
-                     f"{res['points']['B']}, tricks A {res['tricks']['A']} - B "
-                     f"{res['tricks']['B']}")
+    lines += result_lines(report["result"], None)
 
     lines += ["", "Summary (accuracy: share of a seat's choices losing < 10% winning "
               "chances; pts lost: match points given away double dummy)"]

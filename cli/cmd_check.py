@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 import typer
 
-from cuatrola_solver.cards import format_cards
+from cuatrola_solver.cards import format_card
 from cuatrola_solver.hand import Hand
 from cuatrola_solver.record import format_rules, read_record
 
-from .common import JsonOption, emit_json, read_input, user_errors
+from .common import (JsonOption, RecordRulesOption, emit_json, read_input, record_rules,
+                     user_errors)
+from .render import colour_cards, muestra_text, result_lines
 
 
 def check_report(hand: Hand) -> dict:
@@ -21,30 +25,27 @@ def register(app: typer.Typer) -> None:
     @app.command("check")
     @user_errors
     def check_command(
-        record: str = typer.Argument(..., help="A hand record file (JSON or text form), or - for stdin."),
+        record: str = typer.Argument(..., metavar="RECORD",
+                                     help="A hand record file (JSON or text form), or - for stdin."),
+        rules: Optional[str] = RecordRulesOption,
         json_out: bool = JsonOption,
     ) -> None:
-        """Check a hand record: every renuncio, and the hand's result."""
+        """Check a hand record: every renuncio, and the hand's result with its points
+        (cards, monte, cantes) and the match score."""
         text, where = read_input(record)
-        hand = Hand.from_record(read_record(text, where))
+        hand = Hand.from_record(record_rules(read_record(text, where), rules))
         report = check_report(hand)
         if json_out:
             emit_json(report)
             return
         decl = hand.declarer
         who = "" if not decl else " by seat " + " against seat ".join(map(str, decl))
-        typer.echo(f"contract: {hand.contract}{who}  (rules: {format_rules(hand.rules)})")
+        out = [f"contract: {hand.contract}{who}  (rules: {format_rules(hand.rules)}; "
+               f"{muestra_text(format_card(hand.muestra))})"]
         if not hand.renuncios:
-            typer.echo("renuncios: none")
+            out.append("renuncios: none")
         for r in hand.renuncios:
-            typer.echo(f"renuncio: {r.describe()}")
+            out.append(f"renuncio: {r.describe()}")
         result = hand.result()
-        if result is None:
-            done = len(hand.tricks)
-            typer.echo(f"result: not decided yet ({done} trick{'s' if done != 1 else ''} played)")
-            return
-        how = {"play": "after five tricks", "renuncio": "by the first renuncio",
-               "early_end": "ended early: the tricks decide it"}[result.ended_by]
-        typer.echo(f"result: side {result.winner} scores {result.game_points} ({how})")
-        typer.echo(f"points: A {result.points[0]} - B {result.points[1]};  "
-                   f"tricks: A {result.tricks[0]} - B {result.tricks[1]}")
+        out += result_lines(None if result is None else result.to_dict(), len(hand.tricks))
+        typer.echo(colour_cards("\n".join(out)))

@@ -3,6 +3,7 @@ turning the library's errors into exit code 2 with a one-line message."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import sys
@@ -12,6 +13,7 @@ from typing import Any, Callable
 import typer
 
 from cuatrola_solver.errors import CuatrolaError
+from cuatrola_solver.record import HandRecord, format_rules
 from cuatrola_solver.rules import RuleSet, get_rules
 
 SCHEMA = 1
@@ -66,6 +68,29 @@ def user_errors(func: Callable) -> Callable:
 
 def load_rules(spec: str) -> RuleSet:
     return get_rules(spec)
+
+
+#: ``--rules`` of the commands that read a record (check, analyze, hint)
+RecordRulesOption = typer.Option(
+    None, "--rules", "-r", metavar="PRESET",
+    help="Rules for a record without a Rules tag (default online): a preset, optionally "
+         "with overrides, 'narro,tie_break=mano'. A record's own Rules tag wins (with a "
+         "note on stderr when they differ).")
+
+
+def record_rules(rec: HandRecord, spec: str | None) -> HandRecord:
+    """The record with ``--rules SPEC`` applied: it sets the rules of a record that names
+    none; a record's own ``Rules`` tag wins, with a note on stderr when ``SPEC`` differs
+    (the record says how the hand was played)."""
+    if spec is None:
+        return rec
+    rules = get_rules(spec)
+    if not rec.rules_given:
+        return dataclasses.replace(rec, rules=rules)
+    if rules != rec.rules:
+        typer.echo(f"note: the record's Rules tag ({format_rules(rec.rules)}) is used, not "
+                   f"--rules {spec!r}", err=True)
+    return rec
 
 
 def read_input(path: str, what: str = "record") -> tuple[str, str]:

@@ -345,7 +345,47 @@ class Analysis:
             "bids": [b.to_dict() for b in self.bids],
             "dd_table": list(self.dd_table),
             "summary": [s.to_dict() for s in self.summary],
-        }
+        } | {"win_chances": win_chances(self)}
+
+
+def win_chances(analysis: "Analysis") -> list[dict]:
+    """Side A's chance of winning the hand along the play, for the graph of the report:
+    one point before the first card (``index`` 0) and one after each card.
+
+    ``knew``: from what the seat that played the card knew (its ``p_win``, turned to
+    side A's view); ``dd``: double dummy (1 when side A wins with perfect play from
+    there, else 0).  A forced card changes neither (the last value is carried on); after
+    a renuncio both are the decided result.  ``symbol``/``label`` mark the mistakes.
+    Side B's chance is ``1 - knew`` and ``1 - dd``."""
+    hand = analysis.hand
+    decl = _declarer(hand.declarer)
+    side_a = 0
+    dd0 = None
+    for row in analysis.dd_table:
+        if row["contract"] == hand.contract and row["declarer"] == decl:
+            dd0 = int(row["makes"]) if row["side"] == "A" else 1 - int(row["makes"])
+    first = next((c for c in analysis.cards if c.best_p_win is not None), None)
+    knew0 = None
+    if first is not None:
+        knew0 = first.best_p_win if first.side == side_a else 1 - first.best_p_win
+    points = [{"index": 0, "trick": 1, "seat": None, "card": None, "knew": knew0, "dd": dd0,
+               "symbol": None, "label": None}]
+    knew, dd = knew0, dd0
+    result = hand.result()
+    for i, c in enumerate(analysis.cards, 1):
+        if c.kind == "after_renuncio" and result is not None:
+            knew = dd = 1.0 if result.winner == "A" else 0.0
+        else:
+            if c.p_win is not None:
+                knew = c.p_win if c.side == side_a else 1 - c.p_win
+            if c.dd_after is not None:
+                m = int(bool(c.dd_after["makes"]))
+                dd = m if c.side == side_a else 1 - m
+        points.append({"index": i, "trick": c.trick, "seat": c.seat,
+                       "card": format_card(c.card), "knew": knew,
+                       "dd": None if dd is None else int(dd), "symbol": c.symbol,
+                       "label": c.label})
+    return points
 
 
 # --- the work ----------------------------------------------------------------------

@@ -82,6 +82,9 @@ class HandRecord:
     score: Score | None = None
     annotations: dict[tuple[int, int], dict[str, str]] = field(default_factory=dict)
     comment: str = ""
+    #: False when the record names no rules (no ``Rules`` tag / ``rules`` field):
+    #: ``rules`` is then the default preset, and a command's ``--rules`` may replace it
+    rules_given: bool = field(default=True, compare=False)
 
     def to_json_obj(self) -> dict[str, Any]:
         obj: dict[str, Any] = {
@@ -173,7 +176,8 @@ def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
                 or not all(_is_int(v) and v >= 0 for v in s.values())):
             raise RecordError(f"{where}, field 'score': expected {{\"A\": n, \"B\": m}}")
         score = Score(s["A"], s["B"])
-    return HandRecord(rules, muestra, hands, auction, tricks, cantes, score)
+    return HandRecord(rules, muestra, hands, auction, tricks, cantes, score,
+                      rules_given=obj.get("rules") is not None)
 
 
 def _is_int(value: Any) -> bool:
@@ -581,7 +585,8 @@ class _TextReader:
             rules=value.get("Rules") or get_rules(None), muestra=value["Muestra"],
             hands=[value[f"Seat{s}"] for s in (1, 2, 3, 4)], auction=value.get("Auction"),
             tricks=self.tricks, cantes=self.cantes, score=value.get("Score"),
-            annotations=self.annotations, comment=self.comment)
+            annotations=self.annotations, comment=self.comment,
+            rules_given="Rules" in value)
 
 
 def read_text(text: str, where: str = "record") -> HandRecord:
