@@ -14,8 +14,12 @@ from cuatrola_solver import analysis
 from cuatrola_solver.record import format_rules, read_record, write_text
 
 from .cmd_advise import progress_bar
-from .common import (JsonOption, SeedOption, check_sampling, emit_json, exact_option, fail,
-                     read_input, samples_option, user_errors, workers_option)
+from cuatrola_solver.report import html_report, plot_win_chances
+
+from .common import (JsonOption, RecordRulesOption, SeedOption, check_sampling, check_writable,
+                     emit_json, exact_option, fail, read_input, record_rules, samples_option,
+                     user_errors, workers_option, write_output)
+from .render import colour_cards, muestra_text, result_lines
 
 def _pct(p) -> str:
     return "-" if p is None else f"{100 * p:.0f}%"
@@ -157,13 +161,25 @@ def register(app: typer.Typer) -> None:
             None, "--annotate", help="Write the record, in the text form, with the symbols "
             "and short comments, to this file ('-': stdout, instead of the report)."),
         bids: bool = typer.Option(True, "--bids/--no-bids", help="Review the auction."),
+        html: Optional[Path] = typer.Option(
+            None, "--html", metavar="FILE", help="Also write the report as one "
+            "self-contained HTML page (opens offline): the deal as cards, each baza, the "
+            "graph of the win chances with the mistakes, the bids, the summary."),
+        plot: Optional[Path] = typer.Option(
+            None, "--plot", metavar="FILE", help="Also write the graph of the win chances "
+            "to FILE, .png or .svg (needs matplotlib: pip install 'cuatrola-solver[lab]')."),
+        rules: Optional[str] = RecordRulesOption,
         json_out: bool = JsonOption,
     ) -> None:
         """Post-game report: renuncios, each card's cost (double dummy and from what the
-        seat knew), mistakes with lichess's symbols, the bid review, a summary per seat."""
+        seat knew) with ?! ? ?? for inaccuracies, mistakes and blunders, the bid review,
+        the result with its points, a summary per seat."""
         check_sampling(exact, samples)
+        for path, kinds in ((html, None), (plot, (".png", ".svg"))):
+            if path is not None:
+                check_writable(path, kinds)
         text, where = read_input(record)
-        rec = read_record(text, where)
+        rec = record_rules(read_record(text, where), rules)
         with progress_bar("analyze") as bar:
             result = analysis.analyze(rec, exact=exact,
                                       samples=samples or analysis.DEFAULT_SAMPLES,
@@ -178,7 +194,15 @@ def register(app: typer.Typer) -> None:
             except OSError as e:
                 fail(f"cannot write the annotated record to {str(annotate)!r}: {e}")
         report = result.to_dict()
+        title = f"cuatrola analysis: {Path(where).name}"
+        if html is not None:
+            write_output(html, html_report(report, title))
+        if plot is not None:
+            try:
+                plot_win_chances(report, plot, title)
+            except OSError as e:
+                fail(f"cannot write the plot to {str(plot)!r}: {e.strerror or e}")
         if json_out:
             emit_json(report)
             return
-        typer.echo(render(report))
+        typer.echo(colour_cards(render(report)))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -105,6 +106,29 @@ def read_input(path: str, what: str = "record") -> tuple[str, str]:
     except (IsADirectoryError, PermissionError, UnicodeDecodeError) as e:
         fail(f"cannot read {what} file {path!r}: {e}")
     raise AssertionError  # unreachable
+
+
+def check_writable(path: Path, suffixes: tuple[str, ...] | None = None) -> None:
+    """Exit 2, naming the path, when an output file cannot be written there (checked
+    before a long computation) or has a suffix other than ``suffixes``."""
+    if path.is_dir():
+        fail(f"cannot write {str(path)!r}: it is a directory")
+    if suffixes and path.suffix.lower() not in suffixes:
+        fail(f"cannot write {str(path)!r}: expected a file name ending in "
+             f"{' or '.join(suffixes)}")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        fail(f"cannot write {str(path)!r}: no directory {str(parent)!r}")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        fail(f"cannot write {str(path)!r}: permission denied")
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write an output file; exit 2 naming the path when it cannot be written."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        fail(f"cannot write {str(path)!r}: {e.strerror or e}")
 
 
 def emit_json(obj: dict) -> None:
