@@ -171,9 +171,12 @@ def register(app: typer.Typer) -> None:
         rules: Optional[str] = RecordRulesOption,
         json_out: bool = JsonOption,
     ) -> None:
-        """Post-game report: renuncios, each card's cost (double dummy and from what the
-        seat knew) with ?! ? ?? for inaccuracies, mistakes and blunders, the bid review,
-        the result with its points, a summary per seat."""
+        """Post-game report: each card's cost, the mistakes, the bids, the points.
+
+        Every card is valued double dummy (all cards visible) and from what its player
+        knew; ?! marks an inaccuracy, ? a mistake, ?? a blunder. Then the renuncios, the
+        review of each call, the result with its points and a summary per seat.
+        --html writes the same as a page to look at, --plot the graph of the win chances."""
         check_sampling(exact, samples)
         for path, kinds in ((html, None), (plot, (".png", ".svg"))):
             if path is not None:

@@ -30,8 +30,11 @@ def register(app: typer.Typer) -> None:
         rules: Optional[str] = RecordRulesOption,
         json_out: bool = JsonOption,
     ) -> None:
-        """Check a hand record: every renuncio, and the hand's result with its points
-        (cards, monte, cantes) and the match score."""
+        """Check a hand record: every renuncio, the result and where its points come from.
+
+        The points are split into the cards of the bazas, the monte and each cante; a
+        tie says how it was broken; the match score after the hand is shown when the
+        record has one."""
         text, where = read_input(record)
         hand = Hand.from_record(record_rules(read_record(text, where), rules))
         report = check_report(hand)

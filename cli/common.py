@@ -20,7 +20,7 @@ from cuatrola_solver.rules import RuleSet, get_rules
 SCHEMA = 1
 
 RulesOption = typer.Option(
-    "online", "--rules", "-r",
+    "online", "--rules", "-r", metavar="PRESET",
     help="Preset (online, app, narro, italiano), optionally with overrides: "
          "'narro,tie_break=mano'.")
 JsonOption = typer.Option(False, "--json", help="Machine output on stdout (schema 1).")
@@ -38,7 +38,7 @@ def exact_option(note: str = ""):
 
 
 def workers_option(default: str):
-    return typer.Option(None, "--workers", "-w", min=1,
+    return typer.Option(None, "--workers", "-w", min=1, metavar="N",
                         help=f"Threads of the solver (default: {default}).")
 
 

@@ -92,7 +92,7 @@ def test_rules_lists_every_preset_and_parameter():
     assert set(out["presets"]) == {"online", "app", "narro", "italiano"}
     assert out["presets"]["narro"]["renuncio_penalty"] == "double"
     assert "tie_break" in out["parameters"]
-    one = run("rules", "narro,tie_break=mano")
+    one = runner.invoke(app, ["rules", "narro,tie_break=mano"], env={"COLUMNS": "250"})
     assert one.exit_code == 0 and "tie_break changed" in one.stdout
     assert "El renuncio se paga doble" in one.stdout
     bad = run("rules", "poker")
