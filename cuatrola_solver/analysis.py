@@ -62,7 +62,9 @@ the bid review of seat ``s`` uses ``seed + 100 + s``.
 
 from __future__ import annotations
 
+import copy
 import inspect
+import multiprocessing
 import os
 from dataclasses import dataclass, field
 from typing import Callable
@@ -514,14 +516,47 @@ def _summaries(cards: list[CardReview]) -> list[SeatSummary]:
     return out
 
 
+#: the cards to review, shared with the forked worker processes of _review_cards
+_TASKS: list = []
+
+
+def _review_task(k: int) -> tuple[int, CardReview]:
+    i, t, j, hand, c, s = _TASKS[k][:6]
+    exact, samples = _TASKS[k][6:]
+    return i, _review_card(hand, t, j, c, exact, samples, s, 1)
+
+
+def _review_cards(tasks: list, exact: bool, samples: int, workers: int):
+    """Yield ``(index, CardReview)`` for every task, in any order.
+
+    Each card's review is independent of the others and mostly Python (the hint's
+    deal-by-deal searches hold the GIL, so threads do not help), so with ``workers`` > 1
+    the cards are shared among that many forked processes; the reviews, seeded per card,
+    are the same whatever ``workers``.  Without ``fork`` (Windows, macOS' default) or with
+    one worker or one card, they run here, one after another."""
+    global _TASKS
+    workers = min(workers, len(tasks))
+    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+        _TASKS = [task + (exact, samples) for task in tasks]
+        try:
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                yield from pool.imap_unordered(_review_task, range(len(tasks)))
+        finally:
+            _TASKS = []
+        return
+    for i, t, j, hand, c, s in tasks:
+        yield i, _review_card(hand, t, j, c, exact, samples, s, 1)
+
+
 def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMPLES,
             seed: int | None = None, workers: int | None = None, bids: bool = True,
             progress: Progress | None = None) -> Analysis:
     """The post-game analysis of a record (see the module's docstring).
 
     ``samples``: deals per card and per bid review (ignored with ``exact``);
-    ``seed``: None draws one, reported in the result; ``workers``: threads of the
-    bid review's batch solver (default: all cores); ``bids=False`` skips the bid
+    ``seed``: None draws one, reported in the result; ``workers``: processes sharing
+    the cards and threads of the bid review's batch solver (default: all cores; the
+    result does not depend on it); ``bids=False`` skips the bid
     review; ``progress(done, total)`` is called after each card and each bid review.
     Raises :class:`~cuatrola_solver.errors.RecordError` for a record that cannot be
     replayed.
@@ -536,19 +571,22 @@ def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMP
         seed = advisor.random_seed()
     first = final.renuncios[0] if final.renuncios else None
     total = sum(len(t) for t in rec.tricks) + (4 if bids else 0)
-    done = 0
-    cards: list[CardReview] = []
+    cards: list[CardReview | None] = []
+    tasks = []                      # (index, trick, position, hand before the card, card, seed)
     decided = False
     for i, (t, j, hand, c) in enumerate(_replay(rec)):
         if decided:
             cards.append(CardReview(t, j, hand.pos.to_play, c, "after_renuncio",
                                     tuple(hand.legal_cards())))
         else:
-            s = None if seed is None else seed + i
-            cards.append(_review_card(hand, t, j, c, exact, samples, s, workers))
+            cards.append(None)
+            tasks.append((i, t, j, copy.deepcopy(hand), c, None if seed is None else seed + i))
             if first is not None and (t, hand.pos.to_play) == (first.trick, first.seat) \
                     and c == first.card:
                 decided = True
+    done = len(cards) - len(tasks)
+    for i, review in _review_cards(tasks, exact, samples, workers):
+        cards[i] = review
         done += 1
         if progress:
             progress(done, total)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -74,6 +75,13 @@ def test_page_is_self_contained(blunder_report):
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+#: .ci/run installs chromium and sets this: there the browser tests may not be skipped
+REQUIRED = os.environ.get("CUATROLA_REQUIRE_CHROMIUM", "") not in ("", "0")
+
+
+def test_chromium_is_there_when_required():
+    if REQUIRED:
+        assert CHROMIUM, "CUATROLA_REQUIRE_CHROMIUM is set but chromium is not installed"
 
 
 def _chromium(*args: str, url: str) -> subprocess.CompletedProcess:
