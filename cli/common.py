@@ -37,9 +37,9 @@ def exact_option(note: str = ""):
                         + (f" ({note})." if note else "."))
 
 
-def workers_option(default: str):
+def workers_option(default: str, what: str = "Threads of the solver"):
     return typer.Option(None, "--workers", "-w", min=1, metavar="N",
-                        help=f"Threads of the solver (default: {default}).")
+                        help=f"{what} (default: {default}).")
 
 
 def check_sampling(exact: bool, samples: int | None) -> None:

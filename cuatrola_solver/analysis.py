@@ -65,7 +65,6 @@ from __future__ import annotations
 import copy
 import inspect
 import multiprocessing
-import os
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -82,6 +81,9 @@ __all__ = ["analyze", "Analysis", "CardReview", "BidReview", "SeatSummary", "lab
 
 #: deals per card and per bid review (the default of ``cuatrola analyze``)
 DEFAULT_SAMPLES = 1000
+#: processes sharing the cards by default: one.  On the project's 2-core machine two
+#: were not faster on the examples of ``examples/analysis`` (README, "Benchmark")
+DEFAULT_WORKERS = 1
 #: (least loss, label, symbol), worst first (lichess's thresholds on winning chances)
 THRESHOLDS = ((0.30, "blunder", "??"), (0.20, "mistake", "?"), (0.10, "inaccuracy", "?!"))
 #: a card with a loss below this is sound
@@ -370,7 +372,8 @@ def win_chances(analysis: "Analysis") -> list[dict]:
     knew0 = None
     if first is not None:
         knew0 = first.best_p_win if first.side == side_a else 1 - first.best_p_win
-    points = [{"index": 0, "trick": 1, "seat": None, "card": None, "knew": knew0, "dd": dd0,
+    points = [{"index": 0, "trick": 1, "seat": None, "card": None,
+               "knew": None if knew0 is None else round(knew0, 6), "dd": dd0,
                "symbol": None, "label": None}]
     knew, dd = knew0, dd0
     result = hand.result()
@@ -384,7 +387,8 @@ def win_chances(analysis: "Analysis") -> list[dict]:
                 m = int(bool(c.dd_after["makes"]))
                 dd = m if c.side == side_a else 1 - m
         points.append({"index": i, "trick": c.trick, "seat": c.seat,
-                       "card": format_card(c.card), "knew": knew,
+                       "card": format_card(c.card),
+                       "knew": None if knew is None else round(knew, 6),
                        "dd": None if dd is None else int(dd), "symbol": c.symbol,
                        "label": c.label})
     return points
@@ -555,8 +559,8 @@ def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMP
 
     ``samples``: deals per card and per bid review (ignored with ``exact``);
     ``seed``: None draws one, reported in the result; ``workers``: processes sharing
-    the cards and threads of the bid review's batch solver (default: all cores; the
-    result does not depend on it); ``bids=False`` skips the bid
+    the cards and threads of the bid review's batch solver (default
+    :data:`DEFAULT_WORKERS`; the result does not depend on it); ``bids=False`` skips the bid
     review; ``progress(done, total)`` is called after each card and each bid review.
     Raises :class:`~cuatrola_solver.errors.RecordError` for a record that cannot be
     replayed.
@@ -564,7 +568,7 @@ def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMP
     final = Hand.from_record(rec)               # checks the record, errors say where
     if samples < 1:
         raise NotationError(f"bad number of samples {samples}: expected at least 1")
-    workers = max(1, workers or os.cpu_count() or 1)
+    workers = max(1, workers or DEFAULT_WORKERS)
     if exact:
         seed = None
     elif seed is None:

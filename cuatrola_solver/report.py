@@ -79,7 +79,7 @@ h2{font-size:1.15em;margin:1.4em 0 .5em;border-bottom:1px solid #c9c2b0;padding-
 .trick .won .card{outline:2px solid #2e7d32}
 .trick .note{font-size:12px;color:#555;margin-left:auto;max-width:320px}
 .controls{margin:8px 0;display:flex;gap:8px;align-items:center}
-button{font:inherit;padding:3px 12px;border-radius:5px;border:1px solid #999;background:#fff;
+button{font:inherit;padding:3px 12px;border-radius:5px;border:1px solid #999;background:#fff;white-space:nowrap;
  cursor:pointer}
 #graph{background:#fff;border:1px solid #ddd6c4;border-radius:8px;width:100%;height:auto}
 table.data{border-collapse:collapse;background:#fff;font-size:13px;margin:4px 0}

@@ -50,7 +50,7 @@ def test_win_chances_follow_the_hand(blunder_report):
     for p, c in zip(pts[1:], cards):
         if c["p_win"] is not None:
             want = c["p_win"] if c["side"] == "A" else 1 - c["p_win"]
-            assert p["knew"] == pytest.approx(want)
+            assert p["knew"] == pytest.approx(want, abs=1e-6)
 
 
 def test_win_chances_after_a_renuncio_are_the_result():
