@@ -468,5 +468,9 @@ def plot_win_chances(report: dict, path: str | Path, title: str = "") -> None:
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
     ax.grid(axis="y", color="#eee")
     fig.tight_layout()
-    fig.savefig(str(path), format=Path(path).suffix.lstrip(".").lower() or "png")
+    kind = Path(path).suffix.lstrip(".").lower() or "png"
+    # the same report gives the same file: no date, fixed ids in an SVG
+    with matplotlib.rc_context({"svg.hashsalt": "cuatrola"}):
+        fig.savefig(str(path), format=kind,
+                    metadata={"Date": None} if kind == "svg" else {"Software": None})
     plt.close(fig)
