@@ -103,12 +103,12 @@ def render(report: dict) -> str:
             rows.append([o["bid"], "not allowed", "", "", "", "", o["reason"]])
             continue
         lo, hi = o["ci95"]
-        mark = "<-" if o["bid"] == report["advice"] else ""
+        mark = "<- advice" if o["bid"] == report["advice"] else ""
         rows.append([o["bid"], describe_contract(o, report["seat"]), f"{100 * o['p_win']:.1f}%",
                      "exact" if report["exact"] else f"{100 * lo:.1f}-{100 * hi:.1f}%",
                      f"{o['ev']:+.2f}", histogram(o["tricks"]) + f" ({o['side']})", mark])
     return tabulate(rows, headers=["call", "contract", "P(win)", "95% interval", "EV",
-                                   "tricks 0-5", "advice"], disable_numparse=True)
+                                   "tricks 0-5", "note"], disable_numparse=True)
 
 
 def register(app: typer.Typer) -> None:

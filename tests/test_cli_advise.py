@@ -70,7 +70,7 @@ def test_advise_human_output():
     first = r.stdout.splitlines()[0]
     assert first.split(":")[0] in {"Pass", "Go solo", "Bid cuatrola", "Bid quintola"}
     assert "points per hand on average" in first
-    assert "seed 4" in r.stdout and "95% interval" in r.stdout and "<-" in r.stdout
+    assert "seed 4" in r.stdout and "95% interval" in r.stdout and "<- advice" in r.stdout
 
 
 @pytest.mark.parametrize("args, words", [

@@ -64,7 +64,8 @@ def test_advise_table_headers_and_the_dealer_header():
     lines = r.stdout.splitlines()
     assert "later seats pass" not in lines[1]                 # nobody speaks after the dealer
     header, dashes = lines[2], lines[3]
-    assert len(header.split()) >= 7 and header.rstrip().endswith("advice")
+    assert len(header.split()) >= 7 and header.rstrip().endswith("note")
+    assert any(x.rstrip().endswith("<- advice") for x in lines[4:])
     assert len(dashes.split()) == 7                          # no dashed column without a name
     seat2 = run("advise", "Ac 3c Ro Co Ab", "--muestra", "So", "--seat", "2", "--samples",
                 "300", "--seed", "1").stdout
