@@ -15,7 +15,7 @@ from cuatrola_solver.match import parse_score
 
 from .common import (JsonOption, RulesOption, SeedOption, check_sampling, emit_json,
                      exact_option, load_rules, samples_option, user_errors, workers_option)
-from .render import colour_cards
+from .render import colour_cards, muestra_text
 
 BARS = "▁▂▃▄▅▆▇█"
 ADVICE_VERB = {"paso": "Pass", "solo": "Go solo", "contrasolo": "Answer contrasolo",
@@ -150,7 +150,7 @@ def register(app: typer.Typer) -> None:
         typer.echo(advice_sentence(report) + ".")
         how = (f"all {report['deals']:,} consistent deals" if report["exact"] else
                f"{report['deals']:,} sampled deals, seed {report['seed']}")
-        typer.echo(colour_cards(f"seat {report['seat']}, {report['hand']}, muestra {report['muestra']}, "
+        typer.echo(colour_cards(f"seat {report['seat']}, {report['hand']}, {muestra_text(report['muestra'])}, "
                    f"rules {rs.name}; {how}; double dummy"
                    + (", later seats pass" if report["seat"] < 4 else "")))
         typer.echo(render(report))
