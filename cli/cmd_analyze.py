@@ -189,15 +189,6 @@ def register(app: typer.Typer) -> None:
             result = analysis.analyze(rec, exact=exact,
                                       samples=samples or analysis.DEFAULT_SAMPLES,
                                       seed=seed, workers=workers, bids=bids, progress=bar)
-        if annotate is not None:
-            out = write_text(analysis.annotate(result))
-            if str(annotate) == "-":
-                typer.echo(out, nl=False)
-                return
-            try:
-                annotate.write_text(out, encoding="utf-8")
-            except OSError as e:
-                fail(f"cannot write the annotated record to {str(annotate)!r}: {e}")
         report = result.to_dict()
         title = f"cuatrola analysis: {Path(where).name}"
         if html is not None:
@@ -207,6 +198,15 @@ def register(app: typer.Typer) -> None:
                 plot_win_chances(report, plot, title)
             except OSError as e:
                 fail(f"cannot write the plot to {str(plot)!r}: {e.strerror or e}")
+        if annotate is not None:
+            out = write_text(analysis.annotate(result))
+            if str(annotate) == "-":
+                typer.echo(out, nl=False)
+                return
+            try:
+                annotate.write_text(out, encoding="utf-8")
+            except OSError as e:
+                fail(f"cannot write the annotated record to {str(annotate)!r}: {e}")
         if json_out:
             emit_json(report)
             return

@@ -157,3 +157,10 @@ def test_html_and_json_together(tmp_path):
     r = run("analyze", str(BLUNDER), *FAST, "--html", str(page), "--json")
     assert r.exit_code == 0
     assert json.loads(r.stdout)["win_chances"] and page.read_text().startswith("<!DOCTYPE")
+
+
+def test_html_with_annotate_to_stdout(tmp_path):
+    page = tmp_path / "r.html"
+    r = run("analyze", str(BLUNDER), *FAST, "--html", str(page), "--annotate", "-")
+    assert r.exit_code == 0
+    assert r.stdout.startswith('[Rules "online"]') and page.exists()
