@@ -16,7 +16,7 @@ from cuatrola_solver.record import record_from_obj
 from cuatrola_solver.rules import rules_spec
 
 from .common import JsonOption, RulesOption, emit_json, fail, load_rules, read_input, user_errors
-from .render import muestra_text
+from .render import colour_cards, muestra_text
 
 
 def table_report(hands, muestra: int, rules) -> dict:
@@ -79,7 +79,7 @@ def register(app: typer.Typer) -> None:
         if json_out:
             emit_json(report)
             return
-        typer.echo(f"{muestra_text(format_card(parse_card(muestra)))}   rules: "
-                   f"{default_rules.name}   "
-                   f"(double dummy: all cards visible, both sides perfect)")
+        typer.echo(colour_cards(f"{muestra_text(format_card(parse_card(muestra)))}   rules: "
+                                f"{default_rules.name}   (double dummy: all cards visible, "
+                                f"both sides perfect)"))
         typer.echo(render_table(report))
