@@ -65,6 +65,7 @@ from __future__ import annotations
 import copy
 import inspect
 import multiprocessing
+import sys
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -536,11 +537,12 @@ def _review_cards(tasks: list, exact: bool, samples: int, workers: int):
     Each card's review is independent of the others and mostly Python (the hint's
     deal-by-deal searches hold the GIL, so threads do not help), so with ``workers`` > 1
     the cards are shared among that many forked processes; the reviews, seeded per card,
-    are the same whatever ``workers``.  Without ``fork`` (Windows, macOS' default) or with
-    one worker or one card, they run here, one after another."""
+    are the same whatever ``workers``.  Elsewhere than on Linux (where forking a process
+    that has loaded numpy is not safe everywhere), or with one worker or one card, they
+    run here, one after another."""
     global _TASKS
     workers = min(workers, len(tasks))
-    if workers > 1 and "fork" in multiprocessing.get_all_start_methods():
+    if workers > 1 and sys.platform.startswith("linux"):
         _TASKS = [task + (exact, samples) for task in tasks]
         try:
             with multiprocessing.get_context("fork").Pool(workers) as pool:
