@@ -360,7 +360,8 @@ def win_chances(analysis: "Analysis") -> list[dict]:
     ``knew``: from what the seat that played the card knew (its ``p_win``, turned to
     side A's view); ``dd``: double dummy (1 when side A wins with perfect play from
     there, else 0).  A forced card changes neither (the last value is carried on); after
-    a renuncio both are the decided result.  ``symbol``/``label`` mark the mistakes.
+    a renuncio both are the decided result.  ``symbol``/``label`` mark the mistakes;
+    ``valued`` is False for a card whose ``knew`` is carried on (forced, after a renuncio).
     Side B's chance is ``1 - knew`` and ``1 - dd``."""
     hand = analysis.hand
     decl = _declarer(hand.declarer)
@@ -375,7 +376,7 @@ def win_chances(analysis: "Analysis") -> list[dict]:
         knew0 = first.best_p_win if first.side == side_a else 1 - first.best_p_win
     points = [{"index": 0, "trick": 1, "seat": None, "card": None,
                "knew": None if knew0 is None else round(knew0, 6), "dd": dd0,
-               "symbol": None, "label": None}]
+               "symbol": None, "label": None, "valued": knew0 is not None}]
     knew, dd = knew0, dd0
     result = hand.result()
     for i, c in enumerate(analysis.cards, 1):
@@ -391,7 +392,7 @@ def win_chances(analysis: "Analysis") -> list[dict]:
                        "card": format_card(c.card),
                        "knew": None if knew is None else round(knew, 6),
                        "dd": None if dd is None else int(dd), "symbol": c.symbol,
-                       "label": c.label})
+                       "label": c.label, "valued": c.p_win is not None})
     return points
 
 

@@ -172,8 +172,12 @@ _SCRIPT = r"""
     var p = pts[step];
     var txt = step === 0 ? "before the first card" :
       "card " + step + " of " + n + ": seat " + p.seat + " plays " + p.card + (p.symbol || "");
-    if (p.knew !== null) { txt += " \u2014 side A " + Math.round(100 * p.knew) + "%, side B " + Math.round(100 * (1 - p.knew)) + "% from what the player knew"; }
+    if (p.knew !== null) {
+      txt += " \u2014 side A " + Math.round(100 * p.knew) + "%, side B " + Math.round(100 * (1 - p.knew)) + "% " +
+        (p.valued ? "from what the player knew" : "(no choice: the last estimate)");
+    }
     if (p.dd !== null) { txt += "; double dummy side " + (p.dd ? "A" : "B") + " wins"; }
+    if (step === n && R.result) { txt += ". The hand is over: side " + R.result.winner + " scores " + R.result.game_points + "."; }
     document.getElementById("step-text").textContent = txt;
   }
   document.getElementById("first").onclick = function () { show(0); };
@@ -380,7 +384,11 @@ def html_report(report: dict, title: str = "cuatrola analysis") -> str:
     how = ("every consistent deal" if report["exact"] else
            f"{report['samples']} sampled deals per card and bid, seed {report['seed']}")
     score = report.get("score")
-    data = json.dumps({"win_chances": report["win_chances"]}).replace("</", "<\\/")
+    res = report.get("result")
+    data = json.dumps({"win_chances": report["win_chances"],
+                       "result": None if res is None else {
+                           "winner": res["winner"], "game_points": res["game_points"]}}
+                      ).replace("</", "<\\/")
     parts = [
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',

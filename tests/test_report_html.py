@@ -46,8 +46,9 @@ def test_win_chances_follow_the_hand(blunder_report):
     assert pts[ae]["symbol"] == "??" and pts[ae]["label"] == "blunder"
     assert {p["dd"] for p in pts[:ae]} == {0} and {p["dd"] for p in pts[ae:]} == {1}
     assert blunder_report["result"]["winner"] == "A"      # the end agrees with the result
-    # a valued card's point is its p_win seen from side A
+    # a valued card's point is its p_win seen from side A; a forced card carries it on
     for p, c in zip(pts[1:], cards):
+        assert p["valued"] == (c["kind"] != "forced")
         if c["p_win"] is not None:
             want = c["p_win"] if c["side"] == "A" else 1 - c["p_win"]
             assert p["knew"] == pytest.approx(want, abs=1e-6)
