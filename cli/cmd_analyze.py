@@ -4,6 +4,7 @@ and a summary per seat; ``--annotate OUT`` writes the record back with the symbo
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 from typing import Optional
 
@@ -183,6 +184,9 @@ def register(app: typer.Typer) -> None:
         for path, kinds in ((html, None), (plot, (".png", ".svg"))):
             if path is not None:
                 check_writable(path, kinds)
+        if plot is not None and importlib.util.find_spec("matplotlib") is None:
+            fail("--plot needs matplotlib: pip install 'cuatrola-solver[lab]' "
+                 "(or pip install matplotlib)")
         text, where = read_input(record)
         rec = record_rules(read_record(text, where), rules)
         with progress_bar("analyze") as bar:

@@ -165,3 +165,13 @@ def test_html_with_annotate_to_stdout(tmp_path):
     r = run("analyze", str(BLUNDER), *FAST, "--html", str(page), "--annotate", "-")
     assert r.exit_code == 0
     assert r.stdout.startswith('[Rules "online"]') and page.exists()
+
+
+def test_plot_without_matplotlib_exits_2_before_the_work(tmp_path, monkeypatch):
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    r = run("analyze", str(BLUNDER), *FAST, "--plot", str(tmp_path / "g.png"))
+    assert r.exit_code == 2 and "pip install 'cuatrola-solver[lab]'" in r.stderr
+    assert not (tmp_path / "g.png").exists()
