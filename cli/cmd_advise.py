@@ -15,6 +15,7 @@ from cuatrola_solver.match import parse_score
 
 from .common import (JsonOption, RulesOption, SeedOption, check_sampling, emit_json,
                      exact_option, load_rules, samples_option, user_errors, workers_option)
+from .render import colour_cards, muestra_text
 
 BARS = "▁▂▃▄▅▆▇█"
 ADVICE_VERB = {"paso": "Pass", "solo": "Go solo", "contrasolo": "Answer contrasolo",
@@ -126,7 +127,7 @@ def render(report: dict) -> str:
                      f"{o['ev']:+.2f}"] + ([f"{100 * o['p_match']:.1f}%"] if match else [])
                     + [histogram(o["tricks"]) + f" ({o['side']})", mark])
     return tabulate(rows, headers=["call", "contract", "P(win)", "95% interval", "EV"]
-                    + (["P(match)"] if match else []) + ["tricks 0-5", ""],
+                    + (["P(match)"] if match else []) + ["tricks 0-5", "note"],
                     disable_numparse=True)
 
 
@@ -174,6 +175,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(note)
         how = (f"all {report['deals']:,} consistent deals" if report["exact"] else
                f"{report['deals']:,} sampled deals, seed {report['seed']}")
-        typer.echo(f"seat {report['seat']}, {report['hand']}, muestra {report['muestra']}, "
-                   f"rules {rs.name}; {how}; double dummy, later seats pass")
+        typer.echo(colour_cards(f"seat {report['seat']}, {report['hand']}, {muestra_text(report['muestra'])}, "
+                   f"rules {rs.name}; {how}; double dummy"
+                   + (", later seats pass" if report["seat"] < 4 else "")))
         typer.echo(render(report))

@@ -4,6 +4,7 @@ and a summary per seat; ``--annotate OUT`` writes the record back with the symbo
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 from typing import Optional
 
@@ -11,17 +12,16 @@ import typer
 from tabulate import tabulate
 
 from cuatrola_solver import analysis
-from cuatrola_solver.play import SUIT_NAMES
 from cuatrola_solver.errors import quote
 from cuatrola_solver.record import format_rules, read_record, write_text
 
 from .cmd_advise import progress_bar
-from .common import (JsonOption, SeedOption, check_sampling, emit_json, exact_option, fail,
-                     read_input, samples_option, user_errors, workers_option)
+from cuatrola_solver.report import html_report, plot_win_chances
 
-HOW = {"play": "after five tricks", "renuncio": "by the first renuncio",
-       "early_end": "ended early: the tricks decide it"}
-
+from .common import (JsonOption, RecordRulesOption, SeedOption, check_sampling, check_writable,
+                     emit_json, exact_option, fail, read_input, record_rules, samples_option,
+                     user_errors, workers_option, write_output)
+from .render import colour_cards, muestra_text, result_lines
 
 def _pct(p) -> str:
     return "-" if p is None else f"{100 * p:.0f}%"
@@ -76,8 +76,7 @@ def render(report: dict) -> str:
     decl = report["declarer"]
     score = report["score"]
     muestra = report["muestra"]
-    lines.append(f"rules {format_rules(report['rules'])}; muestra {muestra} (trumps "
-                 f"{SUIT_NAMES['oceb'.index(muestra[-1])]}); contract "
+    lines.append(f"rules {format_rules(report['rules'])}; {muestra_text(muestra)}; contract "
                  f"{_contract(report['contract'], decl)}"
                  + (f"; score A {score['A']} - B {score['B']}" if score else ""))
     for seat, h in enumerate(report["hands"], 1):
@@ -138,14 +137,7 @@ def render(report: dict) -> str:
                      f"{' '.join(r['legal'])})")
     if report["decided_by_renuncio"]:
         lines.append("the first renuncio decides the hand: later cards are not valued")
-    res = report["result"]
-    if res is None:
-        lines.append("result: not decided yet")
-    else:
-        lines.append(f"result: side {res['winner']} scores {res['game_points']} "
-                     f"({HOW[res['ended_by']]}); points A {res['points']['A']} - B "
-                     f"{res['points']['B']}, tricks A {res['tricks']['A']} - B "
-                     f"{res['tricks']['B']}")
+    lines += result_lines(report["result"], None)
 
     lines += ["", "Summary (accuracy: share of a seat's choices losing < 10% winning "
               "chances; pts lost: match points given away double dummy)"]
@@ -175,22 +167,51 @@ def register(app: typer.Typer) -> None:
             f"with fewer consistent deals is valued exactly)."),
         exact: bool = exact_option("slow: minutes for a full hand"),
         seed: Optional[int] = SeedOption,
-        workers: Optional[int] = workers_option("all cores"),
+        workers: Optional[int] = workers_option(
+            f"{analysis.DEFAULT_WORKERS}; more pay only with idle cores. The report is the "
+            f"same whatever N", "Processes sharing the cards"),
         annotate: Optional[Path] = typer.Option(
             None, "--annotate", help="Write the record, in the text form, with the symbols "
             "and short comments, to this file ('-': stdout, instead of the report)."),
         bids: bool = typer.Option(True, "--bids/--no-bids", help="Review the auction."),
+        html: Optional[Path] = typer.Option(
+            None, "--html", metavar="FILE", help="Also write the report as one "
+            "self-contained HTML page (opens offline): the deal as cards, each baza, the "
+            "graph of the win chances with the mistakes, the bids, the summary."),
+        plot: Optional[Path] = typer.Option(
+            None, "--plot", metavar="FILE", help="Also write the graph of the win chances "
+            "to FILE, .png or .svg (needs matplotlib: pip install 'cuatrola-solver[lab]')."),
+        rules: Optional[str] = RecordRulesOption,
         json_out: bool = JsonOption,
     ) -> None:
-        """Post-game report: renuncios, each card's cost (double dummy and from what the
-        seat knew), mistakes with lichess's symbols, the bid review, a summary per seat."""
+        """Post-game report: each card's cost, the mistakes, the bids, the points.
+
+        Every card is valued double dummy (all cards visible) and from what its player
+        knew; ?! marks an inaccuracy, ? a mistake, ?? a blunder. Then the renuncios, the
+        review of each call, the result with its points and a summary per seat.
+        --html writes the same as a page to look at, --plot the graph of the win chances."""
         check_sampling(exact, samples)
+        for path, kinds in ((html, None), (plot, (".png", ".svg"))):
+            if path is not None:
+                check_writable(path, kinds)
+        if plot is not None and importlib.util.find_spec("matplotlib") is None:
+            fail("--plot needs matplotlib: pip install 'cuatrola-solver[lab]' "
+                 "(or pip install matplotlib)")
         text, where = read_input(record)
-        rec = read_record(text, where)
+        rec = record_rules(read_record(text, where), rules)
         with progress_bar("analyze") as bar:
             result = analysis.analyze(rec, exact=exact,
                                       samples=samples or analysis.DEFAULT_SAMPLES,
                                       seed=seed, workers=workers, bids=bids, progress=bar)
+        report = result.to_dict()
+        title = f"cuatrola analysis: {Path(where).name}"
+        if html is not None:
+            write_output(html, html_report(report, title))
+        if plot is not None:
+            try:
+                plot_win_chances(report, plot, title)
+            except OSError as e:
+                fail(f"cannot write the plot to {str(plot)!r}: {e.strerror or e}")
         if annotate is not None:
             out = write_text(analysis.annotate(result))
             if str(annotate) == "-":
@@ -200,8 +221,7 @@ def register(app: typer.Typer) -> None:
                 annotate.write_text(out, encoding="utf-8")
             except OSError as e:
                 fail(f"cannot write the annotated record to {quote(str(annotate))}: {e}")
-        report = result.to_dict()
         if json_out:
             emit_json(report)
             return
-        typer.echo(render(report))
+        typer.echo(colour_cards(render(report)))

@@ -21,15 +21,19 @@ def register(app: typer.Typer) -> None:
         deals: int = typer.Option(2000, "--deals", min=1, max=MAX_BENCH_DEALS,
                                   help="Seeded deals per case."),
         seed: int = typer.Option(1, "--seed", min=0, help="Seed of the deals."),
+        reference: bool = typer.Option(
+            False, "--reference", help="Also time the pure-Python reference solver (slow: "
+            "up to a second per deal) and check that it gives the same answers."),
         reference_deals: int = typer.Option(
-            20, "--reference-deals", min=0, max=MAX_REFERENCE_DEALS,
-            help="Deals for the (slow) reference solver; 0 skips it."),
+            5, "--reference-deals", min=0, max=MAX_REFERENCE_DEALS,
+            help="Deals for the reference, with --reference (0: none)."),
         rules: str = RulesOption,
         json_out: bool = JsonOption,
     ) -> None:
         """Benchmark the solver on fixed seeded deals, one core (µs and nodes per deal)."""
-        result = run_bench(deals=deals, seed=seed, include_reference=reference_deals > 0,
-                           reference_deals=reference_deals, rules=load_rules(rules))
+        result = run_bench(deals=deals, seed=seed, include_reference=reference,
+                           reference_deals=reference_deals, rules=load_rules(rules),
+                           progress=lambda message: typer.echo(f"bench: {message}", err=True))
         if json_out:
             emit_json(result)
         else:

@@ -17,7 +17,7 @@ import typer
 
 from cuatrola_solver import advisor
 from cuatrola_solver.auction import parse_call
-from cuatrola_solver.cards import cards_of, format_card, parse_card, parse_suit, points_of, suit_of
+from cuatrola_solver.cards import cards_of, format_card, parse_card, parse_suit, suit_of
 from cuatrola_solver.errors import CuatrolaError
 from cuatrola_solver.hand import Hand
 from cuatrola_solver.match import Match
@@ -30,6 +30,7 @@ from cuatrola_solver.cards import random_deal
 from cuatrola_solver.view import View
 
 from .common import RulesOption, fail, load_rules, user_errors
+from .render import result_lines
 
 SUIT_COLOURS = ("yellow", "red", "blue", "green")   # oros, copas, espadas, bastos
 OBLIGATION_WORDS = {
@@ -167,28 +168,6 @@ class Human:
                 return c
 
 
-def points_lines(hand: Hand) -> list[str]:
-    """The hand's points per side: cards, monte and each cante."""
-    cards = [0, 0]
-    monte = [0, 0]
-    for t, trick in enumerate(hand.tricks, 1):
-        winner = (hand.tricks[t][0][0] if t < len(hand.tricks) else hand.pos.leader)
-        cards[side_of(winner)] += sum(points_of(c) for _, c in trick)
-        if t == 5:
-            monte[side_of(winner)] += hand.rules.monte
-    lines = []
-    for side in (0, 1):
-        parts = [f"cards {cards[side]}"]
-        if monte[side]:
-            parts.append(f"monte {monte[side]}")
-        for k in hand.cantes:
-            if side_of(k.seat) == side and hand.rules.cantes_count(hand.contract):
-                parts.append(f"cante {SUIT_NAMES[k.suit]} {cante_points(k.suit, hand.trump)} "
-                             f"(seat {k.seat}, after trick {k.after_trick})")
-        lines.append(f"  side {SIDE_NAMES[side]}: {hand.pos.points[side]} = " + " + ".join(parts))
-    return lines
-
-
 def register(app: typer.Typer) -> None:
     @app.command("play")
     @user_errors
@@ -247,10 +226,9 @@ def register(app: typer.Typer) -> None:
         def finish(rec, k: int) -> None:
             hand = Hand.from_record(rec)
             result = hand.result()
-            screen.say(f"hand {k + 1} over: side {result.winner} scores {result.game_points}"
-                       f" ({result.ended_by})")
-            for line in points_lines(hand):
-                screen.say(line)
+            screen.say(f"hand {k + 1} over:")
+            for line in result_lines(result.to_dict()):
+                screen.say("  " + line)
             if save is not None:
                 path = save / f"hand-{seed}-{k + 1:03d}.txt"
                 path.write_text(write_text(rec), encoding="utf-8")

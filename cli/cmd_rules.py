@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from typing import Optional
 
 import typer
@@ -20,6 +21,25 @@ def _show(value) -> str:
     if value == 0 and not isinstance(value, bool):
         return "0"
     return str(value)
+
+
+def fit_widths(rows: list[list[str]], headers: list[str], flexible: list[int],
+               width: int | None = None) -> list[int | None]:
+    """``maxcolwidths`` for tabulate so that the table fits ``width`` columns (the
+    terminal's, 80 when piped; ``COLUMNS`` overrides): the widest of the wrappable
+    columns (all but the first) is narrowed until the table fits, the ``flexible`` ones
+    (long text) down to 18 characters, the others down to 7."""
+    if width is None:
+        width = shutil.get_terminal_size((80, 24)).columns
+    widths = [max(len(str(h)), *(len(str(r[i])) for r in rows)) for i, h in enumerate(headers)]
+    natural = list(widths)
+    floor = [None] + [18 if i in flexible else 7 for i in range(1, len(headers))]
+    while sum(widths) + 2 * (len(headers) - 1) > width - 2:
+        i = max(range(1, len(widths)), key=lambda k: (widths[k] - floor[k], k in flexible))
+        if widths[i] <= floor[i]:
+            break
+        widths[i] -= 1
+    return [None if w == n else w for w, n in zip(widths, natural)]
 
 
 def register(app: typer.Typer) -> None:
@@ -41,8 +61,9 @@ def register(app: typer.Typer) -> None:
                 return
             rows = [[p.name] + [_show(getattr(r, p.name)) for r in PRESETS.values()] + [p.meaning]
                     for p in params]
-            typer.echo(tabulate(rows, headers=["parameter", *PRESETS, "meaning"],
-                                maxcolwidths=[None, None, None, None, None, 60]))
+            headers = ["parameter", *PRESETS, "meaning"]
+            typer.echo(tabulate(rows, headers=headers,
+                                maxcolwidths=fit_widths(rows, headers, [len(headers) - 1])))
             return
         rules = get_rules(preset)
         if json_out:
@@ -55,5 +76,5 @@ def register(app: typer.Typer) -> None:
         changed = rules.differences()
         title = f"rules: {rules.name}" + (f" with {', '.join(changed)} changed" if changed else "")
         typer.echo(title)
-        typer.echo(tabulate(rows, headers=["parameter", "value", "meaning", "source (seed)"],
-                            maxcolwidths=[None, None, 50, 50]))
+        headers = ["parameter", "value", "meaning", "source (seed)"]
+        typer.echo(tabulate(rows, headers=headers, maxcolwidths=fit_widths(rows, headers, [2, 3])))

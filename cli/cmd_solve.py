@@ -9,13 +9,14 @@ import typer
 from tabulate import tabulate
 
 from cuatrola_solver import solver
-from cuatrola_solver.cards import SUIT_LETTERS, parse_card, parse_deal
+from cuatrola_solver.cards import SUIT_LETTERS, format_card, parse_card, parse_deal
 from cuatrola_solver.errors import CuatrolaError, RecordError
 from cuatrola_solver.hand import check_deal
 from cuatrola_solver.record import record_from_obj
 from cuatrola_solver.rules import rules_spec
 
 from .common import JsonOption, RulesOption, emit_json, fail, load_rules, read_input, user_errors
+from .render import colour_cards, muestra_text
 
 
 def table_report(hands, muestra: int, rules) -> dict:
@@ -78,6 +79,7 @@ def register(app: typer.Typer) -> None:
         if json_out:
             emit_json(report)
             return
-        typer.echo(f"trump: {report['trump']}   rules: {default_rules.name}   "
-                   f"(double dummy: all cards visible, both sides perfect)")
+        typer.echo(colour_cards(f"{muestra_text(format_card(parse_card(muestra)))}   rules: "
+                                f"{default_rules.name}   (double dummy: all cards visible, "
+                                f"both sides perfect)"))
         typer.echo(render_table(report))

@@ -4,6 +4,7 @@ turning the library's errors into exit code 2 with a one-line message."""
 from __future__ import annotations
 
 import errno
+import dataclasses
 import functools
 import json
 import os
@@ -20,6 +21,7 @@ except ImportError:  # pragma: no cover - older typer, on click
     from click import exceptions as click_errors
 
 from cuatrola_solver.errors import CuatrolaError, quote
+from cuatrola_solver.record import HandRecord, format_rules
 from cuatrola_solver.rules import RuleSet, get_rules
 
 SCHEMA = 1
@@ -31,7 +33,7 @@ MAX_MESSAGE = 1000
 MAX_WORKERS = 64
 
 RulesOption = typer.Option(
-    "online", "--rules", "-r",
+    "online", "--rules", "-r", metavar="PRESET",
     help="Preset (online, app, narro, italiano), optionally with overrides: "
          "'narro,tie_break=mano'.")
 JsonOption = typer.Option(False, "--json", help="Machine output on stdout (schema 1).")
@@ -48,9 +50,9 @@ def exact_option(note: str = ""):
                         + (f" ({note})." if note else "."))
 
 
-def workers_option(default: str):
-    return typer.Option(None, "--workers", "-w", min=1, max=MAX_WORKERS,
-                        help=f"Threads of the solver (default: {default}).")
+def workers_option(default: str, what: str = "Threads of the solver"):
+    return typer.Option(None, "--workers", "-w", min=1, max=MAX_WORKERS, metavar="N",
+                        help=f"{what} (default: {default}).")
 
 
 def check_sampling(exact: bool, samples: int | None) -> None:
@@ -96,6 +98,27 @@ def decode_input(data: bytes, name: str) -> str:
         fail(f"{name}: not UTF-8 text: byte 0x{data[e.start]:02x} at offset {e.start} "
              f"cannot be read (save the file as UTF-8)")
     raise AssertionError  # unreachable
+#: ``--rules`` of the commands that read a record (check, analyze, hint)
+RecordRulesOption = typer.Option(
+    None, "--rules", "-r", metavar="PRESET",
+    help="Rules for a record without a Rules tag (default online): a preset, optionally "
+         "with overrides, 'narro,tie_break=mano'. A record's own Rules tag wins (with a "
+         "note on stderr when they differ).")
+
+
+def record_rules(rec: HandRecord, spec: str | None) -> HandRecord:
+    """The record with ``--rules SPEC`` applied: it sets the rules of a record that names
+    none; a record's own ``Rules`` tag wins, with a note on stderr when ``SPEC`` differs
+    (the record says how the hand was played)."""
+    if spec is None:
+        return rec
+    rules = get_rules(spec)
+    if not rec.rules_given:
+        return dataclasses.replace(rec, rules=rules)
+    if rules != rec.rules:
+        typer.echo(f"note: the record's Rules tag ({format_rules(rec.rules)}) is used, not "
+                   f"--rules {spec!r}", err=True)
+    return rec
 
 
 def read_input(path: str, what: str = "record") -> tuple[str, str]:
@@ -124,6 +147,29 @@ def read_input(path: str, what: str = "record") -> tuple[str, str]:
     if len(data) > MAX_INPUT_BYTES:
         fail(f"{what} {quote(name)} is too big: more than {MAX_INPUT_BYTES >> 20} MB")
     return decode_input(data, name), name
+
+
+def check_writable(path: Path, suffixes: tuple[str, ...] | None = None) -> None:
+    """Exit 2, naming the path, when an output file cannot be written there (checked
+    before a long computation) or has a suffix other than ``suffixes``."""
+    if path.is_dir():
+        fail(f"cannot write {str(path)!r}: it is a directory")
+    if suffixes and path.suffix.lower() not in suffixes:
+        fail(f"cannot write {str(path)!r}: expected a file name ending in "
+             f"{' or '.join(suffixes)}")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        fail(f"cannot write {str(path)!r}: no directory {str(parent)!r}")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        fail(f"cannot write {str(path)!r}: permission denied")
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write an output file; exit 2 naming the path when it cannot be written."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as e:
+        fail(f"cannot write {str(path)!r}: {e.strerror or e}")
 
 
 def emit_json(obj: dict) -> None:

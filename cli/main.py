@@ -8,11 +8,16 @@ import typer
 from .common import CommandLine
 from . import (cmd_advise, cmd_analyze, cmd_bench, cmd_check, cmd_deal, cmd_equity, cmd_hint,
                cmd_play, cmd_rules, cmd_solve)
+from .helpnames import plain_help_names
+
+plain_help_names()
 
 app = typer.Typer(
-    cls=CommandLine, add_completion=False, no_args_is_help=True,
-    pretty_exceptions_enable=False,
-    help="Hand evaluation, bid advice, double-dummy and post-game analysis for cuatrola.")
+    cls=CommandLine, add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,
+    help="Advice, double-dummy tables and post-game reports for cuatrola, the Spanish "
+         "card game: should I go solo, what was the best card, what went wrong.\n\n"
+         "Cards are a rank and a suit: 3o is the tres de oros, Cc the caballo de copas "
+         "(ranks A 3 R C S, suits o c e b). 'cuatrola COMMAND --help' tells more.")
 
 for module in (cmd_advise, cmd_hint, cmd_play, cmd_solve, cmd_check, cmd_analyze, cmd_deal,
                cmd_rules, cmd_bench, cmd_equity):

@@ -145,9 +145,12 @@ def parse_auction(calls: str | Sequence[str] | None, seat: int, rules: RuleSet,
         calls = [c for c in calls.replace(",", " ").split() if c]
     calls = list(calls)
     if len(calls) != seat - 1:
-        before = "nobody speaks before seat 1" if seat == 1 else \
-            f"seats 1 to {seat - 1} speak before seat {seat}"
-        raise IllegalBidError(f"bad auction {quote(' '.join(calls))}: {len(calls)} calls, but "
+        before = ("nobody speaks before seat 1" if seat == 1 else
+                  "only seat 1 speaks before seat 2" if seat == 2 else
+                  "seats 1 and 2 speak before seat 3" if seat == 3 else
+                  "seats 1 to 3 speak before seat 4")
+        given = f"{len(calls)} call{'' if len(calls) == 1 else 's'}"
+        raise IllegalBidError(f"bad auction {quote(' '.join(calls))}: {given} given, but "
                               f"{before} (expected {seat - 1})")
     auction = Auction(rules, score)
     for i, text in enumerate(calls, 1):

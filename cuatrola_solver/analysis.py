@@ -66,8 +66,10 @@ the bid review of seat ``s`` uses ``seed + 100 + s``.
 
 from __future__ import annotations
 
+import copy
 import inspect
-import os
+import multiprocessing
+import sys
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -85,6 +87,9 @@ __all__ = ["analyze", "Analysis", "CardReview", "BidReview", "SeatSummary", "lab
 
 #: deals per card and per bid review (the default of ``cuatrola analyze``)
 DEFAULT_SAMPLES = 1000
+#: processes sharing the cards by default: one.  On the project's 2-core machine two
+#: were not faster on the examples of ``examples/analysis`` (README, "Benchmark")
+DEFAULT_WORKERS = 1
 #: (least loss, label, symbol), worst first (lichess's thresholds on winning chances)
 THRESHOLDS = ((0.30, "blunder", "??"), (0.20, "mistake", "?"), (0.10, "inaccuracy", "?!"))
 #: a card with a loss below this is sound
@@ -370,7 +375,50 @@ class Analysis:
             "bids": [b.to_dict() for b in self.bids],
             "dd_table": list(self.dd_table),
             "summary": [s.to_dict() for s in self.summary],
-        }
+        } | {"win_chances": win_chances(self)}
+
+
+def win_chances(analysis: "Analysis") -> list[dict]:
+    """Side A's chance of winning the hand along the play, for the graph of the report:
+    one point before the first card (``index`` 0) and one after each card.
+
+    ``knew``: from what the seat that played the card knew (its ``p_win``, turned to
+    side A's view); ``dd``: double dummy (1 when side A wins with perfect play from
+    there, else 0).  A forced card changes neither (the last value is carried on); after
+    a renuncio both are the decided result.  ``symbol``/``label`` mark the mistakes;
+    ``valued`` is False for a card whose ``knew`` is carried on (forced, after a renuncio).
+    Side B's chance is ``1 - knew`` and ``1 - dd``."""
+    hand = analysis.hand
+    decl = _declarer(hand.declarer)
+    side_a = 0
+    dd0 = None
+    for row in analysis.dd_table:
+        if row["contract"] == hand.contract and row["declarer"] == decl:
+            dd0 = int(row["makes"]) if row["side"] == "A" else 1 - int(row["makes"])
+    first = next((c for c in analysis.cards if c.best_p_win is not None), None)
+    knew0 = None
+    if first is not None:
+        knew0 = first.best_p_win if first.side == side_a else 1 - first.best_p_win
+    points = [{"index": 0, "trick": 1, "seat": None, "card": None,
+               "knew": None if knew0 is None else round(knew0, 6), "dd": dd0,
+               "symbol": None, "label": None, "valued": knew0 is not None}]
+    knew, dd = knew0, dd0
+    result = hand.result()
+    for i, c in enumerate(analysis.cards, 1):
+        if c.kind == "after_renuncio" and result is not None:
+            knew = dd = 1.0 if result.winner == "A" else 0.0
+        else:
+            if c.p_win is not None:
+                knew = c.p_win if c.side == side_a else 1 - c.p_win
+            if c.dd_after is not None:
+                m = int(bool(c.dd_after["makes"]))
+                dd = m if c.side == side_a else 1 - m
+        points.append({"index": i, "trick": c.trick, "seat": c.seat,
+                       "card": format_card(c.card),
+                       "knew": None if knew is None else round(knew, 6),
+                       "dd": None if dd is None else int(dd), "symbol": c.symbol,
+                       "label": c.label, "valued": c.p_win is not None})
+    return points
 
 
 # --- the work ----------------------------------------------------------------------
@@ -500,14 +548,48 @@ def _summaries(cards: list[CardReview]) -> list[SeatSummary]:
     return out
 
 
+#: the cards to review, shared with the forked worker processes of _review_cards
+_TASKS: list = []
+
+
+def _review_task(k: int) -> tuple[int, CardReview]:
+    i, t, j, hand, c, s = _TASKS[k][:6]
+    exact, samples = _TASKS[k][6:]
+    return i, _review_card(hand, t, j, c, exact, samples, s, 1)
+
+
+def _review_cards(tasks: list, exact: bool, samples: int, workers: int):
+    """Yield ``(index, CardReview)`` for every task, in any order.
+
+    Each card's review is independent of the others and mostly Python (the hint's
+    deal-by-deal searches hold the GIL, so threads do not help), so with ``workers`` > 1
+    the cards are shared among that many forked processes; the reviews, seeded per card,
+    are the same whatever ``workers``.  Elsewhere than on Linux (where forking a process
+    that has loaded numpy is not safe everywhere), or with one worker or one card, they
+    run here, one after another."""
+    global _TASKS
+    workers = min(workers, len(tasks))
+    if workers > 1 and sys.platform.startswith("linux"):
+        _TASKS = [task + (exact, samples) for task in tasks]
+        try:
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                yield from pool.imap_unordered(_review_task, range(len(tasks)))
+        finally:
+            _TASKS = []
+        return
+    for i, t, j, hand, c, s in tasks:
+        yield i, _review_card(hand, t, j, c, exact, samples, s, 1)
+
+
 def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMPLES,
             seed: int | None = None, workers: int | None = None, bids: bool = True,
             progress: Progress | None = None) -> Analysis:
     """The post-game analysis of a record (see the module's docstring).
 
     ``samples``: deals per card and per bid review (ignored with ``exact``);
-    ``seed``: None draws one, reported in the result; ``workers``: threads of the
-    bid review's batch solver (default: all cores); ``bids=False`` skips the bid
+    ``seed``: None draws one, reported in the result; ``workers``: processes sharing
+    the cards and threads of the bid review's batch solver (default
+    :data:`DEFAULT_WORKERS`; the result does not depend on it); ``bids=False`` skips the bid
     review; ``progress(done, total)`` is called after each card and each bid review.
     Raises :class:`~cuatrola_solver.errors.RecordError` for a record that cannot be
     replayed.
@@ -517,26 +599,29 @@ def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMP
         check_score(final.rules, rec.score, "the record's score")
     if samples < 1:
         raise NotationError(f"bad number of samples {samples}: expected at least 1")
-    workers = max(1, workers or os.cpu_count() or 1)
+    workers = max(1, workers or DEFAULT_WORKERS)
     if exact:
         seed = None
     elif seed is None:
         seed = advisor.random_seed()
     first = final.renuncios[0] if final.renuncios else None
     total = sum(len(t) for t in rec.tricks) + (4 if bids else 0)
-    done = 0
-    cards: list[CardReview] = []
+    cards: list[CardReview | None] = []
+    tasks = []                      # (index, trick, position, hand before the card, card, seed)
     decided = False
     for i, (t, j, hand, c) in enumerate(_replay(rec)):
         if decided:
             cards.append(CardReview(t, j, hand.pos.to_play, c, "after_renuncio",
                                     tuple(hand.legal_cards())))
         else:
-            s = None if seed is None else seed + i
-            cards.append(_review_card(hand, t, j, c, exact, samples, s, workers))
+            cards.append(None)
+            tasks.append((i, t, j, copy.deepcopy(hand), c, None if seed is None else seed + i))
             if first is not None and (t, hand.pos.to_play) == (first.trick, first.seat) \
                     and c == first.card:
                 decided = True
+    done = len(cards) - len(tasks)
+    for i, review in _review_cards(tasks, exact, samples, workers):
+        cards[i] = review
         done += 1
         if progress:
             progress(done, total)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -112,14 +112,16 @@ def _row(times: tuple[float, float], nodes: int, n: int) -> dict:
 
 
 def run_bench(deals: int = 2000, seed: int = 1, include_reference: bool = True,
-              reference_deals: int = 5, rules: RuleSet | None = None) -> dict:
+              reference_deals: int = 5, rules: RuleSet | None = None,
+              progress: Callable[[str], None] | None = None) -> dict:
     """Benchmark the solver on ``deals`` seeded deals, on one core (``workers=1``).
 
     Times are CPU time of the searching thread (``us_per_deal``; other processes on the
     machine do not inflate it) and wall-clock time (``wall_us_per_deal``).  The
     reference, thousands of times slower, runs on the first ``reference_deals`` deals
     only, and the ratio compares CPU time per deal on those same deals.  Each compiled
-    run starts with a fresh transposition table.  Returns::
+    run starts with a fresh transposition table.  ``progress(message)`` is called
+    before each timed run.  Returns::
 
         {"backend": "compiled" | "reference", "deals": n, "seed": s, "rules": name,
          "cases": {name: {"description", "contract", "declarer", "objective", "target_us",
@@ -141,13 +143,16 @@ def run_bench(deals: int = 2000, seed: int = 1, include_reference: bool = True,
         row: dict = {"description": description, "contract": contract,
                      "declarer": list(declarer), "objective": objective,
                      "target_us": TARGETS_US[name]}
+        say = progress or (lambda message: None)
         if compiled:
+            say(f"{name}: compiled solver, {deals} deals")
             times, nodes, _ = _time_compiled(solver, hands, trumps, rules, contract,
                                              declarer, objective)
             row["compiled"] = _row(times, nodes, deals)
             row["compiled"]["meets_target"] = row["compiled"]["us_per_deal"] <= TARGETS_US[name]
         if include_reference and reference_deals > 0:
             k = min(reference_deals, deals)
+            say(f"{name}: reference solver, {k} deals")
             times, nodes, ref_values = _time_reference(hands[:k], trumps[:k], rules, contract,
                                                        declarer, objective)
             row["reference"] = {**_row(times, nodes, k), "deals": k}
@@ -161,19 +166,43 @@ def run_bench(deals: int = 2000, seed: int = 1, include_reference: bool = True,
     return out
 
 
+def _us(x) -> str:
+    if x is None:
+        return "-"
+    return f"{x / 1e6:.2f} s" if x >= 1e6 else f"{x / 1e3:.0f} ms" if x >= 1e4 else f"{x:.1f} µs"
+
+
 def format_bench(result: dict) -> str:
-    """A plain-text table of :func:`run_bench`'s result."""
-    lines = [f"backend {result['backend']}, {result['deals']} deals, seed {result['seed']}, "
-             f"rules {result['rules']}, one core; us = CPU microseconds per deal"]
-    lines.append(f"{'case':<9} {'target us':>9} {'compiled us':>11} {'wall us':>8} "
-                 f"{'nodes':>8} {'reference us':>12} {'ratio':>8} {'agree':>5}")
-    for name, row in result["cases"].items():
+    """A plain-text table of :func:`run_bench`'s result (the README's columns)."""
+    from tabulate import tabulate
+
+    cases = result["cases"].values()
+    with_ref = any("reference" in row for row in cases)
+    lines = [f"{result['backend']} solver, {result['deals']:,} seeded deals (seed "
+             f"{result['seed']}), rules {result['rules']}, one core; µs: CPU time per deal"]
+    headers = ["work", "target", "compiled", "wall", "nodes per deal"]
+    if with_ref:
+        headers += ["reference", "speed-up", "same answers"]
+    rows = []
+    for row in cases:
         comp = row.get("compiled", {})
-        ref = row.get("reference", {})
-        lines.append(f"{name:<9} {row['target_us']:>9} {comp.get('us_per_deal', '-'):>11} "
-                     f"{comp.get('wall_us_per_deal', '-'):>8} "
-                     f"{comp.get('nodes_per_deal', '-'):>8} {ref.get('us_per_deal', '-'):>12} "
-                     f"{row.get('ratio', '-'):>8} {str(row.get('agree', '-')):>5}")
+        nodes = comp.get("nodes_per_deal")
+        cells = [row["description"], f"≤ {row['target_us']:g} µs",
+                 _us(comp.get("us_per_deal")), _us(comp.get("wall_us_per_deal")),
+                 "-" if nodes is None else f"{nodes:,.0f}"]
+        if with_ref:
+            ref = row.get("reference", {})
+            agree = row.get("agree")
+            k = ref.get("deals", 0)
+            on = f"{k} deal{'s' if k != 1 else ''}"
+            cells += [_us(ref.get("us_per_deal")),
+                      "-" if row.get("ratio") is None else f"{row['ratio']:,.0f}×",
+                      "-" if agree is None else f"yes ({on})" if agree else f"NO ({on})"]
+        rows.append(cells)
+    lines.append(tabulate(rows, headers=headers, disable_numparse=True))
+    if not with_ref:
+        lines.append("(--reference also times the pure-Python reference solver on the first "
+                     "deals and checks that both give the same answers)")
     return "\n".join(lines)
 
 

@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from .auction import Auction
-from .cards import FULL_DECK, NUM_CARDS, cards_of, format_card, format_cards, mask_of, suit_of
+from .cards import (FULL_DECK, NUM_CARDS, cards_of, format_card, format_cards, mask_of,
+                    mask_points, suit_of)
 from .errors import (CuatrolaError, IllegalBidError, IllegalCanteError, IllegalPlayError,
                      InconsistentDealError, RecordError, quote)
-from .match import Score
-from .play import (SIDE_NAMES, SUIT_NAMES, Position, cante_refusal, decided_by_tricks,
-                   first_leader, legal_mask, outcome, play_card, renuncio_obligation,
-                   side_of, sing)
+from .match import Score, match_winner
+from .play import (SIDE_NAMES, SUIT_NAMES, Position, cante_points, cante_refusal,
+                   decided_by_tricks, first_leader, legal_mask, outcome, play_card,
+                   renuncio_obligation, side_of, sing, tricks_goal, trick_winner_index)
 from .record import Cante, HandRecord
 from .rules import CONTRACT_VALUE, RuleSet, get_rules
 
@@ -49,18 +50,130 @@ class Renuncio:
 
 
 @dataclass(frozen=True)
+class CanteScore:
+    """One cante sung: who, which suit, after which trick, for how many points."""
+
+    seat: int
+    suit: int
+    after_trick: int
+    points: int             # 20 (las veinte) or 40 (las cuarenta, in trumps)
+
+    @property
+    def side(self) -> str:
+        return SIDE_NAMES[side_of(self.seat)]
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "side": self.side, "suit": "oceb"[self.suit],
+                "after_trick": self.after_trick, "points": self.points}
+
+    def describe(self) -> str:
+        what = "las cuarenta" if self.points == 40 else "las veinte"
+        return (f"seat {self.seat} ({self.side}) sang {what} in {SUIT_NAMES[self.suit]} "
+                f"after trick {self.after_trick}")
+
+
+@dataclass(frozen=True)
+class PointsBreakdown:
+    """Where each side's points come from: the cards of the bazas it took, the monte
+    (the last trick's 10, once trick 5 is played) and the cantes it sang."""
+
+    cards: tuple[int, int]
+    monte: tuple[int, int]
+    cantes: tuple[CanteScore, ...]
+    trick_winners: tuple[int, ...]      # seat that took each complete trick
+
+    @property
+    def cante_points(self) -> tuple[int, int]:
+        a = sum(k.points for k in self.cantes if k.side == "A")
+        b = sum(k.points for k in self.cantes if k.side == "B")
+        return a, b
+
+    @property
+    def total(self) -> tuple[int, int]:
+        k = self.cante_points
+        return tuple(self.cards[i] + self.monte[i] + k[i] for i in (0, 1))
+
+    def to_dict(self) -> dict:
+        ab = lambda v: {"A": v[0], "B": v[1]}  # noqa: E731
+        return {"cards": ab(self.cards), "monte": ab(self.monte),
+                "cantes": [k.to_dict() for k in self.cantes],
+                "cante_points": ab(self.cante_points),
+                "trick_winners": list(self.trick_winners)}
+
+
+@dataclass(frozen=True)
 class Result:
     winner: str             # "A" or "B"
     game_points: int        # match points scored by the winner
     points: tuple[int, int]
     tricks: tuple[int, int]
     ended_by: str           # play | renuncio | early_end
+    breakdown: PointsBreakdown | None = None
+    #: on a tie on points, the rule that decided it: "last_trick" or "mano"
+    tie_break: str | None = None
+    #: the match score (A-B) before and after the hand, when the record has one
+    score_before: Score | None = None
+    score_after: Score | None = None
+    #: "A"/"B" when this hand wins the match
+    match_won_by: str | None = None
+
+    def tie_break_text(self) -> str | None:
+        """The tie-break in players' words, e.g. 'a 65-65 tie: side B took the last baza'."""
+        if self.tie_break is None:
+            return None
+        tie = f"a {self.points[0]}-{self.points[1]} tie"
+        if self.tie_break == "last_trick":
+            return f"{tie}, won by side {self.winner}, which took the last baza"
+        return f"{tie}, won by side {self.winner}, the side of the mano (seat 1)"
 
     def to_dict(self) -> dict:
         return {"winner": self.winner, "game_points": self.game_points,
                 "points": {"A": self.points[0], "B": self.points[1]},
                 "tricks": {"A": self.tricks[0], "B": self.tricks[1]},
-                "ended_by": self.ended_by}
+                "ended_by": self.ended_by,
+                "breakdown": None if self.breakdown is None else self.breakdown.to_dict(),
+                "tie_break": self.tie_break,
+                "score_before": None if self.score_before is None else self.score_before.to_dict(),
+                "score_after": None if self.score_after is None else self.score_after.to_dict(),
+                "match_won_by": self.match_won_by}
+
+
+def points_breakdown(tricks: Sequence[Sequence[tuple[int, int]]], cantes: Sequence[Cante],
+                     trump: int, monte: int) -> PointsBreakdown:
+    """Each side's points from the complete tricks (``(seat, card)`` from the leader) and
+    the cantes: cards, monte and cantes.  All of it is public: a seat's view has it too."""
+    cards = [0, 0]
+    mont = [0, 0]
+    winners = []
+    for i, trick in enumerate(tricks):
+        seats = [s for s, _ in trick]
+        played = [c for _, c in trick]
+        winner = seats[trick_winner_index(played, trump)]
+        winners.append(winner)
+        cards[side_of(winner)] += mask_points(sum(1 << c for c in played))
+        if i == 4:
+            mont[side_of(winner)] += monte
+    scored = tuple(CanteScore(k.seat, k.suit, k.after_trick, cante_points(k.suit, trump))
+                   for k in cantes)
+    return PointsBreakdown(tuple(cards), tuple(mont), scored, tuple(winners))
+
+
+def hand_result(pos: Position, rules: RuleSet, score: Score | None, winner: int, value: int,
+                ended_by: str, breakdown: PointsBreakdown) -> Result:
+    """The :class:`Result` of a decided hand: the tie-break named on a tie on points, and
+    the match score before and after when it is known."""
+    tie = None
+    if (ended_by != "renuncio" and tricks_goal(pos.contract, rules) is None
+            and pos.points[0] == pos.points[1]):
+        tie = rules.tie_break
+    before = after = won = None
+    if score is not None:
+        before = score
+        after = Score(before.A + (value if winner == 0 else 0),
+                      before.B + (value if winner == 1 else 0))
+        won = match_winner(rules, after.A, after.B)
+    return Result(SIDE_NAMES[winner], value, pos.points, pos.tricks, ended_by, breakdown, tie,
+                  before, after, won)
 
 
 def _deal_error(message: str, *part) -> InconsistentDealError:
@@ -226,6 +339,14 @@ class Hand:
             return True
         return self._early_ended() and not self.renuncios
 
+    def points_breakdown(self) -> PointsBreakdown:
+        """Each side's points so far, split into cards, monte and cantes."""
+        return points_breakdown(self.tricks, self.cantes, self.trump, self.rules.monte)
+
+    def _result(self, winner: int, value: int, ended_by: str) -> Result:
+        return hand_result(self.pos, self.rules, self.score, winner, value, ended_by,
+                           self.points_breakdown())
+
     def result(self) -> Result | None:
         """The hand's result, or None while it is undecided (RULES.md 4, 6, 8.5, 8.6)."""
         pos = self.pos
@@ -235,13 +356,13 @@ class Hand:
             first = self.renuncios[0]
             winner = 1 - side_of(first.seat)
             value = CONTRACT_VALUE[pos.contract] * (2 if self.rules.renuncio_penalty == "double" else 1)
-            return Result(SIDE_NAMES[winner], value, pos.points, pos.tricks, "renuncio")
+            return self._result(winner, value, "renuncio")
         if pos.is_over:
             winner, value = outcome(pos, self.rules)
-            return Result(SIDE_NAMES[winner], value, pos.points, pos.tricks, "play")
+            return self._result(winner, value, "play")
         if self._early_ended():
             winner, value = outcome(pos, self.rules)
-            return Result(SIDE_NAMES[winner], value, pos.points, pos.tricks, "early_end")
+            return self._result(winner, value, "early_end")
         return None
 
     # --- records --------------------------------------------------------------

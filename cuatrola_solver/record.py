@@ -83,6 +83,9 @@ class HandRecord:
     score: Score | None = None
     annotations: dict[tuple[int, int], dict[str, str]] = field(default_factory=dict)
     comment: str = ""
+    #: False when the record names no rules (no ``Rules`` tag / ``rules`` field):
+    #: ``rules`` is then the default preset, and a command's ``--rules`` may replace it
+    rules_given: bool = field(default=True, compare=False)
     #: where the record was read from ("stdin", a file name), and where each of its parts
     #: is in it, for the messages of a replay (``Hand.from_record``): keys ``("muestra",)``,
     #: ``("hand", seat)``, ``("auction",)``, ``("call", i)``, ``("trick", t)``,
@@ -202,7 +205,8 @@ def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
             raise RecordError(f"{where}, field 'score': expected {{\"A\": n, \"B\": m}}")
         score = Score(s["A"], s["B"])
     return HandRecord(rules, muestra, hands, auction, tricks, cantes, score, source=where,
-                      places=_json_places(len(auction or ()), tricks, len(cantes)))
+                      places=_json_places(len(auction or ()), tricks, len(cantes)),
+                      rules_given=obj.get("rules") is not None)
 
 
 def _json_places(calls: int, tricks: list[list[int]], cantes: int) -> dict[tuple, str]:
@@ -647,7 +651,7 @@ class _TextReader:
             hands=[value.get(t) for t in SEAT_TAGS], auction=value.get("Auction"),
             tricks=self.tricks, cantes=self.cantes, score=value.get("Score"),
             annotations=self.annotations, comment=self.comment, source=self.where,
-            places=self.places)
+            places=self.places, rules_given="Rules" in value)
 
 
 def read_text(text: str, where: str = "record") -> HandRecord:

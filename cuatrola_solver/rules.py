@@ -323,28 +323,40 @@ DEFAULT_PRESET = "online"
 
 def get_rules(spec: str | Mapping[str, Any] | RuleSet | None = None) -> RuleSet:
     """A rule set from a preset name, a mapping ``{"preset": ..., param: value}``,
-    or a text ``"narro,tie_break=mano"``.  Errors name the bad preset or parameter."""
+    or a text ``"narro,tie_break=mano"``.  Errors name the bad preset or parameter.
+
+    The text form is case-insensitive (``Online``, ``tie_break=Mano``) and takes lists
+    as ``cuatrola rules`` shows them: ``"online,cantes_in=paso,solo"`` (a part without
+    ``=`` after a list parameter adds to that list)."""
     if spec is None:
         return PRESETS[DEFAULT_PRESET]
     if isinstance(spec, RuleSet):
         return spec
     if isinstance(spec, str):
-        parts = [p.strip() for p in spec.split(",") if p.strip()]
+        parts = [p.strip() for p in spec.lower().split(",") if p.strip()]
         if not parts:
             raise RulesError(f"bad rules {quote(spec)}: expected a preset name "
                              f"({', '.join(PRESETS)})")
         name, overrides = parts[0], {}
+        last = None
         for part in parts[1:]:
             key, eq, value = part.partition("=")
             if not eq:
+                if last is not None and last in PARAMETERS and isinstance(
+                        getattr(RuleSet(), last), tuple):
+                    overrides[last] += "," + part
+                    continue
                 raise RulesError(f"bad rule override {quote(part)} in {quote(spec)}: expected "
                                  f"NAME=VALUE")
-            overrides[key.strip()] = value.strip()
+            last = key.strip()
+            overrides[last] = value.strip()
         spec = {"preset": name, **overrides}
     if not isinstance(spec, Mapping):
         raise RulesError(f"bad rules {quote(spec)}: expected a preset name or an object")
     spec = dict(spec)
     name = spec.pop("preset", DEFAULT_PRESET)
+    if isinstance(name, str):
+        name = name.strip().lower()
     if not isinstance(name, str) or name not in PRESETS:
         raise RulesError(f"unknown preset {quote(name)}: expected one of {', '.join(PRESETS)}")
     if "name" in spec:

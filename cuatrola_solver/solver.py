@@ -50,8 +50,8 @@ else:
     except ImportError as exc:                    # pragma: no cover - depends on the build
         _compiled = None
         BACKEND = "reference"
-        print(f"cuatrola-solver: compiled solver not available ({exc}); using the slow "
-              f"pure-Python reference solver", file=sys.stderr)
+        from .install_check import compiled_missing_message
+        print(compiled_missing_message(exc), file=sys.stderr)
 
 _local = threading.local()
 _tt_bits = DEFAULT_TT_BITS

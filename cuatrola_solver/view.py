@@ -99,6 +99,7 @@ class Seen:
                  where: str = "record", complete_auction: bool = True, at=None) -> None:
         self.at = at            # HandRecord.at: the place of a part of a record, if known
         self.rules = rules
+        self.score = score
         self.muestra = muestra
         self.trump = int(suit_of(muestra))
         self.known = tuple(known)
@@ -131,6 +132,7 @@ class Seen:
             raise self.error(f"cards are played, but the auction has only "
                              f"{_plural(len(calls), 'call')} of 4")
         self._sung_cards: dict[int, tuple[int, int]] = {}   # card -> (singer, after trick)
+        self.cantes_sung: list[Cante] = []                   # in the order they were sung
         self._replay(tricks, cantes)
         self._prove_renuncios()
 
@@ -279,6 +281,7 @@ class Seen:
             raise self.error(f"{place}: {reason}")
         for c in cards_of(need):
             self._sung_cards[c] = (k.seat, k.after_trick)
+        self.cantes_sung.append(k)
         self.pos = sing(pos, side_of(k.seat), k.suit)
 
     def _prove_renuncios(self) -> None:
@@ -306,8 +309,10 @@ class Seen:
                                     key=lambda x: order[(x.trick, x.seat)])
 
     # --- the result ---------------------------------------------------------------
-    def result(self) -> dict | None:
-        """The result as ``cuatrola check`` reports it, or None while undecided."""
+    def result(self):
+        """The hand's :class:`~cuatrola_solver.hand.Result` as seen (the points split
+        into cards, monte and cantes), or None while it is undecided."""
+        from .hand import hand_result, points_breakdown      # hand builds on records
         pos = self.pos
         if pos is None:
             return None
@@ -322,9 +327,11 @@ class Seen:
             ended_by = "play" if pos.is_over else "early_end"
         else:
             return None
-        return {"winner": SIDE_NAMES[winner], "game_points": value,
-                "points": {"A": pos.points[0], "B": pos.points[1]},
-                "tricks": {"A": pos.tricks[0], "B": pos.tricks[1]}, "ended_by": ended_by}
+        tricks = [[(p.seat, p.card) for p in self.plays if p.trick == t]
+                  for t in range(1, self.tricks_done + 1)]
+        return hand_result(pos, self.rules, self.score, winner, value, ended_by,
+                           points_breakdown(tricks, self.cantes_sung, self.trump,
+                                            self.rules.monte))
 
 
 def check_seen(rec: HandRecord, where: str = "record") -> Seen:
@@ -517,7 +524,7 @@ class View:
         suits = [s for s in range(4) if cante_refusal(mine, self.rules, self.seat, s) is None]
         return sorted(suits, key=lambda s: (-cante_points(s, self.trump), s))
 
-    def result(self) -> dict | None:
+    def result(self):
         return self.seen.result()
 
     def key(self) -> str:

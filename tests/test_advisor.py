@@ -73,8 +73,9 @@ def test_options_bid_caps():
 
 
 @pytest.mark.parametrize("seat, calls, words", [
-    (1, "paso", ["1 calls", "expected 0"]),
-    (3, "paso", ["1 calls", "expected 2"]),
+    (1, "paso", ["1 call given", "nobody speaks before seat 1", "expected 0"]),
+    (3, "paso", ["1 call given", "seats 1 and 2 speak before seat 3", "expected 2"]),
+    (2, "paso paso", ["2 calls given", "only seat 1 speaks before seat 2"]),
     (3, "solo solo", ["call 2", "'solo'", "stronger"]),
     (2, "bogus", ["'bogus'", "call 1"]),
     (3, "paso contrasolo", ["call 2", "not played"]),

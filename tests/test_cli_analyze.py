@@ -17,7 +17,7 @@ MONTAR = str(EXAMPLES / "online-montar.txt")
 
 TOP = {"schema", "rules", "muestra", "hands", "auction", "score", "contract", "declarer",
        "exact", "samples", "seed", "renuncios", "decided_by_renuncio", "result", "cards",
-       "bids", "dd_table", "summary"}
+       "bids", "dd_table", "summary", "win_chances"}
 CARD = {"trick", "position", "seat", "side", "card", "kind", "legal", "obligation", "dd",
         "dd_loss", "dd_points_lost", "p_win", "best_p_win", "loss", "best", "label",
         "symbol", "dd_only", "unpunished", "deals", "exact", "seed"}

@@ -65,7 +65,7 @@ def test_projection_is_the_same_from_a_hand_and_a_partial_record(preset):
             assert view.to_record() == partial or partial.auction is None
             # check on the partial record agrees with the full replay
             seen = check_seen(partial)
-            assert seen.result() == hand.result().to_dict()
+            assert seen.result() == hand.result()
 
 
 def test_check_proves_renuncios_of_hidden_hands_with_the_trick():
@@ -75,7 +75,7 @@ def test_check_proves_renuncios_of_hidden_hands_with_the_trick():
     seen = check_seen(_hide(hand.to_record(), {2}))
     r = seen.renuncios[0]
     assert (r.trick, r.seat, r.obligation, r.proved_in) == (2, 3, "asistir", 5)
-    assert seen.result()["ended_by"] == "renuncio"
+    assert seen.result().ended_by == "renuncio"
     # every renuncio proven from a view is a real one
     real = {(x.trick, x.seat) for x in hand.renuncios}
     assert {(x.trick, x.seat) for x in seen.renuncios} <= real

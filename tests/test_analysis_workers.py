@@ -1,0 +1,34 @@
+"""analyze shares the cards among --workers processes: the report does not change."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from cuatrola_solver import analysis
+from cuatrola_solver.record import read_record
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "analysis"
+
+
+@pytest.mark.parametrize("name", ["online-blunder.txt", "narro-montar-el-fallo.txt"])
+def test_same_report_whatever_the_workers(name, monkeypatch):
+    rec = read_record((EXAMPLES / name).read_text())
+    one = analysis.analyze(rec, samples=40, seed=3, workers=1, bids=False).to_dict()
+    calls = []
+    real = analysis._review_cards
+
+    def spy(tasks, exact, samples, workers):
+        calls.append(workers)
+        yield from real(tasks, exact, samples, workers)
+
+    monkeypatch.setattr(analysis, "_review_cards", spy)
+    seen = []
+    two = analysis.analyze(rec, samples=40, seed=3, workers=2, bids=False,
+                           progress=lambda done, total: seen.append((done, total))).to_dict()
+    assert calls == [2]
+    assert json.dumps(one, sort_keys=True) == json.dumps(two, sort_keys=True)
+    assert seen[-1][0] == seen[-1][1] == len(two["cards"])          # progress reached the end
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)

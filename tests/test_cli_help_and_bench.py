@@ -1,0 +1,98 @@
+"""What a new user meets first: the help, the rules table's width, shell completion,
+advise's table and header, and `cuatrola bench`."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from cuatrola_cli.main import app
+from cuatrola_solver.bench import format_bench, run_bench
+
+runner = CliRunner()
+
+
+def run(*args: str, columns: int = 100):
+    return runner.invoke(app, list(args), env={"COLUMNS": str(columns)})
+
+
+@pytest.mark.parametrize("command", ["advise", "solve", "check", "analyze", "deal", "rules",
+                                     "bench"])
+def test_help_shows_no_typer_placeholders(command):
+    r = run(command, "--help")
+    assert r.exit_code == 0
+    assert not re.search(r"\{\w+\}|<(str|int|bool|path|int range)>", r.stdout), r.stdout
+
+
+def test_top_level_help_in_card_players_words():
+    out = run("--help").stdout
+    assert "lichess" not in out.lower() and "chess" not in out.lower()
+    # each command's line in the list is one whole sentence, not cut in the middle
+    for line in re.findall(r"│ (?:check|analyze) +(.*?) +│", out):
+        assert line.endswith(".")
+    assert "--install-completion" in out
+
+
+def test_usage_names_the_argument():
+    assert "advise [OPTIONS] HAND\n" in run("advise", "--help").stdout.replace(" \n", "\n") \
+        or re.search(r"advise \[OPTIONS\] HAND\s", run("advise", "--help").stdout)
+    assert "error: missing argument 'RECORD'" in run("check").output
+
+
+def test_shell_completion_script():
+    r = runner.invoke(app, ["--show-completion", "bash"], prog_name="cuatrola")
+    assert r.exit_code == 0
+    assert "complete -o default -F _cuatrola_completion cuatrola" in r.stdout
+
+
+@pytest.mark.parametrize("columns", [80, 120, 200])
+def test_rules_fits_the_terminal(columns):
+    for args in (["rules"], ["rules", "narro"]):
+        out = run(*args, columns=columns).stdout
+        widest = max(len(line) for line in out.splitlines())
+        assert widest <= max(columns, 90), (args, columns, widest)   # 80: 4 presets need ~86
+    assert max(len(x) for x in run("rules", columns=200).stdout.splitlines()) > 120
+
+
+def test_advise_table_headers_and_the_dealer_header():
+    r = run("advise", "Ac 3c Ro Co So", "--muestra", "So", "--seat", "4", "--samples", "300",
+            "--seed", "1", columns=200)
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert "later seats pass" not in lines[1]                 # nobody speaks after the dealer
+    header, dashes = lines[2], lines[3]
+    assert len(header.split()) >= 7 and header.rstrip().endswith("note")
+    assert any(x.rstrip().endswith("<- advice") for x in lines[4:])
+    assert len(dashes.split()) == 7                          # no dashed column without a name
+    seat2 = run("advise", "Ac 3c Ro Co Ab", "--muestra", "So", "--seat", "2", "--samples",
+                "300", "--seed", "1").stdout
+    assert "later seats pass" in seat2.splitlines()[1]
+
+
+def test_bench_by_default_is_quick_and_compiled_only():
+    r = runner.invoke(app, ["bench", "--deals", "30"])
+    assert r.exit_code == 0
+    assert "µs" in r.stdout and " us " not in r.stdout and "True" not in r.stdout
+    assert "reference" not in r.stdout.splitlines()[1]          # no reference column
+    assert "bench: margin4: compiled solver, 30 deals" in r.stderr   # progress on stderr
+    assert "reference solver" not in r.stderr
+    d = json.loads(runner.invoke(app, ["bench", "--deals", "10", "--json"]).stdout)
+    assert all("reference" not in row for row in d["cases"].values())
+
+
+def test_bench_reference_columns_match_the_readme():
+    result = run_bench(deals=3, reference_deals=1, include_reference=True)
+    text = format_bench(result)
+    header = text.splitlines()[1]
+    for column in ("work", "target", "compiled", "wall", "nodes per deal", "reference",
+                   "speed-up", "same answers"):
+        assert column in header
+    assert "yes (1 deal)" in text
+    readme = (__import__("pathlib").Path(__file__).resolve().parent.parent / "README.md")
+    table = [x for x in readme.read_text().splitlines() if x.startswith("| work ")]
+    assert table and [c.strip() for c in table[0].strip("|").split("|")] == [
+        "work", "target", "compiled", "wall", "nodes per deal", "reference", "speed-up",
+        "same answers"]

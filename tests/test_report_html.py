@@ -1,0 +1,177 @@
+"""analyze --html (one self-contained page, opened in headless Chromium) and --plot."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cuatrola_cli.main import app
+from cuatrola_solver.analysis import analyze
+from cuatrola_solver.record import read_record
+from cuatrola_solver.report import html_report
+
+runner = CliRunner()
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+BLUNDER = EXAMPLES / "analysis" / "online-blunder.txt"
+MONTAR = EXAMPLES / "analysis" / "online-montar.txt"        # decided by a renuncio
+FAST = ("--samples", "60", "--seed", "1", "--no-bids", "--workers", "1")
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+@pytest.fixture(scope="module")
+def blunder_report() -> dict:
+    return analyze(read_record(BLUNDER.read_text()), samples=60, seed=1, workers=1,
+                   bids=True).to_dict()
+
+
+def test_win_chances_follow_the_hand(blunder_report):
+    pts = blunder_report["win_chances"]
+    cards = blunder_report["cards"]
+    assert len(pts) == len(cards) + 1 and pts[0]["card"] is None
+    assert [p["card"] for p in pts[1:]] == [c["card"] for c in cards]
+    assert all(0 <= p["knew"] <= 1 for p in pts)
+    # double dummy: side B's hand until seat 4's blunder Ae??, side A's after it
+    ae = next(i for i, p in enumerate(pts) if p["card"] == "Ae")
+    assert pts[ae]["symbol"] == "??" and pts[ae]["label"] == "blunder"
+    assert {p["dd"] for p in pts[:ae]} == {0} and {p["dd"] for p in pts[ae:]} == {1}
+    assert blunder_report["result"]["winner"] == "A"      # the end agrees with the result
+    # a valued card's point is its p_win seen from side A; a forced card carries it on
+    for p, c in zip(pts[1:], cards):
+        assert p["valued"] == (c["kind"] != "forced")
+        if c["p_win"] is not None:
+            want = c["p_win"] if c["side"] == "A" else 1 - c["p_win"]
+            assert p["knew"] == pytest.approx(want, abs=1e-6)
+
+
+def test_win_chances_after_a_renuncio_are_the_result():
+    d = analyze(read_record(MONTAR.read_text()), samples=40, seed=1, workers=1,
+                bids=False).to_dict()
+    winner_a = d["result"]["winner"] == "A"
+    after = [p for p, c in zip(d["win_chances"][1:], d["cards"]) if c["kind"] == "after_renuncio"]
+    assert after and all(p["knew"] == float(winner_a) and p["dd"] == int(winner_a) for p in after)
+
+
+def test_page_is_self_contained(blunder_report):
+    page = html_report(blunder_report, "test")
+    assert page.startswith("<!DOCTYPE html>")
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page)
+    assert "<link" not in page and "@import" not in page and "url(" not in page
+    assert 'id="graph"' in page and "data-report" in page
+    # every card of the deal is drawn, the bid review and the summary are there
+    for hand in blunder_report["hands"]:
+        for c in hand.split():
+            assert f'<span class="nm">{c}</span>' in page
+    assert "The bidding" in page and "Per seat" in page and "Ae??" in page
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+#: .ci/run installs chromium and sets this: there the browser tests may not be skipped
+REQUIRED = os.environ.get("CUATROLA_REQUIRE_CHROMIUM", "") not in ("", "0")
+
+
+def test_chromium_is_there_when_required():
+    if REQUIRED:
+        assert CHROMIUM, "CUATROLA_REQUIRE_CHROMIUM is set but chromium is not installed"
+
+
+def _chromium(*args: str, url: str) -> subprocess.CompletedProcess:
+    with tempfile.TemporaryDirectory() as profile:
+        return subprocess.run(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+             "--disable-background-networking", "--disable-component-update",
+             "--disable-sync", "--no-first-run", f"--user-data-dir={profile}",
+             "--enable-logging=stderr", "--v=0", *args, url],
+            capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (.ci/run installs it)")
+def test_page_loads_in_chromium_with_no_console_error_and_draws_the_graph(tmp_path):
+    page = tmp_path / "report.html"
+    r = run("analyze", str(BLUNDER), *FAST, "--html", str(page))
+    assert r.exit_code == 0, r.stderr
+    p = _chromium("--dump-dom", url=page.as_uri())
+    dom = p.stdout
+    assert re.search(r'<body[^>]*data-report="ok"', dom), "the page's script did not finish"
+    console = [x for x in p.stderr.splitlines() if "CONSOLE" in x]
+    assert console == [], console
+    graph = re.search(r'<svg id="graph".*?</svg>', dom, re.S).group(0)
+    # the four lines (each side, knew and double dummy), drawn by the script
+    for cls in ("line-knew-A", "line-knew-B", "line-dd-A", "line-dd-B"):
+        assert re.search(rf'<path[^>]*d="M[\d.]+,[\d.]+ L[^"]*"[^>]*class="{cls}"', graph) \
+            or re.search(rf'<path[^>]*class="{cls}"[^>]*d="M', graph), cls
+    assert len(re.findall(r'<circle[^>]*class="mistake"', graph)) == 2     # 3c? and Ae??
+    assert "baza 5" in graph
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (.ci/run installs it)")
+def test_chromium_reports_a_broken_script(tmp_path, blunder_report):
+    """The check above can fail: a page whose script throws is caught by it."""
+    page = tmp_path / "broken.html"
+    page.write_text(html_report(blunder_report).replace('var R = JSON.parse',
+                                                        'nosuchfunction(); var R = JSON.parse'))
+    p = _chromium("--dump-dom", url=page.as_uri())
+    assert not re.search(r'data-report="ok"', p.stdout)
+    assert any("CONSOLE" in x and "nosuchfunction" in x for x in p.stderr.splitlines())
+
+
+@pytest.mark.parametrize("suffix,magic", [(".png", b"\x89PNG"), (".svg", b"<svg")])
+def test_plot_writes_png_and_svg(tmp_path, suffix, magic):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / f"graph{suffix}"
+    r = run("analyze", str(BLUNDER), *FAST, "--plot", str(out))
+    assert r.exit_code == 0, r.stderr
+    data = out.read_bytes()
+    assert magic in data[:400]
+    if suffix == ".svg":
+        assert b"Ae??" in data                     # the blunder is marked
+
+
+@pytest.mark.parametrize("option", ["--html", "--plot"])
+def test_unwritable_path_exits_2_naming_it(tmp_path, option):
+    bad = tmp_path / "no" / "such" / "dir" / ("x.html" if option == "--html" else "x.png")
+    r = run("analyze", str(BLUNDER), *FAST, option, str(bad))
+    assert r.exit_code == 2
+    assert str(bad) in r.stderr and "Traceback" not in r.stderr
+    assert not bad.parent.exists()
+    r = run("analyze", str(BLUNDER), *FAST, option, str(tmp_path))     # a directory
+    assert r.exit_code == 2 and "is a directory" in r.stderr
+
+
+def test_plot_needs_png_or_svg(tmp_path):
+    r = run("analyze", str(BLUNDER), *FAST, "--plot", str(tmp_path / "graph.txt"))
+    assert r.exit_code == 2 and "graph.txt" in r.stderr and ".png or .svg" in r.stderr
+
+
+def test_html_and_json_together(tmp_path):
+    page = tmp_path / "r.html"
+    r = run("analyze", str(BLUNDER), *FAST, "--html", str(page), "--json")
+    assert r.exit_code == 0
+    assert json.loads(r.stdout)["win_chances"] and page.read_text().startswith("<!DOCTYPE")
+
+
+def test_html_with_annotate_to_stdout(tmp_path):
+    page = tmp_path / "r.html"
+    r = run("analyze", str(BLUNDER), *FAST, "--html", str(page), "--annotate", "-")
+    assert r.exit_code == 0
+    assert r.stdout.startswith('[Rules "online"]') and page.exists()
+
+
+def test_plot_without_matplotlib_exits_2_before_the_work(tmp_path, monkeypatch):
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    r = run("analyze", str(BLUNDER), *FAST, "--plot", str(tmp_path / "g.png"))
+    assert r.exit_code == 2 and "pip install 'cuatrola-solver[lab]'" in r.stderr
+    assert not (tmp_path / "g.png").exists()
