@@ -11,6 +11,7 @@ Verbs (values measured for the declaring side, see :mod:`reference`):
 - :func:`solve_cards` -- ``{card: value}`` for every legal card (DDS ``SolveBoard``);
 - :func:`analyse_play` -- the value after each card (or cante) of a sequence;
 - :func:`solve_batch` -- many deals in one call, numpy in and out, over several cores;
+- :func:`dd_tables` -- the double-dummy tables of many deals (numpy, several cores);
 - :func:`dd_table` -- every contract and declarer of a deal, as ``solve --json`` rows.
 
 Objectives: ``tricks``, ``margin``, ``makes``, ``game_points`` (RULES.md 8.9).
@@ -30,7 +31,8 @@ from .reference import OBJECTIVES, deal_position, points_based
 from .rules import CONTRACT_VALUE, RuleSet
 
 __all__ = ["BACKEND", "OBJECTIVES", "solve", "solve_cards", "analyse_play", "solve_batch",
-           "dd_table", "deal_position", "context_params", "set_tt_bits", "contract_rows"]
+           "dd_table", "dd_tables", "table_rows", "TABLE_FIGURES", "deal_position",
+           "context_params", "set_tt_bits", "contract_rows"]
 
 _OBJECTIVE_CODE = {name: i for i, name in enumerate(OBJECTIVES)}
 _BONUS_CODE = {"none": 0, "over_100": 1, "carbunco": 2}
@@ -209,25 +211,36 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
                 nodes += k
         return result(nodes)
     params = context_params(rules, contract, declarer, active, 0)
+    return result(_in_threads(
+        n, workers, 64, 4096,
+        lambda s, lo, hi: s.batch(params, hands, trumps, code, out, lo, hi, tricks)))
+
+
+def _in_threads(n: int, workers: int | None, least: int, most: int, call) -> int:
+    """Run ``call(engine, lo, hi)`` over the deals ``0..n`` on ``workers`` threads (default:
+    all cores), each with its own search context; returns the sum of what the calls
+    return (nodes).  Chunks of ``least`` to ``most`` deals are handed out in turn: no
+    thread idles while another has a hard slice."""
     workers = max(1, min(workers or os.cpu_count() or 1, n or 1))
     if workers == 1:
-        return result(_engine().batch(params, hands, trumps, code, out, 0, n, tricks))
-    # small chunks handed out in turn: no thread idles while another has a hard slice
-    size = max(64, min(4096, n // (8 * workers)))
+        return call(_engine(), 0, n)
+    size = max(least, min(most, n // (8 * workers)))
     chunks = iter([(i, min(i + size, n)) for i in range(0, n, size)])
     lock = threading.Lock()
     counts = [0] * workers
+    errors: list[BaseException] = []
 
     def work(k: int) -> None:
         s = _borrow()
         try:
-            while True:
+            while not errors:
                 with lock:
                     chunk = next(chunks, None)
                 if chunk is None:
                     break
-                counts[k] += s.batch(params, hands, trumps, code, out, chunk[0], chunk[1],
-                                     tricks)
+                counts[k] += call(s, chunk[0], chunk[1])
+        except BaseException as e:          # re-raised in the calling thread
+            errors.append(e)
         finally:
             _give_back(s)
 
@@ -236,7 +249,9 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
         t.start()
     for t in threads:
         t.join()
-    return result(sum(counts))
+    if errors:
+        raise errors[0]
+    return sum(counts)
 
 
 def contract_rows(rules: RuleSet) -> list[tuple[str, tuple[int, ...]]]:
@@ -252,13 +267,67 @@ def contract_rows(rules: RuleSet) -> list[tuple[str, tuple[int, ...]]]:
     return rows
 
 
-def dd_table(hands: Sequence[int], trump: int, rules: RuleSet) -> list[dict]:
-    """The double-dummy table of a deal: one dict per contract and declarer, as the
-    ``results`` of ``solve --json`` (DESIGN.md)."""
+#: the figures of a table row: the last axis of :func:`dd_tables`
+TABLE_FIGURES = ("tricks", "margin", "makes", "game_points")
+
+
+def _table_plan(rules: RuleSet) -> tuple:
+    """Per row of the table ``(params, same)``: the context of ``Solver.table`` and the
+    index of an earlier row with the same players (whose tricks are this row's), or -1."""
+    plan = []
+    first: dict[tuple[int, ...], int] = {}
+    for r, (contract, declarer) in enumerate(contract_rows(rules)):
+        params = context_params(rules, contract, declarer, play.active_seats(declarer), 0)
+        plan.append((params, first.get(declarer, -1)))
+        first.setdefault(declarer, r)
+    return tuple(plan)
+
+
+def _reference_table(hands: Sequence[int], trump: int, rules: RuleSet) -> list[list[int]]:
     rows = []
     for contract, declarer in contract_rows(rules):
         pos = deal_position(tuple(hands), trump, contract, declarer)
-        side = pos.declaring_side
+        rows.append([int(reference.solve(pos, rules, o) or 0) for o in TABLE_FIGURES])
+    return rows
+
+
+def dd_tables(hands, trumps, rules: RuleSet, workers: int | None = None,
+              return_nodes: bool = False):
+    """The double-dummy tables of many deals in one call: an int32 array ``(n, rows, 4)``,
+    rows as :func:`contract_rows`, figures as :data:`TABLE_FIGURES` (margin 0 where the
+    contract is decided on tricks: see :func:`table_rows`; makes 0/1).
+
+    Each row takes as few searches as exactness allows: the tricks once per set of
+    players (they read no contract parameter), then on tricks nothing more, on points
+    the margin, which settles the win (the tie break may take one zero-window test)
+    and, but for a pass bonus, the game points.  ``hands`` ``(n, 4)`` and ``trumps``
+    ``(n,)`` as in :func:`solve_batch`; ``workers`` threads (default: all cores), the
+    results independent of it.  With ``return_nodes`` returns ``(tables, nodes)``.
+    """
+    hands = np.ascontiguousarray(hands, dtype=np.int64)
+    trumps = np.ascontiguousarray(trumps, dtype=np.int64)
+    if hands.ndim != 2 or hands.shape[1] != 4 or trumps.shape != (hands.shape[0],):
+        raise ValueError("hands must be (n, 4) and trumps (n,)")
+    n = hands.shape[0]
+    nrows = len(contract_rows(rules))
+    out = np.zeros((n, nrows, len(TABLE_FIGURES)), dtype=np.int32)
+    if _compiled is None:
+        for i in range(n):
+            out[i] = _reference_table(tuple(int(h) for h in hands[i]), int(trumps[i]), rules)
+        nodes = 0
+    else:
+        plan = _table_plan(rules)
+        nodes = _in_threads(n, workers, 1, 256,
+                            lambda s, lo, hi: s.table(plan, hands, trumps, out, lo, hi))
+    return (out, nodes) if return_nodes else out
+
+
+def table_rows(table, rules: RuleSet) -> list[dict]:
+    """One deal's table from :func:`dd_tables` (``(rows, 4)``) as the ``results`` of
+    ``solve --json`` (DESIGN.md): one dict per contract and declarer."""
+    rows = []
+    for (contract, declarer), (tricks, margin, makes, game) in zip(contract_rows(rules),
+                                                                   table.tolist()):
         if contract == "paso":
             shown = None
         elif contract == "contrasolo":
@@ -266,10 +335,17 @@ def dd_table(hands: Sequence[int], trump: int, rules: RuleSet) -> list[dict]:
         else:
             shown = declarer[0]
         rows.append({
-            "contract": contract, "declarer": shown, "side": play.SIDE_NAMES[side],
-            "tricks": solve(pos, rules, "tricks"),
-            "margin": solve(pos, rules, "margin"),
-            "makes": solve(pos, rules, "makes"),
-            "game_points": solve(pos, rules, "game_points"),
+            "contract": contract, "declarer": shown,
+            "side": play.SIDE_NAMES[play.declaring_side(declarer)],
+            "tricks": tricks, "margin": margin if points_based(contract, rules) else None,
+            "makes": bool(makes), "game_points": game,
         })
     return rows
+
+
+def dd_table(hands: Sequence[int], trump: int, rules: RuleSet) -> list[dict]:
+    """The double-dummy table of a deal: one dict per contract and declarer, as the
+    ``results`` of ``solve --json`` (DESIGN.md)."""
+    table = dd_tables(np.array([hands], dtype=np.int64), np.array([trump], dtype=np.int64),
+                      rules, workers=1)
+    return table_rows(table[0], rules)

@@ -806,7 +806,15 @@ cdef int value_of(Ctx* cx, St* st, int bs, int objective, int* tricks_out) noexc
         win = wins(cx, st, bs)
     if objective == O_MAKES:
         return win
-    if not bonus:
+    return game_of(cx, st, bs, win, T)
+
+
+cdef int game_of(Ctx* cx, St* st, int bs, int win, int T) noexcept nogil:
+    """The game points of a position once the win is known; ``T``, the most tricks d
+    can take, is needed for ``carbunco`` only.  A ``pass_bonus`` may take one more
+    search, the others none."""
+    cdef int d = cx.d, o = 1 - cx.d
+    if not (cx.is_paso and cx.bonus != BONUS_NONE):
         return cx.value if win else -cx.value
     if cx.bonus == BONUS_CARBUNCO:
         # game points from thresholds d can force or not: all five tricks (a win, see
@@ -885,6 +893,52 @@ cdef int wins(Ctx* cx, St* st, int bs) noexcept nogil:
     return win
 
 
+# --- the double-dummy table -----------------------------------------------------------
+
+cdef void row_values(Ctx* cx, St* st, int T, int* out) noexcept nogil:
+    """The four figures of one row of the double-dummy table, from the first lead, in
+    as few searches as exactness allows: ``out`` = tricks, margin (0 for a contract
+    decided on tricks), makes, game points.
+
+    ``T``: the most tricks d can take when already known (another row with the same
+    players: the tricks search reads no contract parameter), else -1.  On tricks the
+    tricks settle the rest.  On points the margin M does: M > 0 wins, M < 0 loses, and
+    M = 0 wins on the tie break (under ``last_trick`` one zero-window test of whether d
+    can tie *and* take trick 5).  A pass bonus may take one more search
+    (``game_of``), unless M settles it (``over_100``: M > 100 means d passes 100
+    points, M < -100 that the other side does).
+    """
+    cdef int M, win
+    if T < 0:
+        T = run(cx, st, 0, K_TRICKS, -1, 6)
+    out[0] = T
+    if not cx.points_contract:
+        win = T >= cx.goal
+        out[1] = 0
+        out[2] = win
+        out[3] = cx.value if win else -cx.value
+        return
+    M = mtdf(cx, st, 0, K_MARGIN, margin_guess(cx, st))
+    if M > 0:
+        win = 1
+    elif M < 0:
+        win = 0
+    elif cx.tie_last:
+        win = wins(cx, st, 0)
+    else:
+        win = cx.d == 0
+    out[1] = M
+    out[2] = win
+    if cx.is_paso and cx.bonus == BONUS_OVER_100 and (M > 100 or M < -100):
+        out[3] = 2 if win else -2
+    else:
+        out[3] = game_of(cx, st, 0, win, T)
+
+
+#: most rows of a table (17 in presets with contrasolo)
+DEF MAX_ROWS = 32
+
+
 # --- Python interface ------------------------------------------------------------------
 
 cdef int fill_ctx(Ctx* cx, tuple p) except -1:
@@ -947,6 +1001,23 @@ cdef int fill_state(St* st, Ctx* cx, tuple s) except -1:
     return (1 if bsung[0] else 0) | (2 if bsung[1] else 0)
 
 
+cdef inline void deal_state(Ctx* cx, St* st, const cnp.int64_t* hands, int trump) noexcept nogil:
+    """The position of a deal at the first lead: the four hands (seats 1-4; those of
+    seats sitting out are dropped) and the trump."""
+    cdef int j
+    cx.trump = trump
+    for j in range(4):
+        st.h[j] = <uint32_t>hands[j] if cx.active[j] else 0
+    st.leader = cx.nxt[3]
+    st.turn = st.leader
+    st.tlen = 0
+    st.tn = 0
+    st.tricks[0] = st.tricks[1] = 0
+    st.points[0] = st.points[1] = 0
+    st.cantes[0] = st.cantes[1] = 0
+    st.sung = 0
+
+
 cdef class Solver:
     """A search context owning two transposition tables (tricks, points kinds) of
     ``2**tt_bits`` entries (32 bytes each).  Not thread-safe: use one per thread."""
@@ -991,24 +1062,14 @@ cdef class Solver:
         cdef Ctx cx
         cdef St st
         cdef Py_ssize_t i
-        cdef int j, T
+        cdef int T
         cdef bint want_tricks = tricks_out is not None
         fill_ctx(&cx, params)
         cx.tt = cx.tt_main = &self.tt
         cx.tt_tricks = &self.tt_tricks
         with nogil:
             for i in range(start, stop):
-                cx.trump = <int>trumps[i]
-                for j in range(4):
-                    st.h[j] = <uint32_t>hands[i, j] if cx.active[j] else 0
-                st.leader = cx.nxt[3]
-                st.turn = st.leader
-                st.tlen = 0
-                st.tn = 0
-                st.tricks[0] = st.tricks[1] = 0
-                st.points[0] = st.points[1] = 0
-                st.cantes[0] = st.cantes[1] = 0
-                st.sung = 0
+                deal_state(&cx, &st, &hands[i, 0], <int>trumps[i])
                 if want_tricks:
                     out[i] = value_of(&cx, &st, 0, objective, &T)
                     tricks_out[i] = T
@@ -1016,6 +1077,45 @@ cdef class Solver:
                     out[i] = value_of(&cx, &st, 0, objective, NULL)
         self.nodes += cx.nodes
         return cx.nodes
+
+
+    def table(self, tuple rows, cnp.int64_t[:, ::1] hands, cnp.int64_t[::1] trumps,
+              cnp.int32_t[:, :, ::1] out, Py_ssize_t start, Py_ssize_t stop):
+        """The double-dummy tables of deals ``start..stop`` into ``out[i, r]`` = tricks,
+        margin, makes, game points of row r (see ``row_values``).  ``rows``: per row
+        ``(params, same)``, ``params`` from ``context_params`` and ``same`` the index of
+        an earlier row with the same players (its tricks are this row's), or -1.  The
+        GIL is released for the whole loop.  Returns the nodes searched."""
+        cdef Ctx cxs[MAX_ROWS]
+        cdef int same[MAX_ROWS]
+        cdef Ctx* cx
+        cdef St st
+        cdef Py_ssize_t i
+        cdef int r, nrows = len(rows), T
+        cdef long long nodes = 0
+        if nrows > MAX_ROWS or out.shape[1] != nrows or out.shape[2] != 4:
+            raise ValueError(f"a table has at most {MAX_ROWS} rows and out is (n, rows, 4)")
+        if start < 0 or stop > hands.shape[0] or stop > out.shape[0] or stop > trumps.shape[0]:
+            raise ValueError("deals out of range")
+        for r in range(nrows):
+            params, s = rows[r]
+            if not -1 <= s < r:
+                raise ValueError(f"row {r} shares the tricks of row {s}")
+            fill_ctx(&cxs[r], params)
+            cxs[r].tt = cxs[r].tt_main = &self.tt
+            cxs[r].tt_tricks = &self.tt_tricks
+            same[r] = s
+        with nogil:
+            for i in range(start, stop):
+                for r in range(nrows):
+                    cx = &cxs[r]
+                    deal_state(cx, &st, &hands[i, 0], <int>trumps[i])
+                    T = out[i, same[r], 0] if same[r] >= 0 else -1
+                    row_values(cx, &st, T, <int*>&out[i, r, 0])
+            for r in range(nrows):
+                nodes += cxs[r].nodes
+        self.nodes += nodes
+        return nodes
 
 
 cdef St _trick_state(Ctx* cx, trick_cards, int trump, int lo, int hi) except *:
