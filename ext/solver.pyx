@@ -895,6 +895,17 @@ cdef int wins(Ctx* cx, St* st, int bs) noexcept nogil:
 
 # --- the double-dummy table -----------------------------------------------------------
 
+cdef inline int margin_from_tricks(Ctx* cx, int T) noexcept nogil:
+    """A first guess of the margin from the deal for MTD(f), given T, the most tricks d
+    can take: a least-squares line over random deals (mean error about 14 points,
+    against about 45 for ``margin_guess``).  Only the speed depends on it."""
+    if cx.nact == 4:
+        return 55 * T - 136
+    if cx.nact == 3:
+        return 40 * T - 110
+    return 29 * T - 71
+
+
 cdef void row_values(Ctx* cx, St* st, int T, int* out) noexcept nogil:
     """The four figures of one row of the double-dummy table, from the first lead, in
     as few searches as exactness allows: ``out`` = tricks, margin (0 for a contract
@@ -918,7 +929,7 @@ cdef void row_values(Ctx* cx, St* st, int T, int* out) noexcept nogil:
         out[2] = win
         out[3] = cx.value if win else -cx.value
         return
-    M = mtdf(cx, st, 0, K_MARGIN, margin_guess(cx, st))
+    M = mtdf(cx, st, 0, K_MARGIN, margin_from_tricks(cx, T))
     if M > 0:
         win = 1
     elif M < 0:
