@@ -464,27 +464,30 @@ cdef int order_moves(Ctx* cx, St* st, int seat, uint32_t legal, int ttbest,
     return n
 
 
+cdef inline int trick_value(Ctx* cx, int ws, int pts, int last) noexcept nogil:
+    """What a trick taken by side ``ws`` holding ``pts`` points (the monte included for
+    the last trick) adds to the value of the current search kind."""
+    cdef int sign = 1 if ws == cx.d else -1
+    if cx.kind == K_TRICKS:
+        return 1 if ws == cx.d else 0
+    if cx.kind == K_MARGIN:
+        return sign * pts
+    if cx.kind == K_EXT:
+        return 2 * sign * pts + (sign if last and cx.tie_last else 0)
+    if cx.kind == K_OWN:
+        return sign * pts if ws == cx.own else 0
+    return 0
+
+
 cdef int finish_trick(Ctx* cx, St* st, int alpha, int beta) noexcept nogil:
     """The trick in ``st`` is complete: score it and search on from the next boundary.
     The trick's cards are left as they were."""
-    cdef int k = st.tlen, w = st.ws_[st.tn][k], ws = w & 1, pts = st.tp_[st.tn][k], t, contrib, v, sign, i
+    cdef int k = st.tlen, w = st.ws_[st.tn][k], ws = w & 1, pts = st.tp_[st.tn][k], t, contrib, v
     cdef int leader = st.leader, turn = st.turn
     t = st.tricks[0] + st.tricks[1] + 1
     if t == 5:
         pts += cx.monte
-    sign = 1 if ws == cx.d else -1
-    if cx.kind == K_TRICKS:
-        contrib = 1 if ws == cx.d else 0
-    elif cx.kind == K_MARGIN:
-        contrib = sign * pts
-    elif cx.kind == K_EXT:
-        contrib = 2 * sign * pts
-        if t == 5 and cx.tie_last:
-            contrib += sign
-    elif cx.kind == K_OWN:
-        contrib = sign * pts if ws == cx.own else 0
-    else:
-        contrib = 0
+    contrib = trick_value(cx, ws, pts, t == 5)
     st.tricks[ws] += 1
     st.points[ws] += pts
     st.leader = w
@@ -583,7 +586,7 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
     ``bs``: bit s set when side s has already sung at this boundary.
     """
     cdef int t = st.tricks[0] + st.tricks[1], k, s, opts, suit, p, contrib, v, best, maxing, i
-    cdef int ttbest = -1, a0, b0, depth, bestc = -1, lo_b, hi_b
+    cdef int ttbest = -1, a0, b0, depth, bestc = -1, lo_b, hi_b, w, ws, c
     cdef uint64_t k0, k1
     cdef Entry* e
     if t == 5:
@@ -595,6 +598,34 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
             return 5 - t
         if beta <= 0:
             return 0
+    if t == 4:
+        # the last trick: every seat holds one card, so no choice is left, and no
+        # cante either (it takes two cards): scored here without playing it out
+        cx.nodes += 1
+        k = st.leader
+        w = lowbit(st.h[k])
+        ws = k
+        p = CARD_POINTS[w] + cx.monte
+        for i in range(1, cx.nact):
+            k = cx.nxt[k]
+            c = lowbit(st.h[k])
+            p += CARD_POINTS[c]
+            if (c // 5 == w // 5 and c > w) or (c // 5 == cx.trump and w // 5 != cx.trump):
+                w = c
+                ws = k
+        s = ws & 1
+        contrib = trick_value(cx, s, p, 1)
+        if cx.kind != K_LEAF:
+            return contrib
+        k = st.leader
+        st.tricks[s] += 1
+        st.points[s] += p
+        st.leader = ws
+        v = contrib + leaf(cx, st)
+        st.leader = k
+        st.tricks[s] -= 1
+        st.points[s] -= p
+        return v
     if cx.kind == K_EXT and t >= 2:
         # static bounds: the future lies within +-2 * (the points the side may still
         # add) +- 1 (the last trick)
@@ -669,17 +700,6 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
                 if alpha >= beta:
                     break
             return best
-    if t == 4:
-        # the last trick: every seat holds one card, so no choice is left
-        cx.nodes += 1
-        k = st.leader
-        st.tlen = 0
-        for s in range(cx.nact):
-            push_card(cx, st, k, lowbit(st.h[k]))
-            k = cx.nxt[k]
-        v = finish_trick(cx, st, alpha, beta)
-        st.tlen = 0
-        return v
     boundary_key(cx, st, &k0, &k1)
     e = tt_find(cx.tt, k0, k1)
     if e != NULL:
