@@ -77,6 +77,15 @@ for _s in range(16):
 cdef int CARD_POINTS[20]
 for _c in range(20):
     CARD_POINTS[_c] = (2, 3, 4, 10, 11)[_c % 5]
+#: SUIT_OF[c], RANK_OF[c]: c // 5 and c % 5 by table (the search's hottest arithmetic);
+#: LEAD_BASE[c]: the lead ordering's score of c (see order_moves), trumps aside
+cdef int SUIT_OF[20]
+cdef int RANK_OF[20]
+cdef int LEAD_BASE[20]
+for _c in range(20):
+    SUIT_OF[_c] = _c // 5
+    RANK_OF[_c] = _c % 5
+    LEAD_BASE[_c] = (_c % 5) * 4 + CARD_POINTS[_c] // 4
 #: SUIT_POINTS[m]: the card points of the cards of one suit in the 5-bit mask m
 cdef int SUIT_POINTS[32]
 for _m in range(32):
@@ -332,7 +341,7 @@ cdef inline void boundary_key(Ctx* cx, St* st, uint64_t* k0, uint64_t* k1) noexc
 
 cdef inline void push_card(Ctx* cx, St* st, int seat, int c) noexcept nogil:
     """Add card c of ``seat`` to the trick, updating the trick information."""
-    cdef int k = st.tlen, s = c // 5, t = st.tn, w
+    cdef int k = st.tlen, s = SUIT_OF[c], t = st.tn, w
     cdef int* hl = st.hl_[t]
     cdef int* ht = st.ht_[t]
     cdef int* wc = st.wc_[t]
@@ -346,10 +355,10 @@ cdef inline void push_card(Ctx* cx, St* st, int seat, int c) noexcept nogil:
         ws[1] = seat
         tp[1] = CARD_POINTS[c]
     else:
-        hl[k + 1] = c if (s == st.cards_[t][0] // 5 and c > hl[k]) else hl[k]
+        hl[k + 1] = c if (s == SUIT_OF[st.cards_[t][0]] and c > hl[k]) else hl[k]
         ht[k + 1] = c if (s == cx.trump and c > ht[k]) else ht[k]
         w = wc[k]
-        if (s == w // 5 and c > w) or (s == cx.trump and w // 5 != cx.trump):
+        if (s == SUIT_OF[w] and c > w) or (s == cx.trump and SUIT_OF[w] != cx.trump):
             wc[k + 1] = c
             ws[k + 1] = seat
         else:
@@ -365,7 +374,7 @@ cdef inline uint32_t legal_now(Ctx* cx, St* st, uint32_t hand) noexcept nogil:
     cdef uint32_t follow, higher, trumps
     if k == 0:
         return hand
-    led = st.cards_[st.tn][0] // 5
+    led = SUIT_OF[st.cards_[st.tn][0]]
     trumped = led != cx.trump and st.ht_[st.tn][k] >= 0
     follow = hand & suit_mask(led)
     if follow:
@@ -436,18 +445,18 @@ cdef int order_moves(Ctx* cx, St* st, int seat, uint32_t legal, int ttbest,
             score[n] = 150
         elif st.tlen == 0:
             # leads: high cards first, trumps last
-            score[n] = (c % 5) * 4 + CARD_POINTS[c] // 4 - (c // 5 == cx.trump) * 30
+            score[n] = LEAD_BASE[c] - (SUIT_OF[c] == cx.trump) * 30
         else:
-            if c // 5 == wc // 5:
+            if SUIT_OF[c] == SUIT_OF[wc]:
                 wins = c > wc
             else:
-                wins = c // 5 == cx.trump
+                wins = SUIT_OF[c] == cx.trump
             if mine:
-                score[n] = -(c % 5) + (0 if tricks_kind else CARD_POINTS[c])
+                score[n] = -RANK_OF[c] + (0 if tricks_kind else CARD_POINTS[c])
             elif wins:
-                score[n] = 100 - (c % 5) - (c // 5 == cx.trump) * 10
+                score[n] = 100 - RANK_OF[c] - (SUIT_OF[c] == cx.trump) * 10
             else:
-                score[n] = -(c % 5) - CARD_POINTS[c]
+                score[n] = -RANK_OF[c] - CARD_POINTS[c]
         moves[n] = c
         n += 1
     # insertion sort, highest score first
@@ -610,7 +619,7 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
             k = cx.nxt[k]
             c = lowbit(st.h[k])
             p += CARD_POINTS[c]
-            if (c // 5 == w // 5 and c > w) or (c // 5 == cx.trump and w // 5 != cx.trump):
+            if (SUIT_OF[c] == SUIT_OF[w] and c > w) or (SUIT_OF[c] == cx.trump and SUIT_OF[w] != cx.trump):
                 w = c
                 ws = k
         s = ws & 1
