@@ -85,6 +85,8 @@ def parse_line(raw: bytes | str, line: int, where: str, default_rules: RuleSet) 
     try:
         rec = record_from_obj(obj, where)
         masks = check_deal(rec.hands, rec.muestra)
+        if solver.BACKEND == "compiled":
+            solver.table_plan(rec.rules)        # rules the search cannot take: this line
     except CuatrolaError as e:
         raise CuatrolaError(_placed(str(e), where)) from None
     except RecursionError:

@@ -19,6 +19,7 @@ Objectives: ``tricks``, ``margin``, ``makes``, ``game_points`` (RULES.md 8.9).
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import threading
@@ -28,6 +29,7 @@ import numpy as np
 
 from . import play, reference
 from .reference import OBJECTIVES, deal_position, points_based
+from .errors import RulesError
 from .rules import CONTRACT_VALUE, RuleSet
 
 __all__ = ["BACKEND", "OBJECTIVES", "solve", "solve_cards", "analyse_play", "solve_batch",
@@ -36,6 +38,10 @@ __all__ = ["BACKEND", "OBJECTIVES", "solve", "solve_cards", "analyse_play", "sol
 
 _OBJECTIVE_CODE = {name: i for i, name in enumerate(OBJECTIVES)}
 _BONUS_CODE = {"none": 0, "over_100": 1, "carbunco": 2}
+
+#: the largest monte the compiled search holds (its values, doubled margins included,
+#: stay within the 16 bits of its table's bounds)
+MAX_MONTE = 10000
 
 #: default transposition table size: 2**DEFAULT_TT_BITS entries of 32 bytes per thread
 DEFAULT_TT_BITS = 12
@@ -102,6 +108,12 @@ def context_params(rules: RuleSet, contract: str, declarer: Sequence[int],
     after = 0
     for t in rules.cante_after_tricks:
         after |= 1 << t
+    if not 0 <= rules.monte <= MAX_MONTE:
+        raise RulesError(f"monte={rules.monte} is outside what the solver handles "
+                         f"(0 to {MAX_MONTE})")
+    if not 0 <= rules.max_cantes_per_side < 2 ** 31:
+        raise RulesError(f"max_cantes_per_side={rules.max_cantes_per_side} is outside what "
+                         f"the solver handles (0 and up)")
     return (int(rules.beat_led_after_trump), int(rules.free_when_cannot_overtrump),
             *(int(a) for a in active),
             play.declaring_side(declarer),
@@ -271,9 +283,11 @@ def contract_rows(rules: RuleSet) -> list[tuple[str, tuple[int, ...]]]:
 TABLE_FIGURES = ("tricks", "margin", "makes", "game_points")
 
 
-def _table_plan(rules: RuleSet) -> tuple:
+@functools.lru_cache(maxsize=64)
+def table_plan(rules: RuleSet) -> tuple:
     """Per row of the table ``(params, same)``: the context of ``Solver.table`` and the
-    index of an earlier row with the same players (whose tricks are this row's), or -1."""
+    index of an earlier row with the same players (whose tricks are this row's), or -1.
+    Raises RulesError for rules the compiled search cannot take."""
     plan = []
     first: dict[tuple[int, ...], int] = {}
     for r, (contract, declarer) in enumerate(contract_rows(rules)):
@@ -316,7 +330,7 @@ def dd_tables(hands, trumps, rules: RuleSet, workers: int | None = None,
             out[i] = _reference_table(tuple(int(h) for h in hands[i]), int(trumps[i]), rules)
         nodes = 0
     else:
-        plan = _table_plan(rules)
+        plan = table_plan(rules)
         nodes = _in_threads(n, workers, 1, 256,
                             lambda s, lo, hi: s.table(plan, hands, trumps, out, lo, hi))
     return (out, nodes) if return_nodes else out

@@ -139,6 +139,8 @@ def test_file_and_line_even_when_the_message_names_the_file(tmp_path, monkeypatc
     ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
     ('{"muestra": "Ab", "hands": ' + "[" * 100_000 + "]" * 100_000 + "}", "nested too deeply"),
     ('{"muestra": "Ab", "hands": 1e999999}', "field 'hands'"),
+    (GOOD[0].replace('"rules": "online"', '"rules": {"preset": "online", "monte": 2147483648}'),
+     "monte=2147483648 is outside"),
 ])
 def test_hostile_lines_give_one_line(line, says):
     for keep in ((), ("--keep-going",)):

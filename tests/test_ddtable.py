@@ -11,6 +11,7 @@ import pytest
 
 from cuatrola_solver import reference, solver
 from cuatrola_solver.bench import random_deals
+from cuatrola_solver.errors import RulesError
 from cuatrola_solver.rules import PRESETS
 from test_solver import random_rules
 
@@ -134,3 +135,29 @@ def test_table_rows_shape_the_json_rows():
         assert r["margin"] == (8 if r["contract"] == "paso" else None)   # italiano: solo on tricks
         assert r["makes"] is True and r["tricks"] == 3 and r["game_points"] == 2
         assert type(r["tricks"]) is int and type(r["game_points"]) is int
+
+
+@compiled
+def test_monte_at_the_solver_limit_and_beyond():
+    """The largest monte the search's 16-bit bounds hold still gives the values of the
+    per-row searches; a larger one is bad input (RulesError), not an overflow."""
+    rules = PRESETS["italiano"].override(monte=solver.MAX_MONTE)
+    hands, trumps = random_deals(10, seed=5)
+    assert_tables_equal(hands, trumps, rules)
+    assert solver.dd_tables(hands, trumps, rules)[:, 0, 1].max() > solver.MAX_MONTE
+    for monte in (solver.MAX_MONTE + 1, 2 ** 31, -2):
+        with pytest.raises(RulesError, match="monte"):
+            solver.dd_tables(hands, trumps, PRESETS["online"].override(monte=monte))
+
+
+@pytest.mark.slow
+def test_reference_backend_table(monkeypatch):
+    """Without the compiled search dd_tables falls back on the reference, same values."""
+    rules = PRESETS["app"]
+    hands, trumps = random_deals(1, seed=40)
+    want = solver.dd_tables(hands, trumps, rules) if solver.BACKEND == "compiled" else None
+    monkeypatch.setattr(solver, "_compiled", None)
+    got = solver.dd_tables(hands, trumps, rules)
+    assert got.tolist() == (want.tolist() if want is not None
+                            else [per_row_table([int(h) for h in hands[0]], int(trumps[0]),
+                                                rules, reference.solve)])
