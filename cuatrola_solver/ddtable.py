@@ -16,6 +16,8 @@ Results do not depend on ``workers`` or the chunk size.
 from __future__ import annotations
 
 import json
+import queue
+import threading
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -115,15 +117,44 @@ def _solve_chunk(jobs: list[_Job]) -> dict[int, np.ndarray]:
 
 
 def solve_lines(lines: Iterable[bytes | str], name: str, default_rules: RuleSet,
-                workers: int = 1, chunk: int = CHUNK_LINES) -> Iterator[list[LineResult]]:
-    """The tables of the JSON lines ``lines`` (a trailing newline is fine), a list of results
-    per chunk of lines, in input order; blank lines give none.  ``name`` names the
-    input in messages (``name, line N: ...``); a line without ``rules`` uses
+                workers: int = 1, chunk: int = CHUNK_LINES,
+                gap: float = 0.02) -> Iterator[list[LineResult]]:
+    """The tables of the JSON lines ``lines`` (a trailing newline is fine), a list of
+    results per chunk of lines, in input order; blank lines give none.  ``name`` names
+    the input in messages (``name, line N: ...``); a line without ``rules`` uses
     ``default_rules``.  A bad line is one result with its error, and the stream goes
-    on: the caller decides whether to stop."""
+    on: the caller decides whether to stop.
+
+    A thread reads ``lines`` a bounded number ahead.  A chunk is ``chunk`` lines, or
+    fewer when the input pauses for ``gap`` seconds (a slow producer still sees each
+    line's table soon after writing it).  An exception raised by ``lines`` is raised
+    here after the tables of the lines before it."""
     specs: dict[RuleSet, object] = {}
     pool = ThreadPoolExecutor(workers, "cuatrola-table") if workers > 1 else None
     pending: deque = deque()
+    inbox: queue.Queue = queue.Queue(maxsize=2 * chunk)
+    stop = threading.Event()
+    end = object()
+
+    def read() -> None:
+        def put(item) -> bool:
+            while not stop.is_set():
+                try:
+                    inbox.put(item, timeout=0.1)
+                    return True
+                except queue.Full:
+                    pass
+            return False
+
+        try:
+            for n, raw in enumerate(lines, 1):
+                if n == 1:          # a byte order mark
+                    raw = raw.removeprefix(b"\xef\xbb\xbf" if isinstance(raw, bytes) else "\ufeff")
+                if raw.strip() and not put((n, raw)):
+                    return
+            put(end)
+        except BaseException as e:          # raised in the consuming thread
+            put(e)
 
     def parsed(batch: list[tuple[int, bytes | str]]) -> list[_Job | LineResult]:
         items: list[_Job | LineResult] = []
@@ -148,35 +179,37 @@ def solve_lines(lines: Iterable[bytes | str], name: str, default_rules: RuleSet,
                 "results": solver.table_rows(tables[job.line], job.rules)}))
         return out
 
-    def chunks() -> Iterator[list[tuple[int, bytes | str]]]:
-        batch = []
-        for n, raw in enumerate(lines, 1):
-            if n == 1:          # a byte order mark
-                raw = raw.removeprefix(b"\xef\xbb\xbf" if isinstance(raw, bytes) else "\ufeff")
-            if not raw.strip():
-                continue
-            batch.append((n, raw))
-            if len(batch) >= chunk:
-                yield batch
-                batch = []
-        if batch:
-            yield batch
-
+    reader = threading.Thread(target=read, name="cuatrola-read", daemon=True)
+    reader.start()
+    last = None                 # the end of the input, or the exception that ended it
     try:
-        for batch in chunks():
-            items = parsed(batch)
-            jobs = [j for j in items if isinstance(j, _Job)]
-            if pool is None:
-                yield shaped(items, _solve_chunk(jobs))
-                continue
-            pending.append((items, pool.submit(_solve_chunk, jobs)))
-            # at most two chunks in flight per thread; hand back every chunk that is done
-            while pending and (len(pending) > 2 * workers or pending[0][1].done()):
+        while last is None or pending:
+            batch: list = []
+            while last is None and len(batch) < chunk:
+                try:
+                    item = inbox.get(timeout=gap if batch or pending else None)
+                except queue.Empty:
+                    break
+                if isinstance(item, tuple):
+                    batch.append(item)
+                else:
+                    last = item
+            if batch:
+                items = parsed(batch)
+                jobs = [j for j in items if isinstance(j, _Job)]
+                if pool is None:
+                    yield shaped(items, _solve_chunk(jobs))
+                else:
+                    pending.append((items, pool.submit(_solve_chunk, jobs)))
+            # hand back every chunk that is done; wait for the oldest when two chunks a
+            # thread are in flight, or at the end of the input
+            while pending and (pending[0][1].done() or len(pending) > 2 * workers
+                               or last is not None):
                 items, future = pending.popleft()
                 yield shaped(items, future.result())
-        while pending:
-            items, future = pending.popleft()
-            yield shaped(items, future.result())
+        if isinstance(last, BaseException):
+            raise last
     finally:
+        stop.set()
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import select
 import subprocess
 import sys
 
@@ -85,8 +86,40 @@ def test_streams_lazily():
     stream = ddtable.solve_lines(endless(), "x", PRESETS["online"], workers=2, chunk=8)
     first = next(stream)
     assert [r.line for r in first] == list(range(1, 9)) and first[0].report
-    assert len(read) <= 8 * (2 * 2 + 2)
+    # two chunks queued, at most 2 * workers + 1 in flight, one being gathered
+    assert len(read) <= 8 * (2 + 2 * 2 + 1 + 1) + 1
     stream.close()
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_output_appears_while_the_input_is_still_open(workers):
+    """A slow producer: three lines, then a pause with stdin open.  Their tables come
+    out before the input ends (a chunk is cut short when the input pauses)."""
+    proc = subprocess.Popen([*CLI, "solve", "--batch", "-", "--workers", workers],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    try:
+        proc.stdin.write(("\n".join(GOOD[:3]) + "\n").encode())
+        proc.stdin.flush()
+        got = []
+        while len(got) < 3 and select.select([proc.stdout], [], [], 60)[0]:
+            got.append(json.loads(proc.stdout.readline()))
+        assert proc.poll() is None and got == [solved(g) for g in GOOD[:3]]
+    finally:
+        proc.stdin.close()
+    assert proc.wait(timeout=60) == 0 and proc.stdout.read() == b""
+
+
+def test_an_input_error_comes_after_the_lines_before_it():
+    def lines():
+        yield from GOOD[:3]
+        raise OSError("the disk is gone")
+
+    got = []
+    with pytest.raises(OSError, match="disk"):
+        for chunk in ddtable.solve_lines(lines(), "x", PRESETS["online"], workers=2, chunk=2):
+            got += chunk
+    assert [r.report for r in got] == [solved(g) for g in GOOD[:3]]
 
 
 def test_rules_default_and_blank_lines():
