@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -13,6 +14,7 @@ from tabulate import tabulate
 
 from cuatrola_solver.cards import parse_card, parse_deal
 from cuatrola_solver.ddtable import solve_lines, table_report
+from cuatrola_solver.errors import CuatrolaError
 
 from .common import (JsonOption, RulesOption, emit_json, fail, load_rules, user_errors,
                      workers_option)
@@ -85,10 +87,12 @@ def open_lines(path: str) -> tuple[BinaryIO, str]:
 
 
 def read_lines(stream: BinaryIO, name: str) -> Iterator[bytes]:
+    """The lines of ``stream``; a read error is bad input, raised (by ``solve_lines``)
+    after the tables of the lines before it."""
     try:
         yield from stream
     except OSError as e:
-        fail(f"cannot read {name}: {e.strerror or e}")
+        raise CuatrolaError(f"cannot read {name}: {e.strerror or e}") from None
 
 
 def run_batch(path: str, default_rules, workers: int, keep_going: bool) -> None:
@@ -100,7 +104,8 @@ def run_batch(path: str, default_rules, workers: int, keep_going: bool) -> None:
     out = sys.stdout
     bad = False
     try:
-        with stream:
+        # stdin stays open: closing it could wait on the reading thread
+        with stream if path != "-" else contextlib.nullcontext():
             for results in solve_lines(read_lines(stream, name), name, default_rules, workers):
                 for r in results:
                     if r.error is None:

@@ -222,6 +222,7 @@ def test_byte_order_mark_is_skipped():
 @pytest.mark.parametrize("args,says", [
     (("--batch", "no-such-file.jsonl"), "not found"),
     (("--batch", "."), "cannot read"),
+    (("--batch", "/proc/self/mem"), "cannot read /proc/self/mem"),    # EIO on reading
     (("--keep-going",), "--keep-going goes with --batch"),
 ])
 def test_bad_options_exit_2(args, says):
