@@ -161,3 +161,19 @@ def test_reference_backend_table(monkeypatch):
     assert got.tolist() == (want.tolist() if want is not None
                             else [per_row_table([int(h) for h in hands[0]], int(trumps[0]),
                                                 rules, reference.solve)])
+
+
+@compiled
+def test_an_error_in_a_worker_thread_is_raised_by_the_caller():
+    def call(engine, lo, hi):
+        if lo >= 50:
+            raise ZeroDivisionError("chunk %d" % lo)
+        return hi - lo
+
+    assert solver._in_threads(100, 2, 10, 10, lambda e, lo, hi: hi - lo) == 100
+    with pytest.raises(ZeroDivisionError):
+        solver._in_threads(100, 2, 10, 10, call)
+    hands, trumps = random_deals(5, seed=1)
+    with pytest.raises(RulesError, match="monte"):
+        solver.solve_batch(hands, trumps, PRESETS["online"].override(monte=-1), "paso",
+                           objective="margin", workers=2)
