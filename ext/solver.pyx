@@ -67,7 +67,8 @@ cdef enum:
     BONUS_OVER_100 = 1
     BONUS_CARBUNCO = 2
 
-cdef int INF = 30000
+cdef enum:
+    INF = 30000
 
 #: the caballo of every suit (bit 5 * suit + 1); SUNG_CABALLOS[sung]: those of the sung suits
 cdef uint32_t CABALLOS = 0x10842
@@ -427,6 +428,10 @@ cdef int order_moves(Ctx* cx, St* st, int seat, uint32_t legal, int ttbest,
     """
     cdef int n = 0, i, j, c, s, score[5], tmp, wc = 0, mine = 0, wins, tricks_kind, killer
     cdef uint32_t m
+    if legal and not (legal & (legal - 1)):
+        # a forced card: nothing to order
+        moves[0] = lowbit(legal)
+        return 1
     if cx.equiv:
         legal = equivalence_prune(st, seat, legal)
     tricks_kind = cx.kind == K_TRICKS
