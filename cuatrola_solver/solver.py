@@ -336,25 +336,30 @@ def dd_tables(hands, trumps, rules: RuleSet, workers: int | None = None,
     return (out, nodes) if return_nodes else out
 
 
-def table_rows(table, rules: RuleSet) -> list[dict]:
-    """One deal's table from :func:`dd_tables` (``(rows, 4)``) as the ``results`` of
-    ``solve --json`` (DESIGN.md): one dict per contract and declarer."""
-    rows = []
-    for (contract, declarer), (tricks, margin, makes, game) in zip(contract_rows(rules),
-                                                                   table.tolist()):
+@functools.lru_cache(maxsize=64)
+def _row_heads(rules: RuleSet) -> tuple:
+    """Per row: contract, declarer as shown, side, whether it has a margin."""
+    heads = []
+    for contract, declarer in contract_rows(rules):
         if contract == "paso":
             shown = None
         elif contract == "contrasolo":
             shown = list(declarer)
         else:
             shown = declarer[0]
-        rows.append({
-            "contract": contract, "declarer": shown,
-            "side": play.SIDE_NAMES[play.declaring_side(declarer)],
-            "tricks": tricks, "margin": margin if points_based(contract, rules) else None,
-            "makes": bool(makes), "game_points": game,
-        })
-    return rows
+        heads.append((contract, shown, play.SIDE_NAMES[play.declaring_side(declarer)],
+                      points_based(contract, rules)))
+    return tuple(heads)
+
+
+def table_rows(table, rules: RuleSet) -> list[dict]:
+    """One deal's table from :func:`dd_tables` (``(rows, 4)``) as the ``results`` of
+    ``solve --json`` (DESIGN.md): one dict per contract and declarer."""
+    return [{"contract": contract, "declarer": list(shown) if isinstance(shown, list) else shown,
+             "side": side, "tricks": tricks, "margin": margin if has_margin else None,
+             "makes": bool(makes), "game_points": game}
+            for (contract, shown, side, has_margin), (tricks, margin, makes, game)
+            in zip(_row_heads(rules), table.tolist())]
 
 
 def dd_table(hands: Sequence[int], trump: int, rules: RuleSet) -> list[dict]:
