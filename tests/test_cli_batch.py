@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import itertools
 import json
+import queue
 import re
-import select
 import subprocess
 import sys
+import threading
 
 import pytest
 from typer.testing import CliRunner
@@ -101,13 +102,17 @@ def test_output_appears_while_the_input_is_still_open(workers):
     try:
         proc.stdin.write(("\n".join(GOOD[:3]) + "\n").encode())
         proc.stdin.flush()
-        got = []
-        while len(got) < 3 and select.select([proc.stdout], [], [], 60)[0]:
-            got.append(json.loads(proc.stdout.readline()))
+        lines: queue.Queue = queue.Queue()
+        reader = threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout],
+                                  daemon=True)
+        reader.start()
+        got = [json.loads(lines.get(timeout=60)) for _ in range(3)]
         assert proc.poll() is None and got == [solved(g) for g in GOOD[:3]]
     finally:
         proc.stdin.close()
-    assert proc.wait(timeout=60) == 0 and proc.stdout.read() == b""
+    assert proc.wait(timeout=60) == 0
+    reader.join(timeout=60)
+    assert lines.empty()
 
 
 def test_an_input_error_comes_after_the_lines_before_it():
