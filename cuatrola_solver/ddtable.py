@@ -15,6 +15,7 @@ Results do not depend on ``workers`` or the chunk size.
 
 from __future__ import annotations
 
+import functools
 import json
 import queue
 import threading
@@ -63,6 +64,10 @@ def table_report(hands, muestra: int, rules: RuleSet) -> dict:
             "results": solver.dd_table(masks, trump, rules)}
 
 
+#: the record form of a rule set (``rules_spec`` takes some 150 us: once per rule set)
+_spec = functools.lru_cache(maxsize=64)(rules_spec)
+
+
 def _json_problem(e: Exception) -> str:
     if isinstance(e, json.JSONDecodeError):
         return f"not valid JSON ({e.msg}, column {e.colno})"
@@ -83,7 +88,7 @@ def parse_line(raw: bytes | str, line: int, where: str, default_rules: RuleSet) 
     except (ValueError, RecursionError) as e:
         raise CuatrolaError(f"{where}: {_json_problem(e)}") from None
     if isinstance(obj, dict) and "rules" not in obj:
-        obj = {**obj, "rules": rules_spec(default_rules)}
+        obj = {**obj, "rules": _spec(default_rules)}
     try:
         rec = record_from_obj(obj, where)
         masks = check_deal(rec.hands, rec.muestra)
@@ -129,7 +134,6 @@ def solve_lines(lines: Iterable[bytes | str], name: str, default_rules: RuleSet,
     fewer when the input pauses for ``gap`` seconds (a slow producer still sees each
     line's table soon after writing it).  An exception raised by ``lines`` is raised
     here after the tables of the lines before it."""
-    specs: dict[RuleSet, object] = {}
     pool = ThreadPoolExecutor(workers, "cuatrola-table") if workers > 1 else None
     pending: deque = deque()
     inbox: queue.Queue = queue.Queue(maxsize=2 * chunk)
@@ -171,11 +175,8 @@ def solve_lines(lines: Iterable[bytes | str], name: str, default_rules: RuleSet,
             if isinstance(job, LineResult):
                 out.append(job)
                 continue
-            spec = specs.get(job.rules)
-            if spec is None:
-                spec = specs[job.rules] = rules_spec(job.rules)
             out.append(LineResult(job.line, report={
-                "schema": 1, "rules": spec, "trump": SUIT_LETTERS[job.trump],
+                "schema": 1, "rules": _spec(job.rules), "trump": SUIT_LETTERS[job.trump],
                 "results": solver.table_rows(tables[job.line], job.rules)}))
         return out
 
