@@ -2,28 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
-from typing import Optional
+import os
+import sys
+from typing import BinaryIO, Iterator, Optional
 
 import typer
 from tabulate import tabulate
 
-from cuatrola_solver import solver
-from cuatrola_solver.cards import SUIT_LETTERS, format_card, parse_card, parse_deal
-from cuatrola_solver.errors import CuatrolaError, RecordError
-from cuatrola_solver.hand import check_deal
-from cuatrola_solver.record import record_from_obj
-from cuatrola_solver.rules import rules_spec
+from cuatrola_solver.cards import format_card, parse_card, parse_deal
+from cuatrola_solver.ddtable import solve_lines, table_report
+from cuatrola_solver.errors import CuatrolaError
 
-from .common import JsonOption, RulesOption, emit_json, fail, load_rules, read_input, user_errors
+from .common import (JsonOption, RulesOption, emit_json, fail, load_rules, user_errors,
+                     workers_option)
 from .render import colour_cards, muestra_text
-
-
-def table_report(hands, muestra: int, rules) -> dict:
-    masks = check_deal(hands, muestra)
-    trump = muestra // 5
-    return {"rules": rules_spec(rules), "trump": SUIT_LETTERS[trump],
-            "results": solver.dd_table(masks, trump, rules)}
 
 
 def render_table(report: dict) -> str:
@@ -48,6 +43,10 @@ def register(app: typer.Typer) -> None:
                                               help="The muestra (in seat 4's hand)."),
         batch: Optional[str] = typer.Option(
             None, "--batch", help="A file of JSON lines (record objects), or - for stdin."),
+        keep_going: bool = typer.Option(
+            False, "--keep-going", help="With --batch: report each bad line on stderr and go "
+            "on (exit 2 at the end if any line was bad)."),
+        workers: Optional[int] = workers_option("all cores"),
         rules: str = RulesOption,
         json_out: bool = JsonOption,
     ) -> None:
@@ -56,23 +55,10 @@ def register(app: typer.Typer) -> None:
         if batch is not None:
             if deal is not None:
                 fail("give either a DEAL or --batch FILE, not both")
-            text, where = read_input(batch, "batch")
-            for n, line in enumerate(text.splitlines(), 1):
-                if not line.strip():
-                    continue
-                try:
-                    obj = json.loads(line)
-                except json.JSONDecodeError as e:
-                    fail(f"{where}, line {n}: not valid JSON ({e.msg}, column {e.colno})")
-                if isinstance(obj, dict) and "rules" not in obj:
-                    obj = {**obj, "rules": rules_spec(default_rules)}
-                try:
-                    rec = record_from_obj(obj, f"{where}, line {n}")
-                    report = table_report(rec.hands, rec.muestra, rec.rules)
-                except CuatrolaError as e:
-                    raise RecordError(f"{where}, line {n}: {e}" if where not in str(e) else str(e)) from None
-                typer.echo(json.dumps({"schema": 1, **report}, ensure_ascii=False))
+            run_batch(batch, default_rules, workers or os.cpu_count() or 1, keep_going)
             return
+        if keep_going:
+            fail("--keep-going goes with --batch FILE")
         if deal is None or muestra is None:
             fail("give a DEAL (four hands separated by '/') and --muestra, or --batch FILE")
         report = table_report(parse_deal(deal), parse_card(muestra, "(--muestra)"), default_rules)
@@ -83,3 +69,69 @@ def register(app: typer.Typer) -> None:
                                 f"{default_rules.name}   (double dummy: all cards visible, "
                                 f"both sides perfect)"))
         typer.echo(render_table(report))
+
+
+def open_lines(path: str) -> tuple[BinaryIO, str]:
+    """The batch input as bytes (lines are split on b'\\n' only: a bare CR, form feed or
+    U+2028 inside a line is part of it), and its name for messages."""
+    if path == "-":
+        stdin = sys.stdin
+        if stdin is None or stdin.closed:
+            fail("cannot read the batch from stdin: it is closed")
+        return getattr(stdin, "buffer", stdin), "stdin"
+    try:
+        return open(path, "rb"), path
+    except FileNotFoundError:
+        fail(f"batch file {path!r} not found")
+    except OSError as e:
+        fail(f"cannot read batch file {path!r}: {e.strerror or e}")
+    raise AssertionError  # unreachable
+
+
+def read_lines(stream: BinaryIO, name: str) -> Iterator[bytes]:
+    """The lines of ``stream``; a read error is bad input, raised (by ``solve_lines``)
+    after the tables of the lines before it."""
+    try:
+        yield from stream
+    except OSError as e:
+        raise CuatrolaError(f"cannot read {name}: {e.strerror or e}") from None
+
+
+def run_batch(path: str, default_rules, workers: int, keep_going: bool) -> None:
+    """Solve the JSON lines of ``path``, writing each chunk's tables as soon as it is
+    done, in input order.  A bad line stops the batch (exit 2) after the tables of the
+    lines before it, or with ``keep_going`` is reported on stderr and skipped (exit 2
+    at the end).  A closed pipe on stdout ends the batch quietly (exit 0)."""
+    stream, name = open_lines(path)
+    out = sys.stdout
+    bad = False
+    try:
+        # stdin stays open: closing it could wait on the reading thread
+        with stream if path != "-" else contextlib.nullcontext():
+            for results in solve_lines(read_lines(stream, name), name, default_rules, workers):
+                for r in results:
+                    if r.error is None:
+                        out.write(json.dumps(r.report, ensure_ascii=False) + "\n")
+                    elif keep_going:
+                        bad = True
+                        out.flush()
+                        typer.echo(f"error: {r.error}", err=True)
+                    else:
+                        out.flush()
+                        fail(r.error)
+                out.flush()
+    except BrokenPipeError:
+        quiet_stdout()
+        raise typer.Exit(0)
+    if bad:
+        raise typer.Exit(2)
+
+
+def quiet_stdout() -> None:
+    """After a broken pipe: point stdout at /dev/null, so that flushing it at exit
+    raises nothing more."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass

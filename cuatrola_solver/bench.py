@@ -7,7 +7,8 @@ DESIGN.md's performance table for the compiled solver and the pure-Python refere
   by seat 1, online rules);
 - ``margin4``: exact ``paso`` margin with cantes (4 hands; online rules);
 - ``makes``: one contract test, "can the declarer make it?", a zero-window search
-  (solo by seat 1 on points, online rules).
+  (solo by seat 1 on points, online rules);
+- ``ddtable``: the full double-dummy table (every contract and declarer), compiled only.
 
 Per deal it reports microseconds and nodes searched, and the speed ratio.
 """
@@ -34,6 +35,10 @@ CASES = {
     "margin4": ("paso", (), "margin", "exact paso margin with cantes (4 hands)"),
     "makes": ("solo", (1,), "makes", "one contract test, solo on points (zero window)"),
 }
+#: the full double-dummy table of a deal, every contract and declarer (solve --batch):
+#: timed through solver.dd_tables, after the cases above (no reference: minutes a deal)
+TABLE_CASE = "ddtable"
+TARGETS_US[TABLE_CASE] = 300.0
 
 
 def random_deal(rng: random.Random) -> tuple[tuple[int, int, int, int], int]:
@@ -163,6 +168,16 @@ def run_bench(deals: int = 2000, seed: int = 1, include_reference: bool = True,
                 row["ratio"] = round(times[0] / ctimes[0], 1) if ctimes[0] > 0 else None
                 row["meets_ratio"] = bool(row["ratio"] and row["ratio"] >= TARGET_RATIO)
         out["cases"][name] = row
+    if compiled:
+        solver.set_tt_bits(solver.DEFAULT_TT_BITS)
+        start = _clocks()
+        _, nodes = solver.dd_tables(hands, trumps, rules, workers=1, return_nodes=True)
+        table = _row(_elapsed(start), nodes, deals)
+        out["cases"][TABLE_CASE] = {
+            "description": "full double-dummy table: every contract and declarer",
+            "contract": "all", "declarer": [], "objective": "table",
+            "target_us": TARGETS_US[TABLE_CASE],
+            "compiled": {**table, "meets_target": table["us_per_deal"] <= TARGETS_US[TABLE_CASE]}}
     return out
 
 

@@ -62,6 +62,11 @@ def check_score(rules: RuleSet, score: Score, where: str = "--score",
             f"bad score {shown} in {where}: under {rules.name} the match is over once a pair "
             f"has {rules.target} points{lead}, so side {won} has already won at {score} "
             f"and no hand is played")
+    if max(score.A, score.B) >= rules.target and score.A - score.B == 0 and rules.win_by <= 1:
+        # a hand scores for one pair only: the first pair to reach the target leads
+        raise NotationError(
+            f"bad score {shown} in {where}: under {rules.name} a match never stands level at "
+            f"{rules.target} or more (the first pair to reach {rules.target} has won)")
 
 
 def bid_cap_reason(rules: RuleSet, pair_score: int, contract: str) -> str | None:

@@ -11,6 +11,7 @@ Verbs (values measured for the declaring side, see :mod:`reference`):
 - :func:`solve_cards` -- ``{card: value}`` for every legal card (DDS ``SolveBoard``);
 - :func:`analyse_play` -- the value after each card (or cante) of a sequence;
 - :func:`solve_batch` -- many deals in one call, numpy in and out, over several cores;
+- :func:`dd_tables` -- the double-dummy tables of many deals (numpy, several cores);
 - :func:`dd_table` -- every contract and declarer of a deal, as ``solve --json`` rows.
 
 Objectives: ``tricks``, ``margin``, ``makes``, ``game_points`` (RULES.md 8.9).
@@ -18,6 +19,7 @@ Objectives: ``tricks``, ``margin``, ``makes``, ``game_points`` (RULES.md 8.9).
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import threading
@@ -27,13 +29,19 @@ import numpy as np
 
 from . import play, reference
 from .reference import OBJECTIVES, deal_position, points_based
+from .errors import RulesError
 from .rules import CONTRACT_VALUE, RuleSet
 
 __all__ = ["BACKEND", "OBJECTIVES", "solve", "solve_cards", "analyse_play", "solve_batch",
-           "dd_table", "deal_position", "context_params", "set_tt_bits", "contract_rows"]
+           "dd_table", "dd_tables", "table_rows", "TABLE_FIGURES", "deal_position",
+           "context_params", "set_tt_bits", "contract_rows"]
 
 _OBJECTIVE_CODE = {name: i for i, name in enumerate(OBJECTIVES)}
 _BONUS_CODE = {"none": 0, "over_100": 1, "carbunco": 2}
+
+#: the largest monte the compiled search holds (its values, doubled margins included,
+#: stay within the 16 bits of its table's bounds)
+MAX_MONTE = 10000
 
 #: default transposition table size: 2**DEFAULT_TT_BITS entries of 32 bytes per thread
 DEFAULT_TT_BITS = 12
@@ -100,6 +108,12 @@ def context_params(rules: RuleSet, contract: str, declarer: Sequence[int],
     after = 0
     for t in rules.cante_after_tricks:
         after |= 1 << t
+    if not 0 <= rules.monte <= MAX_MONTE:
+        raise RulesError(f"monte={rules.monte} is outside what the solver handles "
+                         f"(0 to {MAX_MONTE})")
+    if not 0 <= rules.max_cantes_per_side < 2 ** 31:
+        raise RulesError(f"max_cantes_per_side={rules.max_cantes_per_side} is outside what "
+                         f"the solver handles (0 and up)")
     return (int(rules.beat_led_after_trump), int(rules.free_when_cannot_overtrump),
             *(int(a) for a in active),
             play.declaring_side(declarer),
@@ -209,11 +223,20 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
                 nodes += k
         return result(nodes)
     params = context_params(rules, contract, declarer, active, 0)
+    return result(_in_threads(
+        n, workers, 64, 4096,
+        lambda s, lo, hi: s.batch(params, hands, trumps, code, out, lo, hi, tricks)))
+
+
+def _in_threads(n: int, workers: int | None, least: int, most: int, call) -> int:
+    """Run ``call(engine, lo, hi)`` over the deals ``0..n`` on ``workers`` threads (default:
+    all cores), each with its own search context; returns the sum of what the calls
+    return (nodes).  Chunks of ``least`` to ``most`` deals are handed out in turn: no
+    thread idles while another has a hard slice."""
     workers = max(1, min(workers or os.cpu_count() or 1, n or 1))
     if workers == 1:
-        return result(_engine().batch(params, hands, trumps, code, out, 0, n, tricks))
-    # small chunks handed out in turn: no thread idles while another has a hard slice
-    size = max(64, min(4096, n // (8 * workers)))
+        return call(_engine(), 0, n)
+    size = max(least, min(most, n // (8 * workers)))
     chunks = iter([(i, min(i + size, n)) for i in range(0, n, size)])
     lock = threading.Lock()
     counts = [0] * workers
@@ -227,9 +250,8 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
                     chunk = next(chunks, None)
                 if chunk is None:
                     break
-                counts[k] += s.batch(params, hands, trumps, code, out, chunk[0], chunk[1],
-                                     tricks)
-        except BaseException as e:  # raised again in the caller's thread, never lost
+                counts[k] += call(s, chunk[0], chunk[1])
+        except BaseException as e:          # re-raised in the calling thread
             errors.append(e)
         finally:
             _give_back(s)
@@ -241,7 +263,7 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
         t.join()
     if errors:
         raise errors[0]
-    return result(sum(counts))
+    return sum(counts)
 
 
 def contract_rows(rules: RuleSet) -> list[tuple[str, tuple[int, ...]]]:
@@ -257,24 +279,92 @@ def contract_rows(rules: RuleSet) -> list[tuple[str, tuple[int, ...]]]:
     return rows
 
 
-def dd_table(hands: Sequence[int], trump: int, rules: RuleSet) -> list[dict]:
-    """The double-dummy table of a deal: one dict per contract and declarer, as the
-    ``results`` of ``solve --json`` (DESIGN.md)."""
+#: the figures of a table row: the last axis of :func:`dd_tables`
+TABLE_FIGURES = ("tricks", "margin", "makes", "game_points")
+
+
+@functools.lru_cache(maxsize=64)
+def table_plan(rules: RuleSet) -> tuple:
+    """Per row of the table ``(params, same)``: the context of ``Solver.table`` and the
+    index of an earlier row with the same players (whose tricks are this row's), or -1.
+    Raises RulesError for rules the compiled search cannot take."""
+    plan = []
+    first: dict[tuple[int, ...], int] = {}
+    for r, (contract, declarer) in enumerate(contract_rows(rules)):
+        params = context_params(rules, contract, declarer, play.active_seats(declarer), 0)
+        plan.append((params, first.get(declarer, -1)))
+        first.setdefault(declarer, r)
+    return tuple(plan)
+
+
+def _reference_table(hands: Sequence[int], trump: int, rules: RuleSet) -> list[list[int]]:
     rows = []
     for contract, declarer in contract_rows(rules):
         pos = deal_position(tuple(hands), trump, contract, declarer)
-        side = pos.declaring_side
+        rows.append([int(reference.solve(pos, rules, o) or 0) for o in TABLE_FIGURES])
+    return rows
+
+
+def dd_tables(hands, trumps, rules: RuleSet, workers: int | None = None,
+              return_nodes: bool = False):
+    """The double-dummy tables of many deals in one call: an int32 array ``(n, rows, 4)``,
+    rows as :func:`contract_rows`, figures as :data:`TABLE_FIGURES` (margin 0 where the
+    contract is decided on tricks: see :func:`table_rows`; makes 0/1).
+
+    Each row takes as few searches as exactness allows: the tricks once per set of
+    players (they read no contract parameter), then on tricks nothing more, on points
+    the margin, which settles the win (the tie break may take one zero-window test)
+    and, but for a pass bonus, the game points.  ``hands`` ``(n, 4)`` and ``trumps``
+    ``(n,)`` as in :func:`solve_batch`; ``workers`` threads (default: all cores), the
+    results independent of it.  With ``return_nodes`` returns ``(tables, nodes)``.
+    """
+    hands = np.ascontiguousarray(hands, dtype=np.int64)
+    trumps = np.ascontiguousarray(trumps, dtype=np.int64)
+    if hands.ndim != 2 or hands.shape[1] != 4 or trumps.shape != (hands.shape[0],):
+        raise ValueError("hands must be (n, 4) and trumps (n,)")
+    n = hands.shape[0]
+    nrows = len(contract_rows(rules))
+    out = np.zeros((n, nrows, len(TABLE_FIGURES)), dtype=np.int32)
+    if _compiled is None:
+        for i in range(n):
+            out[i] = _reference_table(tuple(int(h) for h in hands[i]), int(trumps[i]), rules)
+        nodes = 0
+    else:
+        plan = table_plan(rules)
+        nodes = _in_threads(n, workers, 1, 256,
+                            lambda s, lo, hi: s.table(plan, hands, trumps, out, lo, hi))
+    return (out, nodes) if return_nodes else out
+
+
+@functools.lru_cache(maxsize=64)
+def _row_heads(rules: RuleSet) -> tuple:
+    """Per row: contract, declarer as shown, side, whether it has a margin."""
+    heads = []
+    for contract, declarer in contract_rows(rules):
         if contract == "paso":
             shown = None
         elif contract == "contrasolo":
             shown = list(declarer)
         else:
             shown = declarer[0]
-        rows.append({
-            "contract": contract, "declarer": shown, "side": play.SIDE_NAMES[side],
-            "tricks": solve(pos, rules, "tricks"),
-            "margin": solve(pos, rules, "margin"),
-            "makes": solve(pos, rules, "makes"),
-            "game_points": solve(pos, rules, "game_points"),
-        })
-    return rows
+        heads.append((contract, shown, play.SIDE_NAMES[play.declaring_side(declarer)],
+                      points_based(contract, rules)))
+    return tuple(heads)
+
+
+def table_rows(table, rules: RuleSet) -> list[dict]:
+    """One deal's table from :func:`dd_tables` (``(rows, 4)``) as the ``results`` of
+    ``solve --json`` (DESIGN.md): one dict per contract and declarer."""
+    return [{"contract": contract, "declarer": list(shown) if isinstance(shown, list) else shown,
+             "side": side, "tricks": tricks, "margin": margin if has_margin else None,
+             "makes": bool(makes), "game_points": game}
+            for (contract, shown, side, has_margin), (tricks, margin, makes, game)
+            in zip(_row_heads(rules), table.tolist())]
+
+
+def dd_table(hands: Sequence[int], trump: int, rules: RuleSet) -> list[dict]:
+    """The double-dummy table of a deal: one dict per contract and declarer, as the
+    ``results`` of ``solve --json`` (DESIGN.md)."""
+    table = dd_tables(np.array([hands], dtype=np.int64), np.array([trump], dtype=np.int64),
+                      rules, workers=1)
+    return table_rows(table[0], rules)

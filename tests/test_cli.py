@@ -152,6 +152,6 @@ def test_bench_json_small():
     r = run("bench", "--deals", "20", "--reference-deals", "0", "--json")
     assert r.exit_code == 0
     out = json.loads(r.stdout)
-    assert out["schema"] == 1 and set(out["cases"]) == {"tricks3", "margin4", "makes"}
+    assert out["schema"] == 1 and set(out["cases"]) == {"tricks3", "margin4", "makes", "ddtable"}
     for case in out["cases"].values():
         assert case["compiled"]["us_per_deal"] > 0 and case["compiled"]["nodes_per_deal"] > 0
