@@ -9,7 +9,7 @@ from typing import Iterator, Optional
 import typer
 from tabulate import tabulate
 
-from cuatrola_solver import advisor
+from cuatrola_solver import advisor, inference
 from cuatrola_solver.cards import parse_card, parse_cards
 from cuatrola_solver.match import parse_score
 
@@ -106,8 +106,12 @@ def match_note(report: dict) -> str | None:
         return None
     opts = {o["bid"]: o for o in report["options"]}
     best, alt = opts[report["advice"]], opts[hand]
+    places = 2
+    while places < 4 and f"{alt['ev']:+.{places}f}" == f"{best['ev']:+.{places}f}":
+        places += 1                      # show the difference that decided it
     return (f"At {report['score']['A']}-{report['score']['B']} the match comes first: "
-            f"{hand} scores more per hand ({alt['ev']:+.2f} against {best['ev']:+.2f}) but "
+            f"{hand} scores more per hand ({alt['ev']:+.{places}f} against "
+            f"{best['ev']:+.{places}f}) but "
             f"wins the match {_pct(alt['p_match'])} of the time, {best['bid']} "
             f"{_pct(best['p_match'])}.")
 
@@ -153,6 +157,10 @@ def register(app: typer.Typer) -> None:
         seed: Optional[int] = SeedOption,
         workers: Optional[int] = workers_option("all cores"),
         rules: str = RulesOption,
+        no_inference: bool = typer.Option(
+            False, "--no-inference", help="Deal the hidden cards as if the calls already "
+            "made said nothing (by default each deal is weighted by how likely those calls "
+            "were with it: the preset's bid model)."),
         json_out: bool = JsonOption,
     ) -> None:
         """Odds and advice for each call this seat may make now (later seats assumed to pass)."""
@@ -161,10 +169,13 @@ def register(app: typer.Typer) -> None:
         cards = parse_cards(hand, "the hand")
         m = parse_card(muestra, "(--muestra)")
         sc = parse_score(score, rules=rs) if score is not None else None
+        model = None
+        if not no_inference and seat > 1:
+            model = inference.load_model(rs)
         with progress_bar("advise") as bar:
             result = advisor.advise(cards, m, seat, auction, sc, rs, exact=exact,
                                     samples=samples or advisor.DEFAULT_SAMPLES, seed=seed,
-                                    workers=workers, progress=bar)
+                                    workers=workers, progress=bar, bid_model=model)
         report = result.to_dict()
         if json_out:
             emit_json(report)
@@ -175,6 +186,9 @@ def register(app: typer.Typer) -> None:
             typer.echo(note)
         how = (f"all {report['deals']:,} consistent deals" if report["exact"] else
                f"{report['deals']:,} sampled deals, seed {report['seed']}")
+        if report.get("effective_deals") is not None:
+            how += (f", weighted by the calls made so far (worth "
+                    f"{report['effective_deals']:,.0f} deals)")
         typer.echo(colour_cards(f"seat {report['seat']}, {report['hand']}, {muestra_text(report['muestra'])}, "
                    f"rules {rs.name}; {how}; double dummy"
                    + (", later seats pass" if report["seat"] < 4 else "")))

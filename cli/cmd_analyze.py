@@ -11,7 +11,7 @@ from typing import Optional
 import typer
 from tabulate import tabulate
 
-from cuatrola_solver import analysis
+from cuatrola_solver import analysis, inference
 from cuatrola_solver.errors import quote
 from cuatrola_solver.record import format_rules, read_record, write_text
 
@@ -182,6 +182,9 @@ def register(app: typer.Typer) -> None:
             None, "--plot", metavar="FILE", help="Also write the graph of the win chances "
             "to FILE, .png or .svg (needs matplotlib: pip install 'cuatrola-solver[lab]')."),
         rules: Optional[str] = RecordRulesOption,
+        no_inference: bool = typer.Option(
+            False, "--no-inference", help="Deal the hidden cards as if the calls said "
+            "nothing (by default each deal is weighted by how likely the calls were with it)."),
         json_out: bool = JsonOption,
     ) -> None:
         """Post-game report: each card's cost, the mistakes, the bids, the points.
@@ -199,10 +202,12 @@ def register(app: typer.Typer) -> None:
                  "(or pip install matplotlib)")
         text, where = read_input(record)
         rec = record_rules(read_record(text, where), rules)
+        model = None if no_inference else inference.load_model(rec.rules)
         with progress_bar("analyze") as bar:
             result = analysis.analyze(rec, exact=exact,
                                       samples=samples or analysis.DEFAULT_SAMPLES,
-                                      seed=seed, workers=workers, bids=bids, progress=bar)
+                                      seed=seed, workers=workers, bids=bids, progress=bar,
+                                      bid_model=model)
         report = result.to_dict()
         title = f"cuatrola analysis: {Path(where).name}"
         if html is not None:

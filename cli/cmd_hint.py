@@ -11,16 +11,16 @@ from typing import Optional
 import typer
 from tabulate import tabulate
 
-from cuatrola_solver import advisor
+from cuatrola_solver import advisor, inference
 from cuatrola_solver.hand import Hand
 from cuatrola_solver.match import parse_score
 from cuatrola_solver.record import read_record
 from cuatrola_solver.view import View, check_seen
 
 from .cmd_advise import progress_bar
-from .common import (JsonOption, RulesOption, SeedOption, check_sampling, emit_json,
-                     exact_option, fail, load_rules, read_input, samples_option, user_errors,
-                     workers_option)
+from .common import (JsonOption, RecordRulesOption, SeedOption, check_sampling, emit_json,
+                     exact_option, fail, load_rules, read_input, record_rules, samples_option,
+                     user_errors, workers_option)
 
 
 def render(report: dict) -> str:
@@ -32,7 +32,7 @@ def render(report: dict) -> str:
 
 
 def source_of(record: str | None, hand: str | None, muestra: str | None, seat: int | None,
-              auction: str | None, played: str | None, rules: str, score: str | None):
+              auction: str | None, played: str | None, rules: str | None, score: str | None):
     """What the hint answers for: a Hand (a full record) or a seat's View."""
     live = {"--hand": hand, "--muestra": muestra, "--auction": auction, "--played": played,
             "--score": score}
@@ -41,7 +41,7 @@ def source_of(record: str | None, hand: str | None, muestra: str | None, seat: i
         if given:
             fail(f"give a record or the live options, not both ({', '.join(given)} with a record)")
         text, where = read_input(record)
-        rec = read_record(text, where)
+        rec = record_rules(read_record(text, where), rules)
         seen = check_seen(rec, where)
         on_turn = seen.pos.to_play if seen.pos is not None and not seen.over else None
         if seat is None:
@@ -57,7 +57,7 @@ def source_of(record: str | None, hand: str | None, muestra: str | None, seat: i
     if missing:
         fail(f"give a record, or your cards live: missing {', '.join(missing)} "
              f"(e.g. --hand \"Ao 3c Rb Ce Sb\" --muestra 3b --seat 2)")
-    return View.from_input(hand, muestra, seat, auction, played, load_rules(rules),
+    return View.from_input(hand, muestra, seat, auction, played, load_rules(rules or "online"),
                            parse_score(score) if score is not None else None)
 
 
@@ -66,7 +66,7 @@ def register(app: typer.Typer) -> None:
     @user_errors
     def hint_command(
         record: Optional[str] = typer.Argument(
-            None, metavar="[RECORD]", help="An unfinished hand record (JSON or text form; "
+            None, metavar="RECORD", help="An unfinished hand record (JSON or text form; "
             "hands not seen may be '?'), or - for stdin.  Or give your cards live:"),
         hand: Optional[str] = typer.Option(None, "--hand", "-H", help="Live: your five "
                                            "cards as dealt (or the cards you still hold)."),
@@ -79,7 +79,7 @@ def register(app: typer.Typer) -> None:
         played: Optional[str] = typer.Option(None, "--played", "-p", help="Live: the cards "
                                              "played so far, as in a record: '1. Sb Ab Cb 3b "
                                              "cante 2 oros 2. Ao'."),
-        rules: str = RulesOption,
+        rules: Optional[str] = RecordRulesOption,
         score: Optional[str] = typer.Option(None, "--score", help="Live: the match score "
                                             "A-B before the hand."),
         samples: Optional[int] = samples_option(
@@ -87,15 +87,19 @@ def register(app: typer.Typer) -> None:
         exact: bool = exact_option(),
         seed: Optional[int] = SeedOption,
         workers: Optional[int] = workers_option("1"),
+        no_inference: bool = typer.Option(
+            False, "--no-inference", help="Deal the hidden cards as if the calls said "
+            "nothing (by default each deal is weighted by how likely the calls were with it)."),
         json_out: bool = JsonOption,
     ) -> None:
         """The value of each legal card for the seat on turn, from what it knows (best first)."""
         check_sampling(exact, samples)
         source = source_of(record, hand, muestra, seat, auction, played, rules, score)
+        model = None if no_inference else inference.load_model(source.rules)
         with progress_bar("hint") as bar:
             result = advisor.hint(source, exact=exact,
                                   samples=samples or advisor.DEFAULT_HINT_SAMPLES,
-                                  seed=seed, workers=workers, progress=bar)
+                                  seed=seed, workers=workers, progress=bar, bid_model=model)
         report = result.to_dict()
         if json_out:
             emit_json(report)
@@ -113,5 +117,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(report["note"])
         how = (f"all {report['deals']:,} consistent deals" if report["exact"] else
                f"{report['deals']:,} sampled deals, seed {report['seed']}")
+        if report.get("effective_deals") is not None:
+            how += f", weighted by the calls (worth {report['effective_deals']:,.0f} deals)"
         typer.echo(f"contract {report['contract']}; {how}; double dummy")
         typer.echo(render(report))

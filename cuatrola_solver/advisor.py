@@ -54,7 +54,7 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from . import equity, sampling, solver
+from . import equity, inference, sampling, solver
 from .auction import Auction, parse_call
 from .cards import cards_of, format_card, format_cards, mask_of
 from .errors import IllegalBidError, IllegalPlayError, NotationError, quote
@@ -191,22 +191,34 @@ def bid_options(rules: RuleSet, seat: int, calls: str | Sequence[str] | None = N
 
 @dataclass
 class _Tally:
-    """Integer sums over the deals seen so far, for one (contract, declarer)."""
+    """Sums over the deals seen so far, for one (contract, declarer), each deal counted
+    with its weight (1 without call inference: the sums are then whole numbers)."""
 
-    n: int = 0
-    wins: int = 0                 # deals the declaring side wins
-    gp: int = 0                   # sum of the declaring side's game points
-    tricks: np.ndarray = field(default_factory=lambda: np.zeros(6, dtype=np.int64))
-    outcomes: dict[int, int] = field(default_factory=dict)   # game points -> deals
+    n: int = 0                    # deals
+    w: float = 0.0                # sum of the weights
+    w2: float = 0.0               # sum of the squared weights
+    wins: float = 0.0             # deals the declaring side wins
+    gp: float = 0.0               # sum of the declaring side's game points
+    tricks: np.ndarray = field(default_factory=lambda: np.zeros(6))
+    outcomes: dict[int, float] = field(default_factory=dict)   # game points -> deals
 
-    def add(self, makes: np.ndarray, gp: np.ndarray, tricks: np.ndarray) -> None:
+    def add(self, makes: np.ndarray, gp: np.ndarray, tricks: np.ndarray,
+            weights: np.ndarray | None = None) -> None:
+        if weights is None:
+            weights = np.ones(len(makes))
         self.n += len(makes)
-        self.wins += int(np.count_nonzero(makes))
-        self.gp += int(gp.sum(dtype=np.int64))
-        self.tricks += np.bincount(tricks, minlength=6)[:6]
-        values, counts = np.unique(gp, return_counts=True)
-        for v, k in zip(values.tolist(), counts.tolist()):
-            self.outcomes[v] = self.outcomes.get(v, 0) + k
+        self.w += float(weights.sum())
+        self.w2 += float(np.square(weights).sum())
+        self.wins += float(weights[np.asarray(makes, dtype=bool)].sum())
+        self.gp += float(np.dot(weights, gp))
+        self.tricks += np.bincount(tricks, weights=weights, minlength=6)[:6]
+        for v in np.unique(gp).tolist():
+            self.outcomes[v] = self.outcomes.get(v, 0.0) + float(weights[gp == v].sum())
+
+    @property
+    def effective(self) -> float:
+        """(sum w)^2 / sum w^2: the deals the weighted sums are worth (n when unweighted)."""
+        return self.w * self.w / self.w2 if self.w2 else 0.0
 
 
 def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
@@ -286,6 +298,8 @@ class Advice:
     score: Score | None = None
     #: the call of highest expected points per hand, when the advice plays for the match
     advice_per_hand: str | None = None
+    #: with call inference: the deals the weighted odds are worth, (sum w)^2 / sum w^2
+    effective_deals: float | None = None
 
     def option(self, bid: str) -> OptionResult:
         for r in self.options:
@@ -305,6 +319,8 @@ class Advice:
              "score": self.score.to_dict() if self.score else None}
         if match:
             d["advice_per_hand"] = self.advice_per_hand
+        if self.effective_deals is not None:
+            d["effective_deals"] = round(self.effective_deals, 1)
         return d
 
 
@@ -316,15 +332,19 @@ def _results(options: list[Option], tallies: dict, exact: bool, seat: int) -> li
             continue
         t = tallies[o.key]
         flip = o.solver_side != side_of(seat)       # seat N's side is not the measured one
-        wins = t.n - t.wins if flip else t.wins
+        wins = t.w - t.wins if flip else t.wins
         ev_sum = -t.gp if flip else t.gp
+        if t.w == t.n:                               # unweighted: whole numbers
+            wins, ev_sum = int(round(wins)), int(round(ev_sum))
         counts = t.tricks
         if o.side != o.solver_side:                  # paso: count seat N's side's tricks
             counts = counts[::-1]
-        p = wins / t.n
-        ci = (p, p) if exact else wilson(wins, t.n)
-        outcomes = tuple(sorted(((-g if flip else g), k / t.n) for g, k in t.outcomes.items()))
-        out.append(OptionResult(o, p, ci, ev_sum / t.n, tuple(float(c) / t.n for c in counts),
+        p = wins / t.w
+        n_eff = t.effective
+        ci = ((p, p) if exact else wilson(wins, t.n) if t.w == t.n
+              else wilson(p * n_eff, n_eff))
+        outcomes = tuple(sorted(((-g if flip else g), k / t.w) for g, k in t.outcomes.items()))
+        out.append(OptionResult(o, p, ci, ev_sum / t.w, tuple(float(c) / t.w for c in counts),
                                 wins, ev_sum, outcomes))
     return out
 
@@ -374,7 +394,7 @@ def advise(hand: Iterable[int] | int, muestra: int, seat: int,
            rules: RuleSet | str | None = None, *, exact: bool = False,
            samples: int = DEFAULT_SAMPLES, seed: int | None = None,
            workers: int | None = None, tolerance: float = TOLERANCE,
-           progress: Progress | None = None) -> Advice:
+           progress: Progress | None = None, bid_model=None) -> Advice:
     """Odds and expected match points of every call seat ``seat`` may make now.
 
     ``hand``: the seat's five cards (list or mask); ``auction``: the calls of seats
@@ -383,6 +403,11 @@ def advise(hand: Iterable[int] | int, muestra: int, seat: int,
     ``samples`` deals are drawn with ``seed`` (None: a fresh seed, reported in the
     result) and drawing stops once every allowed option's Wilson half-width is at most
     ``tolerance``.  ``progress(done, total)`` is called after each batch.
+
+    ``bid_model`` (an :class:`~cuatrola_solver.inference.BidModel`) weights each deal by
+    how likely the calls already made were with the hands it gives the seats before
+    (:func:`~cuatrola_solver.inference.call_weights`): the odds are weighted means, the
+    intervals use the effective number of deals, reported as ``effective_deals``.
     """
     rules = get_rules(rules)
     cards = list(cards_of(hand)) if isinstance(hand, int) else list(hand)
@@ -396,9 +421,20 @@ def advise(hand: Iterable[int] | int, muestra: int, seat: int,
     keys = list(dict.fromkeys(o.key for o in options if o.allowed))
     tallies = {key: _Tally() for key in keys}
 
+    before = list(parse_auction(auction, seat, rules, score).calls)
+    infer = bid_model is not None and bool(before)      # even a paso says something
+
     def run(deals: np.ndarray) -> None:
+        weights = None
+        if infer:
+            weights = inference.call_weights(deals, k.trump, before, range(1, seat), rules,
+                                             bid_model, score)
         for key, values in _solve_round(deals, k.trump, rules, keys, workers).items():
-            tallies[key].add(*values)
+            tallies[key].add(*values, weights)
+        if infer and tallies[keys[0]].w <= 0:
+            raise NotationError(f"no deal explains the calls {' '.join(before)!r} under the bid "
+                                f"model (every weight is 0): advise without inference "
+                                f"(--no-inference)")
 
     if exact:
         seed = None
@@ -421,13 +457,14 @@ def advise(hand: Iterable[int] | int, muestra: int, seat: int,
             if j >= MIN_ROUNDS and _settled(results, tolerance):
                 break
     n = tallies[keys[0]].n
-    calls = tuple(parse_auction(auction, seat, rules, score).calls)
+    calls = tuple(before)
+    ess = tallies[keys[0]].effective if infer else None
     if score is None:
         return Advice(rules, seat, tuple(cards), muestra, exact, n, seed, tuple(results),
-                      _choose(results), calls, score)
+                      _choose(results), calls, score, effective_deals=ess)
     results = _with_match(results, rules, score, seat)
     return Advice(rules, seat, tuple(cards), muestra, exact, n, seed, tuple(results),
-                  _choose_match(results), calls, score, _choose(results))
+                  _choose_match(results), calls, score, _choose(results), ess)
 
 
 # --- hints: the best card for the seat on turn ------------------------------------------
@@ -457,6 +494,7 @@ class Hint:
     cards: tuple[CardHint, ...]   # best first
     cante: int | None = None      # a suit the seat sings before leading (values assume it)
     note: str | None = None
+    effective_deals: float | None = None   # with call inference: (sum w)^2 / sum w^2
 
     @property
     def best(self) -> int | None:
@@ -471,7 +509,9 @@ class Hint:
                 "seed": self.seed, "cards": [c.to_dict() for c in self.cards],
                 "best": None if self.best is None else format_card(self.best),
                 "cante": None if self.cante is None else SUIT_NAMES[self.cante],
-                "note": self.note}
+                "note": self.note,
+                **({} if self.effective_deals is None
+                   else {"effective_deals": round(self.effective_deals, 1)})}
 
 
 def hint_view(source) -> View:
@@ -493,7 +533,7 @@ def hint_view(source) -> View:
 
 def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
          seed: int | None = None, workers: int | None = None,
-         progress: Progress | None = None) -> Hint:
+         progress: Progress | None = None, bid_model=None) -> Hint:
     """Every legal card of the seat on turn, valued over the deals consistent with what
     that seat knows, best first.
 
@@ -510,7 +550,9 @@ def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
     as forgone (the record is taken as complete so far).  Sampled deals are drawn and
     valued in rounds of :data:`ROUND`, as for :func:`advise`: after :data:`MIN_ROUNDS`
     rounds, sampling stops once every card's ``p_win`` is within ±:data:`TOLERANCE` (so
-    by :data:`SETTLED` deals, whatever ``samples`` asks).  ``workers`` threads (default
+    by :data:`SETTLED` deals, whatever ``samples`` asks).  With ``bid_model`` each deal
+    is weighted by how likely the four calls were with the hands it gives the other seats
+    (as in :func:`advise`).  ``workers`` threads (default
     1) solve the deals; the result does not depend on it.  Each deal's searches are
     short and much of the work holds the GIL, so more threads seldom pay: measured
     slower on 2 cores at trick 1.
@@ -561,6 +603,9 @@ def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
     pts = points_based(base.contract, rules)
     sums: dict[int, list[float]] = {}
     n = 0
+    weight, weight2 = 0.0, 0.0            # sums of the deals' weights and squared weights
+    others = [s for s in (1, 2, 3, 4) if s != seat]
+    infer = bid_model is not None           # four calls are known once cards are played
 
     def values(row) -> tuple:
         pos = base.with_changes(hands=tuple(int(h) for h in row))
@@ -576,28 +621,39 @@ def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
             # results come back in deal order whatever the threads: the sums do not
             # depend on them
             solved = pool.map(values, deals) if pool else map(values, deals)
-            for tr, mk, mg in solved:
+            ws = (inference.call_weights(k.dealt_hands(deals), view.trump, view.calls, others,
+                                         rules, bid_model, view.score)
+                  if infer else np.ones(len(deals)))
+            for w, (tr, mk, mg) in zip(ws.tolist(), solved):
                 for c, t in tr.items():
                     s = sums.setdefault(c, [0.0, 0.0, 0.0])
-                    s[0] += t if measured == d else 5 - t
+                    s[0] += w * (t if measured == d else 5 - t)
                     if mg is not None:
-                        s[1] += mg[c] if measured == d else -mg[c]
-                    s[2] += mk[c] if mine == d else 1 - mk[c]
+                        s[1] += w * (mg[c] if measured == d else -mg[c])
+                    s[2] += w * (mk[c] if mine == d else 1 - mk[c])
                 n += 1
+                weight += w
+                weight2 += w * w
                 if progress and n % 200 == 0:
                     progress(n, total)
+            if infer and weight <= 0:
+                raise NotationError("no deal explains the calls under the bid model (every "
+                                    "weight is 0): hint without inference (--no-inference)")
+            ess = weight * weight / weight2 if infer else n
             if (not exact and j >= MIN_ROUNDS
-                    and all(_half_width(s[2], n) <= TOLERANCE for s in sums.values())):
+                    and all(_half_width(s[2] * ess / weight, ess) <= TOLERANCE if infer
+                            else _half_width(s[2], n) <= TOLERANCE for s in sums.values())):
                 break
     finally:
         if pool:
             pool.shutdown()
-    cards = [CardHint(c, s[0] / n, s[1] / n if pts else None, s[2] / n)
+    cards = [CardHint(c, s[0] / weight, s[1] / weight if pts else None, s[2] / weight)
              for c, s in sums.items()]
     sign = 1 if measured == mine else -1      # seat-relative: higher is better for the seat
     cards.sort(key=lambda h: (-h.p_win, -sign * (h.margin or 0.0), -sign * h.tricks, h.card))
     return Hint(seat, view.trick_number, base.contract, tuple(base.declarer), measured,
-                exact, n, seed, tuple(cards), cante, note)
+                exact, n, seed, tuple(cards), cante, note,
+                weight * weight / weight2 if infer else None)
 
 
 #: most deals of a cante hint (each deal is solved once per option)

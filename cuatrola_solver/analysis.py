@@ -450,7 +450,8 @@ def _best_of(values: dict[int, dict]) -> dict:
     return out
 
 
-def _hint(hand: Hand, exact: bool, samples: int, seed: int | None, workers: int):
+def _hint(hand: Hand, exact: bool, samples: int, seed: int | None, workers: int,
+          bid_model=None):
     """advisor.hint, exact when the consistent deals are no more than ``samples`` (and
     than the deals sampling ever draws: a huge ``samples`` must not mean exact work)."""
     if not exact:
@@ -459,18 +460,19 @@ def _hint(hand: Hand, exact: bool, samples: int, seed: int | None, workers: int)
     kw = {}
     if "workers" in inspect.signature(advisor.hint).parameters:
         kw["workers"] = workers
-    return advisor.hint(hand, exact=exact, samples=samples, seed=seed, **kw)
+    return advisor.hint(hand, exact=exact, samples=samples, seed=seed, bid_model=bid_model,
+                        **kw)
 
 
 def _review_card(hand: Hand, trick: int, position: int, card: int, exact: bool,
-                 samples: int, seed: int | None, workers: int) -> CardReview:
+                 samples: int, seed: int | None, workers: int, bid_model=None) -> CardReview:
     seat = hand.pos.to_play
     legal = tuple(hand.legal_cards())
     if len(legal) == 1 and card in legal:
         return CardReview(trick, position, seat, card, "forced", legal)
     dd = _dd_card_values(hand)
     before = _best_of(dd)
-    h = _hint(hand, exact, samples, seed, workers)
+    h = _hint(hand, exact, samples, seed, workers, bid_model)
     p = {ch.card: ch.p_win for ch in h.cards}
     best_p = max(p.values())
     best = tuple(ch.card for ch in h.cards if ch.p_win >= best_p - _EPS)
@@ -503,7 +505,7 @@ def _replay(rec: HandRecord):
 
 
 def _review_bids(hand: Hand, table: list[dict], rows: list, exact: bool, samples: int,
-                 seed: int | None, workers: int) -> list[BidReview]:
+                 seed: int | None, workers: int, bid_model=None) -> list[BidReview]:
     by_key = {(contract, tuple(decl)): row for (contract, decl), row in zip(rows, table)}
     out = []
     calls = list(hand.auction.calls)
@@ -511,7 +513,7 @@ def _review_bids(hand: Hand, table: list[dict], rows: list, exact: bool, samples
         s = None if seed is None else seed + 100 + seat
         adv = advisor.advise(hand.deal[seat - 1], hand.muestra, seat, calls[:seat - 1],
                              hand.score, hand.rules, exact=exact, samples=samples, seed=s,
-                             workers=workers)
+                             workers=workers, bid_model=bid_model)
         mine = side_of(seat)
         options = []
         for r in adv.options:
@@ -554,11 +556,11 @@ _TASKS: list = []
 
 def _review_task(k: int) -> tuple[int, CardReview]:
     i, t, j, hand, c, s = _TASKS[k][:6]
-    exact, samples = _TASKS[k][6:]
-    return i, _review_card(hand, t, j, c, exact, samples, s, 1)
+    exact, samples, bid_model = _TASKS[k][6:]
+    return i, _review_card(hand, t, j, c, exact, samples, s, 1, bid_model)
 
 
-def _review_cards(tasks: list, exact: bool, samples: int, workers: int):
+def _review_cards(tasks: list, exact: bool, samples: int, workers: int, bid_model=None):
     """Yield ``(index, CardReview)`` for every task, in any order.
 
     Each card's review is independent of the others and mostly Python (the hint's
@@ -570,7 +572,7 @@ def _review_cards(tasks: list, exact: bool, samples: int, workers: int):
     global _TASKS
     workers = min(workers, len(tasks))
     if workers > 1 and sys.platform.startswith("linux"):
-        _TASKS = [task + (exact, samples) for task in tasks]
+        _TASKS = [task + (exact, samples, bid_model) for task in tasks]
         try:
             with multiprocessing.get_context("fork").Pool(workers) as pool:
                 yield from pool.imap_unordered(_review_task, range(len(tasks)))
@@ -578,19 +580,20 @@ def _review_cards(tasks: list, exact: bool, samples: int, workers: int):
             _TASKS = []
         return
     for i, t, j, hand, c, s in tasks:
-        yield i, _review_card(hand, t, j, c, exact, samples, s, 1)
+        yield i, _review_card(hand, t, j, c, exact, samples, s, 1, bid_model)
 
 
 def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMPLES,
             seed: int | None = None, workers: int | None = None, bids: bool = True,
-            progress: Progress | None = None) -> Analysis:
+            progress: Progress | None = None, bid_model=None) -> Analysis:
     """The post-game analysis of a record (see the module's docstring).
 
     ``samples``: deals per card and per bid review (ignored with ``exact``);
     ``seed``: None draws one, reported in the result; ``workers``: processes sharing
     the cards and threads of the bid review's batch solver (default
     :data:`DEFAULT_WORKERS`; the result does not depend on it); ``bids=False`` skips the bid
-    review; ``progress(done, total)`` is called after each card and each bid review.
+    review; ``progress(done, total)`` is called after each card and each bid review;
+    ``bid_model`` weights the hidden deals by the calls (see :func:`advisor.advise`).
     Raises :class:`~cuatrola_solver.errors.RecordError` for a record that cannot be
     replayed.
     """
@@ -620,7 +623,7 @@ def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMP
                     and c == first.card:
                 decided = True
     done = len(cards) - len(tasks)
-    for i, review in _review_cards(tasks, exact, samples, workers):
+    for i, review in _review_cards(tasks, exact, samples, workers, bid_model):
         cards[i] = review
         done += 1
         if progress:
@@ -629,7 +632,7 @@ def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMP
     table = solver.dd_table(final.deal, final.trump, final.rules)
     reviews = []
     if bids:
-        reviews = _review_bids(final, table, rows, exact, samples, seed, workers)
+        reviews = _review_bids(final, table, rows, exact, samples, seed, workers, bid_model)
         if progress:
             progress(total, total)
     return Analysis(rec, final, exact, samples, seed, tuple(cards), tuple(reviews),

@@ -66,7 +66,7 @@ class RandomPlayer:
 
 def _strength(c: int) -> int:
     """Higher is stronger within a suit (A > 3 > R > C > S)."""
-    return -int(rank_of(c))
+    return int(rank_of(c))
 
 
 def _trick_winner(view: View) -> tuple[int, int] | None:

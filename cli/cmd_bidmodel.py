@@ -1,0 +1,64 @@
+"""``cuatrola bidmodel``: fit the bid model of a preset (what the calls reveal)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from cuatrola_solver import __version__, inference
+
+from .cmd_advise import progress_bar
+from .common import RulesOption, fail, load_rules, user_errors
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("bidmodel")
+    @user_errors
+    def bidmodel_command(
+        rules: str = RulesOption,
+        deals: int = typer.Option(2500, "--deals", min=50, max=100_000,
+                                  help="Random deals the advisor bids on (4 calls each)."),
+        seed: int = typer.Option(1, "--seed", min=0, help="Seed of the deals and the advice."),
+        samples: int = typer.Option(300, "--samples", min=20, max=20_000,
+                                    help="Deals each advice samples (the lab bidder's budget)."),
+        out: Optional[Path] = typer.Option(None, "--out", "-o", help="Where to write the model "
+                                           "(default: the package's data file of the preset)."),
+        calls: Optional[Path] = typer.Option(None, "--calls", help="Keep the advisor's calls "
+                                             "in this file (JSON lines), or fit on the calls "
+                                             "already in it."),
+    ) -> None:
+        """Fit P(call | hand, seat, calls before) on the advisor bidder's calls."""
+        rs = load_rules(rules)
+        if rs.differences() and out is None:
+            fail(f"--rules {rules!r} overrides the preset: give --out FILE (the package "
+                 f"keeps one model per preset)")
+        if calls is not None and calls.exists():
+            rows = inference.read_calls(calls, rs)
+            deals = len(rows) // 4
+        else:
+            with progress_bar("bids") as bar:
+                rows = inference.advisor_calls(deals, rs, seed, samples, progress=bar)
+            if calls is not None:
+                try:
+                    calls.write_text("".join(json.dumps(r) + "\n" for r in rows),
+                                     encoding="utf-8")
+                except OSError as e:
+                    fail(f"cannot write --calls {str(calls)!r}: {e.strerror}")
+        command = "cuatrola bidmodel " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+        model = inference.fit(rows, rs, {"command": command.strip(), "deals": deals,
+                                         "seed": seed, "samples": samples,
+                                         "lab_version": __version__})
+        path = out or inference.model_path(rs)
+        try:
+            Path(path).write_text(model.to_json() + "\n", encoding="utf-8")
+        except OSError as e:
+            fail(f"cannot write the model to {str(path)!r}: {e.strerror}")
+        p = model.provenance
+        typer.echo(f"bid model for {rs.name}: {deals} deals, held-out log-loss {p['log_loss']} "
+                   f"(base rates {p['base_rate_log_loss']}), accuracy {p['accuracy']:.1%}; "
+                   f"written to {path}")
