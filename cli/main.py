@@ -6,8 +6,8 @@ from __future__ import annotations
 import typer
 
 from .common import CommandLine
-from . import (cmd_advise, cmd_analyze, cmd_bench, cmd_check, cmd_deal, cmd_equity, cmd_hint,
-               cmd_play, cmd_rules, cmd_solve)
+from . import (cmd_advise, cmd_analyze, cmd_bench, cmd_calibrate, cmd_check, cmd_deal,
+               cmd_equity, cmd_hint, cmd_play, cmd_rules, cmd_selfplay, cmd_solve)
 
 app = typer.Typer(
     cls=CommandLine, add_completion=False, no_args_is_help=True,
@@ -15,7 +15,7 @@ app = typer.Typer(
     help="Hand evaluation, bid advice, double-dummy and post-game analysis for cuatrola.")
 
 for module in (cmd_advise, cmd_hint, cmd_play, cmd_solve, cmd_check, cmd_analyze, cmd_deal,
-               cmd_rules, cmd_bench, cmd_equity):
+               cmd_rules, cmd_bench, cmd_equity, cmd_selfplay, cmd_calibrate):
     module.register(app)
 
 
