@@ -26,7 +26,9 @@ def _interval(d: dict, scale: float = 1.0, digits: int = 3) -> str:
 
 def render(s: dict) -> str:
     boards = s["boards"]
-    unit = "deals, each played twice" if s["mode"] == "hands" else "pairs of matches"
+    twice = s["a"] != s["b"]
+    unit = (("deals, each played twice" if twice else "deals") if s["mode"] == "hands"
+            else "pairs of matches" if twice else "matches")
     pts = s["points_per_hand"]
     lines = [f"{boards} {unit} ({s['hands']} hands), rules {s['rules']}, seed {s['seed']}",
              f"  a = {s['a']}", f"  b = {s['b']}", "",
@@ -84,6 +86,9 @@ def register(app: typer.Typer) -> None:
                                                     "repeat to cycle over the deals."),
         batch: Optional[int] = typer.Option(None, "--batch", min=1, max=1000,
                                             help="Boards per task (default: by size)."),
+        time_limit: Optional[float] = typer.Option(None, "--time-limit", min=0,
+                                                   help="Start no new batch after this "
+                                                   "many seconds (continue with --resume)."),
         json_out: bool = JsonOption,
     ) -> None:
         """Duplicate tournament between two line-ups: every deal played twice, the
@@ -100,7 +105,7 @@ def register(app: typer.Typer) -> None:
         began = time.monotonic()
         with progress_bar("boards") as bar:
             summary = lab.run(config, out, workers=workers, ray=ray, resume=resume,
-                              batch=batch, progress=bar)
+                              batch=batch, time_limit=time_limit, progress=bar)
         elapsed = time.monotonic() - began
         report = summary.to_dict()
         if out is not None:

@@ -29,6 +29,7 @@ import math
 import os
 import random
 import socket
+import time
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Iterable, Iterator, Sequence
 
@@ -106,6 +107,13 @@ class LabConfig:
         del d["count"]
         d["auctions"] = [" ".join(a) for a in self.auctions]
         return d
+
+    @property
+    def plays(self) -> tuple[int, ...]:
+        """The plays of a board: both, or only the first when the two line-ups are the
+        same (the second would repeat it: the players answer the same to the same
+        views and seeds)."""
+        return (0,) if self.a == self.b else (0, 1)
 
     def with_count(self, count: int) -> "LabConfig":
         return LabConfig(self.a, self.b, self.rules, self.seed, self.mode, self.odds_samples,
@@ -185,7 +193,7 @@ def play_board(config: LabConfig, i: int) -> list[dict]:
         deal = random_deal(rng)
         seed = rng.getrandbits(62)
         forced = config.auctions[i % len(config.auctions)] if config.auctions else None
-        for play in (0, 1):
+        for play in config.plays:
             side_a, side_b = ("a", "b") if play == 0 else ("b", "a")
             bids: list = []
             seated = [_Recorder(players[side_a if s % 2 else side_b], config.odds_samples,
@@ -198,7 +206,7 @@ def play_board(config: LabConfig, i: int) -> list[dict]:
             out.append(obj)
         return out
     seed = _deal_rng(config, i).getrandbits(62)
-    for play in (0, 1):
+    for play in config.plays:
         first, second = ("a", "b") if play == 0 else ("b", "a")
         bids: list = []
         # players 1 and 3 of hand 0 are line-up ``first``
@@ -321,7 +329,7 @@ class Summary:
             # the last hand's winner is the match's: only the winner of a hand scores
             board.plays_done.add(lab["play"])
             board.matches[winner] += 1
-        if board.plays_done == {0, 1}:
+        if board.plays_done == set(self.config.plays):
             self._close(board)
             self._board = None
             return True
@@ -335,7 +343,7 @@ class Summary:
         self.diff.add(b.points["a"] - b.points["b"], b.hands)
         self.won.add(b.won["a"], b.hands)
         if self.config.mode == "matches":
-            self.matches.add(b.matches["a"], 2)
+            self.matches.add(b.matches["a"], len(self.config.plays))
         for contract, seat, who, made in b.contracts:
             row = self.contracts.setdefault((contract, seat), [0, 0, 0, 0])
             row[0] += 1
@@ -351,7 +359,8 @@ class Summary:
                                  "difference": self.diff.to_dict()},
              "hands_won": {"a": self.won.to_dict()}}
         if c.mode == "matches":
-            d["matches_won"] = {"a": self.matches.to_dict(), "matches": 2 * self.boards}
+            d["matches_won"] = {"a": self.matches.to_dict(),
+                                "matches": len(c.plays) * self.boards}
         rows = []
         order = {"paso": 0, "solo": 1, "contrasolo": 2, "cuatrola": 3, "quintola": 4}
         for (contract, seat), (bid, made, by_a, by_b) in sorted(
@@ -442,10 +451,11 @@ def _batches(start: int, stop: int, size: int) -> list[tuple[int, int]]:
     return [(i, min(i + size, stop)) for i in range(start, stop, size)]
 
 
-def _local(config: LabConfig, batches, workers: int) -> Iterator[tuple[int, list[str]]]:
-    """(batch number, lines) as batches finish, on ``workers`` processes (or here)."""
+def _local(config: LabConfig, todo, workers: int) -> Iterator[tuple[int, list[str]]]:
+    """(batch number, lines) as the batches of ``todo`` (number, (start, stop)) finish,
+    on ``workers`` processes (or here)."""
     if workers <= 1:
-        for j, (s, e) in enumerate(batches):
+        for j, (s, e) in todo:
             yield j, run_batch(config, s, e)
         return
     import multiprocessing
@@ -453,7 +463,6 @@ def _local(config: LabConfig, batches, workers: int) -> Iterator[tuple[int, list
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
         pending = {}
-        todo = iter(enumerate(batches))
         for j, (s, e) in todo:
             pending[pool.submit(run_batch, config, s, e)] = j
             if len(pending) >= AHEAD * workers:
@@ -466,6 +475,15 @@ def _local(config: LabConfig, batches, workers: int) -> Iterator[tuple[int, list
                 nxt = next(todo, None)
                 if nxt is not None:
                     pending[pool.submit(run_batch, config, *nxt[1])] = nxt[0]
+
+
+def _until(items: Iterable, seconds: float | None) -> Iterator:
+    """``items`` until ``seconds`` have passed (all of them without a limit)."""
+    deadline = None if seconds is None else time.monotonic() + seconds
+    for item in items:
+        if deadline is not None and time.monotonic() >= deadline:
+            return
+        yield item
 
 
 def _import_ray():
@@ -502,12 +520,11 @@ def connect_ray(address: str):
     return ray
 
 
-def _on_ray(config: LabConfig, batches, address: str) -> Iterator[tuple[int, list[str]]]:
+def _on_ray(config: LabConfig, todo, address: str) -> Iterator[tuple[int, list[str]]]:
     ray = connect_ray(address)
     task = ray.remote(run_batch)
     slots = max(1, int(ray.cluster_resources().get("CPU", 1))) * AHEAD
     pending = {}
-    todo = iter(enumerate(batches))
     for j, (s, e) in todo:
         pending[task.remote(config, s, e)] = j
         if len(pending) >= slots:
@@ -524,7 +541,7 @@ def _on_ray(config: LabConfig, batches, address: str) -> Iterator[tuple[int, lis
 
 def run(config: LabConfig, out: str | None = None, *, workers: int | None = None,
         ray: str | None = None, resume: bool = False, batch: int | None = None,
-        progress: Progress | None = None) -> Summary:
+        time_limit: float | None = None, progress: Progress | None = None) -> Summary:
     """Play ``config.count`` boards and return the summary; with ``out``, write every
     hand's record to it as JSON lines in board order, flushed batch by batch.
 
@@ -532,7 +549,8 @@ def run(config: LabConfig, out: str | None = None, *, workers: int | None = None
     read, not replayed; a cut last board is played again).  Without ``resume`` an
     existing non-empty ``out`` is refused.  ``workers`` processes (default: all cores)
     or the Ray cluster at ``ray`` play the batches (``batch`` boards each); the records
-    do not depend on either."""
+    do not depend on either.  After ``time_limit`` seconds no new batch is started: the
+    run stops when those under way are written (continue it with ``resume``)."""
     summary = Summary(config)
     start = 0
     if out is not None:
@@ -553,7 +571,8 @@ def run(config: LabConfig, out: str | None = None, *, workers: int | None = None
         per_worker = math.ceil((total - start) / (workers * 4))
         batch = max(1, min(8 if config.mode == "hands" else 1, per_worker))
     batches = _batches(start, total, batch)
-    source = _on_ray(config, batches, ray) if ray else _local(config, batches, workers)
+    todo = _until(enumerate(batches), time_limit)
+    source = _on_ray(config, todo, ray) if ray else _local(config, todo, workers)
     f = open(out, "a", encoding="utf-8") if out is not None else None
     try:
         ready: dict[int, list[str]] = {}

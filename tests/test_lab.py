@@ -81,12 +81,26 @@ def test_one_and_two_workers_write_the_same_records(small, tmp_path):
     assert s2.to_dict() == summary.to_dict()
 
 
-def test_same_lineup_on_both_sides_gives_a_zero_duplicate_difference():
-    config = LabConfig.make("heuristic", "heuristic", seed=2, count=6, odds_samples=0)
+def test_the_same_lineup_on_both_sides_plays_each_deal_once(monkeypatch):
+    config = LabConfig.make("heuristic", "heuristic", seed=2, count=4, odds_samples=0)
+    once = [json.loads(x) for x in lab.run_batch(config, 0, 4)]
+    assert [r["lab"]["play"] for r in once] == [0] * 4
     s = lab.run(config, workers=1).to_dict()
-    diff = s["points_per_hand"]["difference"]
-    assert diff["mean"] == 0 and diff["se"] == 0
-    assert s["points_per_hand"]["a"]["mean"] == s["points_per_hand"]["b"]["mean"]
+    assert s["boards"] == 4 and s["hands"] == 4
+    # the second play would have repeated the first
+    monkeypatch.setattr(LabConfig, "plays", property(lambda self: (0, 1)))
+    twice = [json.loads(x) for x in lab.run_batch(config, 0, 4)]
+    for r0, r1 in zip(twice[::2], twice[1::2]):
+        for r in (r0, r1):
+            del r["lab"]["play"]
+        assert r0 == r1
+
+
+def test_a_time_limit_starts_no_new_batch(tmp_path):
+    config = LabConfig.make("heuristic", "random", count=50, odds_samples=0)
+    out = tmp_path / "t.jsonl"
+    s = lab.run(config, str(out), workers=1, time_limit=0)
+    assert s.boards == 0 and s.played == 0 and out.read_text() == ""
 
 
 def test_summary_counts_the_points_of_each_lineup():
@@ -121,7 +135,7 @@ def test_pimc_bidder_records_the_odds_it_bid_on():
 
 
 def test_forced_auctions_cycle_over_the_deals():
-    config = LabConfig.make("heuristic", "heuristic", seed=1, count=2, odds_samples=0,
+    config = LabConfig.make("heuristic", "random", seed=1, count=2, odds_samples=0,
                             auctions=["paso paso paso paso", "paso solo paso paso"])
     recs = [json.loads(x) for x in lab.run_batch(config, 0, 2)]
     assert [r["auction"] for r in recs] == [["paso"] * 4] * 2 + [["paso", "solo", "paso", "paso"]] * 2
