@@ -8,7 +8,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
+from cuatrola_cli.main import app
 from cuatrola_solver import lab
 from cuatrola_solver.calibration import Calibration, Group, Prediction, predictions
 from cuatrola_solver.lab import LabConfig

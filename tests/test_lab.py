@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from cli.main import app
+from cuatrola_cli.main import app
 from cuatrola_solver import lab
 from cuatrola_solver.cards import parse_cards
 from cuatrola_solver.lab import LabConfig, LabError
