@@ -14,8 +14,10 @@ from cuatrola_solver.errors import quote
 
 from .common import JsonOption, emit_json, fail, user_errors
 
-#: groups drawn in the plot's reliability panel: at least this many predictions
+#: groups drawn in the plot's reliability panel: at least this many predictions, and
+#: of their bins those with at least PLOT_MIN_BIN
 PLOT_MIN = 20
+PLOT_MIN_BIN = 10
 
 
 def _pct(x: float | None) -> str:
@@ -66,12 +68,13 @@ def plot(report: dict, path: str) -> None:
             continue
         if g["contract"] == "paso" and "seat" in g:
             continue                            # paso is drawn per side
-        xs = [b["mean_p"] for b in g["bins"]]
-        ys = [b["observed"] for b in g["bins"]]
+        bins = [b for b in g["bins"] if b["count"] >= PLOT_MIN_BIN]
+        xs = [b["mean_p"] for b in bins]
+        ys = [b["observed"] for b in bins]
         left.plot(xs, ys, marker="o", ms=3, lw=1.2,
                   label=f"{g['group']} (n={g['n']}, bias {100 * g['bias']:+.1f})")
     left.set_ylabel("observed win rate")
-    left.set_title("reliability by contract and seat")
+    left.set_title(f"reliability by contract and seat (bins of {PLOT_MIN_BIN}+ predictions)")
     if left.get_lines()[1:]:
         left.legend(fontsize=7, loc="upper left")
     overall = next((g for g in report["groups"] if g["group"] == "overall"), None)

@@ -516,7 +516,8 @@ def connect_ray(address: str):
                  include_dashboard=False)
     except (ConnectionError, RuntimeError, ValueError) as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise LabError(f"cannot join the Ray cluster at {quote(address)}: {first}") from None
+        hint = " (start one with 'ray start --head')" if address == "auto" else ""
+        raise LabError(f"cannot join the Ray cluster at {quote(address)}: {first}{hint}") from None
     return ray
 
 
