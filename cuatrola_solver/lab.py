@@ -30,7 +30,7 @@ import os
 import random
 import socket
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Callable, Iterable, Iterator, Sequence
 
 from .advisor import parse_auction, wilson
@@ -116,8 +116,7 @@ class LabConfig:
         return (0,) if self.a == self.b else (0, 1)
 
     def with_count(self, count: int) -> "LabConfig":
-        return LabConfig(self.a, self.b, self.rules, self.seed, self.mode, self.odds_samples,
-                         self.auctions, count)
+        return replace(self, count=count)
 
 
 # --- one board ----------------------------------------------------------------------
@@ -134,7 +133,8 @@ class _Recorder:
         self.bids = bids
 
     def call(self, view, seed):
-        own = isinstance(self.player, PimcPlayer) and self.player.bid == "advisor"
+        own = (isinstance(self.player, PimcPlayer) and self.player.bid == "advisor"
+               and not self.forced)
         samples = self.player.bid_samples if own else self.odds_samples
         odds = None
         if samples:

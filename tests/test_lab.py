@@ -139,6 +139,11 @@ def test_forced_auctions_cycle_over_the_deals():
                             auctions=["paso paso paso paso", "paso solo paso paso"])
     recs = [json.loads(x) for x in lab.run_batch(config, 0, 2)]
     assert [r["auction"] for r in recs] == [["paso"] * 4] * 2 + [["paso", "solo", "paso", "paso"]] * 2
+    # a forced call is not the bidder's: a pimc bidder's own odds are not recorded as such
+    forced = LabConfig.make("pimc:samples=4,bid_samples=20", "random", seed=1, count=1,
+                            odds_samples=0, auctions=["paso solo paso paso"])
+    for line in lab.run_batch(forced, 0, 1):
+        assert all(b["odds"] is None for b in json.loads(line)["lab"]["bids"])
     with pytest.raises(LabError, match="bad auction"):
         LabConfig.make("heuristic", "heuristic", auctions=["solo solo paso paso"])
     with pytest.raises(LabError, match="4 calls"):
