@@ -494,6 +494,25 @@ def _import_ray():
     return ray
 
 
+def _speaks_grpc(host: str, port: int) -> bool:
+    """Whether ``host:port`` answers HTTP/2 (gRPC, as a Ray head does) within
+    :data:`RAY_TIMEOUT`: it must reply to the connection preface with a SETTINGS frame.
+    (Ray itself would retry for minutes against a port that is not a Ray head.)"""
+    with socket.create_connection((host, port), timeout=RAY_TIMEOUT) as s:
+        s.settimeout(RAY_TIMEOUT)
+        s.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0]))
+        head = b""
+        try:
+            while len(head) < 9:
+                chunk = s.recv(9 - len(head))
+                if not chunk:
+                    break
+                head += chunk
+        except socket.timeout:
+            return False
+    return len(head) == 9 and head[3] == 4
+
+
 def connect_ray(address: str):
     """Join the Ray cluster at ``address`` (``auto``: the one started on this machine);
     an already initialised Ray (a test's local instance) is used as it is."""
@@ -507,10 +526,13 @@ def connect_ray(address: str):
         if not host or not port.isdigit():
             raise LabError(f"bad Ray address {quote(address)}: expected HOST:PORT or auto")
         try:
-            socket.create_connection((host, int(port)), timeout=RAY_TIMEOUT).close()
+            grpc = _speaks_grpc(host, int(port))
         except OSError as e:
             raise LabError(f"the Ray head at {quote(address)} does not answer "
                            f"({e.strerror or e}): start one with 'ray start --head'") from None
+        if not grpc:
+            raise LabError(f"{quote(address)} answers, but not as a Ray head (no gRPC "
+                           f"there): give the address 'ray start --head' printed")
     try:
         ray.init(address=address, logging_level="ERROR", log_to_driver=False,
                  include_dashboard=False)

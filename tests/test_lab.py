@@ -244,6 +244,31 @@ def test_bad_input_exits_2_with_one_line(args, words):
     assert words in r.output and len(r.output.strip().splitlines()) == 1
 
 
+def test_an_address_that_is_not_a_ray_head_is_refused_at_once():
+    """A port that answers, but not gRPC: Ray itself would retry for minutes."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+
+    def answer():
+        conn, _ = server.accept()
+        conn.recv(100)
+        conn.sendall(b"HTTP/1.0 400 Bad Request\r\n\r\n")
+        conn.close()
+
+    threading.Thread(target=answer, daemon=True).start()
+    port = server.getsockname()[1]
+    try:
+        r = cli("selfplay", "--a", "heuristic", "--b", "random", "--hands", "1",
+                "--ray", f"127.0.0.1:{port}")
+    finally:
+        server.close()
+    assert r.exit_code == 2 and "not as a Ray head" in r.output
+
+
 def test_ray_missing_is_bad_input(monkeypatch):
     import builtins
     real = builtins.__import__
@@ -268,6 +293,8 @@ def test_ray_gives_the_local_run_record_for_record(small, tmp_path):
     ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR",
              log_to_driver=False)
     try:
+        host, port = ray.get_runtime_context().gcs_address.rsplit(":", 1)
+        assert lab._speaks_grpc(host, int(port))     # the check of --ray HOST:PORT
         s = lab.run(config, str(out), ray="auto", batch=1)
     finally:
         ray.shutdown()
