@@ -38,7 +38,7 @@ from .cards import random_deal
 from .errors import CuatrolaError, quote
 from .hand import Hand
 from .players import PimcPlayer, bid_advice, parse_player
-from .record import EXTENSIONS, record_from_obj
+from .record import record_from_obj
 from .rules import get_rules, rules_spec
 from .selfplay import iter_match, play_hand
 
@@ -284,7 +284,6 @@ class _Board:
         self.matches = {"a": 0, "b": 0}
         self.plays_done = set()
         self.contracts: list[tuple[str, object, str, bool]] = []
-        self.end = 0                      # byte offset in the file after its last line
 
 
 class Summary:
@@ -310,7 +309,7 @@ class Summary:
         a_side = "A" if (lab["play"] + lab.get("hand", 0)) % 2 == 0 else "B"
         return "a" if side == a_side else "b"
 
-    def feed(self, obj: dict, end: int = 0) -> bool:
+    def feed(self, obj: dict) -> bool:
         """Take one record object; True when it completes its board."""
         lab = obj["lab"]
         board = self._board
@@ -321,7 +320,6 @@ class Summary:
         board.points[winner] += result["game_points"]
         board.won[winner] += 1
         board.hands += 1
-        board.end = end
         board.contracts.append(_contract_of(obj))
         if self.config.mode == "hands":
             board.plays_done.add(lab["play"])
@@ -435,7 +433,7 @@ def resume_point(path: str, config: LabConfig, summary: Summary) -> tuple[int, i
             record_from_obj(obj, f"{path}, line {n}")
         except CuatrolaError as e:
             raise LabError(str(e)) from None
-        if summary.feed(obj, offset):
+        if summary.feed(obj):
             done += 1
             end = offset
     summary._board = None

@@ -9,7 +9,6 @@ from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
 from cuatrola_solver import lab
-from cuatrola_solver.cards import parse_cards
 from cuatrola_solver.lab import LabConfig, LabError
 from cuatrola_solver.record import read_json, record_from_obj
 from cuatrola_solver.errors import RecordError
