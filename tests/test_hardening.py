@@ -334,7 +334,8 @@ def test_no_command_prints_help_and_one_error_line():
     assert r.exit_code == 2
     assert "Usage" in r.stdout
     assert r.stderr.splitlines() == ["error: no command given: expected one of advise, hint, "
-                                     "play, solve, check, analyze, deal, rules, bench, equity"]
+                                     "play, solve, check, analyze, deal, rules, bench, equity, "
+                                     "selfplay, calibrate"]
 
 
 def test_help_still_exits_0():
