@@ -31,7 +31,7 @@ from .play import cante_points, cante_refusal, partner_of, side_of, sing, trick_
 from .view import View
 
 __all__ = ["Policy", "RandomPlayer", "HeuristicPlayer", "PimcPlayer", "PLAYERS",
-           "make_player", "parse_player"]
+           "make_player", "parse_player", "bid_advice"]
 
 
 class Policy(Protocol):
@@ -211,6 +211,30 @@ class HeuristicPlayer:
         return "heuristic"
 
 
+# --- the advisor's odds of a call -------------------------------------------------------
+
+_BID_ADVICE: dict = {}
+_BID_ADVICE_KEEP = 8
+
+
+def bid_advice(view: View, seed: int, samples: int):
+    """The advisor's odds for the seat about to speak: ``advise`` over ``samples`` deals
+    drawn with a seed from ``seed`` and the view (so equal views, equal odds).  What
+    ``pimc`` bids on, and what the self-play lab records for each bid decision: the
+    last few answers are kept, so the lab and the player share one search (a memo of a
+    pure function: the answer depends on the view, the seed and ``samples`` only)."""
+    key = (view.key(), seed, samples)
+    advice = _BID_ADVICE.get(key)
+    if advice is None:
+        from .advisor import advise
+        advice = advise(view.hand, view.muestra, view.seat, list(view.calls), view.score,
+                        view.rules, samples=samples, seed=view.seed(seed), workers=1)
+        if len(_BID_ADVICE) >= _BID_ADVICE_KEEP:
+            _BID_ADVICE.pop(next(iter(_BID_ADVICE)))
+        _BID_ADVICE[key] = advice
+    return advice
+
+
 # --- perfect-information Monte Carlo --------------------------------------------------------
 
 @dataclass
@@ -228,9 +252,7 @@ class PimcPlayer:
             return HeuristicPlayer().call(view, seed)
         if self.bid == "random":
             return RandomPlayer().call(view, seed)
-        from .advisor import advise
-        advice = advise(view.hand, view.muestra, view.seat, list(view.calls), view.score,
-                        view.rules, samples=self.bid_samples, seed=view.seed(seed), workers=1)
+        advice = bid_advice(view, seed, self.bid_samples)
         return advice.advice if advice.advice in legal else "paso"
 
     def sing(self, view: View, seed: int) -> int | None:

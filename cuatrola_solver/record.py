@@ -49,6 +49,11 @@ from .match import Score, parse_score
 from .rules import DEFAULT_PRESET, RuleSet, get_rules, rules_spec
 
 SCHEMA = 1
+#: fields a JSON record may carry beyond the hand itself, which readers skip: ``lab``,
+#: what the self-play lab adds (the deal's index, the line-ups, each bid decision's
+#: odds: :mod:`cuatrola_solver.lab`).  Any other unknown field is refused, so that a
+#: misspelt field ("auction" as "auctoin") is not silently dropped.
+EXTENSIONS = ("lab",)
 
 
 @dataclass(frozen=True)
@@ -136,8 +141,10 @@ def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
         raise RecordError(f"{where}: expected a JSON object with muestra and hands")
     known = {"rules", "muestra", "hands", "auction", "tricks", "cantes", "score", "schema"}
     for key in obj:
-        if key not in known:
-            raise RecordError(f"{where}: unknown field {quote(key)} (expected {', '.join(sorted(known))})")
+        if key not in known and key not in EXTENSIONS:
+            raise RecordError(f"{where}: unknown field {quote(key)} (expected "
+                              f"{', '.join(sorted(known))}, or the extension "
+                              f"{', '.join(EXTENSIONS)})")
     schema = obj.get("schema", SCHEMA)
     if not _is_int(schema) or schema != SCHEMA:
         raise RecordError(f"{where}, field 'schema': this reader knows schema {SCHEMA}, got {quote(schema)}")

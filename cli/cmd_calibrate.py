@@ -1,0 +1,146 @@
+"""``cuatrola calibrate``: predicted odds against what happened, from self-play records."""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from tabulate import tabulate
+
+from cuatrola_solver.calibration import DEFAULT_BINS, Calibration, read_records
+from cuatrola_solver.errors import quote
+
+from .common import JsonOption, emit_json, fail, user_errors
+
+#: groups drawn in the plot's reliability panel: at least this many predictions, and
+#: of their bins those with at least PLOT_MIN_BIN
+PLOT_MIN = 20
+PLOT_MIN_BIN = 10
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}"
+
+
+def render(report: dict) -> str:
+    rows = []
+    for g in report["groups"]:
+        if not g["n"]:
+            continue
+        lo, hi = g["observed_ci95"]
+        rows.append([g["group"], g["n"], _pct(g["mean_p"]), _pct(g["observed"]),
+                     f"{100 * lo:.1f}-{100 * hi:.1f}", f"{100 * g['bias']:+.1f}",
+                     f"{g['brier']:.3f}", _pct(g["ece"])])
+    lines = [f"{report['records']} records ({report['without_odds']} without odds); "
+             f"predicted P(win) of the contract played (paso: of each seat's side) against "
+             f"the result", "",
+             tabulate(rows, headers=["group", "n", "predicted %", "won %", "95%", "bias",
+                                     "Brier", "ECE %"], disable_numparse=True)]
+    overall = next((g for g in report["groups"] if g["group"] == "overall"), None)
+    if overall and overall["n"]:
+        bins = [[f"{b['bin'][0]:.1f}-{b['bin'][1]:.1f}", b["count"], _pct(b["mean_p"]),
+                 _pct(b["observed"]), f"{100 * b['ci95'][0]:.1f}-{100 * b['ci95'][1]:.1f}"]
+                for b in overall["bins"]]
+        lines += ["", "reliability, all predictions:",
+                  tabulate(bins, headers=["predicted", "n", "mean %", "won %", "95%"],
+                           disable_numparse=True)]
+    return "\n".join(lines)
+
+
+def plot(report: dict, path: str) -> None:
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        fail("--plot needs matplotlib: pip install 'cuatrola-solver[lab]'")
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5.2), constrained_layout=True)
+    for ax in (left, right):
+        ax.plot([0, 1], [0, 1], color="0.6", lw=1, ls="--")
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("predicted P(win)")
+        ax.grid(alpha=0.3)
+    for g in report["groups"]:
+        if g.get("contract") is None or not g["n"] or g["n"] < PLOT_MIN:
+            continue
+        if g["contract"] == "paso" and "seat" in g:
+            continue                            # paso is drawn per side
+        bins = [b for b in g["bins"] if b["count"] >= PLOT_MIN_BIN]
+        xs = [b["mean_p"] for b in bins]
+        ys = [b["observed"] for b in bins]
+        left.plot(xs, ys, marker="o", ms=3, lw=1.2,
+                  label=f"{g['group']} (n={g['n']}, bias {100 * g['bias']:+.1f})")
+    left.set_ylabel("observed win rate")
+    left.set_title(f"reliability by contract and seat (bins of {PLOT_MIN_BIN}+ predictions)")
+    if left.get_lines()[1:]:
+        left.legend(fontsize=7, loc="upper left")
+    overall = next((g for g in report["groups"] if g["group"] == "overall"), None)
+    if overall and overall["n"]:
+        xs = [b["mean_p"] for b in overall["bins"]]
+        ys = [b["observed"] for b in overall["bins"]]
+        err = [[y - b["ci95"][0] for y, b in zip(ys, overall["bins"])],
+               [b["ci95"][1] - y for y, b in zip(ys, overall["bins"])]]
+        right.errorbar(xs, ys, yerr=err, fmt="o-", ms=4, capsize=3, color="C3",
+                       label="win rate (95% Wilson)")
+        counts = right.twinx()
+        width = 1 / report["bins"]
+        counts.bar([b["bin"][0] + width / 2 for b in overall["bins"]],
+                   [b["count"] for b in overall["bins"]], width=width * 0.9, alpha=0.2,
+                   color="C0", label="predictions")
+        counts.set_ylabel("predictions per bin")
+        right.set_zorder(counts.get_zorder() + 1)
+        right.patch.set_visible(False)
+        right.legend(fontsize=8, loc="upper left")
+        right.set_title(f"all predictions: n={overall['n']}, Brier {overall['brier']:.3f}, "
+                        f"ECE {100 * overall['ece']:.1f}%")
+    right.set_ylabel("observed win rate")
+    try:
+        fig.savefig(path)
+    except (OSError, ValueError) as e:
+        fail(f"cannot write the plot to {quote(path)}: {getattr(e, 'strerror', None) or e}")
+    finally:
+        plt.close(fig)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("calibrate")
+    @user_errors
+    def calibrate_command(
+        records: List[str] = typer.Argument(..., help="Self-play record files (JSON "
+                                            "lines, as selfplay --out writes them)."),
+        bins: int = typer.Option(DEFAULT_BINS, "--bins", min=1, max=100,
+                                 help="Bins of predicted P(win)."),
+        plot_file: Optional[str] = typer.Option(
+            None, "--plot", help="Draw the reliability curves and the win rate by "
+                                 "predicted probability into this file (.png or .svg; "
+                                 "needs matplotlib, the 'lab' extra)."),
+        json_out: bool = JsonOption,
+    ) -> None:
+        """Predicted odds against outcomes: reliability tables, Brier score, expected
+        calibration error and bias, per contract and seat (paso per side)."""
+        if plot_file is not None and Path(plot_file).suffix.lower() not in (".png", ".svg"):
+            fail(f"bad plot file {quote(plot_file)}: expected a name ending in .png or .svg")
+        cal = Calibration(bins)
+        for path in records:
+            try:
+                with open(path, "rb") as f:
+                    for obj, winner in read_records(path, f):
+                        cal.add_record(obj, winner)
+            except FileNotFoundError:
+                fail(f"records file {quote(path)} not found")
+            except IsADirectoryError:
+                fail(f"cannot read records file {quote(path)}: it is a directory")
+            except OSError as e:
+                if e.errno == errno.EPIPE:
+                    raise
+                fail(f"cannot read records file {quote(path)}: {e.strerror or e}")
+        report = cal.to_dict()
+        if plot_file is not None:
+            plot(report, plot_file)
+        if json_out:
+            emit_json(report)
+            return
+        typer.echo(render(report))

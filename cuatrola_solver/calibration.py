@@ -1,0 +1,213 @@
+"""How well predicted odds match what happened at the table.
+
+The self-play lab (:mod:`cuatrola_solver.lab`) records, at each bid decision, the
+advisor's P(win) of every call.  Each hand gives *predictions* with known outcomes:
+
+- a bid contract (solo, contrasolo, cuatrola, quintola): the P(win) its declarer (the
+  last seat to bid) gave the call it made, against whether its side won; the
+  prediction counts only when the option's contract is the one played;
+- paso (all passed): each seat's P(win) of passing (for its own side), against whether
+  its side won -- keyed by the seat, and summed per side (A: seats 1 and 3, B: 2 and 4).
+
+For each group (contract and seat, paso per seat and per side, every seat, overall)
+:class:`Calibration` gives a reliability table -- predictions binned by value: count,
+mean prediction, observed rate with its Wilson interval -- the Brier score (mean of
+(p - won)^2), the expected calibration error (the bins' |mean prediction - observed
+rate| weighted by their counts) and the bias (mean prediction - observed rate:
+positive when the odds promise more than the table gives).  Sums only: memory does not
+grow with the number of records.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+from .advisor import wilson
+from .errors import CuatrolaError, RecordError
+from .hand import Hand
+from .record import record_from_obj
+
+__all__ = ["Prediction", "Group", "Calibration", "predictions", "read_records",
+           "DEFAULT_BINS"]
+
+DEFAULT_BINS = 10
+
+
+@dataclass(frozen=True)
+class Prediction:
+    contract: str
+    seat: int
+    side: str          # the side the prediction is for ("A"/"B")
+    p: float           # predicted P(win) of that side
+    won: bool
+
+
+def _side(seat: int) -> str:
+    return "A" if seat % 2 else "B"
+
+
+def predictions(obj: dict, winner: str) -> list[Prediction]:
+    """The predictions of one lab record (JSON object) whose hand side ``winner`` won."""
+    lab = obj.get("lab") or {}
+    calls = obj.get("auction") or ["paso"] * 4
+    odds = {b["seat"]: b.get("odds") for b in lab.get("bids") or ()
+            if isinstance(b, dict) and "seat" in b}
+    bidders = [s for s, c in enumerate(calls, 1) if c != "paso"]
+    out = []
+    if not bidders:
+        for seat in (1, 2, 3, 4):
+            p = _p_win(odds.get(seat), "paso", "paso")
+            if p is not None:
+                out.append(Prediction("paso", seat, _side(seat), p, winner == _side(seat)))
+        return out
+    seat = bidders[-1]
+    call = calls[seat - 1]
+    p = _p_win(odds.get(seat), call, call)
+    if p is not None:
+        out.append(Prediction(call, seat, _side(seat), p, winner == _side(seat)))
+    return out
+
+
+def _p_win(odds, bid: str, contract: str) -> float | None:
+    if not isinstance(odds, dict):
+        return None
+    for o in odds.get("options") or ():
+        if o.get("bid") == bid and o.get("contract") == contract:
+            p = o.get("p_win")
+            return float(p) if isinstance(p, (int, float)) and 0 <= p <= 1 else None
+    return None
+
+
+@dataclass
+class Group:
+    """Sums of one group's predictions, binned."""
+
+    bins: int = DEFAULT_BINS
+    n: int = 0
+    sum_p: float = 0.0
+    wins: int = 0
+    sq: float = 0.0
+    count: list[int] = field(default_factory=list)
+    bin_p: list[float] = field(default_factory=list)
+    bin_wins: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.count = self.count or [0] * self.bins
+        self.bin_p = self.bin_p or [0.0] * self.bins
+        self.bin_wins = self.bin_wins or [0] * self.bins
+
+    def add(self, p: float, won: bool) -> None:
+        k = min(self.bins - 1, int(p * self.bins))
+        self.n += 1
+        self.sum_p += p
+        self.wins += int(won)
+        self.sq += (p - won) ** 2
+        self.count[k] += 1
+        self.bin_p[k] += p
+        self.bin_wins[k] += int(won)
+
+    @property
+    def ece(self) -> float | None:
+        if not self.n:
+            return None
+        return sum(abs(self.bin_p[k] - self.bin_wins[k]) for k in range(self.bins)) / self.n
+
+    def to_dict(self) -> dict:
+        if not self.n:
+            return {"n": 0}
+        lo, hi = wilson(self.wins, self.n)
+        rows = []
+        for k in range(self.bins):
+            c = self.count[k]
+            if not c:
+                continue
+            blo, bhi = wilson(self.bin_wins[k], c)
+            rows.append({"bin": [k / self.bins, (k + 1) / self.bins], "count": c,
+                         "mean_p": self.bin_p[k] / c, "observed": self.bin_wins[k] / c,
+                         "ci95": [blo, bhi]})
+        mean_p = self.sum_p / self.n
+        rate = self.wins / self.n
+        return {"n": self.n, "mean_p": mean_p, "observed": rate, "observed_ci95": [lo, hi],
+                "bias": mean_p - rate, "brier": self.sq / self.n, "ece": self.ece,
+                "bins": rows}
+
+
+class Calibration:
+    """Predictions gathered by group: ``(contract, seat)``, ``("paso", side)``,
+    ``("seat", seat)``, ``("overall",)``."""
+
+    def __init__(self, bins: int = DEFAULT_BINS) -> None:
+        if not 1 <= bins <= 100:
+            raise CuatrolaError(f"bad number of bins {bins}: expected 1 to 100")
+        self.bins = bins
+        self.groups: dict[tuple, Group] = {}
+        self.records = 0
+        self.without_odds = 0
+
+    def _group(self, key: tuple) -> Group:
+        g = self.groups.get(key)
+        if g is None:
+            g = self.groups[key] = Group(self.bins)
+        return g
+
+    def add(self, pred: Prediction) -> None:
+        self._group((pred.contract, pred.seat)).add(pred.p, pred.won)
+        if pred.contract == "paso":
+            self._group(("paso", pred.side)).add(pred.p, pred.won)
+        self._group(("seat", pred.seat)).add(pred.p, pred.won)
+        self._group(("overall",)).add(pred.p, pred.won)
+
+    def add_record(self, obj: dict, winner: str) -> None:
+        self.records += 1
+        preds = predictions(obj, winner)
+        if not preds:
+            self.without_odds += 1
+        for p in preds:
+            self.add(p)
+
+    def to_dict(self) -> dict:
+        order = {"paso": 0, "solo": 1, "contrasolo": 2, "cuatrola": 3, "quintola": 4,
+                 "seat": 5, "overall": 6}
+        rows = []
+        for key in sorted(self.groups, key=lambda k: (order.get(k[0], 9), str(k[1:]))):
+            d = {"contract": key[0] if key[0] not in ("seat", "overall") else None}
+            if key[0] == "seat":
+                d["group"] = f"seat {key[1]}"
+                d["seat"] = key[1]
+            elif key[0] == "overall":
+                d["group"] = "overall"
+            elif isinstance(key[1], str):
+                d["group"] = f"paso, side {key[1]}"
+                d["side"] = key[1]
+            else:
+                d["group"] = f"{key[0]}, seat {key[1]}"
+                d["seat"] = key[1]
+            d.update(self.groups[key].to_dict())
+            rows.append(d)
+        return {"records": self.records, "without_odds": self.without_odds,
+                "bins": self.bins, "groups": rows}
+
+
+def read_records(path: str, lines: Iterable[bytes | str]) -> Iterator[tuple[dict, str]]:
+    """(record object, winning side) of each JSON line; blank lines are skipped.  A line
+    that is not a record, or a record that cannot be replayed, raises
+    :class:`RecordError` naming the file and line."""
+    for n, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        where = f"{path}, line {n}"
+        try:
+            obj = json.loads(raw)
+        except (ValueError, RecursionError) as e:
+            raise RecordError(f"{where}: not a JSON record ({e})") from None
+        rec = record_from_obj(obj, where)
+        if not rec.complete:
+            raise RecordError(f"{where}: the record does not give every hand, so its "
+                              f"result is not known")
+        result = Hand.from_record(rec).result()
+        if result is None:
+            raise RecordError(f"{where}: the hand is not finished: it has no result")
+        yield obj, result.winner
+
