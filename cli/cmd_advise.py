@@ -9,12 +9,14 @@ from typing import Iterator, Optional
 import typer
 from tabulate import tabulate
 
-from cuatrola_solver import advisor, inference
+from cuatrola_solver import advisor, inference, played
+from cuatrola_solver.errors import quote
 from cuatrola_solver.cards import parse_card, parse_cards
 from cuatrola_solver.match import parse_score
 
 from .common import (JsonOption, RulesOption, SeedOption, check_sampling, emit_json,
-                     exact_option, load_rules, samples_option, user_errors, workers_option)
+                     exact_option, fail, load_rules, samples_option, user_errors,
+                     workers_option)
 from .render import colour_cards, muestra_text
 
 BARS = "▁▂▃▄▅▆▇█"
@@ -89,14 +91,26 @@ def advice_sentence(report: dict) -> str:
             verb += f" (your partner plays the {best['contract']})"
     side = "you" if best["contract"] != "paso" and best["declarer"] == seat else "your side"
     match = "advice_per_hand" in report
-    text = (f"{verb}: {side} win{'s' if side == 'your side' else ''} {_pct(best['p_win'])}"
-            f"{'' if report['exact'] else ' (' + _half(best['ci95']) + ')'}, "
-            f"{best['ev']:+.2f} points per hand on average"
+    played = report.get("model") == "played"
+    p, ev = ("p_played", "ev_played") if played else ("p_win", "ev")
+    text = (f"{verb}: {side} win{'s' if side == 'your side' else ''} {_pct(best[p])}"
+            + (f" at the table ({_pct(best['p_win'])} double dummy)" if played else
+               "" if report["exact"] else f" ({_half(best['ci95'])})")
+            + f", {best[ev]:+.2f} points per hand on average"
             + (f", {_pct(best['p_match'])} to win the match" if match else ""))
-    others = [f"{o['bid']}: {_pct(o['p_win'])}, {o['ev']:+.2f}"
+    others = [f"{o['bid']}: {_pct(o[p])}, {o[ev]:+.2f}"
               + (f", match {_pct(o['p_match'])}" if match else "")
               for o in report["options"] if o["allowed"] and o["bid"] != best["bid"]]
     return text + ("; " + "; ".join(others) if others else "")
+
+
+def dd_note(report: dict) -> str | None:
+    """With played odds, when double dummy would advise another call."""
+    dd = report.get("advice_dd")
+    if dd is None or dd == report["advice"]:
+        return None
+    return (f"Double dummy (every card seen) the advice would be {dd}; at the table, where "
+            f"each player sees only his own cards, {report['advice']} does better.")
 
 
 def match_note(report: dict) -> str | None:
@@ -118,21 +132,25 @@ def match_note(report: dict) -> str | None:
 
 def render(report: dict) -> str:
     match = "advice_per_hand" in report
+    played = report.get("model") == "played"
+    head = (["call", "contract"] + (["P(win) played", "EV played"] if played else [])
+            + ["P(win) dd" if played else "P(win)", "95% interval", "EV dd" if played else "EV"]
+            + (["P(match)"] if match else []) + ["tricks 0-5", "note"])
     rows = []
     for o in report["options"]:
         if not o["allowed"]:
-            rows.append([o["bid"], "not allowed", "", "", ""] + ([""] if match else [])
-                        + ["", o["reason"]])
+            rows.append([o["bid"], "not allowed"] + [""] * (len(head) - 3) + [o["reason"]])
             continue
         lo, hi = o["ci95"]
         mark = "<- advice" if o["bid"] == report["advice"] else ""
-        rows.append([o["bid"], describe_contract(o, report["seat"]), f"{100 * o['p_win']:.1f}%",
-                     "exact" if report["exact"] else f"{100 * lo:.1f}-{100 * hi:.1f}%",
-                     f"{o['ev']:+.2f}"] + ([f"{100 * o['p_match']:.1f}%"] if match else [])
+        rows.append([o["bid"], describe_contract(o, report["seat"])]
+                    + ([f"{100 * o['p_played']:.1f}%", f"{o['ev_played']:+.2f}"] if played
+                       else [])
+                    + [f"{100 * o['p_win']:.1f}%",
+                       "exact" if report["exact"] else f"{100 * lo:.1f}-{100 * hi:.1f}%",
+                       f"{o['ev']:+.2f}"] + ([f"{100 * o['p_match']:.1f}%"] if match else [])
                     + [histogram(o["tricks"]) + f" ({o['side']})", mark])
-    return tabulate(rows, headers=["call", "contract", "P(win)", "95% interval", "EV"]
-                    + (["P(match)"] if match else []) + ["tricks 0-5", "note"],
-                    disable_numparse=True)
+    return tabulate(rows, headers=head, disable_numparse=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -161,6 +179,11 @@ def register(app: typer.Typer) -> None:
             False, "--no-inference", help="Deal the hidden cards as if the calls already "
             "made said nothing (by default each deal is weighted by how likely those calls "
             "were with it: the preset's bid model)."),
+        model_name: str = typer.Option(
+            "played", "--model", metavar="played|dd",
+            help="played: odds and advice as the hand will be played by players who see "
+                 "only their own cards (the preset's played-odds model, fitted in "
+                 "self-play), beside the double-dummy ones; dd: double dummy only."),
         json_out: bool = JsonOption,
     ) -> None:
         """Odds and advice for each call this seat may make now (later seats assumed to pass)."""
@@ -169,27 +192,33 @@ def register(app: typer.Typer) -> None:
         cards = parse_cards(hand, "the hand")
         m = parse_card(muestra, "(--muestra)")
         sc = parse_score(score, rules=rs) if score is not None else None
+        if model_name not in ("played", "dd"):
+            fail(f"bad --model {quote(model_name)}: expected played or dd")
         model = None
         if not no_inference and seat > 1:
             model = inference.load_model(rs)
+        table = played.load_model(rs) if model_name == "played" else None
         with progress_bar("advise") as bar:
             result = advisor.advise(cards, m, seat, auction, sc, rs, exact=exact,
                                     samples=samples or advisor.DEFAULT_SAMPLES, seed=seed,
-                                    workers=workers, progress=bar, bid_model=model)
+                                    workers=workers, progress=bar, bid_model=model,
+                                    played_model=table)
         report = result.to_dict()
         if json_out:
             emit_json(report)
             return
         typer.echo(advice_sentence(report) + ".")
-        note = match_note(report)
-        if note:
-            typer.echo(note)
+        for note in (match_note(report), dd_note(report)):
+            if note:
+                typer.echo(note)
         how = (f"all {report['deals']:,} consistent deals" if report["exact"] else
                f"{report['deals']:,} sampled deals, seed {report['seed']}")
         if report.get("effective_deals") is not None:
             how += (f", weighted by the calls made so far (worth "
                     f"{report['effective_deals']:,.0f} deals)")
         typer.echo(colour_cards(f"seat {report['seat']}, {report['hand']}, {muestra_text(report['muestra'])}, "
-                   f"rules {rs.name}; {how}; double dummy"
+                   f"rules {rs.name}; {how}; "
+                   + ("played odds (the preset's self-play model) beside double dummy"
+                      if report.get("model") == "played" else "double dummy")
                    + (", later seats pass" if report["seat"] < 4 else "")))
         typer.echo(render(report))

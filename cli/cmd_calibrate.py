@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import errno
+import json
+import shlex
+import sys
 from pathlib import Path
 from typing import List, Optional
 
 import typer
 from tabulate import tabulate
 
+from cuatrola_solver import __version__, played
 from cuatrola_solver.calibration import DEFAULT_BINS, Calibration, read_records
 from cuatrola_solver.errors import quote
+from cuatrola_solver.rules import get_rules
 
 from .common import JsonOption, emit_json, fail, user_errors
 
@@ -105,6 +110,30 @@ def plot(report: dict, path: str) -> None:
         plt.close(fig)
 
 
+def _played_model(spec: str, obj: dict) -> played.PlayedModel:
+    """The model ``--model`` names: a file, or 'played' for the records' preset's own."""
+    rules = get_rules(obj.get("rules"))
+    return played.load_model(rules, None if spec == "played" else spec)
+
+
+def _fit(cal: Calibration, rules_seen: set, hands: int, records: List[str], out: Path) -> None:
+    if len(rules_seen) != 1:
+        fail(f"--fit needs records of one rule set; these have {len(rules_seen)}")
+    rules = get_rules(json.loads(next(iter(rules_seen))))
+    if not cal.kept:
+        fail("--fit: the records carry no predictions (no bid odds)")
+    command = "cuatrola calibrate " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+    model = played.fit(cal.kept, rules, {"command": command.strip(), "hands": hands,
+                                         "records": [Path(r).name for r in records],
+                                         "lab_version": __version__})
+    try:
+        out.write_text(model.to_json() + "\n", encoding="utf-8")
+    except OSError as e:
+        fail(f"cannot write the model to {quote(str(out))}: {e.strerror}")
+    typer.echo(f"played-odds model for {rules.name}: {len(cal.kept)} predictions from "
+               f"{hands} hands; written to {out}", err=True)
+
+
 def register(app: typer.Typer) -> None:
     @app.command("calibrate")
     @user_errors
@@ -117,17 +146,37 @@ def register(app: typer.Typer) -> None:
             None, "--plot", help="Draw the reliability curves and the win rate by "
                                  "predicted probability into this file (.png or .svg; "
                                  "needs matplotlib, the 'lab' extra)."),
+        model: Optional[str] = typer.Option(
+            None, "--model", help="Judge the played odds of this played-odds model file "
+            "('played': the preset's own) instead of the recorded double-dummy odds."),
+        fit: bool = typer.Option(False, "--fit", help="Fit a played-odds model on the "
+                                 "records' predictions and outcomes (write it with -o)."),
+        out: Optional[Path] = typer.Option(None, "--out", "-o", help="With --fit: the "
+                                           "model file to write."),
         json_out: bool = JsonOption,
     ) -> None:
         """Predicted odds against outcomes: reliability tables, Brier score, expected
-        calibration error and bias, per contract and seat (paso per side)."""
+        calibration error and bias, per contract and seat (paso per side); --fit makes
+        the played-odds model that advise uses."""
         if plot_file is not None and Path(plot_file).suffix.lower() not in (".png", ".svg"):
             fail(f"bad plot file {quote(plot_file)}: expected a name ending in .png or .svg")
+        if fit and out is None:
+            fail("--fit needs -o FILE, the model file to write")
+        if out is not None and not fit:
+            fail("-o FILE goes with --fit")
         cal = Calibration(bins)
+        if fit:
+            cal.kept = []
+        rules_seen: set = set()
+        hands = 0
         for path in records:
             try:
                 with open(path, "rb") as f:
                     for obj, winner in read_records(path, f):
+                        if model is not None and cal.played is None:
+                            cal.played = _played_model(model, obj)
+                        rules_seen.add(json.dumps(obj.get("rules", "online"), sort_keys=True))
+                        hands += 1
                         cal.add_record(obj, winner)
             except FileNotFoundError:
                 fail(f"records file {quote(path)} not found")
@@ -137,7 +186,11 @@ def register(app: typer.Typer) -> None:
                 if e.errno == errno.EPIPE:
                     raise
                 fail(f"cannot read records file {quote(path)}: {e.strerror or e}")
+        if fit:
+            _fit(cal, rules_seen, hands, records, out)
         report = cal.to_dict()
+        if model is not None:
+            report["played_model"] = model
         if plot_file is not None:
             plot(report, plot_file)
         if json_out:

@@ -54,7 +54,7 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from . import equity, inference, sampling, solver
+from . import equity, inference, played, sampling, solver
 from .auction import Auction, parse_call
 from .cards import cards_of, format_card, format_cards, mask_of
 from .errors import IllegalBidError, IllegalPlayError, NotationError, quote
@@ -265,14 +265,22 @@ class OptionResult:
     outcomes: tuple[tuple[int, float], ...] | None = None
     #: P(seat N's pair wins the match), with the match score only
     p_match: float | None = None
+    #: with a played-odds model: P(win) and EV as the hand will be played (players who
+    #: see only their own cards), and the outcome distribution they come from
+    p_played: float | None = None
+    ev_played: float | None = None
+    outcomes_played: tuple[tuple[int, float], ...] | None = None
 
-    def to_dict(self, match: bool = False) -> dict:
+    def to_dict(self, match: bool = False, played: bool = False) -> dict:
         o = self.option
         d = {"bid": o.bid, "allowed": o.allowed, "p_win": self.p_win,
              "ci95": list(self.ci95) if self.ci95 else None, "ev": self.ev,
              "tricks": list(self.tricks) if self.tricks else None}
         if match:
             d["p_match"] = self.p_match
+        if self.p_played is not None or (played and not o.allowed):
+            d["p_played"] = self.p_played
+            d["ev_played"] = self.ev_played
         if o.allowed:
             decl = o.declarer
             d["contract"] = o.contract
@@ -300,6 +308,10 @@ class Advice:
     advice_per_hand: str | None = None
     #: with call inference: the deals the weighted odds are worth, (sum w)^2 / sum w^2
     effective_deals: float | None = None
+    #: "played" when the advice is chosen on played odds, "dd" on double-dummy odds
+    model: str = "dd"
+    #: with played odds: the call of highest double-dummy EV (or match chance)
+    advice_dd: str | None = None
 
     def option(self, bid: str) -> OptionResult:
         for r in self.options:
@@ -314,13 +326,16 @@ class Advice:
         d = {"rules": rules_spec(self.rules), "seat": self.seat,
              "hand": format_cards(self.hand), "muestra": format_card(self.muestra),
              "exact": self.exact, "deals": self.deals, "seed": self.seed,
-             "options": [r.to_dict(match) for r in self.options], "advice": self.advice,
+             "options": [r.to_dict(match, self.model == "played") for r in self.options],
+             "advice": self.advice, "model": self.model,
              "auction": list(self.auction),
              "score": self.score.to_dict() if self.score else None}
         if match:
             d["advice_per_hand"] = self.advice_per_hand
         if self.effective_deals is not None:
             d["effective_deals"] = round(self.effective_deals, 1)
+        if self.advice_dd is not None:
+            d["advice_dd"] = self.advice_dd
         return d
 
 
@@ -349,24 +364,60 @@ def _results(options: list[Option], tallies: dict, exact: bool, seat: int) -> li
     return out
 
 
+def _with_played(results: list[OptionResult], model, seat: int) -> list[OptionResult]:
+    """The results with the played odds of every allowed option (a PlayedModel): the
+    declaring side's double-dummy P(win) mapped by the model's cell of the contract and
+    its caller (paso: the advising seat, for its side)."""
+    out = []
+    for r in results:
+        o = r.option
+        if not o.allowed:
+            out.append(r)
+            continue
+        mine = side_of(seat)
+        if o.contract == "paso":
+            p = model.p("paso", seat, r.p_win)
+        else:
+            decl = o.declarer[0]
+            flip = side_of(decl) != mine
+            p_decl = model.p(o.contract, decl, 1 - r.p_win if flip else r.p_win)
+            p = 1 - p_decl if flip else p_decl
+        outcomes = played.played_outcomes(r.outcomes, p, CONTRACT_VALUE[o.contract])
+        out.append(dataclasses.replace(r, p_played=p, outcomes_played=outcomes,
+                                       ev_played=sum(g * q for g, q in outcomes)))
+    return out
+
+
 def _with_match(results: list[OptionResult], rules: RuleSet, score: Score,
                 seat: int) -> list[OptionResult]:
-    """The results with ``p_match`` of every allowed option (the preset's equity table)."""
+    """The results with ``p_match`` of every allowed option (the preset's equity table),
+    from the played outcomes when there are."""
     table = equity.table(rules)
     side = side_of(seat)
     return [r if not r.option.allowed else
-            dataclasses.replace(r, p_match=table.match_chance(score, side, r.outcomes))
+            dataclasses.replace(r, p_match=table.match_chance(
+                score, side, r.outcomes_played if r.outcomes_played is not None
+                else r.outcomes))
             for r in results]
 
 
-def _choose_match(results: list[OptionResult]) -> str:
+def _choose_played(results: list[OptionResult]) -> str:
+    best = None
+    for r in results:                       # weakest first: ties keep the weaker call
+        if r.option.allowed and (best is None or r.ev_played > best.ev_played + 1e-12):
+            best = r
+    return best.option.bid
+
+
+def _choose_match(results: list[OptionResult], played: bool = False) -> str:
     """The allowed call of highest match chance (ties: more points, then the weaker)."""
     best = None
+    points = (lambda r: r.ev_played) if played else (lambda r: r.ev_sum)
     for r in results:
         if not r.option.allowed:
             continue
         if best is None or r.p_match > best.p_match + 1e-12 or (
-                abs(r.p_match - best.p_match) <= 1e-12 and r.ev_sum > best.ev_sum):
+                abs(r.p_match - best.p_match) <= 1e-12 and points(r) > points(best)):
             best = r
     return best.option.bid
 
@@ -394,7 +445,7 @@ def advise(hand: Iterable[int] | int, muestra: int, seat: int,
            rules: RuleSet | str | None = None, *, exact: bool = False,
            samples: int = DEFAULT_SAMPLES, seed: int | None = None,
            workers: int | None = None, tolerance: float = TOLERANCE,
-           progress: Progress | None = None, bid_model=None) -> Advice:
+           progress: Progress | None = None, bid_model=None, played_model=None) -> Advice:
     """Odds and expected match points of every call seat ``seat`` may make now.
 
     ``hand``: the seat's five cards (list or mask); ``auction``: the calls of seats
@@ -408,6 +459,10 @@ def advise(hand: Iterable[int] | int, muestra: int, seat: int,
     how likely the calls already made were with the hands it gives the seats before
     (:func:`~cuatrola_solver.inference.call_weights`): the odds are weighted means, the
     intervals use the effective number of deals, reported as ``effective_deals``.
+
+    ``played_model`` (a :class:`~cuatrola_solver.played.PlayedModel`) adds each call's
+    P(win) and EV as the hand will be played (``p_played``, ``ev_played``) and chooses
+    the advice on them; ``advice_dd`` is then the double-dummy choice.
     """
     rules = get_rules(rules)
     cards = list(cards_of(hand)) if isinstance(hand, int) else list(hand)
@@ -459,12 +514,26 @@ def advise(hand: Iterable[int] | int, muestra: int, seat: int,
     n = tallies[keys[0]].n
     calls = tuple(before)
     ess = tallies[keys[0]].effective if infer else None
+    model, advice_dd = "dd", None
+    if played_model is not None:
+        results = _with_played(results, played_model, seat)
+        model = "played"
     if score is None:
+        if played_model is not None:
+            advice_dd, advice = _choose(results), _choose_played(results)
+        else:
+            advice = _choose(results)
         return Advice(rules, seat, tuple(cards), muestra, exact, n, seed, tuple(results),
-                      _choose(results), calls, score, effective_deals=ess)
+                      advice, calls, score, effective_deals=ess, model=model,
+                      advice_dd=advice_dd)
+    per_hand = _choose_played(results) if played_model is not None else _choose(results)
+    if played_model is not None:
+        advice_dd = _choose_match(_with_match([dataclasses.replace(r, outcomes_played=None)
+                                               for r in results], rules, score, seat))
     results = _with_match(results, rules, score, seat)
     return Advice(rules, seat, tuple(cards), muestra, exact, n, seed, tuple(results),
-                  _choose_match(results), calls, score, _choose(results), ess)
+                  _choose_match(results, played_model is not None), calls, score, per_hand,
+                  ess, model, advice_dd)
 
 
 # --- hints: the best card for the seat on turn ------------------------------------------

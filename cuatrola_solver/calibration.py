@@ -20,6 +20,7 @@ grow with the number of records.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
@@ -138,10 +139,14 @@ class Calibration:
     """Predictions gathered by group: ``(contract, seat)``, ``("paso", side)``,
     ``("seat", seat)``, ``("overall",)``."""
 
-    def __init__(self, bins: int = DEFAULT_BINS) -> None:
+    def __init__(self, bins: int = DEFAULT_BINS, played=None) -> None:
         if not 1 <= bins <= 100:
             raise CuatrolaError(f"bad number of bins {bins}: expected 1 to 100")
         self.bins = bins
+        #: a PlayedModel: judge the played odds it gives instead of the recorded ones
+        self.played = played
+        #: every prediction added (for fitting a played-odds model)
+        self.kept: list[Prediction] | None = None
         self.groups: dict[tuple, Group] = {}
         self.records = 0
         self.without_odds = 0
@@ -153,6 +158,10 @@ class Calibration:
         return g
 
     def add(self, pred: Prediction) -> None:
+        if self.kept is not None:
+            self.kept.append(pred)
+        if self.played is not None:
+            pred = dataclasses.replace(pred, p=self.played.p(pred.contract, pred.seat, pred.p))
         self._group((pred.contract, pred.seat)).add(pred.p, pred.won)
         if pred.contract == "paso":
             self._group(("paso", pred.side)).add(pred.p, pred.won)

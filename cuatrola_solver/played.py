@@ -1,0 +1,176 @@
+"""Played odds: from the double-dummy P(win) to the chance as the hand will be played.
+
+Double-dummy odds assume every card is seen; at the table each seat sees its own.
+Measured in self-play (:mod:`cuatrola_solver.lab`, four ``pimc`` players), a solo from
+seats 2 to 4 wins more often than double dummy says (the defenders cannot see each
+other's cards) and side A's paso less.  A :class:`PlayedModel` maps the double-dummy
+P(win) of a call to the played one, per contract and seat of the caller (``paso``: the
+advising seat, measured for its side), by logistic recalibration::
+
+    logit(p_played) = a + b * logit(p_dd)
+
+fitted (:func:`fit`) on the predictions of self-play records with their outcomes
+(:func:`cuatrola_solver.calibration.predictions`), each cell shrunk toward the pooled
+fit of its contract, and that toward no change (``a = 0, b = 1``), so that a cell with
+few hands stays close to what the others say.  One model per preset ships in
+``cuatrola_solver/data/played_PRESET.json`` with how it was made; using it needs numpy
+only.
+
+The expected points follow the probability: the outcome distribution of the search
+(game points of each result) keeps its shape among won and among lost hands, and the
+weight of the two parts moves to the played P(win) (:func:`played_outcomes`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from .errors import CuatrolaError
+from .rules import RuleSet, get_rules
+
+__all__ = ["PlayedModel", "fit", "load_model", "model_path", "played_outcomes",
+           "PlayedModelError", "MODEL_VERSION"]
+
+MODEL_VERSION = 1
+#: predictions are clipped to [EPS, 1 - EPS] before the logit
+EPS = 0.01
+#: strength of the pull of a cell toward its contract's fit, and of that toward no change
+#: (in pseudo-hands)
+PRIOR_CELL = 8.0
+PRIOR_CONTRACT = 4.0
+
+
+class PlayedModelError(CuatrolaError):
+    """A played-odds model file that is missing, corrupt, or for other rules or version."""
+
+
+def _logit(p):
+    p = np.clip(np.asarray(p, dtype=np.float64), EPS, 1 - EPS)
+    return np.log(p / (1 - p))
+
+
+def _sigmoid(z):
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+@dataclass(frozen=True)
+class PlayedModel:
+    """Per cell (``"solo@4"``, ``"paso@1"``, and ``"solo@*"`` for a contract's pool) the
+    pair ``(a, b)`` of ``logit(p_played) = a + b logit(p_dd)``."""
+
+    rules: str
+    cells: dict
+    provenance: dict
+
+    def coefficients(self, contract: str, seat: int) -> tuple[float, float]:
+        for key in (f"{contract}@{seat}", f"{contract}@*"):
+            if key in self.cells:
+                return tuple(self.cells[key])
+        return (0.0, 1.0)
+
+    def p(self, contract: str, seat: int, p_dd: float) -> float:
+        """The played P(win) of a call whose double-dummy P(win) is ``p_dd``."""
+        a, b = self.coefficients(contract, seat)
+        return float(_sigmoid(a + b * _logit(p_dd)))
+
+    def to_json(self) -> str:
+        return json.dumps({"version": MODEL_VERSION, "rules": self.rules,
+                           "form": "logit(p_played) = a + b * logit(clip(p_dd, 0.01, 0.99))",
+                           "cells": self.cells, "provenance": self.provenance}, indent=1)
+
+
+def _fit_cell(x: np.ndarray, y: np.ndarray, prior: tuple[float, float],
+              strength: float) -> tuple[float, float]:
+    """Logistic regression of ``y`` on ``x`` (one feature and an intercept), with a
+    Gaussian pull of weight ``strength`` toward ``prior``, by Newton's method."""
+    w = np.array(prior, dtype=np.float64)
+    X = np.column_stack([np.ones_like(x), x])
+    lam = strength / max(1, len(x))
+    for _ in range(50):
+        p = _sigmoid(X @ w)
+        grad = X.T @ (p - y) / len(x) + lam * (w - prior)
+        hess = (X.T * (p * (1 - p))) @ X / len(x) + lam * np.eye(2)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-9:
+            break
+    return float(w[0]), float(w[1])
+
+
+def fit(predictions: Iterable, rules: RuleSet, provenance: dict) -> PlayedModel:
+    """Fit the cells from predictions (``contract``, ``seat``, ``p``, ``won``)."""
+    by_cell: dict[tuple[str, int], list[tuple[float, bool]]] = {}
+    for pr in predictions:
+        by_cell.setdefault((pr.contract, pr.seat), []).append((pr.p, pr.won))
+    cells: dict[str, list[float]] = {}
+    counts: dict[str, int] = {}
+    for contract in sorted({c for c, _ in by_cell}):
+        rows = [r for (c, _), rs in by_cell.items() if c == contract for r in rs]
+        x = _logit([p for p, _ in rows])
+        y = np.array([w for _, w in rows], dtype=np.float64)
+        pooled = _fit_cell(x, y, (0.0, 1.0), PRIOR_CONTRACT)
+        cells[f"{contract}@*"] = [round(v, 5) for v in pooled]
+        counts[f"{contract}@*"] = len(rows)
+        for (c, seat), rs in sorted(by_cell.items()):
+            if c != contract:
+                continue
+            x = _logit([p for p, _ in rs])
+            y = np.array([w for _, w in rs], dtype=np.float64)
+            cells[f"{c}@{seat}"] = [round(v, 5) for v in _fit_cell(x, y, pooled, PRIOR_CELL)]
+            counts[f"{c}@{seat}"] = len(rs)
+    prov = dict(provenance, predictions=counts, date=datetime.date.today().isoformat(),
+                model_version=MODEL_VERSION)
+    return PlayedModel(rules.name, cells, prov)
+
+
+def played_outcomes(outcomes: Sequence[tuple[int, float]], p_played: float,
+                    value: int) -> tuple[tuple[int, float], ...]:
+    """The outcome distribution ``(game points, probability)`` of the search with the
+    won and the lost parts rescaled to ``p_played``; a part the search never saw (it
+    said 0 or 1) is the contract's base ``value`` won or lost."""
+    won = [(g, q) for g, q in outcomes if g > 0]
+    lost = [(g, q) for g, q in outcomes if g <= 0]
+    p_won = sum(q for _, q in won)
+    p_lost = sum(q for _, q in lost)
+    out = [(g, q * p_played / p_won) for g, q in won] if p_won > 0 else [(value, p_played)]
+    out += ([(g, q * (1 - p_played) / p_lost) for g, q in lost] if p_lost > 0
+            else [(-value, 1 - p_played)])
+    return tuple(sorted((g, q) for g, q in out if q > 0))
+
+
+def model_path(rules: RuleSet) -> Path:
+    return Path(str(resources.files("cuatrola_solver") / "data" / f"played_{rules.name}.json"))
+
+
+def load_model(rules: RuleSet, path: str | Path | None = None) -> PlayedModel:
+    """The played-odds model of ``rules``' preset (or the file ``path``)."""
+    p = Path(path) if path is not None else model_path(rules)
+    try:
+        obj = json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise PlayedModelError(f"played-odds model {str(p)!r} not found (fit one with "
+                               f"cuatrola calibrate --fit RECORDS -o FILE, or use --model dd)"
+                               ) from None
+    except (OSError, ValueError) as e:
+        raise PlayedModelError(f"played-odds model {str(p)!r} cannot be read: {e}") from None
+    if not isinstance(obj, dict) or obj.get("version") != MODEL_VERSION:
+        raise PlayedModelError(f"played-odds model {str(p)!r} is of another version "
+                               f"(expected {MODEL_VERSION}); fit it again")
+    if obj.get("rules") != rules.name:
+        raise PlayedModelError(f"played-odds model {str(p)!r} is for rules "
+                               f"{obj.get('rules')!r}, not {rules.name}")
+    cells = obj.get("cells")
+    if not isinstance(cells, dict) or not all(
+            isinstance(v, list) and len(v) == 2 and all(isinstance(x, (int, float))
+                                                        and math.isfinite(x) for x in v)
+            for v in cells.values()):
+        raise PlayedModelError(f"played-odds model {str(p)!r} is corrupt: bad cells")
+    return PlayedModel(obj["rules"], cells, obj.get("provenance", {}))
