@@ -138,7 +138,9 @@ class _Recorder:
         samples = self.player.bid_samples if own else self.odds_samples
         odds = None
         if samples:
-            odds = _odds(bid_advice(view, seed, samples), "bidder" if own else "advisor")
+            odds = _odds(bid_advice(view, seed, samples, self.player.odds,
+                                    bool(self.player.inference)) if own
+                         else bid_advice(view, seed, samples), "bidder" if own else "advisor")
         call = (self.forced[view.seat - 1] if self.forced
                 else self.player.call(view, seed))
         self.bids.append({"seat": view.seat, "call": call, "odds": odds})

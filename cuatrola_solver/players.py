@@ -21,6 +21,7 @@ The players (:data:`PLAYERS`; :func:`make_player` reads ``"pimc:samples=80"``):
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 from typing import Protocol
@@ -217,18 +218,30 @@ _BID_ADVICE: dict = {}
 _BID_ADVICE_KEEP = 8
 
 
-def bid_advice(view: View, seed: int, samples: int):
+@functools.lru_cache(maxsize=16)
+def _models(rules, odds: str, inference: bool):
+    """The played-odds and bid models a bidder asks for (loaded once per rule set)."""
+    from . import inference as calls, played
+    return (played.load_model(rules) if odds == "played" else None,
+            calls.load_model(rules) if inference else None)
+
+
+def bid_advice(view: View, seed: int, samples: int, odds: str = "dd",
+               inference: bool = False):
     """The advisor's odds for the seat about to speak: ``advise`` over ``samples`` deals
     drawn with a seed from ``seed`` and the view (so equal views, equal odds).  What
     ``pimc`` bids on, and what the self-play lab records for each bid decision: the
     last few answers are kept, so the lab and the player share one search (a memo of a
     pure function: the answer depends on the view, the seed and ``samples`` only)."""
-    key = (view.key(), seed, samples)
+    key = (view.key(), seed, samples, odds, inference)
     advice = _BID_ADVICE.get(key)
     if advice is None:
         from .advisor import advise
+        played_model, bid_model = _models(view.rules, odds, inference)
         advice = advise(view.hand, view.muestra, view.seat, list(view.calls), view.score,
-                        view.rules, samples=samples, seed=view.seed(seed), workers=1)
+                        view.rules, samples=samples, seed=view.seed(seed), workers=1,
+                        played_model=played_model,
+                        bid_model=bid_model if view.calls else None)
         if len(_BID_ADVICE) >= _BID_ADVICE_KEEP:
             _BID_ADVICE.pop(next(iter(_BID_ADVICE)))
         _BID_ADVICE[key] = advice
@@ -244,6 +257,10 @@ class PimcPlayer:
     samples: int = 40
     bid: str = "advisor"
     bid_samples: int = 300
+    #: the advisor bidder's odds: "dd" (double dummy) or "played" (the played-odds model)
+    odds: str = "dd"
+    #: 1: the advisor bidder weights the deals by the calls before it (the bid model)
+    inference: int = 0
     name: str = "pimc"
 
     def call(self, view: View, seed: int) -> str:
@@ -252,7 +269,7 @@ class PimcPlayer:
             return HeuristicPlayer().call(view, seed)
         if self.bid == "random":
             return RandomPlayer().call(view, seed)
-        advice = bid_advice(view, seed, self.bid_samples)
+        advice = bid_advice(view, seed, self.bid_samples, self.odds, bool(self.inference))
         return advice.advice if advice.advice in legal else "paso"
 
     def sing(self, view: View, seed: int) -> int | None:
@@ -278,6 +295,10 @@ class PimcPlayer:
             opts.append(f"bid={self.bid}")
         if self.bid_samples != 300:
             opts.append(f"bid_samples={self.bid_samples}")
+        if self.odds != "dd":
+            opts.append(f"odds={self.odds}")
+        if self.inference:
+            opts.append(f"inference={self.inference}")
         return "pimc" + (":" + ",".join(opts) if opts else "")
 
 
@@ -285,7 +306,8 @@ class PimcPlayer:
 PLAYERS = {
     "random": (RandomPlayer, {}),
     "heuristic": (HeuristicPlayer, {}),
-    "pimc": (PimcPlayer, {"samples": int, "bid": str, "bid_samples": int}),
+    "pimc": (PimcPlayer, {"samples": int, "bid": str, "bid_samples": int, "odds": str,
+                          "inference": int}),
 }
 BIDDERS = ("advisor", "heuristic", "random")
 
@@ -320,9 +342,15 @@ def parse_player(spec: str) -> Policy:
             options[key] = known[key](value.strip())
         except ValueError:
             raise CuatrolaError(f"bad value {value!r} for {key} of player {spec!r}") from None
-        if known[key] is int and not 1 <= options[key] <= 100_000:
+        if known[key] is int and key != "inference" and not 1 <= options[key] <= 100_000:
             raise CuatrolaError(f"bad value {value!r} for {key} of player {spec!r}: expected "
                                 f"1 to 100000")
+        if key == "odds" and options[key] not in ("dd", "played"):
+            raise CuatrolaError(f"bad value {value!r} for odds of player {spec!r}: expected "
+                                f"dd or played")
+        if key == "inference" and options[key] not in (0, 1):
+            raise CuatrolaError(f"bad value {value!r} for inference of player {spec!r}: "
+                                f"expected 0 or 1")
         if key == "bid" and options[key] not in BIDDERS:
             raise CuatrolaError(f"bad value {value!r} for bid of player {spec!r}: expected "
                                 f"one of {', '.join(BIDDERS)}")

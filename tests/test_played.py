@@ -99,3 +99,16 @@ def test_the_shipped_models_say_how_they_were_made():
         prov = m.provenance
         assert prov["command"].startswith("cuatrola calibrate") and prov["hands"] >= 500
         assert prov["predictions"]["solo@4"] >= 100 and "date" in prov
+
+
+def test_the_pimc_bidder_may_bid_on_played_odds_and_the_calls():
+    from cuatrola_solver.players import parse_player
+    from cuatrola_solver.view import View
+    p = parse_player("pimc:odds=played,inference=1,bid_samples=200")
+    assert repr(p) == "pimc:bid_samples=200,odds=played,inference=1"
+    view = View.from_input("Ac 3c Ro Co Ab", "So", 2, "paso", None, ONLINE)
+    plain = parse_player("pimc:bid_samples=200").call(view, 3)
+    assert p.call(view, 3) in view.legal_calls() and plain in view.legal_calls()
+    for bad in ("pimc:odds=magic", "pimc:inference=2"):
+        with pytest.raises(Exception, match="bad value"):
+            parse_player(bad)
