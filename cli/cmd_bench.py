@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from cuatrola_solver.bench import format_bench, run_bench
+from cuatrola_solver.bench import (format_bench, format_players_bench, run_bench,
+                                    run_players_bench)
 
 from .common import JsonOption, RulesOption, emit_json, load_rules, user_errors
 
@@ -27,10 +28,21 @@ def register(app: typer.Typer) -> None:
         reference_deals: int = typer.Option(
             5, "--reference-deals", min=0, max=MAX_REFERENCE_DEALS,
             help="Deals for the reference, with --reference (0: none)."),
+        players: int = typer.Option(
+            0, "--players", min=0, max=1000, help="Also time the pimc player (40 samples a "
+            "card) over the cards of this many seeded hands of four pimc players."),
         rules: str = RulesOption,
         json_out: bool = JsonOption,
     ) -> None:
         """Benchmark the solver on fixed seeded deals, one core (µs and nodes per deal)."""
+        if players:
+            typer.echo(f"bench: pimc player, {players} hands", err=True)
+            p = run_players_bench(hands=players, seed=seed, rules=load_rules(rules))
+            if json_out:
+                emit_json({"players": p})
+            else:
+                typer.echo(format_players_bench(p))
+            return
         result = run_bench(deals=deals, seed=seed, include_reference=reference,
                            reference_deals=reference_deals, rules=load_rules(rules),
                            progress=lambda message: typer.echo(f"bench: {message}", err=True))

@@ -269,3 +269,12 @@ def run_players_bench(hands: int = 20, seed: int = 1, rules: RuleSet | str = "on
             "decision_p90_ms": 1000 * decisions[int(len(decisions) * 0.9)],
             "hand_median_s": hand_times[len(hand_times) // 2],
             "hand_max_s": hand_times[-1]}
+
+
+def format_players_bench(p: dict) -> str:
+    """A line of :func:`run_players_bench`'s result."""
+    return (f"pimc player ({p['samples']} samples a card), {p['hands']} seeded hands of four "
+            f"pimc players, one core, CPU time: card decision median "
+            f"{p['decision_median_ms']:.1f} ms (90th percentile {p['decision_p90_ms']:.1f} ms, "
+            f"{p['decisions']} decisions with a choice); a hand's play median "
+            f"{p['hand_median_s']:.3f} s (longest {p['hand_max_s']:.3f} s)")
