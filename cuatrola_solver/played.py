@@ -46,6 +46,8 @@ EPS = 0.01
 #: (in pseudo-hands)
 PRIOR_CELL = 8.0
 PRIOR_CONTRACT = 4.0
+#: a cell's slope is fitted from this many predictions on (else only its intercept)
+MIN_SLOPE = 200
 
 
 class PlayedModelError(CuatrolaError):
@@ -90,16 +92,19 @@ class PlayedModel:
 def _fit_cell(x: np.ndarray, y: np.ndarray, prior: tuple[float, float],
               strength: float) -> tuple[float, float]:
     """Logistic regression of ``y`` on ``x`` (one feature and an intercept), with a
-    Gaussian pull of weight ``strength`` toward ``prior``, by Newton's method."""
+    Gaussian pull of weight ``strength`` toward ``prior``, by Newton's method.  With
+    fewer than :data:`MIN_SLOPE` predictions only the intercept is fitted (the slope
+    stays the prior's): a few bids, all of one kind, say little about the odds of others."""
     w = np.array(prior, dtype=np.float64)
+    free = 2 if len(x) >= MIN_SLOPE else 1
     X = np.column_stack([np.ones_like(x), x])
     lam = strength / max(1, len(x))
     for _ in range(50):
         p = _sigmoid(X @ w)
-        grad = X.T @ (p - y) / len(x) + lam * (w - prior)
-        hess = (X.T * (p * (1 - p))) @ X / len(x) + lam * np.eye(2)
+        grad = (X.T @ (p - y) / len(x) + lam * (w - prior))[:free]
+        hess = ((X.T * (p * (1 - p))) @ X / len(x) + lam * np.eye(2))[:free, :free]
         step = np.linalg.solve(hess, grad)
-        w -= step
+        w[:free] -= step
         if np.abs(step).max() < 1e-9:
             break
     return float(w[0]), float(w[1])
