@@ -18,7 +18,7 @@ import typer
 from cuatrola_solver import advisor
 from cuatrola_solver.auction import parse_call
 from cuatrola_solver.cards import cards_of, format_card, parse_card, parse_suit, suit_of
-from cuatrola_solver.errors import CuatrolaError
+from cuatrola_solver.errors import CuatrolaError, quote
 from cuatrola_solver.hand import Hand
 from cuatrola_solver.match import Match
 from cuatrola_solver.play import (SIDE_NAMES, SUIT_NAMES, cante_points, renuncio_obligation,
@@ -131,7 +131,7 @@ class Human:
             try:
                 suit = int(parse_suit(text[0] if text.lower() in SUIT_NAMES else text, ""))
             except CuatrolaError:
-                self.screen.say(f"  {text!r} is not a suit: answer oros, copas, espadas, "
+                self.screen.say(f"  {quote(text)} is not a suit: answer oros, copas, espadas, "
                                 f"bastos or no")
                 continue
             if suit in options:
@@ -188,13 +188,13 @@ def register(app: typer.Typer) -> None:
         rs = load_rules(rules)
         specs = [b for b in bots.split(",")] if "," in bots else [bots] * 3
         if len(specs) != 3:
-            fail(f"--bots {bots!r}: expected one player or three, comma separated")
+            fail(f"--bots {quote(bots)}: expected one player or three, comma separated")
         others = [parse_player(b) for b in specs]
         if save is not None:
             try:
                 save.mkdir(parents=True, exist_ok=True)
             except OSError as e:
-                fail(f"cannot write to --save {str(save)!r}: {e.strerror}")
+                fail(f"cannot write to --save {quote(str(save))}: {e.strerror}")
         if seed is None:
             seed = advisor.random_seed()
         colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .cards import Rank, card, cards_of, mask_of, points_of, rank_of, suit_of
-from .errors import CuatrolaError
+from .errors import CuatrolaError, quote
 from .play import cante_points, cante_refusal, partner_of, side_of, sing, trick_winner_index
 from .view import View
 
@@ -315,11 +315,11 @@ BIDDERS = ("advisor", "heuristic", "random")
 def make_player(name: str, **options) -> Policy:
     """A player by name with its options: ``make_player("pimc", samples=80)``."""
     if name not in PLAYERS:
-        raise CuatrolaError(f"unknown player {name!r}: expected one of {', '.join(PLAYERS)}")
+        raise CuatrolaError(f"unknown player {quote(name)}: expected one of {', '.join(PLAYERS)}")
     cls, known = PLAYERS[name]
     for key in options:
         if key not in known:
-            raise CuatrolaError(f"player {name!r} takes no option {key!r}"
+            raise CuatrolaError(f"player {quote(name)} takes no option {quote(key)}"
                                 + (f" (options: {', '.join(known)})" if known else ""))
     return cls(**options)
 
@@ -330,28 +330,28 @@ def parse_player(spec: str) -> Policy:
     name = name.strip().lower()
     options: dict = {}
     if name not in PLAYERS:
-        raise CuatrolaError(f"unknown player {spec!r}: expected one of {', '.join(PLAYERS)}")
+        raise CuatrolaError(f"unknown player {quote(spec)}: expected one of {', '.join(PLAYERS)}")
     known = PLAYERS[name][1]
     for item in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, value = item.partition("=")
         key = key.strip()
         if not eq or key not in known:
-            raise CuatrolaError(f"bad option {item!r} of player {spec!r}: expected "
+            raise CuatrolaError(f"bad option {quote(item)} of player {quote(spec)}: expected "
                                 + (", ".join(f"{k}=..." for k in known) or "no options"))
         try:
             options[key] = known[key](value.strip())
         except ValueError:
-            raise CuatrolaError(f"bad value {value!r} for {key} of player {spec!r}") from None
+            raise CuatrolaError(f"bad value {quote(value)} for {key} of player {quote(spec)}") from None
         if known[key] is int and key != "inference" and not 1 <= options[key] <= 100_000:
-            raise CuatrolaError(f"bad value {value!r} for {key} of player {spec!r}: expected "
+            raise CuatrolaError(f"bad value {quote(value)} for {key} of player {quote(spec)}: expected "
                                 f"1 to 100000")
         if key == "odds" and options[key] not in ("dd", "played"):
-            raise CuatrolaError(f"bad value {value!r} for odds of player {spec!r}: expected "
+            raise CuatrolaError(f"bad value {quote(value)} for odds of player {quote(spec)}: expected "
                                 f"dd or played")
         if key == "inference" and options[key] not in (0, 1):
-            raise CuatrolaError(f"bad value {value!r} for inference of player {spec!r}: "
+            raise CuatrolaError(f"bad value {quote(value)} for inference of player {quote(spec)}: "
                                 f"expected 0 or 1")
         if key == "bid" and options[key] not in BIDDERS:
-            raise CuatrolaError(f"bad value {value!r} for bid of player {spec!r}: expected "
+            raise CuatrolaError(f"bad value {quote(value)} for bid of player {quote(spec)}: expected "
                                 f"one of {', '.join(BIDDERS)}")
     return make_player(name, **options)

@@ -30,7 +30,7 @@ from typing import Iterable, Sequence
 from .auction import Auction
 from .cards import (FULL_DECK, cards_of, format_card, format_cards, mask_of, parse_card,
                     parse_cards, popcount, suit_of)
-from .errors import CuatrolaError, IllegalBidError, RecordError
+from .errors import CuatrolaError, IllegalBidError, RecordError, quote
 from .match import Score
 from .play import (SIDE_NAMES, SUIT_NAMES, Position, cante_mask, cante_points, cante_refusal,
                    decided_by_tricks, first_leader, legal_mask, outcome, play_card,
@@ -120,7 +120,7 @@ class Seen:
             try:
                 self.auction.call(call)
             except IllegalBidError as e:
-                raise self.error(f"auction, call {i} ({call!r}): {e}", "call", i) from None
+                raise self.error(f"auction, call {i} ({quote(call)}): {e}", "call", i) from None
         self.pos: Position | None = None
         if self.auction.is_complete:
             active = self.auction.active
@@ -202,7 +202,7 @@ class Seen:
             in_play = sum(self.pos.active)
             if len(trick) > in_play:
                 raise self.error(f"trick {t} has {len(trick)} cards: only {in_play} seats play "
-                                 f"({format_cards(trick)})", "trick", t)
+                                 f"({quote(format_cards(trick))})", "trick", t)
             if t < len(tricks) and len(trick) < in_play:
                 raise self.error(f"trick {t} has {_plural(len(trick), 'card')}: expected "
                                  f"{in_play}, one per seat in play (only the last trick of a "
@@ -418,7 +418,7 @@ class View:
                                   f"in --played, so it is no longer held")
             held |= mine
             if popcount(held) != 5:
-                raise RecordError(f"--hand {hand!r}: seat {seat} holds {len(cards)} cards and "
+                raise RecordError(f"--hand {quote(hand)}: seat {seat} holds {len(cards)} cards and "
                                   f"played {popcount(mine)}: expected 5 in all")
         from .auction import parse_call
         calls = tuple(parse_call(c, f"(call {i} in --auction)") for i, c in enumerate(calls, 1))

@@ -382,6 +382,37 @@ def option_cases(rng: random.Random) -> list[Case]:
         add("good-" + "-".join(args[:2]), args, 0,
             input=json.dumps({"muestra": "Ab", "hands": DEAL.split(" / ")}) + "\n"
             if "--batch" in args else None)
+    # the second stage's commands: live hint, play, selfplay, calibrate, bidmodel, equity
+    live = ["hint", "--hand", "Co Ro Sb Rb 3b", "--muestra", "Ab", "--seat", "2", "--played",
+            "1. Sc Sb Rc 3c", "--samples", "20", "--seed", "1"]
+    add("good-live-hint", live, 0)
+    add("good-live-hint-json", live + ["--json", "--no-inference"], 0)
+    for junk in JUNK:
+        add("live-hint-hand-junk", with_option(live, "--hand", junk), 2, token=junk)
+        add("live-hint-muestra-junk", with_option(live, "--muestra", junk), 2, token=junk)
+        add("live-hint-played-junk", with_option(live, "--played", "1. Sc " + junk), None,
+            token=junk)                      # blanks and comments are fine after a card
+        add("play-bots-junk", ["play", "--bots", junk, "--seed", "1"], 2, token=junk,
+            input="")
+        add("selfplay-player-junk", ["selfplay", "--a", junk, "--b", "random", "--hands",
+                                     "1"], 2, token=junk)
+    for played in ("1. Sc Sb Rc 3c Ao", "1. Ro", "1. Sc Sb Rc 3c 2. Ro Se So Sc",
+                   "cante 2 oros", "1. Sc Sb Rc 3c 2. Ro Se So Ao 3. Ac Rb 3e Ab 4. Ce Ae 3b "
+                   "Re 5. Co 3o Cb Cc 6. Sc"):
+        add("live-hint-played-bad", with_option(live, "--played", played), 2)
+    add("live-hint-and-record", live + [FULL_RECORD], 2)
+    add("live-hint-missing-seat", ["hint", "--hand", "Co Ro Sb Rb 3b", "--muestra", "Ab"], 2)
+    for args in (["play", "--seat", "5"], ["play", "--bots", "pimc,random"],
+                 ["play", "--bots", "pimc:samples=0"], ["play", "--save", "/proc/nope"],
+                 ["selfplay", "--a", "pimc:depth=2", "--b", "random", "--hands", "1"],
+                 ["selfplay", "--a", "random", "--b", "random", "--hands", "0"],
+                 ["calibrate", "/nonexistent.jsonl"], ["calibrate", FULL_RECORD, "--fit"],
+                 ["bidmodel", "--deals", "0"], ["bidmodel", "--rules", "online,monte=3"],
+                 ["equity", "--rules", "bogus"], ["advise", HAND, "--muestra", "3c", "--seat",
+                                                  "2", "--model", "oracle"]):
+        add("second-stage-" + "-".join(a[:10] for a in args[:3]), args, 2, input="")
+    add("good-play-eof", ["play", "--bots", "random", "--seed", "3"], 0, input="")
+    add("good-equity", ["equity", "--rules", "narro", "--json"], 0)
     # stdin: empty, not UTF-8, a BOM, huge
     for command in (["check", "-"], ["hint", "-", "--samples", "5"],
                     ["analyze", "-", "--samples", "2", "--no-bids"]):
