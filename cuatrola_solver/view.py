@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable, Sequence
 
-from .auction import Auction
+from .auction import Auction, parse_call
 from .cards import (FULL_DECK, cards_of, format_card, format_cards, mask_of, parse_card,
                     parse_cards, popcount, suit_of)
 from .errors import CuatrolaError, IllegalBidError, RecordError, quote
@@ -404,9 +404,9 @@ class View:
         if seat not in (1, 2, 3, 4):
             raise RecordError(f"bad seat {seat!r} in --seat: expected 1 to 4")
         tricks, cantes = read_play(played or "", "--played")
-        calls = tuple(c.lower() for c in auction.split()) if auction else None
-        if calls is None:
-            calls = ("paso",) * 4 if tricks else ()
+        calls = (tuple(parse_call(c, f"(call {i} in --auction)")
+                       for i, c in enumerate(auction.replace(",", " ").split(), 1))
+                 if auction else ("paso",) * 4 if tricks else ())
         held = mask_of(cards)
         if len(cards) < 5:
             # the cards still held: add the ones this seat played
@@ -420,8 +420,6 @@ class View:
             if popcount(held) != 5:
                 raise RecordError(f"--hand {quote(hand)}: seat {seat} holds {len(cards)} cards and "
                                   f"played {popcount(mine)}: expected 5 in all")
-        from .auction import parse_call
-        calls = tuple(parse_call(c, f"(call {i} in --auction)") for i, c in enumerate(calls, 1))
         return cls(rules, seat, held, m, calls, tuple(tuple(t) for t in tricks),
                    tuple(cantes), score)
 
