@@ -261,6 +261,9 @@ class PimcPlayer:
     odds: str = "dd"
     #: 1: the advisor bidder weights the deals by the calls before it (the bid model)
     inference: int = 0
+    #: with the match score: 1 bids for the match (the best match chance), 0 for the hand
+    #: (the best expected points per hand)
+    match: int = 1
     name: str = "pimc"
 
     def call(self, view: View, seed: int) -> str:
@@ -270,7 +273,10 @@ class PimcPlayer:
         if self.bid == "random":
             return RandomPlayer().call(view, seed)
         advice = bid_advice(view, seed, self.bid_samples, self.odds, bool(self.inference))
-        return advice.advice if advice.advice in legal else "paso"
+        choice = advice.advice
+        if not self.match and advice.advice_per_hand is not None:
+            choice = advice.advice_per_hand
+        return choice if choice in legal else "paso"
 
     def sing(self, view: View, seed: int) -> int | None:
         options = view.cante_options()
@@ -299,6 +305,8 @@ class PimcPlayer:
             opts.append(f"odds={self.odds}")
         if self.inference:
             opts.append(f"inference={self.inference}")
+        if not self.match:
+            opts.append("match=0")
         return "pimc" + (":" + ",".join(opts) if opts else "")
 
 
@@ -307,7 +315,7 @@ PLAYERS = {
     "random": (RandomPlayer, {}),
     "heuristic": (HeuristicPlayer, {}),
     "pimc": (PimcPlayer, {"samples": int, "bid": str, "bid_samples": int, "odds": str,
-                          "inference": int}),
+                          "inference": int, "match": int}),
 }
 BIDDERS = ("advisor", "heuristic", "random")
 
@@ -342,14 +350,15 @@ def parse_player(spec: str) -> Policy:
             options[key] = known[key](value.strip())
         except ValueError:
             raise CuatrolaError(f"bad value {quote(value)} for {key} of player {quote(spec)}") from None
-        if known[key] is int and key != "inference" and not 1 <= options[key] <= 100_000:
+        if known[key] is int and key not in ("inference", "match") \
+                and not 1 <= options[key] <= 100_000:
             raise CuatrolaError(f"bad value {quote(value)} for {key} of player {quote(spec)}: expected "
                                 f"1 to 100000")
         if key == "odds" and options[key] not in ("dd", "played"):
             raise CuatrolaError(f"bad value {quote(value)} for odds of player {quote(spec)}: expected "
                                 f"dd or played")
-        if key == "inference" and options[key] not in (0, 1):
-            raise CuatrolaError(f"bad value {quote(value)} for inference of player {quote(spec)}: "
+        if key in ("inference", "match") and options[key] not in (0, 1):
+            raise CuatrolaError(f"bad value {quote(value)} for {key} of player {quote(spec)}: "
                                 f"expected 0 or 1")
         if key == "bid" and options[key] not in BIDDERS:
             raise CuatrolaError(f"bad value {quote(value)} for bid of player {quote(spec)}: expected "

@@ -112,3 +112,15 @@ def test_the_pimc_bidder_may_bid_on_played_odds_and_the_calls():
     for bad in ("pimc:odds=magic", "pimc:inference=2"):
         with pytest.raises(Exception, match="bad value"):
             parse_player(bad)
+
+
+def test_the_pimc_bidder_for_the_match_or_for_the_hand():
+    """narro at 19-18 (README): for the match cuatrola, for the hand another call."""
+    from cuatrola_solver.match import Score
+    from cuatrola_solver.players import parse_player
+    from cuatrola_solver.view import View
+    view = View.from_input("Ac 3c Ro Co Ab", "So", 2, "paso", None, get_rules("narro"),
+                           Score(19, 18))
+    match, hand = parse_player("pimc:bid_samples=2000"), parse_player("pimc:bid_samples=2000,match=0")
+    assert repr(hand) == "pimc:bid_samples=2000,match=0"
+    assert match.call(view, 1) == "cuatrola" and hand.call(view, 1) != "cuatrola"
