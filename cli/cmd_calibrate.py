@@ -17,7 +17,7 @@ from cuatrola_solver.calibration import DEFAULT_BINS, Calibration, read_records
 from cuatrola_solver.errors import quote
 from cuatrola_solver.rules import get_rules
 
-from .common import JsonOption, emit_json, fail, user_errors
+from .common import JsonOption, emit_json, fail, save_figure, user_errors
 
 #: groups drawn in the plot's reliability panel: at least this many predictions, and
 #: of their bins those with at least PLOT_MIN_BIN
@@ -102,12 +102,7 @@ def plot(report: dict, path: str) -> None:
         right.set_title(f"all predictions: n={overall['n']}, Brier {overall['brier']:.3f}, "
                         f"ECE {100 * overall['ece']:.1f}%")
     right.set_ylabel("observed win rate")
-    try:
-        fig.savefig(path)
-    except (OSError, ValueError) as e:
-        fail(f"cannot write the plot to {quote(path)}: {getattr(e, 'strerror', None) or e}")
-    finally:
-        plt.close(fig)
+    save_figure(fig, path)
 
 
 def _played_model(spec: str, obj: dict) -> played.PlayedModel:

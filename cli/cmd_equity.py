@@ -12,7 +12,8 @@ from cuatrola_solver import equity
 from cuatrola_solver.match import match_winner
 from cuatrola_solver.rules import rules_spec
 
-from .common import JsonOption, RulesOption, emit_json, fail, load_rules, user_errors
+from .common import (JsonOption, RulesOption, emit_json, fail, load_rules, save_figure,
+                     user_errors)
 
 
 def _source(results: equity.HandResults) -> str:
@@ -85,12 +86,7 @@ def plot(tab: equity.EquityTable, path: str) -> None:
     fig.colorbar(im, ax=axes, label="P(your pair wins the match)")
     fig.suptitle(f"match equity, {tab.rules.name}: to {tab.target}"
                  + (f", win by {tab.win_by}" if tab.win_by > 1 else ""))
-    try:
-        fig.savefig(path)
-    except (OSError, ValueError) as e:
-        fail(f"cannot write the plot to {path!r}: {e}")
-    finally:
-        plt.close(fig)
+    save_figure(fig, path)
 
 
 def register(app: typer.Typer) -> None:

@@ -172,6 +172,18 @@ def write_output(path: Path, text: str) -> None:
         fail(f"cannot write {str(path)!r}: {e.strerror or e}")
 
 
+def save_figure(fig, path: str) -> None:
+    """Write a matplotlib figure to ``path`` and close it; a path that cannot be written
+    is bad input (exit 2, naming the path)."""
+    import matplotlib.pyplot as plt
+    try:
+        fig.savefig(path)
+    except (OSError, ValueError) as e:
+        fail(f"cannot write the plot to {str(path)!r}: {getattr(e, 'strerror', None) or e}")
+    finally:
+        plt.close(fig)
+
+
 def emit_json(obj: dict) -> None:
     typer.echo(json.dumps({"schema": SCHEMA, **obj}, ensure_ascii=False))
 

@@ -56,7 +56,7 @@ import numpy as np
 
 from . import equity, inference, played, sampling, solver
 from .auction import Auction, parse_call
-from .cards import cards_of, format_card, format_cards, mask_of
+from .cards import cards_of, format_card, format_cards
 from .errors import IllegalBidError, IllegalPlayError, NotationError, quote
 from .match import Score, check_score
 from .play import (SIDE_NAMES, SUIT_NAMES, active_seats, cante_points, cante_refusal,

@@ -34,7 +34,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from .errors import CuatrolaError
-from .rules import RuleSet, get_rules
+from .rules import RuleSet
 
 __all__ = ["PlayedModel", "fit", "load_model", "model_path", "played_outcomes",
            "PlayedModelError", "MODEL_VERSION"]

@@ -28,7 +28,7 @@ from typing import Protocol
 
 from .cards import Rank, card, cards_of, mask_of, points_of, rank_of, suit_of
 from .errors import CuatrolaError, quote
-from .play import cante_points, cante_refusal, partner_of, side_of, sing, trick_winner_index
+from .play import side_of, trick_winner_index
 from .view import View
 
 __all__ = ["Policy", "RandomPlayer", "HeuristicPlayer", "PimcPlayer", "PLAYERS",

@@ -25,12 +25,12 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable, Sequence
+from typing import Sequence
 
 from .auction import Auction, parse_call
-from .cards import (FULL_DECK, cards_of, format_card, format_cards, mask_of, parse_card,
-                    parse_cards, popcount, suit_of)
-from .errors import CuatrolaError, IllegalBidError, RecordError, quote
+from .cards import (cards_of, format_card, format_cards, mask_of, parse_card, parse_cards,
+                    popcount, suit_of)
+from .errors import IllegalBidError, RecordError, quote
 from .match import Score
 from .play import (SIDE_NAMES, SUIT_NAMES, Position, cante_mask, cante_points, cante_refusal,
                    decided_by_tricks, first_leader, legal_mask, outcome, play_card,
