@@ -35,8 +35,10 @@ from .match import Score
 from .play import (SIDE_NAMES, SUIT_NAMES, Position, cante_mask, cante_points, cante_refusal,
                    decided_by_tricks, first_leader, legal_mask, outcome, play_card,
                    renuncio_obligation, side_of, sing)
+from .hand import hand_result, points_breakdown
 from .record import Cante, HandRecord, read_play
 from .rules import CONTRACT_VALUE, RuleSet, get_rules
+from .sampling import play_forbidden
 
 __all__ = ["SeenPlay", "SeenRenuncio", "Seen", "View", "check_seen"]
 
@@ -286,7 +288,6 @@ class Seen:
 
     def _prove_renuncios(self) -> None:
         """Renuncios of hidden hands that a later card of the same seat proves."""
-        from .sampling import play_forbidden       # sampling builds on this module
         r = self.rules
         proven = []
         for i, p in enumerate(self.plays):
@@ -312,7 +313,6 @@ class Seen:
     def result(self):
         """The hand's :class:`~cuatrola_solver.hand.Result` as seen (the points split
         into cards, monte and cantes), or None while it is undecided."""
-        from .hand import hand_result, points_breakdown      # hand builds on records
         pos = self.pos
         if pos is None:
             return None
