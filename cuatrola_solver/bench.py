@@ -231,7 +231,9 @@ def run_players_bench(hands: int = 20, seed: int = 1, rules: RuleSet | str = "on
                       samples: int = 40) -> dict:
     """The pimc player's speed: CPU time of each card decision (``samples`` deals) over
     the card decisions of ``hands`` seeded hands of four pimc players, and of each whole
-    hand's play (after an all-pass auction, so bidding is not counted)."""
+    hand's play (after an all-pass auction, so bidding is not counted).  ``wait``: what a
+    person in ``cuatrola play`` waits, as seat 1, from one of his cards to his next
+    question (the three bots' cards in between)."""
     from .players import PimcPlayer
     from .selfplay import play_hand
 
@@ -250,14 +252,21 @@ def run_players_bench(hands: int = 20, seed: int = 1, rules: RuleSet | str = "on
 
         def card(self, view, s):
             start = time.thread_time()
+            if view.seat == 1:
+                if person[0] is not None:
+                    waits.append(start - person[0])
             c = player.card(view, s)
             if len(view.legal_cards()) > 1:
                 decisions.append(time.thread_time() - start)
+            if view.seat == 1:
+                person[0] = time.thread_time()   # seat 1 answers: the bots take over
             return c
 
     hand_times = []
+    waits: list[float] = []
     rng = random.Random(seed)
     for k in range(hands):
+        person = [None]
         deal = cards.random_deal(rng)
         start = time.thread_time()
         play_hand(deal, [Timed()] * 4, rules, seed=k)
@@ -268,7 +277,9 @@ def run_players_bench(hands: int = 20, seed: int = 1, rules: RuleSet | str = "on
             "decision_median_ms": 1000 * decisions[len(decisions) // 2],
             "decision_p90_ms": 1000 * decisions[int(len(decisions) * 0.9)],
             "hand_median_s": hand_times[len(hand_times) // 2],
-            "hand_max_s": hand_times[-1]}
+            "hand_max_s": hand_times[-1],
+            "wait_median_ms": 1000 * sorted(waits)[len(waits) // 2],
+            "wait_max_ms": 1000 * max(waits)}
 
 
 def format_players_bench(p: dict) -> str:
@@ -277,4 +288,6 @@ def format_players_bench(p: dict) -> str:
             f"pimc players, one core, CPU time: card decision median "
             f"{p['decision_median_ms']:.1f} ms (90th percentile {p['decision_p90_ms']:.1f} ms, "
             f"{p['decisions']} decisions with a choice); a hand's play median "
-            f"{p['hand_median_s']:.3f} s (longest {p['hand_max_s']:.3f} s)")
+            f"{p['hand_median_s']:.3f} s (longest {p['hand_max_s']:.3f} s); in cuatrola "
+            f"play, seat 1 waits for the bots' cards {p['wait_median_ms']:.0f} ms (median, "
+            f"at most {p['wait_max_ms']:.0f} ms)")

@@ -99,3 +99,11 @@ def test_bench_reference_columns_match_the_readme():
     assert table and [c.strip() for c in table[0].strip("|").split("|")] == [
         "work", "target", "compiled", "wall", "nodes per deal", "reference", "speed-up",
         "same answers"]
+
+
+def test_bench_players_times_the_pimc_player():
+    r = runner.invoke(app, ["bench", "--players", "1", "--json"])
+    assert r.exit_code == 0, r.output
+    p = json.loads(r.stdout)["players"]
+    assert p["hands"] == 1 and p["decisions"] > 0
+    assert 0 < p["decision_median_ms"] <= p["decision_p90_ms"] and p["wait_max_ms"] > 0
