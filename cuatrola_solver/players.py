@@ -28,7 +28,7 @@ from typing import Protocol
 
 from .cards import Rank, card, cards_of, mask_of, points_of, rank_of, suit_of
 from .errors import CuatrolaError, quote
-from .play import side_of, trick_winner_index
+from .play import next_seat, side_of, trick_winner_index
 from .view import View
 
 __all__ = ["Policy", "RandomPlayer", "HeuristicPlayer", "PimcPlayer", "PLAYERS",
@@ -78,16 +78,8 @@ def _trick_winner(view: View) -> tuple[int, int] | None:
     i = trick_winner_index(pos.trick, view.trump)
     seat = pos.leader
     for _ in range(i):
-        seat = _next_active(seat, pos.active)
+        seat = next_seat(seat, pos.active)
     return seat, pos.trick[i]
-
-
-def _next_active(seat: int, active) -> int:
-    s = seat
-    while True:
-        s = s % 4 + 1
-        if active[s - 1]:
-            return s
 
 
 def _unseen(view: View) -> int:
