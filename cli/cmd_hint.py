@@ -42,12 +42,11 @@ def source_of(record: str | None, hand: str | None, muestra: str | None, seat: i
             fail(f"give a record or the live options, not both ({', '.join(given)} with a record)")
         text, where = read_input(record)
         rec = record_rules(read_record(text, where), rules)
-        seen = check_seen(rec, where)
-        on_turn = seen.pos.to_play if seen.pos is not None and not seen.over else None
         if seat is None:
             if rec.complete:
                 return Hand.from_record(rec)
-            seat = on_turn
+            seen = check_seen(rec, where)          # whose turn it is, from the seen side
+            seat = seen.pos.to_play if seen.pos is not None and not seen.over else None
             if seat is None:
                 fail(f"{where}: there is no card to play (the auction is not over, or the "
                      f"hand is)")
