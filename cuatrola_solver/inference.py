@@ -192,8 +192,12 @@ def read_calls(path, rules: RuleSet) -> list[dict]:
 
 def _design(rows: list[dict], rules: RuleSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Features, legal-call mask and chosen-call index over :data:`CALLS`."""
-    x = np.vstack([features(np.array([r["hand"]]), r["trump"], r["seat"], r["before"], rules)
-                   for r in rows])
+    x = np.zeros((len(rows), len(FEATURE_NAMES)))
+    groups: dict[tuple, list[int]] = {}       # one features() call per context, not per row
+    for i, r in enumerate(rows):
+        groups.setdefault((r["trump"], r["seat"], tuple(r["before"])), []).append(i)
+    for (trump, seat, before), idx in groups.items():
+        x[idx] = features(np.array([rows[i]["hand"] for i in idx]), trump, seat, before, rules)
     legal = np.array([[c in r["legal"] for c in CALLS] for r in rows])
     y = np.array([CALLS.index(r["call"]) for r in rows])
     return x, legal, y
