@@ -9,14 +9,13 @@ from typing import Iterator, Optional
 import typer
 from tabulate import tabulate
 
-from cuatrola_solver import advisor, inference, played
-from cuatrola_solver.errors import quote
+from cuatrola_solver import advisor, inference
 from cuatrola_solver.cards import parse_card, parse_cards
 from cuatrola_solver.match import parse_score
 
 from .common import (JsonOption, RulesOption, SeedOption, check_sampling, emit_json,
-                     exact_option, fail, load_rules, samples_option, user_errors,
-                     workers_option)
+                     exact_option, load_rules, model_option, played_model,
+                     samples_option, user_errors, workers_option)
 from .render import colour_cards, muestra_text
 
 BARS = "▁▂▃▄▅▆▇█"
@@ -179,11 +178,7 @@ def register(app: typer.Typer) -> None:
             False, "--no-inference", help="Deal the hidden cards as if the calls already "
             "made said nothing (by default each deal is weighted by how likely those calls "
             "were with it: the preset's bid model)."),
-        model_name: str = typer.Option(
-            "played", "--model", metavar="played|dd",
-            help="played: odds and advice as the hand will be played by players who see "
-                 "only their own cards (the preset's played-odds model, fitted in "
-                 "self-play), beside the double-dummy ones; dd: double dummy only."),
+        model_name: str = model_option("odds and advice"),
         json_out: bool = JsonOption,
     ) -> None:
         """Odds and advice for each call this seat may make now (later seats assumed to pass)."""
@@ -192,12 +187,10 @@ def register(app: typer.Typer) -> None:
         cards = parse_cards(hand, "the hand")
         m = parse_card(muestra, "(--muestra)")
         sc = parse_score(score, rules=rs) if score is not None else None
-        if model_name not in ("played", "dd"):
-            fail(f"bad --model {quote(model_name)}: expected played or dd")
         model = None
         if not no_inference and seat > 1:
             model = inference.load_model(rs)
-        table = played.load_model(rs) if model_name == "played" else None
+        table = played_model(model_name, rs)
         with progress_bar("advise") as bar:
             result = advisor.advise(cards, m, seat, auction, sc, rs, exact=exact,
                                     samples=samples or advisor.DEFAULT_SAMPLES, seed=seed,

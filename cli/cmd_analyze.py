@@ -15,12 +15,12 @@ from cuatrola_solver import analysis, inference
 from cuatrola_solver.errors import quote
 from cuatrola_solver.record import format_rules, read_record, write_text
 
-from .cmd_advise import progress_bar
-from cuatrola_solver.report import html_report, plot_win_chances
+from cuatrola_solver.report import call_odds, card_odds, html_report, plot_win_chances
 
+from .cmd_advise import progress_bar
 from .common import (JsonOption, RecordRulesOption, SeedOption, check_sampling, check_writable,
-                     emit_json, exact_option, fail, read_input, record_rules, samples_option,
-                     user_errors, workers_option, write_output)
+                     emit_json, exact_option, fail, model_option, played_model, read_input,
+                     record_rules, samples_option, user_errors, workers_option, write_output)
 from .render import colour_cards, muestra_text, result_lines
 
 def _pct(p) -> str:
@@ -67,8 +67,9 @@ def _card_row(c: dict) -> list[str]:
         note.append("dd error, sound on what was known")
     elif c["unpunished"]:
         note.append("cost nothing double dummy")
-    return [str(c["seat"]), c["card"] + sym, _pct(c["p_win"]),
-            f"{best} {_pct(c['best_p_win'])}", f"{c['loss']:.2f}", _dd(c), "; ".join(note)]
+    p, best_p = card_odds(c)
+    return [str(c["seat"]), c["card"] + sym, _pct(p), f"{best} {_pct(best_p)}",
+            f"{c['loss']:.2f}", _dd(c), "; ".join(note)]
 
 
 def render(report: dict) -> str:
@@ -88,7 +89,9 @@ def render(report: dict) -> str:
 
     if report["bids"]:
         match = any("match_loss" in b for b in report["bids"])
-        lines += ["", "Bidding (P(win), EV: from the seat's own hand; "
+        lines += ["", "Bidding (P(win), EV: from the seat's own hand"
+                  + (", as the hand will be played; " if report.get("model") == "played"
+                     else "; ")
                   + ("match: the pair's chance of winning the match after the call; "
                      if match else "") + "dd: on the actual deal)"]
         rows = []
@@ -98,9 +101,10 @@ def render(report: dict) -> str:
             call, adv, best = opts[b["call"]], opts[b["advice"]], opts[b["dd_best"]]
             flag = "" if b["ev_loss"] < 0.005 else f"{b['ev_loss']:.2f}"
             in_match = (lambda o: f" match {_pct(o['p_match'])}") if match else (lambda o: "")
+            (cp, cev), (ap, aev) = call_odds(call), call_odds(adv)
             rows.append([str(b["seat"]), b["call"],
-                         f"{_pct(call['p_win'])} {_ev(call['ev'])}{in_match(call)}",
-                         f"{b['advice']} {_pct(adv['p_win'])} {_ev(adv['ev'])}{in_match(adv)}",
+                         f"{_pct(cp)} {_ev(cev)}{in_match(call)}",
+                         f"{b['advice']} {_pct(ap)} {_ev(aev)}{in_match(adv)}",
                          flag]
                         + (["" if b["match_loss"] < 0.005 else _pct(b["match_loss"])]
                            if match else [])
@@ -116,8 +120,9 @@ def render(report: dict) -> str:
                               disable_numparse=True))
         lines += notes
 
-    lines += ["", "Play (P(win) of the seat's side from what it knew; dd: double dummy "
-              "before→after the card)"]
+    lines += ["", "Play (P(win) of the seat's side from what it knew"
+              + (", as the hand will be played" if report.get("model") == "played" else "")
+              + "; dd: double dummy before→after the card)"]
     by_trick: dict[int, list[dict]] = {}
     for c in report["cards"]:
         by_trick.setdefault(c["trick"], []).append(c)
@@ -185,6 +190,8 @@ def register(app: typer.Typer) -> None:
         no_inference: bool = typer.Option(
             False, "--no-inference", help="Deal the hidden cards as if the calls said "
             "nothing (by default each deal is weighted by how likely the calls were with it)."),
+        model_name: str = model_option("labels and bid advice on each card's and call's "
+                                       "P(win)"),
         json_out: bool = JsonOption,
     ) -> None:
         """Post-game report: each card's cost, the mistakes, the bids, the points.
@@ -202,12 +209,13 @@ def register(app: typer.Typer) -> None:
                  "(or pip install matplotlib)")
         text, where = read_input(record)
         rec = record_rules(read_record(text, where), rules)
+        table = played_model(model_name, rec.rules, cards=True)
         model = None if no_inference else inference.load_model(rec.rules)
         with progress_bar("analyze") as bar:
             result = analysis.analyze(rec, exact=exact,
                                       samples=samples or analysis.DEFAULT_SAMPLES,
                                       seed=seed, workers=workers, bids=bids, progress=bar,
-                                      bid_model=model)
+                                      bid_model=model, played_model=table)
         report = result.to_dict()
         title = f"cuatrola analysis: {Path(where).name}"
         if html is not None:

@@ -13,7 +13,8 @@ import typer
 from tabulate import tabulate
 
 from cuatrola_solver import __version__, played
-from cuatrola_solver.calibration import DEFAULT_BINS, Calibration, read_records
+from cuatrola_solver.calibration import (DEFAULT_BINS, Calibration, read_records,
+                                         with_card_predictions)
 from cuatrola_solver.errors import quote
 from cuatrola_solver.rules import get_rules
 
@@ -40,7 +41,9 @@ def render(report: dict) -> str:
                      f"{g['brier']:.3f}", _pct(g["ece"])])
     lines = [f"{report['records']} records ({report['without_odds']} without odds); "
              f"predicted P(win) of the contract played (paso: of each seat's side) against "
-             f"the result", "",
+             f"the result"
+             + ("; cards: P(win) of the seat's side after the card it chose"
+                if any(g.get("cards") for g in report["groups"]) else ""), "",
              tabulate(rows, headers=["group", "n", "predicted %", "won %", "95%", "bias",
                                      "Brier", "ECE %"], disable_numparse=True)]
     overall = next((g for g in report["groups"] if g["group"] == "overall"), None)
@@ -148,6 +151,18 @@ def register(app: typer.Typer) -> None:
                                  "records' predictions and outcomes (write it with -o)."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", help="With --fit: the "
                                            "model file to write."),
+        cards: bool = typer.Option(False, "--cards", help="Also the cards: at each card a "
+                                   "seat chose, the hint's P(win) of that card on what the "
+                                   "seat knew, against the result (about 0.2 s a hand); "
+                                   "with --fit, the model's card cells (hint and analyze "
+                                   "use them)."),
+        card_samples: int = typer.Option(100, "--card-samples", min=1, max=100000,
+                                         metavar="N", help="With --cards: deals per hint."),
+        seed: int = typer.Option(0, "--seed", min=0, help="With --cards: seed of the "
+                                 "hints (record n, card k: seed + 100 n + k)."),
+        workers: int = typer.Option(1, "--workers", "-w", min=1, max=64, help="With "
+                                    "--cards: processes sharing the records (the result "
+                                    "does not depend on it)."),
         json_out: bool = JsonOption,
     ) -> None:
         """Predicted odds against outcomes: reliability tables, Brier score, expected
@@ -164,15 +179,27 @@ def register(app: typer.Typer) -> None:
             cal.kept = []
         rules_seen: set = set()
         hands = 0
+        def records_of(f, path):
+            for obj, winner in read_records(path, f):
+                if model is not None and cal.played is None:
+                    cal.played = _played_model(model, obj)
+                    if cards and not cal.played.has_cards:
+                        fail(f"--model {quote(model)} has no card cells: fit it with "
+                             f"--cards to judge the cards")
+                yield obj, winner
+
         for path in records:
             try:
                 with open(path, "rb") as f:
-                    for obj, winner in read_records(path, f):
-                        if model is not None and cal.played is None:
-                            cal.played = _played_model(model, obj)
+                    items = ((obj, w, ()) for obj, w in records_of(f, path))
+                    if cards:
+                        items = with_card_predictions(
+                            records_of(f, path), samples=card_samples,
+                            seed=seed + 100 * hands, workers=workers)
+                    for obj, winner, card_preds in items:
                         rules_seen.add(json.dumps(obj.get("rules", "online"), sort_keys=True))
                         hands += 1
-                        cal.add_record(obj, winner)
+                        cal.add_record(obj, winner, card_preds)
             except FileNotFoundError:
                 fail(f"records file {quote(path)} not found")
             except IsADirectoryError:

@@ -19,16 +19,20 @@ from cuatrola_solver.view import View, check_seen
 
 from .cmd_advise import progress_bar
 from .common import (JsonOption, RecordRulesOption, SeedOption, check_sampling, emit_json,
-                     exact_option, fail, load_rules, read_input, record_rules, samples_option,
-                     user_errors, workers_option)
+                     exact_option, fail, load_rules, model_option, played_model, read_input,
+                     record_rules, samples_option, user_errors, workers_option)
 
 
 def render(report: dict) -> str:
-    rows = [[c["card"], f"{100 * c['p_win']:.1f}%", f"{c['tricks']:.2f}",
-             "-" if c["margin"] is None else f"{c['margin']:+.1f}"]
+    played = report.get("model") == "played"
+    rows = [[c["card"]] + ([f"{100 * c['p_played']:.1f}%"] if played else [])
+            + [f"{100 * c['p_win']:.1f}%", f"{c['tricks']:.2f}",
+               "-" if c["margin"] is None else f"{c['margin']:+.1f}"]
             for c in report["cards"]]
-    return tabulate(rows, headers=["card", "P(win)", f"tricks ({report['side']})",
-                                   f"margin ({report['side']})"], disable_numparse=True)
+    return tabulate(rows, headers=["card"] + (["P(win) played", "P(win) dd"] if played
+                                              else ["P(win)"])
+                    + [f"tricks ({report['side']})", f"margin ({report['side']})"],
+                    disable_numparse=True)
 
 
 def source_of(record: str | None, hand: str | None, muestra: str | None, seat: int | None,
@@ -89,16 +93,19 @@ def register(app: typer.Typer) -> None:
         no_inference: bool = typer.Option(
             False, "--no-inference", help="Deal the hidden cards as if the calls said "
             "nothing (by default each deal is weighted by how likely the calls were with it)."),
+        model_name: str = model_option("each card's P(win)"),
         json_out: bool = JsonOption,
     ) -> None:
         """The value of each legal card for the seat on turn, from what it knows (best first)."""
         check_sampling(exact, samples)
         source = source_of(record, hand, muestra, seat, auction, played, rules, score)
+        table = played_model(model_name, source.rules, cards=True)
         model = None if no_inference else inference.load_model(source.rules)
         with progress_bar("hint") as bar:
             result = advisor.hint(source, exact=exact,
                                   samples=samples or advisor.DEFAULT_HINT_SAMPLES,
-                                  seed=seed, workers=workers, progress=bar, bid_model=model)
+                                  seed=seed, workers=workers, progress=bar, bid_model=model,
+                                  played_model=table)
         report = result.to_dict()
         if json_out:
             emit_json(report)
@@ -111,12 +118,16 @@ def register(app: typer.Typer) -> None:
             return
         best = report["cards"][0]
         typer.echo(f"seat {report['seat']}, trick {report['trick']}: play {best['card']} "
-                   f"(your side wins {100 * best['p_win']:.0f}%)")
+                   + (f"(your side wins {100 * best['p_played']:.0f}% at the table, "
+                      f"{100 * best['p_win']:.0f}% double dummy)" if "p_played" in best
+                      else f"(your side wins {100 * best['p_win']:.0f}%)"))
         if report["note"]:
             typer.echo(report["note"])
         how = (f"all {report['deals']:,} consistent deals" if report["exact"] else
                f"{report['deals']:,} sampled deals, seed {report['seed']}")
         if report.get("effective_deals") is not None:
             how += f", weighted by the calls (worth {report['effective_deals']:,.0f} deals)"
-        typer.echo(f"contract {report['contract']}; {how}; double dummy")
+        typer.echo(f"contract {report['contract']}; {how}; "
+                   + ("played odds (the preset's self-play model) beside double dummy"
+                      if report["model"] == "played" else "double dummy"))
         typer.echo(render(report))

@@ -15,7 +15,7 @@ from typing import Optional
 
 import typer
 
-from cuatrola_solver import advisor
+from cuatrola_solver import advisor, inference
 from cuatrola_solver.auction import parse_call
 from cuatrola_solver.cards import cards_of, format_card, parse_card, parse_suit, suit_of
 from cuatrola_solver.errors import CuatrolaError, quote
@@ -29,7 +29,7 @@ from cuatrola_solver.selfplay import iter_match, play_hand, seat_of
 from cuatrola_solver.cards import random_deal
 from cuatrola_solver.view import View
 
-from .common import RulesOption, fail, load_rules, user_errors
+from .common import RulesOption, fail, load_rules, played_model, user_errors
 from .render import result_lines
 
 SUIT_COLOURS = ("yellow", "red", "blue", "green")   # oros, copas, espadas, bastos
@@ -72,10 +72,14 @@ class Human:
 
     name = "you"
 
-    def __init__(self, screen: Screen, hints: bool, samples: int) -> None:
+    def __init__(self, screen: Screen, hints: bool, samples: int, played_model=None,
+                 bid_model=None) -> None:
         self.screen = screen
         self.hints = hints
         self.samples = samples
+        #: the hints' odds as the hand will be played, the hidden hands weighted by the calls
+        self.played_model = played_model
+        self.bid_model = bid_model
 
     def ask(self, prompt: str) -> str:
         typer.echo(prompt + " ", nl=False)
@@ -101,11 +105,14 @@ class Human:
         if self.hints:
             a = advisor.advise(view.hand, view.muestra, view.seat, list(view.calls), view.score,
                                view.rules, samples=self.samples * 25, seed=view.seed(seed),
-                               workers=1)
+                               workers=1, bid_model=self.bid_model if view.seat > 1 else None,
+                               played_model=self.played_model)
             for o in a.options:
                 if o.option.allowed:
-                    self.screen.say(f"  hint: {o.option.bid:<10} wins {100 * o.p_win:5.1f}%  "
-                                    f"ev {o.ev:+.2f}")
+                    p, ev = ((o.p_played, o.ev_played) if o.p_played is not None
+                             else (o.p_win, o.ev))
+                    self.screen.say(f"  hint: {o.option.bid:<10} wins {100 * p:5.1f}%  "
+                                    f"ev {ev:+.2f}")
             self.screen.say(f"  hint: advice {a.advice}")
         while True:
             text = self.ask(f"your call ({' '.join(legal)}):")
@@ -149,9 +156,12 @@ class Human:
             s.say(f"trick {view.trick_number}: you lead")
         legal = view.legal_cards()
         if self.hints:
-            h = advisor.hint(view, samples=self.samples, seed=view.seed(seed))
-            s.say("  hint: " + "  ".join(f"{format_card(c.card)} {100 * c.p_win:.0f}%"
-                                        for c in h.cards))
+            h = advisor.hint(view, samples=self.samples, seed=view.seed(seed),
+                             bid_model=self.bid_model, played_model=self.played_model)
+            s.say("  hint: " + "  ".join(
+                f"{format_card(c.card)} "
+                f"{100 * (c.p_win if c.p_played is None else c.p_played):.0f}%"
+                for c in h.cards))
         while True:
             text = self.ask(f"your card ({s.cards(legal, view.trump)}):")
             try:
@@ -179,7 +189,8 @@ def register(app: typer.Typer) -> None:
                                  "separated, in seat order; options as pimc:samples=80."),
         rules: str = RulesOption,
         seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the deals and the bots."),
-        hints: bool = typer.Option(False, "--hints", help="Show the hint before each decision."),
+        hints: bool = typer.Option(False, "--hints", help="Show the hint before each decision "
+                               "(odds as the hand will be played, the calls weighed)."),
         save: Optional[Path] = typer.Option(None, "--save", help="Write each hand's record "
                                             "to this folder."),
         match: bool = typer.Option(False, "--match", help="Play a whole match to the target."),
@@ -200,6 +211,9 @@ def register(app: typer.Typer) -> None:
         colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
         screen = Screen(colour)
         human = Human(screen, hints, samples=40)
+        if hints:        # odds at the table: played, the hidden hands weighted by the calls
+            human.played_model = played_model("played", rs, cards=True)
+            human.bid_model = inference.load_model(rs)
         players = others[:seat - 1] + [human] + others[seat - 1:]
         screen.say(f"cuatrola, rules {format_rules(rs)}, seed {seed}; you are seat {seat}; "
                    f"trumps are marked *")

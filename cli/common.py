@@ -55,6 +55,29 @@ def workers_option(default: str, what: str = "Threads of the solver"):
                         help=f"{what} (default: {default}).")
 
 
+def model_option(what: str):
+    return typer.Option(
+        "played", "--model", metavar="played|dd",
+        help=f"played: {what} as the hand will be played by players who see only their own "
+             f"cards (the preset's played-odds model, fitted in self-play), beside the "
+             f"double-dummy ones; dd: double dummy only.")
+
+
+def played_model(name: str, rules: RuleSet, cards: bool = False):
+    """The played-odds model ``--model`` asks for (None for dd); ``cards``: the model must
+    have card cells (hint, analyze)."""
+    from cuatrola_solver import played
+    if name not in ("played", "dd"):
+        fail(f"bad --model {quote(name)}: expected played or dd")
+    if name == "dd":
+        return None
+    model = played.load_model(rules)
+    if cards and not model.has_cards:
+        fail(f"the played-odds model of {rules.name} has no card cells (fit it with "
+             f"cuatrola calibrate --fit --cards), or use --model dd")
+    return model
+
+
 def check_sampling(exact: bool, samples: int | None) -> None:
     """--samples and --exact ask for two different things: refuse both at once."""
     if exact and samples is not None:

@@ -544,10 +544,14 @@ class CardHint:
     tricks: float                 # mean DD tricks of the measured side
     margin: float | None          # mean DD points margin of the measured side (points-based)
     p_win: float                  # P(the seat's side wins the hand)
+    p_played: float | None = None  # the same as the hand will be played (a played model)
 
     def to_dict(self) -> dict:
-        return {"card": format_card(self.card), "tricks": self.tricks, "margin": self.margin,
-                "p_win": self.p_win}
+        d = {"card": format_card(self.card), "tricks": self.tricks, "margin": self.margin,
+             "p_win": self.p_win}
+        if self.p_played is not None:
+            d["p_played"] = self.p_played
+        return d
 
 
 @dataclass(frozen=True)
@@ -564,6 +568,7 @@ class Hint:
     cante: int | None = None      # a suit the seat sings before leading (values assume it)
     note: str | None = None
     effective_deals: float | None = None   # with call inference: (sum w)^2 / sum w^2
+    model: str = "dd"             # "played": the cards carry their played P(win)
 
     @property
     def best(self) -> int | None:
@@ -578,7 +583,7 @@ class Hint:
                 "seed": self.seed, "cards": [c.to_dict() for c in self.cards],
                 "best": None if self.best is None else format_card(self.best),
                 "cante": None if self.cante is None else SUIT_NAMES[self.cante],
-                "note": self.note,
+                "note": self.note, "model": self.model,
                 **({} if self.effective_deals is None
                    else {"effective_deals": round(self.effective_deals, 1)})}
 
@@ -602,7 +607,7 @@ def hint_view(source) -> View:
 
 def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
          seed: int | None = None, workers: int | None = None,
-         progress: Progress | None = None, bid_model=None) -> Hint:
+         progress: Progress | None = None, bid_model=None, played_model=None) -> Hint:
     """Every legal card of the seat on turn, valued over the deals consistent with what
     that seat knows, best first.
 
@@ -621,7 +626,10 @@ def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
     rounds, sampling stops once every card's ``p_win`` is within ±:data:`TOLERANCE` (so
     by :data:`SETTLED` deals, whatever ``samples`` asks).  With ``bid_model`` each deal
     is weighted by how likely the four calls were with the hands it gives the other seats
-    (as in :func:`advise`).  ``workers`` threads (default
+    (as in :func:`advise`).  With ``played_model`` (a
+    :class:`~cuatrola_solver.played.PlayedModel` fitted with cards) each card also
+    carries ``p_played``, its P(win) as the hand will be played, and the cards are
+    ranked on it.  ``workers`` threads (default
     1) solve the deals; the result does not depend on it.  Each deal's searches are
     short and much of the work holds the GIL, so more threads seldom pay: measured
     slower on 2 cores at trick 1.
@@ -716,13 +724,21 @@ def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
     finally:
         if pool:
             pool.shutdown()
-    cards = [CardHint(c, s[0] / weight, s[1] / weight if pts else None, s[2] / weight)
-             for c, s in sums.items()]
+    role = "declarer" if mine == d else "defender"
+
+    def as_played(p: float) -> float | None:
+        return (None if played_model is None
+                else played_model.p_card(base.contract, view.trick_number, role, p))
+
+    cards = [CardHint(c, s[0] / weight, s[1] / weight if pts else None, s[2] / weight,
+                      as_played(s[2] / weight)) for c, s in sums.items()]
     sign = 1 if measured == mine else -1      # seat-relative: higher is better for the seat
-    cards.sort(key=lambda h: (-h.p_win, -sign * (h.margin or 0.0), -sign * h.tricks, h.card))
+    cards.sort(key=lambda h: (-(h.p_played or 0.0), -h.p_win, -sign * (h.margin or 0.0),
+                              -sign * h.tricks, h.card))
     return Hint(seat, view.trick_number, base.contract, tuple(base.declarer), measured,
                 exact, n, seed, tuple(cards), cante, note,
-                weight * weight / weight2 if infer else None)
+                weight * weight / weight2 if infer else None,
+                "dd" if played_model is None else "played")
 
 
 #: most deals of a cante hint (each deal is solved once per option)

@@ -25,6 +25,14 @@ is valued twice, always *for the side of the seat that played it*:
   cards that reach ``best_p_win``).  When the seat may sing at that trick boundary
   the hint assumes it sings first (see :func:`advisor.hint`).
 
+With a played-odds model (``played_model``, :mod:`played`; the default of ``cuatrola
+analyze``) each valued card also has ``p_played`` and ``best_p_played``, the same as
+the hand will be played by players who see only their own cards, and ``loss`` is
+``best_p_played - p_played``: a card that only loses against defenders who see every
+card costs less than double dummy says.  ``loss_dd`` is always the double-dummy
+``best_p_win - p_win``; ``best`` the cards that reach the best rated chance.  The bid
+review then rates the calls on their played EV (``p_played``, ``ev_played``).
+
 The **label** of a card comes from ``loss`` (the knowledge-based loss of winning
 chances), with lichess's thresholds: ``inaccuracy`` ``?!`` (>= 0.10), ``mistake``
 ``?`` (>= 0.20), ``blunder`` ``??`` (>= 0.30).  A renuncio is labelled
@@ -76,7 +84,7 @@ from typing import Callable
 from . import advisor, sampling, solver
 from .cards import format_card, format_cards
 from .errors import NotationError
-from .hand import Hand, Renuncio
+from .hand import Hand, Renuncio, replay_cards
 from .match import check_score
 from .play import SIDE_NAMES, renuncio_obligation, side_of
 from .record import HandRecord
@@ -134,13 +142,35 @@ class CardReview:
     exact: bool = False
     seed: int | None = None
     obligation: str | None = None
+    #: with a played-odds model: p_win and best_p_win as the hand will be played
+    p_played: float | None = None
+    best_p_played: float | None = None
 
     @property
     def side(self) -> int:
         return side_of(self.seat)
 
     @property
+    def p_rated(self) -> float | None:
+        """The P(win) the card is rated on: as played with a model, else double dummy."""
+        return self.p_played if self.p_played is not None else self.p_win
+
+    @property
+    def best_p_rated(self) -> float | None:
+        return self.best_p_played if self.best_p_played is not None else self.best_p_win
+
+    @property
     def loss(self) -> float | None:
+        """The loss of winning chances the label is given on: as played when the
+        analysis has a played-odds model, else double dummy (:attr:`loss_dd`)."""
+        if self.p_rated is None or self.best_p_rated is None:
+            return None
+        return max(0.0, self.best_p_rated - self.p_rated)
+
+    @property
+    def loss_dd(self) -> float | None:
+        """The loss of double-dummy winning chances over the deals the seat could not
+        tell apart."""
         if self.p_win is None or self.best_p_win is None:
             return None
         return max(0.0, self.best_p_win - self.p_win)
@@ -197,15 +227,16 @@ class CardReview:
         best = format_cards(self.best[:3])
         parts = []
         if label is not None:
-            parts.append(f"{label}: {best} wins {100 * self.best_p_win:.0f}%, "
-                         f"this {100 * self.p_win:.0f}%")
+            parts.append(f"{label}: {best} wins {100 * self.best_p_rated:.0f}%, "
+                         f"this {100 * self.p_rated:.0f}%"
+                         + (" as played" if self.p_played is not None else ""))
         if self.dd_loss:
             parts.append("loses a won hand double dummy"
                          + ("; sound on what was known" if self.dd_only else ""))
         return "; ".join(parts)
 
     def to_dict(self) -> dict:
-        loss = self.loss
+        loss, loss_dd = self.loss, self.loss_dd
         return {
             "trick": self.trick, "position": self.position, "seat": self.seat,
             "side": SIDE_NAMES[self.side], "card": format_card(self.card), "kind": self.kind,
@@ -215,7 +246,9 @@ class CardReview:
                                                        "after": self.dd_after},
             "dd_loss": self.dd_loss, "dd_points_lost": self.dd_points_lost,
             "p_win": self.p_win, "best_p_win": self.best_p_win,
+            "p_played": self.p_played, "best_p_played": self.best_p_played,
             "loss": None if loss is None else round(loss, 6),
+            "loss_dd": None if loss_dd is None else round(loss_dd, 6),
             "best": [format_card(c) for c in self.best],
             "label": self.label, "symbol": self.symbol,
             "dd_only": self.dd_only, "unpunished": self.unpunished,
@@ -235,13 +268,22 @@ class BidOption:
     dd_game_points: int | None     # match points of the seat's side, on the actual deal
     reason: str | None = None
     p_match: float | None = None   # the seat's pair wins the match (with the score)
+    p_played: float | None = None  # with a played-odds model: P(win) and EV as played
+    ev_played: float | None = None
 
-    def to_dict(self, match: bool = False) -> dict:
+    @property
+    def ev_advised(self) -> float | None:
+        """The EV the advice is chosen on: as played with a model, else double dummy."""
+        return self.ev_played if self.ev_played is not None else self.ev
+
+    def to_dict(self, match: bool = False, played: bool = False) -> dict:
         decl = self.declarer
         d = {"bid": self.bid, "allowed": self.allowed, "contract": self.contract,
              "declarer": _declarer(decl), "p_win": self.p_win, "ev": self.ev,
              "dd_makes": self.dd_makes, "dd_game_points": self.dd_game_points,
              "reason": self.reason}
+        if played:
+            d["p_played"], d["ev_played"] = self.p_played, self.ev_played
         if match:
             d["p_match"] = self.p_match
         return d
@@ -267,9 +309,10 @@ class BidReview:
 
     @property
     def ev_loss(self) -> float:
-        """Expected match points per hand given away against the best call for the hand."""
+        """Expected match points per hand given away against the best call for the hand
+        (as played when the review has played odds)."""
         best = self.option(self.advice_per_hand or self.advice)
-        return max(0.0, best.ev - self.option(self.call).ev)
+        return max(0.0, best.ev_advised - self.option(self.call).ev_advised)
 
     @property
     def match_loss(self) -> float | None:
@@ -301,11 +344,12 @@ class BidReview:
 
     def to_dict(self) -> dict:
         match = self.advice_per_hand is not None
+        played = any(o.p_played is not None for o in self.options)
         d = {"seat": self.seat, "side": SIDE_NAMES[side_of(self.seat)], "call": self.call,
              "advice": self.advice, "ev_loss": round(self.ev_loss, 6),
              "dd_best": self.dd_best, "dd_points_lost": self.dd_points_lost,
              "missed": self.missed, "deals": self.deals, "exact": self.exact,
-             "seed": self.seed, "options": [o.to_dict(match) for o in self.options]}
+             "seed": self.seed, "options": [o.to_dict(match, played) for o in self.options]}
         if match:
             d["advice_per_hand"] = self.advice_per_hand
             d["match_loss"] = round(self.match_loss, 6)
@@ -349,6 +393,7 @@ class Analysis:
     bids: tuple[BidReview, ...]
     dd_table: tuple[dict, ...]
     summary: tuple[SeatSummary, ...] = field(default=())
+    model: str = "dd"       # "played": labels and bid advice on played odds
 
     @property
     def decided_by(self) -> Renuncio | None:
@@ -368,6 +413,7 @@ class Analysis:
             "contract": hand.contract,
             "declarer": _declarer(decl),
             "exact": self.exact, "samples": self.samples, "seed": self.seed,
+            "model": self.model,
             "renuncios": [r.to_dict() for r in hand.renuncios],
             "decided_by_renuncio": None if first is None else first.to_dict(),
             "result": result.to_dict() if result else None,
@@ -382,9 +428,9 @@ def win_chances(analysis: "Analysis") -> list[dict]:
     """Side A's chance of winning the hand along the play, for the graph of the report:
     one point before the first card (``index`` 0) and one after each card.
 
-    ``knew``: from what the seat that played the card knew (its ``p_win``, turned to
-    side A's view); ``dd``: double dummy (1 when side A wins with perfect play from
-    there, else 0).  A forced card changes neither (the last value is carried on); after
+    ``knew``: from what the seat that played the card knew (the P(win) it is rated on,
+    as played with a played-odds model, turned to side A's view); ``dd``: double dummy
+    (1 when side A wins with perfect play from there, else 0).  A forced card changes neither (the last value is carried on); after
     a renuncio both are the decided result.  ``symbol``/``label`` mark the mistakes;
     ``valued`` is False for a card whose ``knew`` is carried on (forced, after a renuncio).
     Side B's chance is ``1 - knew`` and ``1 - dd``."""
@@ -395,10 +441,10 @@ def win_chances(analysis: "Analysis") -> list[dict]:
     for row in analysis.dd_table:
         if row["contract"] == hand.contract and row["declarer"] == decl:
             dd0 = int(row["makes"]) if row["side"] == "A" else 1 - int(row["makes"])
-    first = next((c for c in analysis.cards if c.best_p_win is not None), None)
+    first = next((c for c in analysis.cards if c.best_p_rated is not None), None)
     knew0 = None
     if first is not None:
-        knew0 = first.best_p_win if first.side == side_a else 1 - first.best_p_win
+        knew0 = first.best_p_rated if first.side == side_a else 1 - first.best_p_rated
     points = [{"index": 0, "trick": 1, "seat": None, "card": None,
                "knew": None if knew0 is None else round(knew0, 6), "dd": dd0,
                "symbol": None, "label": None, "valued": knew0 is not None}]
@@ -408,8 +454,8 @@ def win_chances(analysis: "Analysis") -> list[dict]:
         if c.kind == "after_renuncio" and result is not None:
             knew = dd = 1.0 if result.winner == "A" else 0.0
         else:
-            if c.p_win is not None:
-                knew = c.p_win if c.side == side_a else 1 - c.p_win
+            if c.p_rated is not None:
+                knew = c.p_rated if c.side == side_a else 1 - c.p_rated
             if c.dd_after is not None:
                 m = int(bool(c.dd_after["makes"]))
                 dd = m if c.side == side_a else 1 - m
@@ -450,70 +496,68 @@ def _best_of(values: dict[int, dict]) -> dict:
     return out
 
 
-def _hint(hand: Hand, exact: bool, samples: int, seed: int | None, workers: int,
-          bid_model=None):
+@dataclass(frozen=True)
+class _Method:
+    """How the cards and calls are valued (the options of :func:`analyze`)."""
+    exact: bool
+    samples: int
+    bid_model: object = None        # weights the hidden deals by the calls
+    played_model: object = None     # rates cards and calls as played
+
+
+def _hint(hand: Hand, how: _Method, seed: int | None, workers: int):
     """advisor.hint, exact when the consistent deals are no more than ``samples`` (and
     than the deals sampling ever draws: a huge ``samples`` must not mean exact work)."""
+    exact = how.exact
     if not exact:
         k = sampling.knowledge_from_hand(hand, hand.pos.to_play)
-        exact = sampling.count_deals(k) <= min(samples, advisor.SETTLED)
+        exact = sampling.count_deals(k) <= min(how.samples, advisor.SETTLED)
     kw = {}
     if "workers" in inspect.signature(advisor.hint).parameters:
         kw["workers"] = workers
-    return advisor.hint(hand, exact=exact, samples=samples, seed=seed, bid_model=bid_model,
-                        **kw)
+    return advisor.hint(hand, exact=exact, samples=how.samples, seed=seed,
+                        bid_model=how.bid_model, played_model=how.played_model, **kw)
 
 
-def _review_card(hand: Hand, trick: int, position: int, card: int, exact: bool,
-                 samples: int, seed: int | None, workers: int, bid_model=None) -> CardReview:
+def _review_card(hand: Hand, trick: int, position: int, card: int, how: _Method,
+                 seed: int | None, workers: int) -> CardReview:
     seat = hand.pos.to_play
     legal = tuple(hand.legal_cards())
     if len(legal) == 1 and card in legal:
         return CardReview(trick, position, seat, card, "forced", legal)
     dd = _dd_card_values(hand)
     before = _best_of(dd)
-    h = _hint(hand, exact, samples, seed, workers, bid_model)
+    h = _hint(hand, how, seed, workers)
     p = {ch.card: ch.p_win for ch in h.cards}
-    best_p = max(p.values())
-    best = tuple(ch.card for ch in h.cards if ch.p_win >= best_p - _EPS)
+    pp = {ch.card: ch.p_played for ch in h.cards}
+    rated = pp if how.played_model is not None else p
+    best_r = max(rated.values())
+    best = tuple(ch.card for ch in h.cards if rated[ch.card] >= best_r - _EPS)
+    best_p, best_pp = p[best[0]], pp[best[0]]
     if card in legal:
         return CardReview(trick, position, seat, card, "choice", legal, before, dd[card],
-                          p[card], best_p, best, h.deals, h.exact, h.seed)
+                          p[card], best_p, best, h.deals, h.exact, h.seed, None,
+                          pp[card], best_pp)
     penalty = CONTRACT_VALUE[hand.contract] * (2 if hand.rules.renuncio_penalty == "double"
                                                else 1)
     after = {"makes": False, "game_points": -penalty, "tricks": None, "margin": None}
     obligation = renuncio_obligation(hand.pos.hands[seat - 1], hand.pos.trick, hand.trump, card)
     return CardReview(trick, position, seat, card, "renuncio", legal, before, after, 0.0,
-                      best_p, best, h.deals, h.exact, h.seed, obligation)
+                      best_p, best, h.deals, h.exact, h.seed, obligation,
+                      None if best_pp is None else 0.0, best_pp)
 
 
-def _replay(rec: HandRecord):
-    """Yield ``(trick, position, hand, card)`` before each card of the record, replaying
-    it as :meth:`Hand.from_record` does (the record has already been checked)."""
-    hand = Hand(rec.hands, rec.muestra, rec.rules, rec.score)
-    for call in (["paso"] * 4 if rec.auction is None else rec.auction):
-        hand.bid(call)
-    cantes = sorted(rec.cantes, key=lambda k: k.after_trick)
-    for t, trick in enumerate(rec.tricks, 1):
-        for j, c in enumerate(trick, 1):
-            yield t, j, hand, c
-            hand.play(c)
-        if len(hand.tricks) == t:
-            for k in cantes:
-                if k.after_trick == t:
-                    hand.sing(k.seat, k.suit)
-
-
-def _review_bids(hand: Hand, table: list[dict], rows: list, exact: bool, samples: int,
-                 seed: int | None, workers: int, bid_model=None) -> list[BidReview]:
+def _review_bids(hand: Hand, table: list[dict], rows: list, how: _Method,
+                 seed: int | None, workers: int) -> list[BidReview]:
     by_key = {(contract, tuple(decl)): row for (contract, decl), row in zip(rows, table)}
     out = []
     calls = list(hand.auction.calls)
     for seat in (1, 2, 3, 4):
         s = None if seed is None else seed + 100 + seat
         adv = advisor.advise(hand.deal[seat - 1], hand.muestra, seat, calls[:seat - 1],
-                             hand.score, hand.rules, exact=exact, samples=samples, seed=s,
-                             workers=workers, bid_model=bid_model)
+                             hand.score, hand.rules, exact=how.exact, samples=how.samples,
+                             seed=s, workers=workers, bid_model=how.bid_model,
+                             played_model=how.played_model)
         mine = side_of(seat)
         options = []
         for r in adv.options:
@@ -526,7 +570,8 @@ def _review_bids(hand: Hand, table: list[dict], rows: list, exact: bool, samples
                                mine, 0 if row["side"] == "A" else 1)
                 makes, gp = bool(v["makes"]), v["game_points"]
             options.append(BidOption(o.bid, o.allowed, o.contract, tuple(o.declarer),
-                                     r.p_win, r.ev, makes, gp, o.reason, r.p_match))
+                                     r.p_win, r.ev, makes, gp, o.reason, r.p_match,
+                                     r.p_played, r.ev_played))
         out.append(BidReview(seat, calls[seat - 1], adv.advice, tuple(options), adv.deals,
                              adv.exact, adv.seed, adv.advice_per_hand))
     return out
@@ -555,12 +600,11 @@ _TASKS: list = []
 
 
 def _review_task(k: int) -> tuple[int, CardReview]:
-    i, t, j, hand, c, s = _TASKS[k][:6]
-    exact, samples, bid_model = _TASKS[k][6:]
-    return i, _review_card(hand, t, j, c, exact, samples, s, 1, bid_model)
+    i, t, j, hand, c, s, how = _TASKS[k]
+    return i, _review_card(hand, t, j, c, how, s, 1)
 
 
-def _review_cards(tasks: list, exact: bool, samples: int, workers: int, bid_model=None):
+def _review_cards(tasks: list, how: _Method, workers: int):
     """Yield ``(index, CardReview)`` for every task, in any order.
 
     Each card's review is independent of the others and mostly Python (the hint's
@@ -572,7 +616,7 @@ def _review_cards(tasks: list, exact: bool, samples: int, workers: int, bid_mode
     global _TASKS
     workers = min(workers, len(tasks))
     if workers > 1 and sys.platform.startswith("linux"):
-        _TASKS = [task + (exact, samples, bid_model) for task in tasks]
+        _TASKS = [task + (how,) for task in tasks]
         try:
             with multiprocessing.get_context("fork").Pool(workers) as pool:
                 yield from pool.imap_unordered(_review_task, range(len(tasks)))
@@ -580,12 +624,13 @@ def _review_cards(tasks: list, exact: bool, samples: int, workers: int, bid_mode
             _TASKS = []
         return
     for i, t, j, hand, c, s in tasks:
-        yield i, _review_card(hand, t, j, c, exact, samples, s, 1, bid_model)
+        yield i, _review_card(hand, t, j, c, how, s, 1)
 
 
 def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMPLES,
             seed: int | None = None, workers: int | None = None, bids: bool = True,
-            progress: Progress | None = None, bid_model=None) -> Analysis:
+            progress: Progress | None = None, bid_model=None,
+            played_model=None) -> Analysis:
     """The post-game analysis of a record (see the module's docstring).
 
     ``samples``: deals per card and per bid review (ignored with ``exact``);
@@ -593,7 +638,10 @@ def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMP
     the cards and threads of the bid review's batch solver (default
     :data:`DEFAULT_WORKERS`; the result does not depend on it); ``bids=False`` skips the bid
     review; ``progress(done, total)`` is called after each card and each bid review;
-    ``bid_model`` weights the hidden deals by the calls (see :func:`advisor.advise`).
+    ``bid_model`` weights the hidden deals by the calls (see :func:`advisor.advise`);
+    ``played_model`` (a :class:`~cuatrola_solver.played.PlayedModel` with card cells)
+    rates the cards and calls as played: the labels come from the loss of played
+    winning chances, the bid advice from the played EV.
     Raises :class:`~cuatrola_solver.errors.RecordError` for a record that cannot be
     replayed.
     """
@@ -612,7 +660,7 @@ def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMP
     cards: list[CardReview | None] = []
     tasks = []                      # (index, trick, position, hand before the card, card, seed)
     decided = False
-    for i, (t, j, hand, c) in enumerate(_replay(rec)):
+    for i, (t, j, hand, c) in enumerate(replay_cards(rec)):
         if decided:
             cards.append(CardReview(t, j, hand.pos.to_play, c, "after_renuncio",
                                     tuple(hand.legal_cards())))
@@ -623,7 +671,8 @@ def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMP
                     and c == first.card:
                 decided = True
     done = len(cards) - len(tasks)
-    for i, review in _review_cards(tasks, exact, samples, workers, bid_model):
+    how = _Method(exact, samples, bid_model, played_model)
+    for i, review in _review_cards(tasks, how, workers):
         cards[i] = review
         done += 1
         if progress:
@@ -632,11 +681,12 @@ def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMP
     table = solver.dd_table(final.deal, final.trump, final.rules)
     reviews = []
     if bids:
-        reviews = _review_bids(final, table, rows, exact, samples, seed, workers, bid_model)
+        reviews = _review_bids(final, table, rows, how, seed, workers)
         if progress:
             progress(total, total)
     return Analysis(rec, final, exact, samples, seed, tuple(cards), tuple(reviews),
-                    tuple(table), tuple(_summaries(cards)))
+                    tuple(table), tuple(_summaries(cards)),
+                    "dd" if played_model is None else "played")
 
 
 def annotate(analysis: Analysis) -> HandRecord:

@@ -7,9 +7,13 @@ advisor's P(win) of every call.  Each hand gives *predictions* with known outcom
   last seat to bid) gave the call it made, against whether its side won; the
   prediction counts only when the option's contract is the one played;
 - paso (all passed): each seat's P(win) of passing (for its own side), against whether
-  its side won -- keyed by the seat, and summed per side (A: seats 1 and 3, B: 2 and 4).
+  its side won -- keyed by the seat, and summed per side (A: seats 1 and 3, B: 2 and 4);
+- on request, every card a seat chose: the hint's P(win) of that card on what the seat
+  knew, recomputed from the record (:func:`card_predictions`), against whether the
+  seat's side won -- grouped by trick and role (declaring side or not).
 
-For each group (contract and seat, paso per seat and per side, every seat, overall)
+For each group (contract and seat, paso per seat and per side, every seat, overall;
+cards by trick and role)
 :class:`Calibration` gives a reliability table -- predictions binned by value: count,
 mean prediction, observed rate with its Wilson interval -- the Brier score (mean of
 (p - won)^2), the expected calibration error (the bins' |mean prediction - observed
@@ -22,15 +26,20 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import multiprocessing
+import sys
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
+from . import advisor
 from .advisor import wilson
 from .errors import CuatrolaError, RecordError
-from .hand import Hand
+from .hand import Hand, replay_cards
+from .play import side_of
 from .record import record_from_obj
 
-__all__ = ["Prediction", "Group", "Calibration", "predictions", "read_records",
+__all__ = ["Prediction", "Group", "Calibration", "predictions", "card_predictions",
+           "with_card_predictions", "read_records",
            "DEFAULT_BINS"]
 
 DEFAULT_BINS = 10
@@ -43,6 +52,8 @@ class Prediction:
     side: str          # the side the prediction is for ("A"/"B")
     p: float           # predicted P(win) of that side
     won: bool
+    trick: int = 0     # a card's prediction: its trick (0: a call's)
+    role: str = ""     # a card's: "declarer" (the seat's side declares; A under paso) or "defender"
 
 
 def _side(seat: int) -> str:
@@ -69,6 +80,56 @@ def predictions(obj: dict, winner: str) -> list[Prediction]:
     if p is not None:
         out.append(Prediction(call, seat, _side(seat), p, winner == _side(seat)))
     return out
+
+
+def card_predictions(obj: dict, winner: str, *, samples: int = 100,
+                     seed: int = 0) -> list[Prediction]:
+    """The predictions of the cards of one record whose hand side ``winner`` won: at
+    each card its seat chose (two legal cards or more, before the hand is decided), the
+    hint's P(win) of that card over ``samples`` deals consistent with what the seat knew
+    (without call inference: the lab's forced auctions are not natural calls), seeded by
+    ``seed`` and the card's place.  Each costs a hint (about 25 ms at 100 deals)."""
+    out = []
+    for n, (t, _, hand, card) in enumerate(replay_cards(record_from_obj(obj))):
+        if hand.renuncios or hand.is_over():
+            break
+        if len(hand.legal_cards()) < 2 or card not in hand.legal_cards():
+            continue
+        h = advisor.hint(hand, samples=samples, seed=seed + n)
+        seat = hand.pos.to_play
+        role = "declarer" if side_of(seat) == hand.pos.declaring_side else "defender"
+        p = next(c.p_win for c in h.cards if c.card == card)
+        out.append(Prediction(hand.contract, seat, _side(seat), p, winner == _side(seat),
+                              t, role))
+    return out
+
+
+def _card_task(args: tuple) -> list[Prediction]:
+    obj, winner, samples, seed = args
+    return card_predictions(obj, winner, samples=samples, seed=seed)
+
+
+def with_card_predictions(records: Iterable[tuple[dict, str]], *, samples: int = 100,
+                          seed: int = 0, workers: int = 1
+                          ) -> Iterator[tuple[dict, str, list[Prediction]]]:
+    """``(obj, winner, card predictions)`` for each ``(obj, winner)`` of ``records``, in
+    order; the n-th record's hints are seeded from ``seed + 100 n``, so the predictions
+    do not depend on ``workers`` (forked processes, on Linux)."""
+    tasks = ((obj, w, samples, seed + 100 * n) for n, (obj, w) in enumerate(records))
+    if workers > 1 and sys.platform.startswith("linux"):
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            # a small look-ahead keeps memory flat on big files
+            pending: list = []
+            for task in tasks:
+                pending.append((task, pool.apply_async(_card_task, (task,))))
+                if len(pending) >= 8 * workers:
+                    (obj, w, *_), res = pending.pop(0)
+                    yield obj, w, res.get()
+            for (obj, w, *_), res in pending:
+                yield obj, w, res.get()
+        return
+    for task in tasks:
+        yield task[0], task[1], _card_task(task)
 
 
 def _p_win(odds, bid: str, contract: str) -> float | None:
@@ -137,7 +198,8 @@ class Group:
 
 class Calibration:
     """Predictions gathered by group: ``(contract, seat)``, ``("paso", side)``,
-    ``("seat", seat)``, ``("overall",)``."""
+    ``("seat", seat)``, ``("overall",)`` for the calls; ``("cards", trick, role)`` and
+    ``("cards",)`` for the cards."""
 
     def __init__(self, bins: int = DEFAULT_BINS, played=None) -> None:
         if not 1 <= bins <= 100:
@@ -160,6 +222,12 @@ class Calibration:
     def add(self, pred: Prediction) -> None:
         if self.kept is not None:
             self.kept.append(pred)
+        if pred.trick:
+            p = (pred.p if self.played is None
+                 else self.played.p_card(pred.contract, pred.trick, pred.role, pred.p))
+            self._group(("cards", pred.trick, pred.role)).add(p, pred.won)
+            self._group(("cards",)).add(p, pred.won)
+            return
         if self.played is not None:
             pred = dataclasses.replace(pred, p=self.played.p(pred.contract, pred.seat, pred.p))
         self._group((pred.contract, pred.seat)).add(pred.p, pred.won)
@@ -168,21 +236,31 @@ class Calibration:
         self._group(("seat", pred.seat)).add(pred.p, pred.won)
         self._group(("overall",)).add(pred.p, pred.won)
 
-    def add_record(self, obj: dict, winner: str) -> None:
+    def add_record(self, obj: dict, winner: str, cards: list[Prediction] = ()) -> None:
+        """The record's calls' predictions, and ``cards``, its cards' (see
+        :func:`card_predictions`)."""
         self.records += 1
         preds = predictions(obj, winner)
         if not preds:
             self.without_odds += 1
-        for p in preds:
+        for p in [*preds, *cards]:
             self.add(p)
 
     def to_dict(self) -> dict:
         order = {"paso": 0, "solo": 1, "contrasolo": 2, "cuatrola": 3, "quintola": 4,
-                 "seat": 5, "overall": 6}
+                 "seat": 5, "overall": 6, "cards": 7}
         rows = []
-        for key in sorted(self.groups, key=lambda k: (order.get(k[0], 9), str(k[1:]))):
-            d = {"contract": key[0] if key[0] not in ("seat", "overall") else None}
-            if key[0] == "seat":
+        for key in sorted(self.groups, key=lambda k: (order.get(k[0], 9), len(k) == 1,
+                                                      str(k[1:]))):
+            d = {"contract": key[0] if key[0] not in ("seat", "overall", "cards") else None}
+            if key[0] == "cards":
+                d["cards"] = True
+                if len(key) == 1:
+                    d["group"] = "cards, overall"
+                else:
+                    d["group"] = f"cards, trick {key[1]}, {key[2]}"
+                    d["trick"], d["role"] = key[1], key[2]
+            elif key[0] == "seat":
                 d["group"] = f"seat {key[1]}"
                 d["seat"] = key[1]
             elif key[0] == "overall":

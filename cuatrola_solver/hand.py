@@ -15,7 +15,7 @@ recorded as a :class:`Renuncio`, because that is what happened at the table.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from .auction import Auction
 from .cards import (FULL_DECK, NUM_CARDS, cards_of, format_card, format_cards, mask_of,
@@ -471,3 +471,21 @@ class Hand:
                           tricks=[[c for _, c in t] for t in self.tricks]
                           + ([[c for _, c in self.current]] if self.current else []),
                           cantes=list(self.cantes), score=self.score)
+
+
+def replay_cards(rec: HandRecord) -> Iterator[tuple[int, int, Hand, int]]:
+    """Yield ``(trick, position, hand, card)`` before each card of a record that
+    :meth:`Hand.from_record` has already checked, replaying it the same way: ``hand`` is
+    one :class:`Hand`, advanced after each yield (copy it to keep a position)."""
+    hand = Hand(rec.hands, rec.muestra, rec.rules, rec.score)
+    for call in (["paso"] * 4 if rec.auction is None else rec.auction):
+        hand.bid(call)
+    cantes = sorted(rec.cantes, key=lambda k: k.after_trick)
+    for t, trick in enumerate(rec.tricks, 1):
+        for j, c in enumerate(trick, 1):
+            yield t, j, hand, c
+            hand.play(c)
+        if len(hand.tricks) == t:
+            for k in cantes:
+                if k.after_trick == t:
+                    hand.sing(k.seat, k.suit)

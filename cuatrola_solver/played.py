@@ -16,6 +16,13 @@ few hands stays close to what the others say.  One model per preset ships in
 ``cuatrola_solver/data/played_PRESET.json`` with how it was made; using it needs numpy
 only.
 
+The same map, fitted on the hints of the cards played in self-play
+(:func:`cuatrola_solver.calibration.card_predictions`), gives the played P(win) of each
+card of a hint and of an analysis, per trick and role of the seat's side (``declarer``:
+the declaring side, side A under paso; ``defender``: the other), with cells
+``"t2/defender@solo"`` shrunk toward the trick and role's pool ``"t2/defender@*"``.
+Later in the hand less is hidden and the map comes closer to no change.
+
 The expected points follow the probability: the outcome distribution of the search
 (game points of each result) keeps its shape among won and among lost hands, and the
 weight of the two parts moves to the played P(win) (:func:`played_outcomes`).
@@ -65,15 +72,17 @@ def _sigmoid(z):
 
 @dataclass(frozen=True)
 class PlayedModel:
-    """Per cell (``"solo@4"``, ``"paso@1"``, and ``"solo@*"`` for a contract's pool) the
-    pair ``(a, b)`` of ``logit(p_played) = a + b logit(p_dd)``."""
+    """Per cell (``"solo@4"``, ``"paso@1"``, and ``"solo@*"`` for a contract's pool; for
+    cards ``"t1/declarer@solo"`` and ``"t1/declarer@*"``) the pair ``(a, b)`` of
+    ``logit(p_played) = a + b logit(p_dd)``."""
 
     rules: str
     cells: dict
     provenance: dict
 
-    def coefficients(self, contract: str, seat: int) -> tuple[float, float]:
-        for key in (f"{contract}@{seat}", f"{contract}@*"):
+    def coefficients(self, group: str, cell) -> tuple[float, float]:
+        """``(a, b)`` of the cell, else of its group's pool, else no change."""
+        for key in (f"{group}@{cell}", f"{group}@*"):
             if key in self.cells:
                 return tuple(self.cells[key])
         return (0.0, 1.0)
@@ -81,6 +90,18 @@ class PlayedModel:
     def p(self, contract: str, seat: int, p_dd: float) -> float:
         """The played P(win) of a call whose double-dummy P(win) is ``p_dd``."""
         a, b = self.coefficients(contract, seat)
+        return float(_sigmoid(a + b * _logit(p_dd)))
+
+    @property
+    def has_cards(self) -> bool:
+        """Whether the model was fitted on cards too (``calibrate --fit --cards N``)."""
+        return any(key.startswith("t") for key in self.cells)
+
+    def p_card(self, contract: str, trick: int, role: str, p_dd: float) -> float:
+        """The played P(win) of the seat's side after a card whose double-dummy P(win)
+        (over the deals its seat cannot tell apart) is ``p_dd``; ``role``: ``declarer``
+        or ``defender`` (the seat's side against the declaring side)."""
+        a, b = self.coefficients(f"t{trick}/{role}", contract)
         return float(_sigmoid(a + b * _logit(p_dd)))
 
     def to_json(self) -> str:
@@ -110,27 +131,38 @@ def _fit_cell(x: np.ndarray, y: np.ndarray, prior: tuple[float, float],
     return float(w[0]), float(w[1])
 
 
-def fit(predictions: Iterable, rules: RuleSet, provenance: dict) -> PlayedModel:
-    """Fit the cells from predictions (``contract``, ``seat``, ``p``, ``won``)."""
-    by_cell: dict[tuple[str, int], list[tuple[float, bool]]] = {}
-    for pr in predictions:
-        by_cell.setdefault((pr.contract, pr.seat), []).append((pr.p, pr.won))
+def _fit_groups(rows: dict[tuple[str, object], list[tuple[float, bool]]]
+                ) -> tuple[dict[str, list[float]], dict[str, int]]:
+    """Cells ``"group@cell"`` and pools ``"group@*"`` from ``{(group, cell): [(p, won)]}``:
+    each pool fitted toward no change, each cell toward its pool."""
     cells: dict[str, list[float]] = {}
     counts: dict[str, int] = {}
-    for contract in sorted({c for c, _ in by_cell}):
-        rows = [r for (c, _), rs in by_cell.items() if c == contract for r in rs]
-        x = _logit([p for p, _ in rows])
-        y = np.array([w for _, w in rows], dtype=np.float64)
-        pooled = _fit_cell(x, y, (0.0, 1.0), PRIOR_CONTRACT)
-        cells[f"{contract}@*"] = [round(v, 5) for v in pooled]
-        counts[f"{contract}@*"] = len(rows)
-        for (c, seat), rs in sorted(by_cell.items()):
-            if c != contract:
-                continue
-            x = _logit([p for p, _ in rs])
-            y = np.array([w for _, w in rs], dtype=np.float64)
-            cells[f"{c}@{seat}"] = [round(v, 5) for v in _fit_cell(x, y, pooled, PRIOR_CELL)]
-            counts[f"{c}@{seat}"] = len(rs)
+
+    def xy(rs):
+        return _logit([p for p, _ in rs]), np.array([w for _, w in rs], dtype=np.float64)
+
+    for group in sorted({g for g, _ in rows}):
+        pool = [r for (g, _), rs in rows.items() if g == group for r in rs]
+        pooled = _fit_cell(*xy(pool), (0.0, 1.0), PRIOR_CONTRACT)
+        cells[f"{group}@*"] = [round(v, 5) for v in pooled]
+        counts[f"{group}@*"] = len(pool)
+        for (g, cell), rs in sorted(rows.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
+            if g == group:
+                cells[f"{g}@{cell}"] = [round(v, 5) for v in _fit_cell(*xy(rs), pooled,
+                                                                      PRIOR_CELL)]
+                counts[f"{g}@{cell}"] = len(rs)
+    return cells, counts
+
+
+def fit(predictions: Iterable, rules: RuleSet, provenance: dict) -> PlayedModel:
+    """Fit the cells from predictions (``contract``, ``seat``, ``p``, ``won``, and for a
+    card's prediction its ``trick`` and ``role``): a call's under its contract and seat,
+    a card's under its trick and role, then contract."""
+    rows: dict[tuple[str, object], list[tuple[float, bool]]] = {}
+    for pr in predictions:
+        key = (f"t{pr.trick}/{pr.role}", pr.contract) if pr.trick else (pr.contract, pr.seat)
+        rows.setdefault(key, []).append((pr.p, pr.won))
+    cells, counts = _fit_groups(rows)
     prov = dict(provenance, predictions=counts, date=datetime.date.today().isoformat(),
                 model_version=MODEL_VERSION)
     return PlayedModel(rules.name, cells, prov)

@@ -198,6 +198,21 @@ _SCRIPT = r"""
 """
 
 
+def card_odds(card: dict) -> tuple[float | None, float | None]:
+    """``(P(win), best P(win))`` a card of ``analyze --json`` is rated on: as played when
+    the analysis has a played-odds model, else double dummy."""
+    if card.get("p_played") is not None:
+        return card["p_played"], card["best_p_played"]
+    return card.get("p_win"), card.get("best_p_win")
+
+
+def call_odds(option: dict) -> tuple[float | None, float | None]:
+    """``(P(win), EV)`` a call of the bid review is rated on, the same way."""
+    if option.get("p_played") is not None:
+        return option["p_played"], option["ev_played"]
+    return option.get("p_win"), option.get("ev")
+
+
 def _e(x) -> str:
     return html.escape(str(x), quote=True)
 
@@ -301,8 +316,9 @@ def _play_table(report: dict) -> str:
                 note = f"renuncio ({c['obligation'].replace('_', ' ')})"
             if c["dd_only"]:
                 note += ("; " if note else "") + "double-dummy error, sound on what was known"
-            pw = _pct(c["p_win"])
-            best = " ".join(c["best"][:3]) + " " + _pct(c["best_p_win"])
+            p, best_p = card_odds(c)
+            pw = _pct(p)
+            best = " ".join(c["best"][:3]) + " " + _pct(best_p)
             loss = f"{c['loss']:.2f}"
         dd = ""
         if c["dd"]:
@@ -321,8 +337,9 @@ def _bids_table(report: dict) -> str:
     for b in report["bids"]:
         opts = {o["bid"]: o for o in b["options"]}
         call, adv, best = opts[b["call"]], opts[b["advice"]], opts[b["dd_best"]]
-        rows.append([str(b["seat"]), b["call"], f"{_pct(call['p_win'])} {call['ev']:+.2f}",
-                     f"{b['advice']} {_pct(adv['p_win'])} {adv['ev']:+.2f}",
+        (cp, cev), (ap, aev) = call_odds(call), call_odds(adv)
+        rows.append([str(b["seat"]), b["call"], f"{_pct(cp)} {cev:+.2f}",
+                     f"{b['advice']} {_pct(ap)} {aev:+.2f}",
                      "" if b["ev_loss"] < 0.005 else f"{b['ev_loss']:.2f}",
                      f"{call['dd_game_points']:+d}",
                      f"{b['dd_best']} {best['dd_game_points']:+d}",
@@ -411,9 +428,11 @@ def html_report(report: dict, title: str = "cuatrola analysis") -> str:
         '<span id="step-text"></span></div>',
         "<h2>The bazas</h2>", _tricks_section(report),
         "<h2>Every card</h2>",
-        "<p>P(win): the chance of the card's side from what its player knew; best: the "
-        "cards that did best; loss: the win chance given away. ?! an inaccuracy (10 points "
-        "or more), ? a mistake (20), ?? a blunder (30).</p>",
+        "<p>P(win): the chance of the card's side from what its player knew"
+        + (", as the hand will be played (the played-odds model)"
+           if report.get("model") == "played" else ", double dummy")
+        + "; best: the cards that did best; loss: the win chance given away. ?! an "
+        "inaccuracy (10 points or more), ? a mistake (20), ?? a blunder (30).</p>",
         _play_table(report),
     ]
     if report["bids"]:

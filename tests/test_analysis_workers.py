@@ -20,9 +20,9 @@ def test_same_report_whatever_the_workers(name, monkeypatch):
     calls = []
     real = analysis._review_cards
 
-    def spy(tasks, exact, samples, workers, bid_model=None):
+    def spy(tasks, how, workers):
         calls.append(workers)
-        yield from real(tasks, exact, samples, workers, bid_model)
+        yield from real(tasks, how, workers)
 
     monkeypatch.setattr(analysis, "_review_cards", spy)
     seen = []

@@ -304,7 +304,8 @@ def test_analyze_huge_samples_does_not_go_exact(monkeypatch):
             type(rec)(rec.rules, rec.muestra, rec.hands, rec.auction, [])), 1))
     assert k_first > advisor.SETTLED
     analysis._hint(__import__("cuatrola_solver.hand", fromlist=["Hand"]).Hand.from_record(
-        type(rec)(rec.rules, rec.muestra, rec.hands, rec.auction, [])), False, 10 ** 12, 1, 1)
+        type(rec)(rec.rules, rec.muestra, rec.hands, rec.auction, [])),
+        analysis._Method(False, 10 ** 12), 1, 1)
     assert seen == [False]
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +19,7 @@ from cuatrola_solver.rules import get_rules
 
 runner = CliRunner()
 ONLINE = get_rules("online")
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def _synthetic(n: int, shift: float, seed: int = 0) -> list[Prediction]:
@@ -124,3 +127,145 @@ def test_the_pimc_bidder_for_the_match_or_for_the_hand():
     match, hand = parse_player("pimc:bid_samples=2000"), parse_player("pimc:bid_samples=2000,match=0")
     assert repr(hand) == "pimc:bid_samples=2000,match=0"
     assert match.call(view, 1) == "cuatrola" and hand.call(view, 1) != "cuatrola"
+
+
+# --- cards: the played P(win) of each card (hint, analyze) -------------------------------
+
+def _card_predictions(n: int, shift: float, trick: int, role: str, contract: str = "solo",
+                      seed: int = 0) -> list[Prediction]:
+    """Card predictions whose outcomes follow logit(p) + shift."""
+    return [dataclasses.replace(p, contract=contract, trick=trick, role=role)
+            for p in _synthetic(n, shift, seed)]
+
+
+def _halving() -> played.PlayedModel:
+    """A model that halves every card's logit (a card's P(win) pulled toward 50%)."""
+    cells = {f"t{t}/{r}@*": [0.0, 0.5] for t in range(1, 6) for r in ("declarer", "defender")}
+    return played.PlayedModel("online", cells, {})
+
+
+def test_card_cells_are_fitted_per_trick_and_role_beside_the_calls():
+    preds = (_card_predictions(3000, 1.0, 1, "defender")
+             + _card_predictions(3000, -0.7, 4, "declarer", seed=1) + _synthetic(2000, 0.0))
+    model = played.fit(preds, ONLINE, {"command": "test"})
+    assert model.has_cards and not played.fit(_synthetic(500, 0.0), ONLINE, {}).has_cards
+    a, b = model.coefficients("t1/defender", "solo")
+    assert a == pytest.approx(1.0, abs=0.2) and b == pytest.approx(1.0, abs=0.2)
+    assert model.p_card("solo", 1, "defender", 0.5) == pytest.approx(1 / (1 + np.exp(-1)),
+                                                                    abs=0.05)
+    assert model.p_card("solo", 4, "declarer", 0.5) < 0.4
+    # another contract at the same trick and role: the pool; no cell: unchanged
+    assert model.coefficients("t1/defender", "paso") == tuple(model.cells["t1/defender@*"])
+    assert model.p_card("solo", 2, "defender", 0.3) == pytest.approx(0.3)
+    a, b = model.coefficients("solo", 4)                   # the calls' cells are their own
+    assert a == pytest.approx(0.0, abs=0.2) and b == pytest.approx(1.0, abs=0.2)
+    assert model.provenance["predictions"]["t1/defender@solo"] == 3000
+
+
+def _blunder():
+    from cuatrola_solver.record import read_record
+    return read_record((EXAMPLES / "analysis" / "online-blunder.txt").read_text())
+
+
+def test_card_predictions_are_the_hints_of_the_cards_chosen():
+    from cuatrola_solver.calibration import card_predictions, with_card_predictions
+    from cuatrola_solver.hand import Hand, replay_cards
+    from cuatrola_solver.play import side_of
+    from cuatrola_solver.record import write_json
+    rec = _blunder()
+    obj, winner = json.loads(write_json(rec)), Hand.from_record(rec).result().winner
+    preds = card_predictions(obj, winner, samples=30, seed=5)
+    expected = []
+    for n, (t, _, hand, card) in enumerate(replay_cards(rec)):
+        if len(hand.legal_cards()) > 1:
+            h = advisor.hint(hand, samples=30, seed=5 + n)
+            seat = hand.pos.to_play
+            expected.append((t, seat, next(c.p_win for c in h.cards if c.card == card),
+                             ("A" if seat % 2 else "B") == winner,
+                             "declarer" if side_of(seat) == hand.pos.declaring_side
+                             else "defender"))
+    assert [(p.trick, p.seat, p.p, p.won, p.role) for p in preds] == expected
+    assert len(expected) >= 6 and {p.contract for p in preds} == {Hand.from_record(rec).contract}
+    one = list(with_card_predictions([(obj, winner)] * 3, samples=20, seed=1, workers=1))
+    two = list(with_card_predictions([(obj, winner)] * 3, samples=20, seed=1, workers=2))
+    assert one == two and one[0][2] != one[1][2]           # seeded per record, not per worker
+
+
+def test_hint_rates_each_card_as_played():
+    from cuatrola_solver.hand import replay_cards
+    hand = next(h for t, _, h, _ in replay_cards(_blunder()) if t == 2)
+    plain = advisor.hint(hand, samples=60, seed=1)
+    rated = advisor.hint(hand, samples=60, seed=1, played_model=_halving())
+    assert plain.model == "dd" and rated.model == "played"
+    assert [c.card for c in plain.cards] == [c.card for c in rated.cards]
+    for c in rated.cards:
+        p = min(max(c.p_win, 0.01), 0.99)
+        assert c.p_played == pytest.approx(1 / (1 + np.sqrt((1 - p) / p)))
+    assert "p_played" in rated.to_dict()["cards"][0]
+    assert "p_played" not in plain.to_dict()["cards"][0]
+
+
+def test_analysis_labels_on_played_odds():
+    from cuatrola_solver import analysis
+    rec = _blunder()
+    dd = analysis.analyze(rec, samples=60, seed=3, bids=False)
+    pl = analysis.analyze(rec, samples=60, seed=3, bids=False, played_model=_halving())
+    assert dd.model == "dd" and pl.model == "played"
+    choices = [(a, b) for a, b in zip(dd.cards, pl.cards) if a.kind == "choice"]
+    assert any(a.loss >= analysis.SOUND for a, _ in choices)          # the blunder
+    for a, b in choices:
+        assert (a.p_win, a.best_p_win) == (b.p_win, b.best_p_win) and b.loss_dd == a.loss
+        assert b.loss <= a.loss + 1e-9                 # halved logits: smaller gaps
+        assert b.label == analysis.label_of(b.loss)[0]
+    assert any(b.loss < a.loss - 0.02 for a, b in choices)
+    d = pl.to_dict()
+    assert d["model"] == "played" and {"p_played", "loss_dd"} <= set(d["cards"][0])
+
+
+def test_a_renuncio_is_lost_as_played_too():
+    from cuatrola_solver import analysis
+    from cuatrola_solver.record import read_record
+    rec = read_record((EXAMPLES / "analysis" / "online-asistir.txt").read_text())
+    pl = analysis.analyze(rec, samples=30, seed=3, bids=False, played_model=_halving())
+    renuncio = next(c for c in pl.cards if c.kind == "renuncio")
+    assert renuncio.p_played == 0.0 and renuncio.label == "renuncio"
+
+
+def test_cli_hint_and_analyze_rate_cards_as_played(tmp_path):
+    hint = ["hint", str(EXAMPLES / "records" / "narro-solo.txt"), "--samples", "40",
+            "--seed", "1", "--json"]
+    out = json.loads(runner.invoke(app, hint).output)
+    assert out["model"] == "played" and all("p_played" in c for c in out["cards"])
+    dd = json.loads(runner.invoke(app, hint + ["--model", "dd"]).output)
+    assert dd["model"] == "dd" and "p_played" not in dd["cards"][0]
+    text = runner.invoke(app, hint[:-1]).output
+    assert "at the table" in text and "P(win) played" in text
+    analyze = ["analyze", str(EXAMPLES / "analysis" / "online-blunder.txt"), "--samples", "30",
+               "--seed", "1", "--no-bids"]
+    rep = json.loads(runner.invoke(app, analyze + ["--json"]).output)
+    assert rep["model"] == "played" and rep["cards"][0]["p_played"] is not None
+    assert "as the hand will be played" in runner.invoke(app, analyze).output
+    for cmd in (hint, analyze):
+        res = runner.invoke(app, cmd + ["--model", "oracle"])
+        assert res.exit_code == 2 and "oracle" in res.output
+
+
+def test_cli_calibrate_cards_and_fit_card_cells(tmp_path):
+    from cuatrola_solver.record import write_json
+    rec = _blunder()
+    records = tmp_path / "r.jsonl"
+    records.write_text((write_json(rec) + "\n") * 2)
+    res = runner.invoke(app, ["calibrate", str(records), "--cards", "--card-samples", "20",
+                              "--json"])
+    assert res.exit_code == 0, res.output
+    groups = {g["group"]: g for g in json.loads(res.output)["groups"]}
+    assert groups["cards, overall"]["n"] >= 12
+    model = tmp_path / "m.json"
+    res = runner.invoke(app, ["calibrate", str(records), "--cards", "--card-samples", "20",
+                              "--fit", "-o", str(model)])
+    assert res.exit_code == 0, res.output
+    assert played.load_model(ONLINE, model).has_cards
+    plain = tmp_path / "plain.json"
+    plain.write_text(played.fit(_synthetic(300, 0.0), ONLINE, {}).to_json())
+    res = runner.invoke(app, ["calibrate", str(records), "--cards", "--model", str(plain)])
+    assert res.exit_code == 2 and "no card cells" in res.output
