@@ -16,6 +16,7 @@ from cuatrola_solver import __version__, played
 from cuatrola_solver.calibration import (DEFAULT_BINS, Calibration, read_records,
                                          with_card_predictions)
 from cuatrola_solver.errors import quote
+from cuatrola_solver.players import parse_player
 from cuatrola_solver.rules import get_rules
 
 from .common import JsonOption, emit_json, fail, save_figure, user_errors
@@ -151,6 +152,10 @@ def register(app: typer.Typer) -> None:
                                  "records' predictions and outcomes (write it with -o)."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", help="With --fit: the "
                                            "model file to write."),
+        player: Optional[str] = typer.Option(
+            None, "--player", metavar="SPEC", help="Only the calls of the seats playing this "
+            "player (a line-up of the records, e.g. 'pimc:odds=played,inference=1'): the "
+            "odds it bid on."),
         cards: bool = typer.Option(False, "--cards", help="Also the cards: at each card a "
                                    "seat chose, the hint's P(win) of that card on what the "
                                    "seat knew, against the result (about 0.2 s a hand); "
@@ -174,7 +179,8 @@ def register(app: typer.Typer) -> None:
             fail("--fit needs -o FILE, the model file to write")
         if out is not None and not fit:
             fail("-o FILE goes with --fit")
-        cal = Calibration(bins)
+        cal = Calibration(bins, player=None if player is None
+                          else repr(parse_player(player)))
         if fit:
             cal.kept = []
         rules_seen: set = set()

@@ -36,6 +36,7 @@ from .advisor import wilson
 from .errors import CuatrolaError, RecordError
 from .hand import Hand, replay_cards
 from .play import side_of
+from .players import parse_player
 from .record import record_from_obj
 
 __all__ = ["Prediction", "Group", "Calibration", "predictions", "card_predictions",
@@ -60,8 +61,23 @@ def _side(seat: int) -> str:
     return "A" if seat % 2 else "B"
 
 
-def predictions(obj: dict, winner: str) -> list[Prediction]:
-    """The predictions of one lab record (JSON object) whose hand side ``winner`` won."""
+def predictions(obj: dict, winner: str, player: str | None = None) -> list[Prediction]:
+    """The predictions of one lab record (JSON object) whose hand side ``winner`` won;
+    ``player`` (a canonical player spec, as ``repr(parse_player(...))``): only those
+    made by seats of the line-up playing it."""
+    out = _predictions(obj, winner)
+    if player is None:
+        return out
+    specs = {}
+    for side, spec in ((obj.get("lab") or {}).get("lineup") or {}).items():
+        try:
+            specs[side] = repr(parse_player(str(spec)))
+        except CuatrolaError:
+            specs[side] = None
+    return [p for p in out if specs.get(p.side) == player]
+
+
+def _predictions(obj: dict, winner: str) -> list[Prediction]:
     lab = obj.get("lab") or {}
     calls = obj.get("auction") or ["paso"] * 4
     odds = {b["seat"]: b.get("odds") for b in lab.get("bids") or ()
@@ -93,7 +109,8 @@ def card_predictions(obj: dict, winner: str, *, samples: int = 100,
     for n, (t, _, hand, card) in enumerate(replay_cards(record_from_obj(obj))):
         if hand.renuncios or hand.is_over():
             break
-        if len(hand.legal_cards()) < 2 or card not in hand.legal_cards():
+        legal = hand.legal_cards()
+        if len(legal) < 2 or card not in legal:
             continue
         h = advisor.hint(hand, samples=samples, seed=seed + n)
         seat = hand.pos.to_play
@@ -201,12 +218,15 @@ class Calibration:
     ``("seat", seat)``, ``("overall",)`` for the calls; ``("cards", trick, role)`` and
     ``("cards",)`` for the cards."""
 
-    def __init__(self, bins: int = DEFAULT_BINS, played=None) -> None:
+    def __init__(self, bins: int = DEFAULT_BINS, played=None,
+                 player: str | None = None) -> None:
         if not 1 <= bins <= 100:
             raise CuatrolaError(f"bad number of bins {bins}: expected 1 to 100")
         self.bins = bins
         #: a PlayedModel: judge the played odds it gives instead of the recorded ones
         self.played = played
+        #: a canonical player spec: only the calls of the seats playing it
+        self.player = player
         #: every prediction added (for fitting a played-odds model)
         self.kept: list[Prediction] | None = None
         self.groups: dict[tuple, Group] = {}
@@ -240,7 +260,7 @@ class Calibration:
         """The record's calls' predictions, and ``cards``, its cards' (see
         :func:`card_predictions`)."""
         self.records += 1
-        preds = predictions(obj, winner)
+        preds = predictions(obj, winner, self.player)
         if not preds:
             self.without_odds += 1
         for p in [*preds, *cards]:

@@ -17,14 +17,16 @@ MONTAR = str(EXAMPLES / "online-montar.txt")
 
 TOP = {"schema", "rules", "muestra", "hands", "auction", "score", "contract", "declarer",
        "exact", "samples", "seed", "renuncios", "decided_by_renuncio", "result", "cards",
-       "bids", "dd_table", "summary", "win_chances"}
+       "bids", "dd_table", "summary", "win_chances", "model"}
 CARD = {"trick", "position", "seat", "side", "card", "kind", "legal", "obligation", "dd",
         "dd_loss", "dd_points_lost", "p_win", "best_p_win", "loss", "best", "label",
-        "symbol", "dd_only", "unpunished", "deals", "exact", "seed"}
+        "symbol", "dd_only", "unpunished", "deals", "exact", "seed", "p_played",
+        "best_p_played", "loss_dd"}
 BID = {"seat", "side", "call", "advice", "ev_loss", "dd_best", "dd_points_lost", "missed",
        "deals", "exact", "seed", "options"}
 OPTION = {"bid", "allowed", "contract", "declarer", "p_win", "ev", "dd_makes",
           "dd_game_points", "reason"}
+PLAYED = {"p_played", "ev_played"}          # the options' keys with the played-odds model
 SUMMARY = {"seat", "side", "cards", "choices", "accuracy", "inaccuracies", "mistakes",
            "blunders", "renuncios", "win_chance_lost", "points_lost", "dd_errors", "dd_only"}
 DD = {"makes", "game_points", "tricks", "margin"}
@@ -42,7 +44,7 @@ def analyze_json(*args: str, input: str | None = None) -> dict:
 
 def test_json_keys_stable():
     d = analyze_json(MONTAR, "--samples", "100", "--seed", "1")
-    assert set(d) == TOP and d["schema"] == 1
+    assert set(d) == TOP and d["schema"] == 1 and d["model"] == "played"
     assert (d["samples"], d["seed"], d["exact"]) == (100, 1, False)
     for c in d["cards"]:
         assert set(c) == CARD
@@ -53,8 +55,13 @@ def test_json_keys_stable():
     for b in d["bids"]:
         assert set(b) == BID
         for o in b["options"]:
-            assert set(o) == OPTION
+            assert set(o) == OPTION | PLAYED
     assert [set(s) for s in d["summary"]] == [SUMMARY] * 4
+    dd = analyze_json(MONTAR, "--samples", "100", "--seed", "1", "--model", "dd")
+    assert dd["model"] == "dd" and all(set(o) == OPTION for b in dd["bids"]
+                                       for o in b["options"])
+    assert all(c["p_played"] is None and c["loss"] == c["loss_dd"] for c in dd["cards"]
+               if c["kind"] == "choice")
     assert d["renuncios"][0]["obligation"] == "montar"
     assert d["decided_by_renuncio"] == d["renuncios"][0]
     assert d["result"]["ended_by"] == "renuncio"

@@ -409,7 +409,10 @@ def option_cases(rng: random.Random) -> list[Case]:
                  ["calibrate", "/nonexistent.jsonl"], ["calibrate", FULL_RECORD, "--fit"],
                  ["bidmodel", "--deals", "0"], ["bidmodel", "--rules", "online,monte=3"],
                  ["equity", "--rules", "bogus"], ["advise", HAND, "--muestra", "3c", "--seat",
-                                                  "2", "--model", "oracle"]):
+                                                  "2", "--model", "oracle"],
+                 live + ["--model", "oracle"], ["analyze", FULL_RECORD, "--model", "dd2"],
+                 ["calibrate", FULL_RECORD, "--cards", "--card-samples", "0"],
+                 ["calibrate", FULL_RECORD, "--player", "pimc:odds=magic"]):
         add("second-stage-" + "-".join(a[:10] for a in args[:3]), args, 2, input="")
     add("good-play-eof", ["play", "--bots", "random", "--seed", "3"], 0, input="")
     add("good-equity", ["equity", "--rules", "narro", "--json"], 0)
