@@ -168,6 +168,10 @@ def register(app: typer.Typer) -> None:
         workers: int = typer.Option(1, "--workers", "-w", min=1, max=64, help="With "
                                     "--cards: processes sharing the records (the result "
                                     "does not depend on it)."),
+        no_inference: bool = typer.Option(
+            False, "--no-inference", help="With --cards: deal the hidden cards as if the "
+            "calls said nothing (by default they are weighted by the calls, as hint does, "
+            "except in records whose calls were forced)."),
         json_out: bool = JsonOption,
     ) -> None:
         """Predicted odds against outcomes: reliability tables, Brier score, expected
@@ -185,6 +189,7 @@ def register(app: typer.Typer) -> None:
             cal.kept = []
         rules_seen: set = set()
         hands = 0
+
         def records_of(f, path):
             for obj, winner in read_records(path, f):
                 if model is not None and cal.played is None:
@@ -201,7 +206,8 @@ def register(app: typer.Typer) -> None:
                     if cards:
                         items = with_card_predictions(
                             records_of(f, path), samples=card_samples,
-                            seed=seed + 100 * hands, workers=workers)
+                            seed=seed + 100 * hands, workers=workers,
+                            infer=not no_inference)
                     for obj, winner, card_preds in items:
                         rules_seen.add(json.dumps(obj.get("rules", "online"), sort_keys=True))
                         hands += 1

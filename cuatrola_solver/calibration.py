@@ -25,19 +25,21 @@ grow with the number of records.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import multiprocessing
 import sys
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
-from . import advisor
+from . import advisor, inference
 from .advisor import wilson
 from .errors import CuatrolaError, RecordError
 from .hand import Hand, replay_cards
 from .play import side_of
 from .players import parse_player
 from .record import record_from_obj
+from .rules import get_rules
 
 __all__ = ["Prediction", "Group", "Calibration", "predictions", "card_predictions",
            "with_card_predictions", "read_records",
@@ -98,13 +100,23 @@ def _predictions(obj: dict, winner: str) -> list[Prediction]:
     return out
 
 
-def card_predictions(obj: dict, winner: str, *, samples: int = 100,
-                     seed: int = 0) -> list[Prediction]:
+def forced_auction(obj: dict) -> bool:
+    """Whether a lab record's calls were forced (``selfplay --auction``): they say
+    nothing about the hands."""
+    config = (obj.get("lab") or {}).get("config") or {}
+    return bool(config.get("auctions"))
+
+
+def card_predictions(obj: dict, winner: str, *, samples: int = 100, seed: int = 0,
+                     bid_model=None) -> list[Prediction]:
     """The predictions of the cards of one record whose hand side ``winner`` won: at
     each card its seat chose (two legal cards or more, before the hand is decided), the
-    hint's P(win) of that card over ``samples`` deals consistent with what the seat knew
-    (without call inference: the lab's forced auctions are not natural calls), seeded by
-    ``seed`` and the card's place.  Each costs a hint (about 25 ms at 100 deals)."""
+    hint's P(win) of that card over ``samples`` deals consistent with what the seat knew,
+    seeded by ``seed`` and the card's place -- as ``cuatrola hint`` gives it: with
+    ``bid_model`` the deals are weighted by the calls, unless the record's calls were
+    forced (:func:`forced_auction`).  Each costs a hint (about 25 ms at 100 deals)."""
+    if forced_auction(obj):
+        bid_model = None
     out = []
     for n, (t, _, hand, card) in enumerate(replay_cards(record_from_obj(obj))):
         if hand.renuncios or hand.is_over():
@@ -112,7 +124,7 @@ def card_predictions(obj: dict, winner: str, *, samples: int = 100,
         legal = hand.legal_cards()
         if len(legal) < 2 or card not in legal:
             continue
-        h = advisor.hint(hand, samples=samples, seed=seed + n)
+        h = advisor.hint(hand, samples=samples, seed=seed + n, bid_model=bid_model)
         seat = hand.pos.to_play
         role = "declarer" if side_of(seat) == hand.pos.declaring_side else "defender"
         p = next(c.p_win for c in h.cards if c.card == card)
@@ -121,18 +133,26 @@ def card_predictions(obj: dict, winner: str, *, samples: int = 100,
     return out
 
 
+@functools.lru_cache(maxsize=None)
+def _bid_model(rules_json: str):
+    return inference.load_model(get_rules(json.loads(rules_json)))
+
+
 def _card_task(args: tuple) -> list[Prediction]:
-    obj, winner, samples, seed = args
-    return card_predictions(obj, winner, samples=samples, seed=seed)
+    obj, winner, samples, seed, infer = args
+    model = _bid_model(json.dumps(obj.get("rules"), sort_keys=True)) if infer else None
+    return card_predictions(obj, winner, samples=samples, seed=seed, bid_model=model)
 
 
 def with_card_predictions(records: Iterable[tuple[dict, str]], *, samples: int = 100,
-                          seed: int = 0, workers: int = 1
+                          seed: int = 0, workers: int = 1, infer: bool = True
                           ) -> Iterator[tuple[dict, str, list[Prediction]]]:
     """``(obj, winner, card predictions)`` for each ``(obj, winner)`` of ``records``, in
     order; the n-th record's hints are seeded from ``seed + 100 n``, so the predictions
-    do not depend on ``workers`` (forked processes, on Linux)."""
-    tasks = ((obj, w, samples, seed + 100 * n) for n, (obj, w) in enumerate(records))
+    do not depend on ``workers`` (forked processes, on Linux).  ``infer``: weight the
+    deals by the calls with the preset's bid model, as ``hint`` does (ModelError when
+    it is missing)."""
+    tasks = ((obj, w, samples, seed + 100 * n, infer) for n, (obj, w) in enumerate(records))
     if workers > 1 and sys.platform.startswith("linux"):
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             # a small look-ahead keeps memory flat on big files

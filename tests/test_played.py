@@ -232,7 +232,7 @@ def test_a_renuncio_is_lost_as_played_too():
 
 
 def test_cli_hint_and_analyze_rate_cards_as_played(tmp_path):
-    hint = ["hint", str(EXAMPLES / "records" / "narro-solo.txt"), "--samples", "40",
+    hint = ["hint", str(EXAMPLES / "advice" / "hint-trick3.txt"), "--samples", "40",
             "--seed", "1", "--json"]
     out = json.loads(runner.invoke(app, hint).output)
     assert out["model"] == "played" and all("p_played" in c for c in out["cards"])
@@ -269,3 +269,19 @@ def test_cli_calibrate_cards_and_fit_card_cells(tmp_path):
     plain.write_text(played.fit(_synthetic(300, 0.0), ONLINE, {}).to_json())
     res = runner.invoke(app, ["calibrate", str(records), "--cards", "--model", str(plain)])
     assert res.exit_code == 2 and "no card cells" in res.output
+
+
+def test_card_predictions_weigh_the_calls_unless_they_were_forced():
+    from cuatrola_solver import inference
+    from cuatrola_solver.calibration import card_predictions, forced_auction
+    from cuatrola_solver.hand import Hand
+    from cuatrola_solver.record import read_record, write_json
+    rec = read_record((EXAMPLES / "analysis" / "italiano-failed-solo.txt").read_text())
+    obj, winner = json.loads(write_json(rec)), Hand.from_record(rec).result().winner
+    model = inference.load_model(rec.rules)
+    plain = card_predictions(obj, winner, samples=60, seed=2)
+    weighed = card_predictions(obj, winner, samples=60, seed=2, bid_model=model)
+    assert not forced_auction(obj) and [p.p for p in plain] != [p.p for p in weighed]
+    obj["lab"] = {"config": {"auctions": [" ".join(rec.auction)]}}     # calls forced
+    assert forced_auction(obj)
+    assert card_predictions(obj, winner, samples=60, seed=2, bid_model=model) == plain
