@@ -18,9 +18,10 @@ from cuatrola_solver.record import format_rules, read_record, write_text
 from cuatrola_solver.report import call_odds, card_odds, html_report, plot_win_chances
 
 from .cmd_advise import progress_bar
-from .common import (JsonOption, RecordRulesOption, SeedOption, check_sampling, check_writable,
-                     emit_json, exact_option, fail, model_option, played_model, read_input,
-                     record_rules, samples_option, user_errors, workers_option, write_output)
+from .common import (JsonOption, RecordRulesOption, SeedOption, card_model_note,
+                     check_sampling, check_writable, emit_json, exact_option, fail,
+                     model_option, played_model, read_input, record_rules, samples_option,
+                     user_errors, workers_option, write_output)
 from .render import colour_cards, muestra_text, result_lines
 
 def _pct(p) -> str:
@@ -209,7 +210,7 @@ def register(app: typer.Typer) -> None:
                  "(or pip install matplotlib)")
         text, where = read_input(record)
         rec = record_rules(read_record(text, where), rules)
-        table = played_model(model_name, rec.rules, cards=True)
+        table = played_model(model_name, rec.rules)
         model = None if no_inference else inference.load_model(rec.rules)
         with progress_bar("analyze") as bar:
             result = analysis.analyze(rec, exact=exact,
@@ -237,4 +238,5 @@ def register(app: typer.Typer) -> None:
         if json_out:
             emit_json(report)
             return
-        typer.echo(colour_cards(render(report)))
+        note = card_model_note(table, rec.rules)
+        typer.echo(colour_cards(render(report)) + (f"\n{note}" if note else ""))

@@ -18,9 +18,10 @@ from cuatrola_solver.record import read_record
 from cuatrola_solver.view import View, check_seen
 
 from .cmd_advise import progress_bar
-from .common import (JsonOption, RecordRulesOption, SeedOption, check_sampling, emit_json,
-                     exact_option, fail, load_rules, model_option, played_model, read_input,
-                     record_rules, samples_option, user_errors, workers_option)
+from .common import (JsonOption, RecordRulesOption, SeedOption, card_model_note,
+                     check_sampling, emit_json, exact_option, fail, load_rules, model_option,
+                     played_model, read_input, record_rules, samples_option, user_errors,
+                     workers_option)
 
 
 def render(report: dict) -> str:
@@ -99,7 +100,8 @@ def register(app: typer.Typer) -> None:
         """The value of each legal card for the seat on turn, from what it knows (best first)."""
         check_sampling(exact, samples)
         source = source_of(record, hand, muestra, seat, auction, played, rules, score)
-        table = played_model(model_name, source.rules, cards=True)
+        table = played_model(model_name, source.rules)
+        note = card_model_note(table, source.rules)
         model = None if no_inference else inference.load_model(source.rules)
         with progress_bar("hint") as bar:
             result = advisor.hint(source, exact=exact,
@@ -130,4 +132,6 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"contract {report['contract']}; {how}; "
                    + ("played odds (the preset's self-play model) beside double dummy"
                       if report["model"] == "played" else "double dummy"))
+        if note:
+            typer.echo(note)
         typer.echo(render(report))

@@ -212,7 +212,7 @@ def register(app: typer.Typer) -> None:
         screen = Screen(colour)
         human = Human(screen, hints, samples=40)
         if hints:        # odds at the table: played, the hidden hands weighted by the calls
-            human.played_model = played_model("played", rs, cards=True)
+            human.played_model = played_model("played", rs)
             human.bid_model = inference.load_model(rs)
         players = others[:seat - 1] + [human] + others[seat - 1:]
         screen.say(f"cuatrola, rules {format_rules(rs)}, seed {seed}; you are seat {seat}; "

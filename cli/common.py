@@ -63,19 +63,21 @@ def model_option(what: str):
              f"double-dummy ones; dd: double dummy only.")
 
 
-def played_model(name: str, rules: RuleSet, cards: bool = False):
-    """The played-odds model ``--model`` asks for (None for dd); ``cards``: the model must
-    have card cells (hint, analyze)."""
+def played_model(name: str, rules: RuleSet):
+    """The played-odds model ``--model`` asks for (None for dd)."""
     from cuatrola_solver import played
     if name not in ("played", "dd"):
         fail(f"bad --model {quote(name)}: expected played or dd")
-    if name == "dd":
+    return None if name == "dd" else played.load_model(rules)
+
+
+def card_model_note(model, rules: RuleSet) -> str | None:
+    """Why the cards are rated double dummy although --model played was asked (a model
+    without card cells), for the human output."""
+    if model is None or model.has_cards:
         return None
-    model = played.load_model(rules)
-    if cards and not model.has_cards:
-        fail(f"the played-odds model of {rules.name} has no card cells (fit it with "
-             f"cuatrola calibrate --fit --cards), or use --model dd")
-    return model
+    return (f"cards rated double dummy: the played-odds model of {rules.name} has no card "
+            f"cells (README, 'Odds as the hand will be played')")
 
 
 def check_sampling(exact: bool, samples: int | None) -> None:

@@ -629,7 +629,7 @@ def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
     (as in :func:`advise`).  With ``played_model`` (a
     :class:`~cuatrola_solver.played.PlayedModel` fitted with cards) each card also
     carries ``p_played``, its P(win) as the hand will be played, and the cards are
-    ranked on it.  ``workers`` threads (default
+    ranked on it; a model without card cells leaves the cards double dummy.  ``workers`` threads (default
     1) solve the deals; the result does not depend on it.  Each deal's searches are
     short and much of the work holds the GIL, so more threads seldom pay: measured
     slower on 2 cores at trick 1.
@@ -725,6 +725,8 @@ def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
         if pool:
             pool.shutdown()
     role = "declarer" if mine == d else "defender"
+    if played_model is not None and not played_model.has_cards:
+        played_model = None
 
     def as_played(p: float) -> float | None:
         return (None if played_model is None

@@ -393,7 +393,7 @@ class Analysis:
     bids: tuple[BidReview, ...]
     dd_table: tuple[dict, ...]
     summary: tuple[SeatSummary, ...] = field(default=())
-    model: str = "dd"       # "played": labels and bid advice on played odds
+    model: str = "dd"       # "played": the cards' labels on played odds
 
     @property
     def decided_by(self) -> Renuncio | None:
@@ -502,7 +502,14 @@ class _Method:
     exact: bool
     samples: int
     bid_model: object = None        # weights the hidden deals by the calls
-    played_model: object = None     # rates cards and calls as played
+    played_model: object = None     # rates the calls as played (and the cards, if fitted on them)
+
+    @property
+    def card_model(self):
+        """The played-odds model the cards are rated on: None when there is none or it
+        has no card cells (the cards are then rated double dummy)."""
+        m = self.played_model
+        return m if m is not None and m.has_cards else None
 
 
 def _hint(hand: Hand, how: _Method, seed: int | None, workers: int):
@@ -516,7 +523,7 @@ def _hint(hand: Hand, how: _Method, seed: int | None, workers: int):
     if "workers" in inspect.signature(advisor.hint).parameters:
         kw["workers"] = workers
     return advisor.hint(hand, exact=exact, samples=how.samples, seed=seed,
-                        bid_model=how.bid_model, played_model=how.played_model, **kw)
+                        bid_model=how.bid_model, played_model=how.card_model, **kw)
 
 
 def _review_card(hand: Hand, trick: int, position: int, card: int, how: _Method,
@@ -530,7 +537,7 @@ def _review_card(hand: Hand, trick: int, position: int, card: int, how: _Method,
     h = _hint(hand, how, seed, workers)
     p = {ch.card: ch.p_win for ch in h.cards}
     pp = {ch.card: ch.p_played for ch in h.cards}
-    rated = pp if how.played_model is not None else p
+    rated = pp if how.card_model is not None else p
     best_r = max(rated.values())
     best = tuple(ch.card for ch in h.cards if rated[ch.card] >= best_r - _EPS)
     best_p, best_pp = p[best[0]], pp[best[0]]
@@ -639,9 +646,10 @@ def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMP
     :data:`DEFAULT_WORKERS`; the result does not depend on it); ``bids=False`` skips the bid
     review; ``progress(done, total)`` is called after each card and each bid review;
     ``bid_model`` weights the hidden deals by the calls (see :func:`advisor.advise`);
-    ``played_model`` (a :class:`~cuatrola_solver.played.PlayedModel` with card cells)
-    rates the cards and calls as played: the labels come from the loss of played
-    winning chances, the bid advice from the played EV.
+    ``played_model`` (a :class:`~cuatrola_solver.played.PlayedModel`) rates the calls as
+    played (the bid advice comes from the played EV) and, if it has card cells, the
+    cards (the labels come from the loss of played winning chances; ``model`` says
+    which).
     Raises :class:`~cuatrola_solver.errors.RecordError` for a record that cannot be
     replayed.
     """
@@ -686,7 +694,7 @@ def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMP
             progress(total, total)
     return Analysis(rec, final, exact, samples, seed, tuple(cards), tuple(reviews),
                     tuple(table), tuple(_summaries(cards)),
-                    "dd" if played_model is None else "played")
+                    "dd" if how.card_model is None else "played")
 
 
 def annotate(analysis: Analysis) -> HandRecord:

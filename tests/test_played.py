@@ -285,3 +285,19 @@ def test_card_predictions_weigh_the_calls_unless_they_were_forced():
     obj["lab"] = {"config": {"auctions": [" ".join(rec.auction)]}}     # calls forced
     assert forced_auction(obj)
     assert card_predictions(obj, winner, samples=60, seed=2, bid_model=model) == plain
+
+
+def test_a_model_without_card_cells_leaves_the_cards_double_dummy(monkeypatch):
+    from cuatrola_solver import analysis
+    from cuatrola_solver.hand import replay_cards
+    plain = played.fit(_synthetic(300, 0.0), ONLINE, {"command": "test"})
+    hand = next(h for t, _, h, _ in replay_cards(_blunder()) if t == 2)
+    h = advisor.hint(hand, samples=40, seed=1, played_model=plain)
+    assert h.model == "dd" and all(c.p_played is None for c in h.cards)
+    a = analysis.analyze(_blunder(), samples=30, seed=1, played_model=plain)
+    assert a.model == "dd" and all(c.p_played is None for c in a.cards)
+    assert all(o.p_played is not None for b in a.bids for o in b.options if o.allowed)
+    monkeypatch.setattr(played, "load_model", lambda rules, path=None: plain)
+    out = runner.invoke(app, ["hint", str(EXAMPLES / "advice" / "hint-trick3.txt"),
+                              "--samples", "40", "--seed", "1"]).output
+    assert "cards rated double dummy" in out and "P(win) played" not in out
