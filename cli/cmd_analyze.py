@@ -90,9 +90,10 @@ def render(report: dict) -> str:
 
     if report["bids"]:
         match = any("match_loss" in b for b in report["bids"])
+        played = any(o.get("p_played") is not None for b in report["bids"]
+                     for o in b["options"])
         lines += ["", "Bidding (P(win), EV: from the seat's own hand"
-                  + (", as the hand will be played; " if report.get("model") == "played"
-                     else "; ")
+                  + (", as the hand will be played; " if played else "; ")
                   + ("match: the pair's chance of winning the match after the call; "
                      if match else "") + "dd: on the actual deal)"]
         rows = []

@@ -420,7 +420,8 @@ def html_report(report: dict, title: str = "cuatrola analysis") -> str:
         "<h2>Win chances along the hand</h2>",
         '<p class="legend"><span class="side-A">━ side A (seats 1, 3)</span>'
         '<span class="side-B">━ side B (seats 2, 4)</span><span>solid: from what the player '
-        "knew; dashed: double dummy (all cards visible); ○ a mistake</span></p>",
+        "knew" + (", as the hand will be played" if report.get("model") == "played" else "")
+        + "; dashed: double dummy (all cards visible); ○ a mistake</span></p>",
         '<svg id="graph" viewBox="0 0 1000 360" role="img" '
         'aria-label="each side\'s chance of winning after each card"></svg>',
         '<div class="controls"><button id="first">« start</button><button id="prev">‹ back'
