@@ -25,13 +25,15 @@ is valued twice, always *for the side of the seat that played it*:
   cards that reach ``best_p_win``).  When the seat may sing at that trick boundary
   the hint assumes it sings first (see :func:`advisor.hint`).
 
-With a played-odds model (``played_model``, :mod:`played`; the default of ``cuatrola
-analyze``) each valued card also has ``p_played`` and ``best_p_played``, the same as
+With a played-odds model that has card cells (``played_model``, :mod:`played`; the
+default of ``cuatrola analyze``, for the presets whose model has them) each valued
+card also has ``p_played`` and ``best_p_played``, the same as
 the hand will be played by players who see only their own cards, and ``loss`` is
 ``best_p_played - p_played``: a card that only loses against defenders who see every
 card costs less than double dummy says.  ``loss_dd`` is always the double-dummy
-``best_p_win - p_win``; ``best`` the cards that reach the best rated chance.  The bid
-review then rates the calls on their played EV (``p_played``, ``ev_played``).
+``best_p_win - p_win``; ``best`` the cards that reach the best rated chance.  Any
+played-odds model rates the calls of the bid review on their played EV (``p_played``,
+``ev_played``).
 
 The **label** of a card comes from ``loss`` (the knowledge-based loss of winning
 chances), with lichess's thresholds: ``inaccuracy`` ``?!`` (>= 0.10), ``mistake``
@@ -430,8 +432,9 @@ def win_chances(analysis: "Analysis") -> list[dict]:
 
     ``knew``: from what the seat that played the card knew (the P(win) it is rated on,
     as played with a played-odds model, turned to side A's view); ``dd``: double dummy
-    (1 when side A wins with perfect play from there, else 0).  A forced card changes neither (the last value is carried on); after
-    a renuncio both are the decided result.  ``symbol``/``label`` mark the mistakes;
+    (1 when side A wins with perfect play from there, else 0).  A forced card changes
+    neither (the last value is carried on); after a renuncio both are the decided
+    result.  ``symbol``/``label`` mark the mistakes;
     ``valued`` is False for a card whose ``knew`` is carried on (forced, after a renuncio).
     Side B's chance is ``1 - knew`` and ``1 - dd``."""
     hand = analysis.hand
