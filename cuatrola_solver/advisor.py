@@ -724,7 +724,7 @@ def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
     finally:
         if pool:
             pool.shutdown()
-    role = "declarer" if mine == d else "defender"
+    role = played.card_role(mine, d)
     if played_model is not None and not played_model.has_cards:
         played_model = None
 

@@ -37,6 +37,7 @@ from .advisor import wilson
 from .errors import CuatrolaError, RecordError
 from .hand import Hand, replay_cards
 from .play import side_of
+from .played import card_role
 from .players import parse_player
 from .record import record_from_obj
 from .rules import get_rules
@@ -126,7 +127,7 @@ def card_predictions(obj: dict, winner: str, *, samples: int = 100, seed: int = 
             continue
         h = advisor.hint(hand, samples=samples, seed=seed + n, bid_model=bid_model)
         seat = hand.pos.to_play
-        role = "declarer" if side_of(seat) == hand.pos.declaring_side else "defender"
+        role = card_role(side_of(seat), hand.pos.declaring_side)
         p = next(c.p_win for c in h.cards if c.card == card)
         out.append(Prediction(hand.contract, seat, _side(seat), p, winner == _side(seat),
                               t, role))

@@ -67,6 +67,12 @@ def _logit(p):
     return np.log(p / (1 - p))
 
 
+def card_role(side: int, declaring_side: int) -> str:
+    """The role of a card cell: ``declarer`` when the seat's ``side`` is the declaring
+    side (side A under paso), else ``defender``."""
+    return "declarer" if side == declaring_side else "defender"
+
+
 def _sigmoid(z):
     return 1.0 / (1.0 + np.exp(-z))
 
