@@ -1,13 +1,13 @@
-"""Build: the compiled solver core ``cuatrola_solver._solver`` from ``ext/``, and the
+"""Build: the compiled solver core ``cuatrola_solver.dd._solver`` from ``ext/``, and the
 command line in ``cli/`` installed as the package ``cuatrola_cli``."""
 
 import numpy
 from Cython.Build import cythonize
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 
 extensions = [
     Extension(
-        "cuatrola_solver._solver",
+        "cuatrola_solver.dd._solver",
         ["ext/solver.pyx"],
         include_dirs=[numpy.get_include()],
         extra_compile_args=["-O3"],
@@ -16,9 +16,9 @@ extensions = [
 ]
 
 setup(
-    packages=["cuatrola_solver", "cuatrola_cli"],
+    packages=find_packages(include=["cuatrola_solver", "cuatrola_solver.*"]) + ["cuatrola_cli"],
     package_dir={"cuatrola_solver": "cuatrola_solver", "cuatrola_cli": "cli"},
-    package_data={"cuatrola_solver": ["data/*.json"]},
+    package_data={"cuatrola_solver.models": ["data/*.json"]},
     ext_modules=cythonize(extensions, language_level=3,
                           compiler_directives={"boundscheck": False, "wraparound": False,
                                                "cdivision": True, "initializedcheck": False}),

@@ -9,9 +9,10 @@ from typing import Iterator, Optional
 import typer
 from tabulate import tabulate
 
-from cuatrola_solver import advisor, inference
-from cuatrola_solver.cards import parse_card, parse_cards
-from cuatrola_solver.match import parse_score
+from cuatrola_solver.advice import bidding, budget
+from cuatrola_solver.models import bids
+from cuatrola_solver.game.cards import parse_card, parse_cards
+from cuatrola_solver.game.match import parse_score
 
 from .common import (JsonOption, RulesOption, SeedOption, check_sampling, emit_json,
                      exact_option, load_rules, model_option, played_model,
@@ -24,7 +25,7 @@ ADVICE_VERB = {"paso": "Pass", "solo": "Go solo", "contrasolo": "Answer contraso
 
 
 @contextmanager
-def progress_bar(label: str, enabled: bool | None = None) -> Iterator[advisor.Progress | None]:
+def progress_bar(label: str, enabled: bool | None = None) -> Iterator[budget.Progress | None]:
     """A rich progress bar on stderr (only when stderr is a terminal); yields the
     ``progress(done, total)`` callback the library calls, or None."""
     if enabled is None:
@@ -168,7 +169,7 @@ def register(app: typer.Typer) -> None:
                                             "chance of winning the match (the advice then "
                                             "plays for the match)."),
         samples: Optional[int] = samples_option(
-            f"Most deals to sample (default {advisor.DEFAULT_SAMPLES}; stops once every "
+            f"Most deals to sample (default {bidding.DEFAULT_SAMPLES}; stops once every "
             f"P(win) is within ±1%)."),
         exact: bool = exact_option(),
         seed: Optional[int] = SeedOption,
@@ -189,11 +190,11 @@ def register(app: typer.Typer) -> None:
         sc = parse_score(score, rules=rs) if score is not None else None
         model = None
         if not no_inference and seat > 1:
-            model = inference.load_model(rs)
+            model = bids.load_model(rs)
         table = played_model(model_name, rs)
         with progress_bar("advise") as bar:
-            result = advisor.advise(cards, m, seat, auction, sc, rs, exact=exact,
-                                    samples=samples or advisor.DEFAULT_SAMPLES, seed=seed,
+            result = bidding.advise(cards, m, seat, auction, sc, rs, exact=exact,
+                                    samples=samples or bidding.DEFAULT_SAMPLES, seed=seed,
                                     workers=workers, progress=bar, bid_model=model,
                                     played_model=table)
         report = result.to_dict()

@@ -11,11 +11,12 @@ from typing import Optional
 import typer
 from tabulate import tabulate
 
-from cuatrola_solver import analysis, inference
+from cuatrola_solver.analysis import review
+from cuatrola_solver.models.bids import load_model as load_bid_model
 from cuatrola_solver.errors import quote
-from cuatrola_solver.record import format_rules, read_record, write_text
+from cuatrola_solver.notation.record import format_rules, read_record, write_text
 
-from cuatrola_solver.report import call_odds, card_odds, html_report, plot_win_chances
+from cuatrola_solver.analysis.report import call_odds, card_odds, html_report, plot_win_chances
 
 from .cmd_advise import progress_bar
 from .common import (JsonOption, RecordRulesOption, SeedOption, card_model_note,
@@ -170,12 +171,12 @@ def register(app: typer.Typer) -> None:
         record: str = typer.Argument(..., help="A hand record file (JSON or text form), "
                                      "or - for stdin."),
         samples: Optional[int] = samples_option(
-            f"Deals per card and per bid review (default {analysis.DEFAULT_SAMPLES}; a card "
+            f"Deals per card and per bid review (default {review.DEFAULT_SAMPLES}; a card "
             f"with fewer consistent deals is valued exactly)."),
         exact: bool = exact_option("slow: minutes for a full hand"),
         seed: Optional[int] = SeedOption,
         workers: Optional[int] = workers_option(
-            f"{analysis.DEFAULT_WORKERS}; more pay only with idle cores. The report is the "
+            f"{review.DEFAULT_WORKERS}; more pay only with idle cores. The report is the "
             f"same whatever N", "Processes sharing the cards"),
         annotate: Optional[Path] = typer.Option(
             None, "--annotate", help="Write the record, in the text form, with the symbols "
@@ -212,10 +213,10 @@ def register(app: typer.Typer) -> None:
         text, where = read_input(record)
         rec = record_rules(read_record(text, where), rules)
         table = played_model(model_name, rec.rules)
-        model = None if no_inference else inference.load_model(rec.rules)
+        model = None if no_inference else load_bid_model(rec.rules)
         with progress_bar("analyze") as bar:
-            result = analysis.analyze(rec, exact=exact,
-                                      samples=samples or analysis.DEFAULT_SAMPLES,
+            result = review.analyze(rec, exact=exact,
+                                      samples=samples or review.DEFAULT_SAMPLES,
                                       seed=seed, workers=workers, bids=bids, progress=bar,
                                       bid_model=model, played_model=table)
         report = result.to_dict()
@@ -228,7 +229,7 @@ def register(app: typer.Typer) -> None:
             except OSError as e:
                 fail(f"cannot write the plot to {str(plot)!r}: {e.strerror or e}")
         if annotate is not None:
-            out = write_text(analysis.annotate(result))
+            out = write_text(review.annotate(result))
             if str(annotate) == "-":
                 typer.echo(out, nl=False)
                 return

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from cuatrola_solver.bench import (format_bench, format_players_bench, run_bench,
-                                    run_players_bench)
+from cuatrola_solver.lab.bench import (format_bench, format_players_bench, run_bench, run_players_bench)
 
 from .common import JsonOption, RulesOption, emit_json, load_rules, user_errors
 

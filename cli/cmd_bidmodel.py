@@ -10,7 +10,8 @@ from typing import Optional
 
 import typer
 
-from cuatrola_solver import __version__, inference
+from cuatrola_solver import __version__
+from cuatrola_solver.models import bids
 
 from .cmd_advise import progress_bar
 from .common import RulesOption, fail, load_rules, user_errors
@@ -38,11 +39,11 @@ def register(app: typer.Typer) -> None:
             fail(f"--rules {rules!r} overrides the preset: give --out FILE (the package "
                  f"keeps one model per preset)")
         if calls is not None and calls.exists():
-            rows = inference.read_calls(calls, rs)
+            rows = bids.read_calls(calls, rs)
             deals = len(rows) // 4
         else:
             with progress_bar("bids") as bar:
-                rows = inference.advisor_calls(deals, rs, seed, samples, progress=bar)
+                rows = bids.advisor_calls(deals, rs, seed, samples, progress=bar)
             if calls is not None:
                 try:
                     calls.write_text("".join(json.dumps(r) + "\n" for r in rows),
@@ -50,10 +51,10 @@ def register(app: typer.Typer) -> None:
                 except OSError as e:
                     fail(f"cannot write --calls {str(calls)!r}: {e.strerror}")
         command = "cuatrola bidmodel " + " ".join(shlex.quote(a) for a in sys.argv[2:])
-        model = inference.fit(rows, rs, {"command": command.strip(), "deals": deals,
+        model = bids.fit(rows, rs, {"command": command.strip(), "deals": deals,
                                          "seed": seed, "samples": samples,
                                          "lab_version": __version__})
-        path = out or inference.model_path(rs)
+        path = out or bids.model_path(rs)
         try:
             Path(path).write_text(model.to_json() + "\n", encoding="utf-8")
         except OSError as e:

@@ -12,12 +12,12 @@ from typing import List, Optional
 import typer
 from tabulate import tabulate
 
-from cuatrola_solver import __version__, played
-from cuatrola_solver.calibration import (DEFAULT_BINS, Calibration, read_records,
-                                         with_card_predictions)
+from cuatrola_solver import __version__
+from cuatrola_solver.models import played
+from cuatrola_solver.lab.calibration import (DEFAULT_BINS, Calibration, read_records, with_card_predictions)
 from cuatrola_solver.errors import quote
-from cuatrola_solver.players import parse_player
-from cuatrola_solver.rules import get_rules
+from cuatrola_solver.bots.players import parse_player
+from cuatrola_solver.game.rules import get_rules
 
 from .common import JsonOption, emit_json, fail, save_figure, user_errors
 

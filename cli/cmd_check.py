@@ -6,10 +6,10 @@ from typing import Optional
 
 import typer
 
-from cuatrola_solver.cards import format_card
-from cuatrola_solver.hand import Hand
-from cuatrola_solver.record import format_rules, read_record
-from cuatrola_solver.view import check_seen
+from cuatrola_solver.game.cards import format_card
+from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.notation.record import format_rules, read_record
+from cuatrola_solver.game.view import check_seen
 
 from .common import (JsonOption, RecordRulesOption, emit_json, read_input, record_rules,
                      user_errors)

@@ -8,8 +8,8 @@ import random
 
 import typer
 
-from cuatrola_solver.cards import random_deal
-from cuatrola_solver.record import HandRecord, write_text
+from cuatrola_solver.game.cards import random_deal
+from cuatrola_solver.notation.record import HandRecord, write_text
 
 from .common import JsonOption, RulesOption, emit_json, load_rules, user_errors
 

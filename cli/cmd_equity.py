@@ -8,9 +8,9 @@ from typing import Optional
 import typer
 from tabulate import tabulate
 
-from cuatrola_solver import equity
-from cuatrola_solver.match import match_winner
-from cuatrola_solver.rules import rules_spec
+from cuatrola_solver.models import equity
+from cuatrola_solver.game.match import match_winner
+from cuatrola_solver.game.rules import rules_spec
 
 from .common import (JsonOption, RulesOption, emit_json, fail, load_rules, save_figure,
                      user_errors)

@@ -11,11 +11,12 @@ from typing import Optional
 import typer
 from tabulate import tabulate
 
-from cuatrola_solver import advisor, inference
-from cuatrola_solver.hand import Hand
-from cuatrola_solver.match import parse_score
-from cuatrola_solver.record import read_record
-from cuatrola_solver.view import View, check_seen
+from cuatrola_solver.advice import cardplay
+from cuatrola_solver.models import bids
+from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.match import parse_score
+from cuatrola_solver.notation.record import read_record
+from cuatrola_solver.game.view import View, check_seen
 
 from .cmd_advise import progress_bar
 from .common import (JsonOption, RecordRulesOption, SeedOption, card_model_note,
@@ -87,7 +88,7 @@ def register(app: typer.Typer) -> None:
         score: Optional[str] = typer.Option(None, "--score", help="Live: the match score "
                                             "A-B before the hand."),
         samples: Optional[int] = samples_option(
-            f"Deals to sample (default {advisor.DEFAULT_HINT_SAMPLES})."),
+            f"Deals to sample (default {cardplay.DEFAULT_HINT_SAMPLES})."),
         exact: bool = exact_option(),
         seed: Optional[int] = SeedOption,
         workers: Optional[int] = workers_option("1"),
@@ -102,10 +103,10 @@ def register(app: typer.Typer) -> None:
         source = source_of(record, hand, muestra, seat, auction, played, rules, score)
         table = played_model(model_name, source.rules)
         note = card_model_note(table, source.rules)
-        model = None if no_inference else inference.load_model(source.rules)
+        model = None if no_inference else bids.load_model(source.rules)
         with progress_bar("hint") as bar:
-            result = advisor.hint(source, exact=exact,
-                                  samples=samples or advisor.DEFAULT_HINT_SAMPLES,
+            result = cardplay.hint(source, exact=exact,
+                                  samples=samples or cardplay.DEFAULT_HINT_SAMPLES,
                                   seed=seed, workers=workers, progress=bar, bid_model=model,
                                   played_model=table)
         report = result.to_dict()

@@ -15,19 +15,19 @@ from typing import Optional
 
 import typer
 
-from cuatrola_solver import advisor, inference
-from cuatrola_solver.auction import parse_call
-from cuatrola_solver.cards import cards_of, format_card, parse_card, parse_suit, suit_of
+from cuatrola_solver.advice import bidding, budget, cardplay
+from cuatrola_solver.models import bids
+from cuatrola_solver.game.auction import parse_call
+from cuatrola_solver.game.cards import cards_of, format_card, parse_card, parse_suit, suit_of
 from cuatrola_solver.errors import CuatrolaError, quote
-from cuatrola_solver.hand import Hand
-from cuatrola_solver.match import Match
-from cuatrola_solver.play import (SIDE_NAMES, SUIT_NAMES, cante_points, renuncio_obligation,
-                                  side_of)
-from cuatrola_solver.players import parse_player
-from cuatrola_solver.record import format_rules, write_text
-from cuatrola_solver.selfplay import iter_match, play_hand, seat_of
-from cuatrola_solver.cards import random_deal
-from cuatrola_solver.view import View
+from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.match import Match
+from cuatrola_solver.game.play import (SIDE_NAMES, SUIT_NAMES, cante_points, renuncio_obligation, side_of)
+from cuatrola_solver.bots.players import parse_player
+from cuatrola_solver.notation.record import format_rules, write_text
+from cuatrola_solver.bots.playout import iter_match, play_hand, seat_of
+from cuatrola_solver.game.cards import random_deal
+from cuatrola_solver.game.view import View
 
 from .common import RulesOption, fail, load_rules, played_model, user_errors
 from .render import result_lines
@@ -103,7 +103,7 @@ class Human:
         self.status(view)
         legal = view.legal_calls()
         if self.hints:
-            a = advisor.advise(view.hand, view.muestra, view.seat, list(view.calls), view.score,
+            a = bidding.advise(view.hand, view.muestra, view.seat, list(view.calls), view.score,
                                view.rules, samples=self.samples * 25, seed=view.seed(seed),
                                workers=1, bid_model=self.bid_model if view.seat > 1 else None,
                                played_model=self.played_model)
@@ -156,7 +156,7 @@ class Human:
             s.say(f"trick {view.trick_number}: you lead")
         legal = view.legal_cards()
         if self.hints:
-            h = advisor.hint(view, samples=self.samples, seed=view.seed(seed),
+            h = cardplay.hint(view, samples=self.samples, seed=view.seed(seed),
                              bid_model=self.bid_model, played_model=self.played_model)
             s.say("  hint: " + "  ".join(
                 f"{format_card(c.card)} "
@@ -207,13 +207,13 @@ def register(app: typer.Typer) -> None:
             except OSError as e:
                 fail(f"cannot write to --save {quote(str(save))}: {e.strerror}")
         if seed is None:
-            seed = advisor.random_seed()
+            seed = budget.random_seed()
         colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
         screen = Screen(colour)
         human = Human(screen, hints, samples=40)
         if hints:        # odds at the table: played, the hidden hands weighted by the calls
             human.played_model = played_model("played", rs)
-            human.bid_model = inference.load_model(rs)
+            human.bid_model = bids.load_model(rs)
         players = others[:seat - 1] + [human] + others[seat - 1:]
         screen.say(f"cuatrola, rules {format_rules(rs)}, seed {seed}; you are seat {seat}; "
                    f"trumps are marked *")

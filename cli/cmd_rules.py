@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 from tabulate import tabulate
 
-from cuatrola_solver.rules import PARAMETERS, PRESETS, get_rules
+from cuatrola_solver.game.rules import PARAMETERS, PRESETS, get_rules
 
 from .common import JsonOption, emit_json, user_errors
 

@@ -8,7 +8,7 @@ from typing import List, Optional
 import typer
 from tabulate import tabulate
 
-from cuatrola_solver import lab
+from cuatrola_solver.lab import selfplay
 
 from .common import JsonOption, MAX_WORKERS, RulesOption, emit_json, fail, user_errors
 
@@ -77,7 +77,7 @@ def register(app: typer.Typer) -> None:
                                           "with 'ray start --head')."),
         resume: bool = typer.Option(False, "--resume", help="Continue the run in --out "
                                     "(same options; --hands may grow)."),
-        odds_samples: int = typer.Option(lab.DEFAULT_ODDS_SAMPLES, "--odds-samples",
+        odds_samples: int = typer.Option(selfplay.DEFAULT_ODDS_SAMPLES, "--odds-samples",
                                          min=0, max=100_000, help="Deals behind the "
                                          "advisor's odds recorded at each bid decision "
                                          "(0: none; pimc bidders record their own)."),
@@ -98,13 +98,13 @@ def register(app: typer.Typer) -> None:
         if ray is not None and workers is not None:
             fail("--workers counts local processes: with --ray the cluster's CPUs work")
         mode, count = ("matches", matches) if matches is not None else ("hands", hands or 100)
-        config = lab.LabConfig.make(a, b, rules, seed, mode, count, odds_samples,
+        config = selfplay.LabConfig.make(a, b, rules, seed, mode, count, odds_samples,
                                     auction or ())
         from .cmd_advise import progress_bar
 
         began = time.monotonic()
         with progress_bar("boards") as bar:
-            summary = lab.run(config, out, workers=workers, ray=ray, resume=resume,
+            summary = selfplay.run(config, out, workers=workers, ray=ray, resume=resume,
                               batch=batch, time_limit=time_limit, progress=bar)
         elapsed = time.monotonic() - began
         report = summary.to_dict()

@@ -12,8 +12,8 @@ from typing import BinaryIO, Iterator, Optional
 import typer
 from tabulate import tabulate
 
-from cuatrola_solver.cards import format_card, parse_card, parse_deal
-from cuatrola_solver.ddtable import solve_lines, table_report
+from cuatrola_solver.game.cards import format_card, parse_card, parse_deal
+from cuatrola_solver.dd.batch import solve_lines, table_report
 from cuatrola_solver.errors import CuatrolaError
 
 from .common import (JsonOption, RulesOption, emit_json, fail, load_rules, user_errors,

@@ -21,8 +21,8 @@ except ImportError:  # pragma: no cover - older typer, on click
     from click import exceptions as click_errors
 
 from cuatrola_solver.errors import CuatrolaError, quote
-from cuatrola_solver.record import HandRecord, format_rules
-from cuatrola_solver.rules import RuleSet, get_rules
+from cuatrola_solver.notation.record import HandRecord, format_rules
+from cuatrola_solver.game.rules import RuleSet, get_rules
 
 SCHEMA = 1
 #: the most bytes read from a record file or stdin (a record is a few hundred bytes)
@@ -65,7 +65,7 @@ def model_option(what: str):
 
 def played_model(name: str, rules: RuleSet):
     """The played-odds model ``--model`` asks for (None for dd)."""
-    from cuatrola_solver import played
+    from cuatrola_solver.models import played
     if name not in ("played", "dd"):
         fail(f"bad --model {quote(name)}: expected played or dd")
     return None if name == "dd" else played.load_model(rules)

@@ -8,7 +8,7 @@ import os
 import re
 import sys
 
-from cuatrola_solver.play import SUIT_NAMES
+from cuatrola_solver.game.play import SUIT_NAMES
 
 #: ANSI colours of the Spanish suits: oros gold, copas red, espadas blue, bastos green
 SUIT_COLOURS = {"o": "33", "c": "31", "e": "34", "b": "32"}

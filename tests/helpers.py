@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from cuatrola_solver.cards import cards_of, mask_of, parse_card, parse_cards, random_deal
-from cuatrola_solver.hand import Hand
-from cuatrola_solver.play import Position, first_leader
-from cuatrola_solver.rules import get_rules
+from cuatrola_solver.game.cards import cards_of, mask_of, parse_card, parse_cards, random_deal
+from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.play import Position, first_leader
+from cuatrola_solver.game.rules import get_rules
 
 
 def masks(*hands: str) -> tuple[int, ...]:

@@ -8,14 +8,18 @@ import random
 import numpy as np
 import pytest
 
-from cuatrola_solver import advisor, reference, sampling, solver
-from cuatrola_solver.cards import mask_of, parse_card, parse_cards
-from cuatrola_solver.errors import CuatrolaError, IllegalBidError, InconsistentDealError, \
-    NotationError
-from cuatrola_solver.hand import Hand
-from cuatrola_solver.match import Score
-from cuatrola_solver.play import play_card, side_of, sing
-from cuatrola_solver.rules import get_rules
+from cuatrola_solver.advice import bidding, budget, cardplay, stats
+from cuatrola_solver.dd import objectives, reference, solver
+from cuatrola_solver.hidden.chunks import plan_chunks, sample_chunk, sample_deals_seeded
+from cuatrola_solver.hidden.deals import enumerate_deals, sample_deals
+from cuatrola_solver.hidden.knowledge import knowledge_at_start, knowledge_from_hand
+from cuatrola_solver.game import play
+from cuatrola_solver.game.cards import mask_of, parse_card, parse_cards
+from cuatrola_solver.errors import (CuatrolaError, IllegalBidError, InconsistentDealError, NotationError)
+from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.match import Score
+from cuatrola_solver.game.play import play_card, side_of, sing
+from cuatrola_solver.game.rules import get_rules
 
 from helpers import deal
 
@@ -24,7 +28,7 @@ NARRO = get_rules("narro")
 
 
 def opts(rules, seat, calls=None, score=None):
-    return {o.bid: o for o in advisor.bid_options(get_rules(rules), seat, calls, score)}
+    return {o.bid: o for o in bidding.bid_options(get_rules(rules), seat, calls, score)}
 
 
 # --- options per auction and score ---------------------------------------------------
@@ -83,35 +87,35 @@ def test_options_bid_caps():
 ])
 def test_bad_auctions(seat, calls, words):
     with pytest.raises(CuatrolaError) as e:
-        advisor.bid_options(ONLINE, seat, calls)
+        bidding.bid_options(ONLINE, seat, calls)
     for w in words:
         assert w in str(e.value)
 
 
 def test_bad_hands():
     with pytest.raises(InconsistentDealError, match="4 cards"):
-        advisor.advise(parse_cards("Ao 3o Ro Co"), parse_card("3c"), 1, samples=10)
+        bidding.advise(parse_cards("Ao 3o Ro Co"), parse_card("3c"), 1, samples=10)
     with pytest.raises(InconsistentDealError, match="belongs to seat 4"):
-        advisor.advise(parse_cards("Ao 3o Ro Co 3c"), parse_card("3c"), 1, samples=10)
+        bidding.advise(parse_cards("Ao 3o Ro Co 3c"), parse_card("3c"), 1, samples=10)
     with pytest.raises(InconsistentDealError, match="not in seat 4"):
-        advisor.advise(parse_cards("Ao 3o Ro Co So"), parse_card("3c"), 4, samples=10)
+        bidding.advise(parse_cards("Ao 3o Ro Co So"), parse_card("3c"), 4, samples=10)
     with pytest.raises(NotationError, match="repeats"):
-        advisor.advise([0, 0, 1, 2, 3], parse_card("3c"), 1, samples=10)
+        bidding.advise([0, 0, 1, 2, 3], parse_card("3c"), 1, samples=10)
 
 
 def test_wilson():
-    lo, hi = advisor.wilson(50, 100)
+    lo, hi = stats.wilson(50, 100)
     assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
-    assert advisor.wilson(0, 100)[0] == 0.0 and advisor.wilson(100, 100)[1] == 1.0
+    assert stats.wilson(0, 100)[0] == 0.0 and stats.wilson(100, 100)[1] == 1.0
 
 
 def test_choice_ties_go_to_the_weaker_call():
-    o = advisor.bid_options(ONLINE, 1)
-    rs = [advisor.OptionResult(x, 0.5, (0.5, 0.5), 1.0, None, 1, ev) for x, ev in
+    o = bidding.bid_options(ONLINE, 1)
+    rs = [bidding.OptionResult(x, 0.5, (0.5, 0.5), 1.0, None, 1, ev) for x, ev in
           zip(o, (3, 5, 5, 4))]
-    assert advisor._choose(rs) == "solo"
-    rs[1] = advisor.OptionResult(advisor.Option("solo", False, "no"))
-    assert advisor._choose(rs) == "cuatrola"
+    assert bidding._choose(rs) == "solo"
+    rs[1] = bidding.OptionResult(bidding.Option("solo", False, "no"))
+    assert bidding._choose(rs) == "cuatrola"
 
 
 # --- agreement with a per-deal brute force ---------------------------------------------
@@ -123,7 +127,7 @@ def brute(rules, seat, deals, trump, option):
     counts = [0] * 6
     mine = side_of(seat)
     for row in deals:
-        pos = solver.deal_position(tuple(int(h) for h in row), trump, option.contract,
+        pos = play.deal_position(tuple(int(h) for h in row), trump, option.contract,
                                    option.declarer)
         d = pos.declaring_side
         mk = solver.solve(pos, rules, "makes")
@@ -149,11 +153,11 @@ CASES = [  # rules, seat, hand, muestra, auction
 def test_sampled_advice_matches_brute_force(rules, seat, hand, muestra, auction):
     rs = get_rules(rules)
     n = 150
-    a = advisor.advise(parse_cards(hand), parse_card(muestra), seat, auction, None, rs,
+    a = bidding.advise(parse_cards(hand), parse_card(muestra), seat, auction, None, rs,
                        samples=n, seed=7, workers=2)
     assert a.deals == n and a.seed == 7
-    k = sampling.knowledge_at_start(parse_cards(hand), parse_card(muestra), seat, rs)
-    deals = sampling.sample_chunk(k, sampling.plan_chunks(n, 7, advisor.ROUND)[0])
+    k = knowledge_at_start(parse_cards(hand), parse_card(muestra), seat, rs)
+    deals = sample_chunk(k, plan_chunks(n, 7, budget.ROUND)[0])
     for r in a.options:
         if not r.option.allowed:
             assert r.p_win is None and r.option.reason
@@ -162,7 +166,7 @@ def test_sampled_advice_matches_brute_force(rules, seat, hand, muestra, auction)
         assert r.wins == wins and r.ev_sum == ev
         assert r.p_win == wins / n and r.ev == ev / n
         assert r.tricks == tuple(c / n for c in counts)
-        assert r.ci95 == advisor.wilson(wins, n)
+        assert r.ci95 == stats.wilson(wins, n)
     best = max((r for r in a.options if r.option.allowed), key=lambda r: r.ev_sum)
     assert a.option(a.advice).ev_sum == best.ev_sum
 
@@ -172,21 +176,23 @@ def test_exact_mode_counts_every_deal(monkeypatch):
     equals the brute force over the same deals, as exact fractions."""
     rs = get_rules("narro")
     hand, muestra, seat = parse_cards("Ac 3o Rc Cb So"), parse_card("3c"), 2
-    k = sampling.knowledge_at_start(hand, muestra, seat, rs)
-    monkeypatch.setattr(advisor.sampling, "count_deals", lambda _k: 2500)
-    monkeypatch.setattr(advisor, "EXACT_SLICE", 1000)
+    k = knowledge_at_start(hand, muestra, seat, rs)
+    import cuatrola_solver.hidden.deals as deals_module
+    monkeypatch.setattr(bidding, "count_deals", lambda _k: 2500)
+    monkeypatch.setattr(deals_module, "count_deals", lambda _k: 2500)
+    monkeypatch.setattr(bidding, "EXACT_SLICE", 1000)
     seen = []
-    a = advisor.advise(hand, muestra, seat, "solo", None, rs, exact=True, workers=2,
+    a = bidding.advise(hand, muestra, seat, "solo", None, rs, exact=True, workers=2,
                        progress=lambda done, total: seen.append((done, total)))
     assert seen == [(1000, 2500), (2000, 2500), (2500, 2500)]
     assert a.exact and a.deals == 2500 and a.seed is None
-    deals = sampling.enumerate_deals(k, 0, 2500)
+    deals = enumerate_deals(k, 0, 2500)
     for r in a.options:
         if not r.option.allowed:
             continue
-        t = advisor._Tally()
+        t = stats.Tally()
         key = (r.option.contract, r.option.declarer)
-        t.add(*advisor._solve_round(deals, k.trump, rs, [key], 1)[key])
+        t.add(*bidding._solve_round(deals, k.trump, rs, [key], 1)[key])
         flip = r.option.solver_side != side_of(seat)
         wins = t.n - t.wins if flip else t.wins
         ev = -t.gp if flip else t.gp
@@ -202,11 +208,11 @@ def test_makes_is_derived_exactly():
     rng = np.random.default_rng(3)
     for name in ("online", "narro", "italiano", "app"):
         rs = get_rules(name)
-        k = sampling.knowledge_at_start(parse_cards("Ac 3o Rc Cb So"), parse_card("3c"), 2, rs)
-        deals = sampling.sample_deals(k, 60, rng)
+        k = knowledge_at_start(parse_cards("Ac 3o Rc Cb So"), parse_card("3c"), 2, rs)
+        deals = sample_deals(k, 60, rng)
         trumps = np.full(len(deals), k.trump)
         rows = solver.contract_rows(rs)
-        solved = advisor._solve_round(deals, k.trump, rs, rows, 2)
+        solved = bidding._solve_round(deals, k.trump, rs, rows, 2)
         for contract, decl in rows:
             makes, gp, tricks = solved[(contract, decl)]
             ref = solver.solve_batch(deals.astype(np.int64), trumps, rs, contract, decl,
@@ -224,31 +230,31 @@ def test_makes_is_derived_exactly():
 
 def test_seed_reproducible_and_independent_of_workers():
     args = (parse_cards("Ac 3o Rc Cb So"), parse_card("3e"), 2, "paso")
-    one = advisor.advise(*args, samples=2500, seed=11, workers=1).to_dict()
-    two = advisor.advise(*args, samples=2500, seed=11, workers=2).to_dict()
+    one = bidding.advise(*args, samples=2500, seed=11, workers=1).to_dict()
+    two = bidding.advise(*args, samples=2500, seed=11, workers=2).to_dict()
     assert one == two
-    other = advisor.advise(*args, samples=2500, seed=12, workers=2).to_dict()
+    other = bidding.advise(*args, samples=2500, seed=12, workers=2).to_dict()
     assert other["options"] != one["options"]
 
 
 def test_fresh_seed_is_reported_and_replays():
     args = (parse_cards("Ac 3o Rc Cb So"), parse_card("3e"), 2, "paso")
-    a = advisor.advise(*args, samples=500)
+    a = bidding.advise(*args, samples=500)
     assert isinstance(a.seed, int)
-    assert advisor.advise(*args, samples=500, seed=a.seed).to_dict() == a.to_dict()
+    assert bidding.advise(*args, samples=500, seed=a.seed).to_dict() == a.to_dict()
 
 
 def test_early_stop():
     args = (parse_cards("Ao 3o Ro Co So"), parse_card("3c"), 1)
-    a = advisor.advise(*args, samples=20000, seed=1, workers=2)
-    assert a.deals % advisor.ROUND == 0 and 2 * advisor.ROUND <= a.deals < 20000
+    a = bidding.advise(*args, samples=20000, seed=1, workers=2)
+    assert a.deals % budget.ROUND == 0 and 2 * budget.ROUND <= a.deals < 20000
     assert all((r.ci95[1] - r.ci95[0]) / 2 <= 0.01 for r in a.options if r.option.allowed)
-    b = advisor.advise(*args, samples=3000, seed=1, workers=2, tolerance=0.0)
+    b = bidding.advise(*args, samples=3000, seed=1, workers=2, tolerance=0.0)
     assert b.deals == 3000
 
 
 def test_json_shape():
-    a = advisor.advise(parse_cards("Ao 3o Ro Co So"), parse_card("3c"), 1, samples=200, seed=1)
+    a = bidding.advise(parse_cards("Ao 3o Ro Co So"), parse_card("3c"), 1, samples=200, seed=1)
     d = a.to_dict()
     for key in ("rules", "seat", "hand", "muestra", "exact", "deals", "seed", "options",
                 "advice"):
@@ -279,8 +285,8 @@ def brute_hint(h: Hand):
     """Per card: (mean tricks, mean margin, P(win)) of the seat on turn's view, by the
     reference solver over every consistent deal."""
     seat = h.to_play
-    k = sampling.knowledge_from_hand(h, seat)
-    deals = sampling.enumerate_deals(k)
+    k = knowledge_from_hand(h, seat)
+    deals = enumerate_deals(k)
     rules = h.rules
     mine, d = side_of(seat), h.pos.declaring_side
     measured = mine if h.contract == "paso" else d
@@ -308,14 +314,14 @@ def brute_hint(h: Hand):
 def test_exact_hint_matches_brute_force(seed, rules, calls, played):
     h = mid_hand(seed, get_rules(rules), calls, played)
     n, expected = brute_hint(h)
-    got = advisor.hint(h, exact=True)
+    got = cardplay.hint(h, exact=True)
     assert got.cante is None, "pick a position without a pending cante of the seat on turn"
     assert got.deals == n and got.seat == h.to_play and got.trick == h.trick_number
     assert {c.card for c in got.cards} == set(expected)
     for c in got.cards:
         t, m, w = expected[c.card]
         assert c.tricks == pytest.approx(t) and c.p_win == pytest.approx(w)
-        assert (c.margin is None) == (not reference.points_based(h.contract, h.rules))
+        assert (c.margin is None) == (not objectives.points_based(h.contract, h.rules))
         if c.margin is not None:
             assert c.margin == pytest.approx(m)
     keys = [(-c.p_win) for c in got.cards]
@@ -324,8 +330,8 @@ def test_exact_hint_matches_brute_force(seed, rules, calls, played):
 
 def test_hint_independent_of_workers():
     h = mid_hand(6, ONLINE, ["paso"] * 4, 5)
-    one = advisor.hint(h, samples=120, seed=4, workers=1)
-    assert advisor.hint(h, samples=120, seed=4, workers=3) == one
+    one = cardplay.hint(h, samples=120, seed=4, workers=1)
+    assert cardplay.hint(h, samples=120, seed=4, workers=3) == one
 
 
 def test_hint_with_own_cante_pending():
@@ -334,11 +340,11 @@ def test_hint_with_own_cante_pending():
     h.pass_all()
     for c in "Ac 3c Sc Cc".split():
         h.play(parse_card(c))
-    got = advisor.hint(h, samples=200, seed=3)
+    got = cardplay.hint(h, samples=200, seed=3)
     assert got.seat == 1 and got.trick == 2 and got.cante == 0 and "40" in got.note
     # values assume the 40 is sung: the margin includes it
-    k = sampling.knowledge_from_hand(h, 1)
-    deals = sampling.sample_deals_seeded(k, 200, 3, chunk_size=advisor.ROUND)
+    k = knowledge_from_hand(h, 1)
+    deals = sample_deals_seeded(k, 200, 3, chunk_size=budget.ROUND)
     pos = sing(h.pos, 0, 0)
     c = got.cards[0].card
     total = sum(solver.solve(play_card(pos.with_changes(hands=tuple(int(x) for x in row)), c,
@@ -349,13 +355,13 @@ def test_hint_with_own_cante_pending():
 def test_hint_refuses_a_finished_hand():
     h = mid_hand(5, ONLINE, ["paso"] * 4, 20)
     with pytest.raises(CuatrolaError, match="over"):
-        advisor.hint(h, samples=10)
+        cardplay.hint(h, samples=10)
 
 
 def test_hint_seeded_reproducible():
     h = mid_hand(6, ONLINE, ["paso"] * 4, 5)
-    a = advisor.hint(h, samples=100, seed=9).to_dict()
-    assert a == advisor.hint(h, samples=100, seed=9).to_dict() and a["seed"] == 9
+    a = cardplay.hint(h, samples=100, seed=9).to_dict()
+    assert a == cardplay.hint(h, samples=100, seed=9).to_dict() and a["seed"] == 9
 
 
 # --- exhaustive (slow) ---------------------------------------------------------------------
@@ -363,9 +369,9 @@ def test_hint_seeded_reproducible():
 @pytest.mark.slow
 def test_exact_and_sampled_agree():
     hand, muestra = parse_cards("Ao 3o Ro Co So"), parse_card("3c")
-    ex = advisor.advise(hand, muestra, 1, exact=True)
+    ex = bidding.advise(hand, muestra, 1, exact=True)
     assert ex.deals == 252252
-    sm = advisor.advise(hand, muestra, 1, seed=5)
+    sm = bidding.advise(hand, muestra, 1, seed=5)
     for e, s in zip(ex.options, sm.options):
         lo, hi = s.ci95
         assert lo - 1e-9 <= e.p_win <= hi + 1e-9 or abs(e.p_win - s.p_win) < 0.015

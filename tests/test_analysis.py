@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from cuatrola_solver import advisor, solver
-from cuatrola_solver.analysis import (CardReview, analyze, annotate, label_of)
-from cuatrola_solver.cards import parse_card
-from cuatrola_solver.hand import Hand
-from cuatrola_solver.play import side_of
-from cuatrola_solver.record import read_record, read_text, write_text
+from cuatrola_solver.advice import cardplay
+from cuatrola_solver.dd import solver
+from cuatrola_solver.game import play
+from cuatrola_solver.analysis.review import CardReview, analyze, annotate, label_of
+from cuatrola_solver.game.cards import parse_card
+from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.play import side_of
+from cuatrola_solver.notation.record import read_record, read_text, write_text
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "analysis"
 RENUNCIOS = {"online-asistir": "asistir", "online-montar": "montar",
@@ -52,10 +54,10 @@ def test_blunder_known_by_construction():
     s = a.summary[3]
     assert (s.blunders, s.dd_errors, s.points_lost, s.choices) == (1, 1, 2, 1)
     assert s.accuracy == 0.0
-    # the same value as advisor.hint on the hand replayed up to that card
+    # the same value as cardplay.hint on the hand replayed up to that card
     rec = record("online-blunder")
     rec.tricks = rec.tricks[:3] + [rec.tricks[3][:2]]
-    h = advisor.hint(Hand.from_record(rec), exact=True)
+    h = cardplay.hint(Hand.from_record(rec), exact=True)
     p = {x.card: x.p_win for x in h.cards}
     assert p[parse_card("Ce")] - p[parse_card("Ae")] == pytest.approx(7 / 12)
 
@@ -100,7 +102,7 @@ def test_invariants_and_sides():
                 assert c.legal == (c.card,)
         # the first card, double dummy, is the deal's value for the contract played
         first = a.cards[0]
-        pos = solver.deal_position(hand.deal, hand.trump, hand.contract, hand.declarer)
+        pos = play.deal_position(hand.deal, hand.trump, hand.contract, hand.declarer)
         gp = solver.solve(pos, hand.rules, "game_points")
         if side_of(first.seat) != pos.declaring_side:
             gp = -gp
@@ -115,7 +117,7 @@ def test_seat_view_for_side_b():
     c = a.cards[0]
     assert c.seat == 2
     hand = a.hand
-    pos = solver.deal_position(hand.deal, hand.trump, hand.contract, hand.declarer)
+    pos = play.deal_position(hand.deal, hand.trump, hand.contract, hand.declarer)
     assert c.dd_before["makes"] == (not solver.solve(pos, hand.rules, "makes"))
     assert c.dd_before["tricks"] == 5 - solver.solve(pos, hand.rules, "tricks")
 

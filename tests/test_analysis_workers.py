@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from cuatrola_solver import analysis
-from cuatrola_solver.record import read_record
+from cuatrola_solver.analysis import review
+from cuatrola_solver.notation.record import read_record
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "analysis"
 
@@ -16,17 +16,17 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "analysis"
 @pytest.mark.parametrize("name", ["online-blunder.txt", "narro-montar-el-fallo.txt"])
 def test_same_report_whatever_the_workers(name, monkeypatch):
     rec = read_record((EXAMPLES / name).read_text())
-    one = analysis.analyze(rec, samples=40, seed=3, workers=1, bids=False).to_dict()
+    one = review.analyze(rec, samples=40, seed=3, workers=1, bids=False).to_dict()
     calls = []
-    real = analysis._review_cards
+    real = review._review_cards
 
     def spy(tasks, how, workers):
         calls.append(workers)
         yield from real(tasks, how, workers)
 
-    monkeypatch.setattr(analysis, "_review_cards", spy)
+    monkeypatch.setattr(review, "_review_cards", spy)
     seen = []
-    two = analysis.analyze(rec, samples=40, seed=3, workers=2, bids=False,
+    two = review.analyze(rec, samples=40, seed=3, workers=2, bids=False,
                            progress=lambda done, total: seen.append((done, total))).to_dict()
     assert calls == [2]
     assert json.dumps(one, sort_keys=True) == json.dumps(two, sort_keys=True)

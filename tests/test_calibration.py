@@ -9,9 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
-from cuatrola_solver import lab
-from cuatrola_solver.calibration import Calibration, Group, Prediction, predictions
-from cuatrola_solver.lab import LabConfig
+from cuatrola_solver.lab import selfplay
+from cuatrola_solver.lab.calibration import Calibration, Group, Prediction, predictions
+from cuatrola_solver.lab.selfplay import LabConfig
 
 runner = CliRunner()
 
@@ -90,7 +90,7 @@ def test_predictions_of_a_record():
 def records(tmp_path_factory):
     path = tmp_path_factory.mktemp("cal") / "run.jsonl"
     config = LabConfig.make("heuristic", "random", seed=8, count=6, odds_samples=20)
-    lab.run(config, str(path), workers=1)
+    selfplay.run(config, str(path), workers=1)
     return path
 
 

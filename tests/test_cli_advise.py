@@ -9,9 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
-from cuatrola_solver.cards import parse_card
-from cuatrola_solver.hand import Hand
-from cuatrola_solver.record import write_json, write_text
+from cuatrola_solver.game.cards import parse_card
+from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.notation.record import write_json, write_text
 
 from helpers import deal
 

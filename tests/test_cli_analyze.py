@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
-from cuatrola_solver.record import read_record, write_json
+from cuatrola_solver.notation.record import read_record, write_json
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "analysis"

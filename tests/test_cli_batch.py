@@ -15,8 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
-from cuatrola_solver import ddtable
-from cuatrola_solver.rules import PRESETS
+from cuatrola_solver.dd import batch
+from cuatrola_solver.game.rules import PRESETS
 
 runner = CliRunner()
 CLI = [sys.executable, "-c", "from cuatrola_cli.main import main; main()"]
@@ -66,9 +66,9 @@ def test_lines_in_input_order_across_chunks_and_threads():
     values are those of one thread and one chunk."""
     lines = deals(30, seed=5) + deals(30, seed=6, rules="narro")
     lines = [x for pair in zip(lines[:30], lines[30:]) for x in pair]
-    one = [r for chunk in ddtable.solve_lines(lines, "x", PRESETS["online"], 1, 1000)
+    one = [r for chunk in batch.solve_lines(lines, "x", PRESETS["online"], 1, 1000)
            for r in chunk]
-    many = [r for chunk in ddtable.solve_lines(lines, "x", PRESETS["online"], 3, 4)
+    many = [r for chunk in batch.solve_lines(lines, "x", PRESETS["online"], 3, 4)
             for r in chunk]
     assert [r.line for r in one] == list(range(1, 61)) and one == many
     assert {r.report["rules"] for r in one} == {"online", "narro"}
@@ -84,7 +84,7 @@ def test_streams_lazily():
             read.append(n)
             yield GOOD[n % len(GOOD)]
 
-    stream = ddtable.solve_lines(endless(), "x", PRESETS["online"], workers=2, chunk=8)
+    stream = batch.solve_lines(endless(), "x", PRESETS["online"], workers=2, chunk=8)
     first = next(stream)
     assert [r.line for r in first] == list(range(1, 9)) and first[0].report
     # two chunks queued, at most 2 * workers + 1 in flight, one being gathered
@@ -122,7 +122,7 @@ def test_an_input_error_comes_after_the_lines_before_it():
 
     got = []
     with pytest.raises(OSError, match="disk"):
-        for chunk in ddtable.solve_lines(lines(), "x", PRESETS["online"], workers=2, chunk=2):
+        for chunk in batch.solve_lines(lines(), "x", PRESETS["online"], workers=2, chunk=2):
             got += chunk
     assert [r.report for r in got] == [solved(g) for g in GOOD[:3]]
 

@@ -11,9 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
-from cuatrola_solver import advisor, equity
-from cuatrola_solver.cards import parse_card, parse_cards
-from cuatrola_solver.match import Score
+from cuatrola_solver.advice import bidding
+from cuatrola_solver.models import equity
+from cuatrola_solver.game.cards import parse_card, parse_cards
+from cuatrola_solver.game.match import Score
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "analysis"
@@ -146,7 +147,7 @@ def test_end_of_match_advice_plays_for_the_match():
 
 
 def test_p_match_weighs_the_hand_results_through_the_table():
-    a = advisor.advise(parse_cards(HAND), parse_card(MUESTRA), 2, "paso", Score(11, 9),
+    a = bidding.advise(parse_cards(HAND), parse_card(MUESTRA), 2, "paso", Score(11, 9),
                        "narro", samples=1000, seed=2)
     tab = equity.table("narro")
     for r in a.options:

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
-from cuatrola_solver.bench import format_bench, run_bench
+from cuatrola_solver.lab.bench import format_bench, run_bench
 
 runner = CliRunner()
 

@@ -8,9 +8,9 @@ import sys
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
-from cuatrola_solver.cards import format_card
-from cuatrola_solver.hand import Hand
-from cuatrola_solver.record import read_record
+from cuatrola_solver.game.cards import format_card
+from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.notation.record import read_record
 
 runner = CliRunner()
 

@@ -9,10 +9,11 @@ import random
 import numpy as np
 import pytest
 
-from cuatrola_solver import reference, solver
-from cuatrola_solver.bench import random_deals
+from cuatrola_solver.dd import reference, solver
+from cuatrola_solver.game import play
+from cuatrola_solver.lab.bench import random_deals
 from cuatrola_solver.errors import RulesError
-from cuatrola_solver.rules import PRESETS
+from cuatrola_solver.game.rules import PRESETS
 from test_solver import random_rules
 
 compiled = pytest.mark.skipif(solver.BACKEND != "compiled", reason="compiled solver not built")
@@ -23,7 +24,7 @@ def per_row_table(hands, trump, rules, solve=solver.solve) -> list[list[int]]:
     its own search from the deal (margin of a tricks contract: 0, as in dd_tables)."""
     rows = []
     for contract, declarer in solver.contract_rows(rules):
-        pos = solver.deal_position(tuple(hands), trump, contract, declarer)
+        pos = play.deal_position(tuple(hands), trump, contract, declarer)
         rows.append([int(solve(pos, rules, o) or 0) for o in solver.TABLE_FIGURES])
     return rows
 
@@ -90,7 +91,7 @@ def test_table_equals_the_reference_for_one_declarer():
     for row, (contract, declarer) in zip(table, solver.contract_rows(rules)):
         if declarer != (2,):
             continue
-        pos = solver.deal_position(tuple(int(h) for h in hands[0]), int(trumps[0]), contract,
+        pos = play.deal_position(tuple(int(h) for h in hands[0]), int(trumps[0]), contract,
                                    declarer)
         for o in solver.TABLE_FIGURES:
             assert row[o] == reference.solve(pos, rules, o), (contract, o)

@@ -7,11 +7,11 @@ import math
 
 import pytest
 
-from cuatrola_solver import equity
-from cuatrola_solver.advisor import wilson
+from cuatrola_solver.models import equity
+from cuatrola_solver.advice.stats import wilson
 from cuatrola_solver.errors import CuatrolaError, NotationError
-from cuatrola_solver.match import Score, check_score, match_winner, parse_score
-from cuatrola_solver.rules import PRESETS, get_rules
+from cuatrola_solver.game.match import Score, check_score, match_winner, parse_score
+from cuatrola_solver.game.rules import PRESETS, get_rules
 
 PRESET_NAMES = tuple(PRESETS)
 

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from cuatrola_solver.cards import TOTAL_CARD_POINTS, mask_points, parse_card
+from cuatrola_solver.game.cards import TOTAL_CARD_POINTS, mask_points, parse_card
 from cuatrola_solver.errors import IllegalPlayError, InconsistentDealError, RecordError
-from cuatrola_solver.hand import Hand
-from cuatrola_solver.play import first_leader, legal_mask, next_seat, play_card, Position
-from cuatrola_solver.record import record_from_obj
-from cuatrola_solver.rules import PRESETS, get_rules
+from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.play import first_leader, legal_mask, next_seat, play_card, Position
+from cuatrola_solver.notation.record import record_from_obj
+from cuatrola_solver.game.rules import PRESETS, get_rules
 
 from helpers import deal, make_hand, random_game
 

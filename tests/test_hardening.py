@@ -16,11 +16,16 @@ import pytest
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
-from cuatrola_solver import advisor, analysis, sampling, solver
-from cuatrola_solver.cards import parse_card, parse_cards
+from cuatrola_solver.advice import bidding, budget, cardplay
+from cuatrola_solver.analysis import review
+from cuatrola_solver.hidden.chunks import iter_chunks, plan_chunks
+from cuatrola_solver.hidden.deals import count_deals
+from cuatrola_solver.hidden.knowledge import knowledge_from_hand
+from cuatrola_solver.dd import solver
+from cuatrola_solver.game.cards import parse_card, parse_cards
 from cuatrola_solver.errors import CuatrolaError, RulesError, quote
-from cuatrola_solver.record import read_record, write_text
-from cuatrola_solver.rules import PARAMETERS, RuleSet, get_rules
+from cuatrola_solver.notation.record import read_record, write_text
+from cuatrola_solver.game.rules import PARAMETERS, RuleSet, get_rules
 
 from helpers import deal
 
@@ -113,7 +118,7 @@ def test_highest_monte_still_gives_sane_margins():
 
 
 def _deal_masks():
-    from cuatrola_solver.hand import check_deal
+    from cuatrola_solver.game.hand import check_deal
     hands = deal(DEAL)
     return check_deal(hands, parse_card("Ab")), 3
 
@@ -242,7 +247,7 @@ def test_worker_thread_error_is_raised(monkeypatch):
 
 
 def test_worker_thread_error_in_hint_is_raised(monkeypatch):
-    from cuatrola_solver.hand import Hand
+    from cuatrola_solver.game.hand import Hand
     rec = read_record((EXAMPLES / "advice" / "hint-trick3.txt").read_text())
     hand = Hand.from_record(rec)
 
@@ -251,61 +256,61 @@ def test_worker_thread_error_in_hint_is_raised(monkeypatch):
 
     monkeypatch.setattr(solver, "solve_cards", broken)
     with pytest.raises(OverflowError, match="boom in a hint worker"):
-        advisor.hint(hand, samples=50, seed=1, workers=2)
+        cardplay.hint(hand, samples=50, seed=1, workers=2)
 
 
 # --- class 13: sampling plans are bounded -----------------------------------------------
 
 def test_iter_chunks_is_lazy():
-    chunks = sampling.iter_chunks(10 ** 15, 1, advisor.ROUND)
+    chunks = iter_chunks(10 ** 15, 1, budget.ROUND)
     first = [next(chunks) for _ in range(3)]
     assert [c.start for c in first] == [0, 1000, 2000]
-    assert [c.start for c in sampling.plan_chunks(2500, 1, 1000)] == [0, 1000, 2000]
+    assert [c.start for c in plan_chunks(2500, 1, 1000)] == [0, 1000, 2000]
     # the same chunks as the whole plan: results do not depend on laziness
-    whole = sampling.plan_chunks(3000, 1, 1000)
+    whole = plan_chunks(3000, 1, 1000)
     assert [c.seed.spawn_key for c in first] == [c.seed.spawn_key for c in whole]
 
 
 def test_advise_with_huge_samples_stops_and_stays_small():
     cards = parse_cards("Ac 3c Ro Co Ab")
     tracemalloc.start()
-    a = advisor.advise(cards, parse_card("So"), 2, samples=10 ** 12, seed=1, workers=1)
+    a = bidding.advise(cards, parse_card("So"), 2, samples=10 ** 12, seed=1, workers=1)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert a.deals <= advisor.SETTLED
+    assert a.deals <= budget.SETTLED
     assert peak < 50 << 20
-    same = advisor.advise(cards, parse_card("So"), 2, samples=advisor.SETTLED, seed=1,
+    same = bidding.advise(cards, parse_card("So"), 2, samples=budget.SETTLED, seed=1,
                           workers=1)
     assert same.to_dict() == a.to_dict() | {"deals": same.deals}
 
 
 def test_hint_with_huge_samples_stops_near_settled():
-    from cuatrola_solver.hand import Hand
+    from cuatrola_solver.game.hand import Hand
     rec = read_record((EXAMPLES / "advice" / "hint-trick3.txt").read_text())
-    h = advisor.hint(Hand.from_record(rec), samples=10 ** 12, seed=3)
-    assert h.deals <= advisor.SETTLED
+    h = cardplay.hint(Hand.from_record(rec), samples=10 ** 12, seed=3)
+    assert h.deals <= budget.SETTLED
     # a small sample is unchanged by the stopping rule (it stops after MIN_ROUNDS only)
-    small = advisor.hint(Hand.from_record(rec), samples=1500, seed=3)
+    small = cardplay.hint(Hand.from_record(rec), samples=1500, seed=3)
     assert small.deals == 1500
 
 
 def test_analyze_huge_samples_does_not_go_exact(monkeypatch):
     seen = []
-    real = advisor.hint
+    real = cardplay.hint
 
     def spy(hand, **kw):
         seen.append(kw["exact"])
         return real(hand, **kw)
 
-    monkeypatch.setattr(advisor, "hint", spy)
+    monkeypatch.setattr(cardplay, "hint", spy)
     rec = read_record((EXAMPLES / "analysis" / "online-blunder.txt").read_text())
-    k_first = sampling.count_deals(sampling.knowledge_from_hand(
-        __import__("cuatrola_solver.hand", fromlist=["Hand"]).Hand.from_record(
+    k_first = count_deals(knowledge_from_hand(
+        __import__("cuatrola_solver.game.hand", fromlist=["Hand"]).Hand.from_record(
             type(rec)(rec.rules, rec.muestra, rec.hands, rec.auction, [])), 1))
-    assert k_first > advisor.SETTLED
-    analysis._hint(__import__("cuatrola_solver.hand", fromlist=["Hand"]).Hand.from_record(
+    assert k_first > budget.SETTLED
+    review._hint(__import__("cuatrola_solver.game.hand", fromlist=["Hand"]).Hand.from_record(
         type(rec)(rec.rules, rec.muestra, rec.hands, rec.auction, [])),
-        analysis._Method(False, 10 ** 12), 1, 1)
+        review._Method(False, 10 ** 12), 1, 1)
     assert seen == [False]
 
 
@@ -460,7 +465,7 @@ def test_replay_errors_in_json_give_the_field_path():
 
 def test_a_card_after_an_early_end_says_when_the_hand_was_decided():
     import random
-    from cuatrola_solver.record import write_text as write
+    from cuatrola_solver.notation.record import write_text as write
     from helpers import random_game
     rng = random.Random(5)
     for _ in range(200):
@@ -480,7 +485,7 @@ def test_a_card_after_an_early_end_says_when_the_hand_was_decided():
 
 
 def test_records_built_in_code_have_no_places():
-    from cuatrola_solver.hand import Hand
+    from cuatrola_solver.game.hand import Hand
     rec = read_record(BLUNDER.replace("3. 3c Sc Cc Rc", "3. 3c Sc Cc Sb"))
     code = type(rec)(rec.rules, rec.muestra, rec.hands, rec.auction, rec.tricks,
                      comment=rec.comment)

@@ -23,10 +23,10 @@ import pytest
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
-from cuatrola_solver.auction import Auction
-from cuatrola_solver.cards import RANK_LETTERS, SUIT_LETTERS
+from cuatrola_solver.game.auction import Auction
+from cuatrola_solver.game.cards import RANK_LETTERS, SUIT_LETTERS
 from cuatrola_solver.errors import CuatrolaError
-from cuatrola_solver.record import read_record
+from cuatrola_solver.notation.record import read_record
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -10,9 +10,12 @@ import pytest
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
-from cuatrola_solver import advisor, inference, sampling
-from cuatrola_solver.cards import mask_of, parse_card, parse_cards, random_deal
-from cuatrola_solver.rules import get_rules
+from cuatrola_solver.advice import bidding, cardplay
+from cuatrola_solver.models import bids
+from cuatrola_solver.hidden.chunks import sample_deals_seeded
+from cuatrola_solver.hidden.knowledge import knowledge_at_start
+from cuatrola_solver.game.cards import mask_of, parse_card, parse_cards, random_deal
+from cuatrola_solver.game.rules import get_rules
 
 runner = CliRunner()
 NARRO = get_rules("narro")
@@ -27,7 +30,7 @@ def _rows(n: int, seed: int = 0) -> list[dict]:
         trump = muestra // 5
         calls: list[str] = []
         for seat in (1, 2, 3, 4):
-            legal = inference._legal(NARRO, calls)
+            legal = bids._legal(NARRO, calls)
             trumps = sum(1 for c in hands[seat - 1] if c // 5 == trump)
             call = "solo" if trumps >= 3 and "solo" in legal else "paso"
             rows.append({"hand": mask_of(hands[seat - 1]), "trump": trump, "seat": seat,
@@ -38,13 +41,13 @@ def _rows(n: int, seed: int = 0) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def model():
-    return inference.fit(_rows(600), NARRO, {"command": "test"})
+    return bids.fit(_rows(600), NARRO, {"command": "test"})
 
 
 def test_features_of_a_hand():
-    x = inference.features(np.array([mask_of(parse_cards("Ao 3o Co Ac 3e"))]), 0, 2,
+    x = bids.features(np.array([mask_of(parse_cards("Ao 3o Co Ac 3e"))]), 0, 2,
                            ["solo"], NARRO)[0]
-    names = dict(zip(inference.FEATURE_NAMES, x))
+    names = dict(zip(bids.FEATURE_NAMES, x))
     assert names["trumps"] == 3 and names["trump_as"] == 1 and names["trump_tres"] == 1
     assert names["trump_rey"] == 0 and names["aces"] == 1 and names["treses"] == 1
     assert names["points/10"] == pytest.approx((11 + 10 + 3 + 11 + 10) / 10)
@@ -58,18 +61,18 @@ def test_the_fit_learns_a_known_rule_and_says_how_well(model):
 
 
 def test_a_solo_bid_makes_strong_hands_likelier(model):
-    k = sampling.knowledge_at_start(parse_cards("Ac 3c Rc Ab 3b"), parse_card("Ce"), 3, NARRO)
-    deals = sampling.sample_deals_seeded(k, 4000, 1)
-    w = inference.call_weights(deals, k.trump, ["solo", "paso"], [1, 2], NARRO, model)
+    k = knowledge_at_start(parse_cards("Ac 3c Rc Ab 3b"), parse_card("Ce"), 3, NARRO)
+    deals = sample_deals_seeded(k, 4000, 1)
+    w = bids.call_weights(deals, k.trump, ["solo", "paso"], [1, 2], NARRO, model)
     trumps1 = np.array([bin(int(h) & (0b11111 << 5 * k.trump)).count("1") for h in deals[:, 0]])
     assert np.average(trumps1, weights=w) > trumps1.mean() + 1
-    assert 0 < inference.effective_size(w) < len(w)
+    assert 0 < bids.effective_size(w) < len(w)
 
 
 def test_advise_weights_the_deals_and_reports_the_effective_size(model):
     hand, m = parse_cards("Ac 3c Rc Ab 3b"), parse_card("Ce")
-    plain = advisor.advise(hand, m, 3, "solo paso", None, NARRO, samples=3000, seed=1)
-    weighted = advisor.advise(hand, m, 3, "solo paso", None, NARRO, samples=3000, seed=1,
+    plain = bidding.advise(hand, m, 3, "solo paso", None, NARRO, samples=3000, seed=1)
+    weighted = bidding.advise(hand, m, 3, "solo paso", None, NARRO, samples=3000, seed=1,
                               bid_model=model)
     assert plain.effective_deals is None and "effective_deals" not in plain.to_dict()
     assert 0 < weighted.effective_deals < weighted.deals
@@ -80,10 +83,10 @@ def test_advise_weights_the_deals_and_reports_the_effective_size(model):
 
 
 def test_no_deal_explains_the_calls(model):
-    impossible = inference.BidModel(model.rules, dict(model.weights, solo=[-1e6] + [0.0] * (
-        len(inference.FEATURE_NAMES) - 1)), {})
+    impossible = bids.BidModel(model.rules, dict(model.weights, solo=[-1e6] + [0.0] * (
+        len(bids.FEATURE_NAMES) - 1)), {})
     with pytest.raises(Exception) as e:
-        advisor.advise(parse_cards("Ae 3e Re Ab 3b"), parse_card("Ce"), 3, "solo paso", None,
+        bidding.advise(parse_cards("Ae 3e Re Ab 3b"), parse_card("Ce"), 3, "solo paso", None,
                        NARRO, samples=1000, seed=1, bid_model=impossible)
     assert "no deal explains the calls" in str(e.value)
 
@@ -91,28 +94,28 @@ def test_no_deal_explains_the_calls(model):
 def test_model_files_are_checked(tmp_path, model):
     good = tmp_path / "m.json"
     good.write_text(model.to_json())
-    assert inference.load_model(NARRO, good).weights == model.weights
-    with pytest.raises(inference.ModelError, match="not found"):
-        inference.load_model(NARRO, tmp_path / "none.json")
-    with pytest.raises(inference.ModelError, match="not online"):
-        inference.load_model(get_rules("online"), good)
+    assert bids.load_model(NARRO, good).weights == model.weights
+    with pytest.raises(bids.ModelError, match="not found"):
+        bids.load_model(NARRO, tmp_path / "none.json")
+    with pytest.raises(bids.ModelError, match="not online"):
+        bids.load_model(get_rules("online"), good)
     obj = json.loads(model.to_json())
     for change, needle in (({"version": 99}, "another version"),
                            ({"features": ["x"]}, "corrupt"),
                            ({"weights": {"solo": [1, 2]}}, "corrupt")):
         bad = tmp_path / "bad.json"
         bad.write_text(json.dumps({**obj, **change}))
-        with pytest.raises(inference.ModelError, match=needle):
-            inference.load_model(NARRO, bad)
+        with pytest.raises(bids.ModelError, match=needle):
+            bids.load_model(NARRO, bad)
     bad.write_text("{not json")
-    with pytest.raises(inference.ModelError, match="cannot be read"):
-        inference.load_model(NARRO, bad)
+    with pytest.raises(bids.ModelError, match="cannot be read"):
+        bids.load_model(NARRO, bad)
 
 
 def test_hint_uses_the_calls_too(model):
-    from cuatrola_solver.view import View
+    from cuatrola_solver.game.view import View
     view = View.from_input("Ae 3e Re Ab 3b", "Ce", 2, "paso paso solo paso", None, NARRO)
-    plain = advisor.hint(view, samples=400, seed=3)
-    weighted = advisor.hint(view, samples=400, seed=3, bid_model=model)
+    plain = cardplay.hint(view, samples=400, seed=3)
+    weighted = cardplay.hint(view, samples=400, seed=3, bid_model=model)
     assert plain.effective_deals is None and 0 < weighted.effective_deals < weighted.deals
     assert plain.to_dict()["cards"] != weighted.to_dict()["cards"]

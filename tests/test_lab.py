@@ -8,9 +8,9 @@ import pytest
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
-from cuatrola_solver import lab
-from cuatrola_solver.lab import LabConfig, LabError
-from cuatrola_solver.record import read_json, record_from_obj
+from cuatrola_solver.lab import selfplay
+from cuatrola_solver.lab.selfplay import LabConfig, LabError
+from cuatrola_solver.notation.record import read_json, record_from_obj
 from cuatrola_solver.errors import RecordError
 
 runner = CliRunner()
@@ -31,7 +31,7 @@ def small(tmp_path_factory):
     """A small duplicate tournament, one process: 3 deals, heuristic against cheap pimc."""
     path = tmp_path_factory.mktemp("lab") / "one.jsonl"
     config = LabConfig.make("heuristic", CHEAP, seed=5, count=3, odds_samples=20)
-    summary = lab.run(config, str(path), workers=1)
+    summary = selfplay.run(config, str(path), workers=1)
     return config, path, summary
 
 
@@ -75,20 +75,20 @@ def test_records_are_schema_1_records_that_check_and_analyze_read(small, tmp_pat
 def test_one_and_two_workers_write_the_same_records(small, tmp_path):
     config, path, summary = small
     two = tmp_path / "two.jsonl"
-    s2 = lab.run(config, str(two), workers=2, batch=1)
+    s2 = selfplay.run(config, str(two), workers=2, batch=1)
     assert two.read_bytes() == path.read_bytes()
     assert s2.to_dict() == summary.to_dict()
 
 
 def test_the_same_lineup_on_both_sides_plays_each_deal_once(monkeypatch):
     config = LabConfig.make("heuristic", "heuristic", seed=2, count=4, odds_samples=0)
-    once = [json.loads(x) for x in lab.run_batch(config, 0, 4)]
+    once = [json.loads(x) for x in selfplay.run_batch(config, 0, 4)]
     assert [r["lab"]["play"] for r in once] == [0] * 4
-    s = lab.run(config, workers=1).to_dict()
+    s = selfplay.run(config, workers=1).to_dict()
     assert s["boards"] == 4 and s["hands"] == 4
     # the second play would have repeated the first
     monkeypatch.setattr(LabConfig, "plays", property(lambda self: (0, 1)))
-    twice = [json.loads(x) for x in lab.run_batch(config, 0, 4)]
+    twice = [json.loads(x) for x in selfplay.run_batch(config, 0, 4)]
     for r0, r1 in zip(twice[::2], twice[1::2]):
         for r in (r0, r1):
             del r["lab"]["play"]
@@ -98,14 +98,14 @@ def test_the_same_lineup_on_both_sides_plays_each_deal_once(monkeypatch):
 def test_a_time_limit_starts_no_new_batch(tmp_path):
     config = LabConfig.make("heuristic", "random", count=50, odds_samples=0)
     out = tmp_path / "t.jsonl"
-    s = lab.run(config, str(out), workers=1, time_limit=0)
+    s = selfplay.run(config, str(out), workers=1, time_limit=0)
     assert s.boards == 0 and s.played == 0 and out.read_text() == ""
 
 
 def test_summary_counts_the_points_of_each_lineup():
     config = LabConfig.make("heuristic", "random", seed=3, count=5, odds_samples=0)
-    out = lab.run_batch(config, 0, 5)
-    s = lab.run(config, workers=1)
+    out = selfplay.run_batch(config, 0, 5)
+    s = selfplay.run(config, workers=1)
     pts = {"a": 0, "b": 0}
     for line in out:
         obj = json.loads(line)
@@ -122,7 +122,7 @@ def test_summary_counts_the_points_of_each_lineup():
 def test_pimc_bidder_records_the_odds_it_bid_on():
     config = LabConfig.make("pimc:samples=4,bid_samples=30", "heuristic", seed=1, count=1,
                             odds_samples=0)
-    for line in lab.run_batch(config, 0, 1):
+    for line in selfplay.run_batch(config, 0, 1):
         obj = json.loads(line)
         for b in obj["lab"]["bids"]:
             pimc = obj["lab"]["lineup"]["A" if b["seat"] % 2 else "B"].startswith("pimc")
@@ -136,12 +136,12 @@ def test_pimc_bidder_records_the_odds_it_bid_on():
 def test_forced_auctions_cycle_over_the_deals():
     config = LabConfig.make("heuristic", "random", seed=1, count=2, odds_samples=0,
                             auctions=["paso paso paso paso", "paso solo paso paso"])
-    recs = [json.loads(x) for x in lab.run_batch(config, 0, 2)]
+    recs = [json.loads(x) for x in selfplay.run_batch(config, 0, 2)]
     assert [r["auction"] for r in recs] == [["paso"] * 4] * 2 + [["paso", "solo", "paso", "paso"]] * 2
     # a forced call is not the bidder's: a pimc bidder's own odds are not recorded as such
     forced = LabConfig.make("pimc:samples=4,bid_samples=20", "random", seed=1, count=1,
                             odds_samples=0, auctions=["paso solo paso paso"])
-    for line in lab.run_batch(forced, 0, 1):
+    for line in selfplay.run_batch(forced, 0, 1):
         assert all(b["odds"] is None for b in json.loads(line)["lab"]["bids"])
     with pytest.raises(LabError, match="bad auction"):
         LabConfig.make("heuristic", "heuristic", auctions=["solo solo paso paso"])
@@ -152,7 +152,7 @@ def test_forced_auctions_cycle_over_the_deals():
 def test_matches_are_played_in_duplicate():
     config = LabConfig.make("heuristic", "random", seed=4, mode="matches", count=1,
                             odds_samples=0)
-    recs = [json.loads(x) for x in lab.run_batch(config, 0, 1)]
+    recs = [json.loads(x) for x in selfplay.run_batch(config, 0, 1)]
     plays = [[r for r in recs if r["lab"]["play"] == p] for p in (0, 1)]
     for p, hands in enumerate(plays):
         assert [r["lab"]["hand"] for r in hands] == list(range(len(hands)))
@@ -161,7 +161,7 @@ def test_matches_are_played_in_duplicate():
     for r0, r1 in zip(*plays):
         assert r0["hands"] == r1["hands"]
         assert r0["lab"]["lineup"] == {"A": r1["lab"]["lineup"]["B"], "B": r1["lab"]["lineup"]["A"]}
-    s = lab.run(config, workers=1).to_dict()
+    s = selfplay.run(config, workers=1).to_dict()
     assert s["matches_won"]["matches"] == 2
     assert s["hands"] == len(recs)
 
@@ -177,9 +177,9 @@ def test_resume_after_a_cut_file_replays_only_the_unfinished_boards(small, tmp_p
     keep = text.split("\n")
     cut.write_text("\n".join(keep[:4]) + "\n" + keep[4][:100])
     played = []
-    real = lab.play_board
-    monkeypatch.setattr(lab, "play_board", lambda c, i: played.append(i) or real(c, i))
-    s = lab.run(config, str(cut), workers=1, resume=True)
+    real = selfplay.play_board
+    monkeypatch.setattr(selfplay, "play_board", lambda c, i: played.append(i) or real(c, i))
+    s = selfplay.run(config, str(cut), workers=1, resume=True)
     assert played == [2]
     assert cut.read_bytes() == full
     assert s.to_dict() == summary.to_dict() and s.played == 2
@@ -188,10 +188,10 @@ def test_resume_after_a_cut_file_replays_only_the_unfinished_boards(small, tmp_p
 def test_resume_extends_a_run_and_a_finished_run_plays_nothing(small, tmp_path):
     config, path, summary = small
     part = tmp_path / "part.jsonl"
-    lab.run(config.with_count(2), str(part), workers=1)
-    s = lab.run(config, str(part), workers=1, resume=True)
+    selfplay.run(config.with_count(2), str(part), workers=1)
+    s = selfplay.run(config, str(part), workers=1, resume=True)
     assert part.read_bytes() == path.read_bytes() and s.played == 2
-    again = lab.run(config, str(part), workers=1, resume=True)
+    again = selfplay.run(config, str(part), workers=1, resume=True)
     assert again.played == 0 and again.to_dict() == summary.to_dict()
 
 
@@ -279,7 +279,7 @@ def test_ray_missing_is_bad_input(monkeypatch):
 
     monkeypatch.setattr(builtins, "__import__", no_ray)
     with pytest.raises(LabError, match=r"needs Ray"):
-        lab.connect_ray("auto")
+        selfplay.connect_ray("auto")
 
 
 # --- Ray --------------------------------------------------------------------------------
@@ -293,8 +293,8 @@ def test_ray_gives_the_local_run_record_for_record(small, tmp_path):
              log_to_driver=False)
     try:
         host, port = ray.get_runtime_context().gcs_address.rsplit(":", 1)
-        assert lab._speaks_grpc(host, int(port))     # the check of --ray HOST:PORT
-        s = lab.run(config, str(out), ray="auto", batch=1)
+        assert selfplay._speaks_grpc(host, int(port))     # the check of --ray HOST:PORT
+        s = selfplay.run(config, str(out), ray="auto", batch=1)
     finally:
         ray.shutdown()
     assert out.read_bytes() == path.read_bytes()

@@ -12,10 +12,11 @@ import pytest
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
-from cuatrola_solver import advisor, played
-from cuatrola_solver.calibration import Prediction
-from cuatrola_solver.cards import parse_card, parse_cards
-from cuatrola_solver.rules import get_rules
+from cuatrola_solver.advice import bidding, cardplay
+from cuatrola_solver.models import played
+from cuatrola_solver.lab.calibration import Prediction
+from cuatrola_solver.game.cards import parse_card, parse_cards
+from cuatrola_solver.game.rules import get_rules
 
 runner = CliRunner()
 ONLINE = get_rules("online")
@@ -60,8 +61,8 @@ def test_played_outcomes_move_the_weight_and_keep_the_shape():
 def test_advise_gives_played_odds_beside_double_dummy_and_advises_on_them():
     model = played.fit(_synthetic(4000, 1.5), ONLINE, {"command": "test"})
     hand, m = parse_cards("Ao Co Ac Rb Se"), parse_card("Co")
-    plain = advisor.advise(hand, m, 4, "paso paso paso", None, ONLINE, samples=2000, seed=2)
-    both = advisor.advise(hand, m, 4, "paso paso paso", None, ONLINE, samples=2000, seed=2,
+    plain = bidding.advise(hand, m, 4, "paso paso paso", None, ONLINE, samples=2000, seed=2)
+    both = bidding.advise(hand, m, 4, "paso paso paso", None, ONLINE, samples=2000, seed=2,
                           played_model=model)
     assert plain.model == "dd" and both.model == "played"
     for a, b in zip(plain.options, both.options):
@@ -105,8 +106,8 @@ def test_the_shipped_models_say_how_they_were_made():
 
 
 def test_the_pimc_bidder_may_bid_on_played_odds_and_the_calls():
-    from cuatrola_solver.players import parse_player
-    from cuatrola_solver.view import View
+    from cuatrola_solver.bots.players import parse_player
+    from cuatrola_solver.game.view import View
     p = parse_player("pimc:odds=played,inference=1,bid_samples=200")
     assert repr(p) == "pimc:bid_samples=200,odds=played,inference=1"
     view = View.from_input("Ac 3c Ro Co Ab", "So", 2, "paso", None, ONLINE)
@@ -119,9 +120,9 @@ def test_the_pimc_bidder_may_bid_on_played_odds_and_the_calls():
 
 def test_the_pimc_bidder_for_the_match_or_for_the_hand():
     """narro at 19-18 (README): for the match cuatrola, for the hand another call."""
-    from cuatrola_solver.match import Score
-    from cuatrola_solver.players import parse_player
-    from cuatrola_solver.view import View
+    from cuatrola_solver.game.match import Score
+    from cuatrola_solver.bots.players import parse_player
+    from cuatrola_solver.game.view import View
     view = View.from_input("Ac 3c Ro Co Ab", "So", 2, "paso", None, get_rules("narro"),
                            Score(19, 18))
     match, hand = parse_player("pimc:bid_samples=2000"), parse_player("pimc:bid_samples=2000,match=0")
@@ -163,22 +164,22 @@ def test_card_cells_are_fitted_per_trick_and_role_beside_the_calls():
 
 
 def _blunder():
-    from cuatrola_solver.record import read_record
+    from cuatrola_solver.notation.record import read_record
     return read_record((EXAMPLES / "analysis" / "online-blunder.txt").read_text())
 
 
 def test_card_predictions_are_the_hints_of_the_cards_chosen():
-    from cuatrola_solver.calibration import card_predictions, with_card_predictions
-    from cuatrola_solver.hand import Hand, replay_cards
-    from cuatrola_solver.play import side_of
-    from cuatrola_solver.record import write_json
+    from cuatrola_solver.lab.calibration import card_predictions, with_card_predictions
+    from cuatrola_solver.game.hand import Hand, replay_cards
+    from cuatrola_solver.game.play import side_of
+    from cuatrola_solver.notation.record import write_json
     rec = _blunder()
     obj, winner = json.loads(write_json(rec)), Hand.from_record(rec).result().winner
     preds = card_predictions(obj, winner, samples=30, seed=5)
     expected = []
     for n, (t, _, hand, card) in enumerate(replay_cards(rec)):
         if len(hand.legal_cards()) > 1:
-            h = advisor.hint(hand, samples=30, seed=5 + n)
+            h = cardplay.hint(hand, samples=30, seed=5 + n)
             seat = hand.pos.to_play
             expected.append((t, seat, next(c.p_win for c in h.cards if c.card == card),
                              ("A" if seat % 2 else "B") == winner,
@@ -192,10 +193,10 @@ def test_card_predictions_are_the_hints_of_the_cards_chosen():
 
 
 def test_hint_rates_each_card_as_played():
-    from cuatrola_solver.hand import replay_cards
+    from cuatrola_solver.game.hand import replay_cards
     hand = next(h for t, _, h, _ in replay_cards(_blunder()) if t == 2)
-    plain = advisor.hint(hand, samples=60, seed=1)
-    rated = advisor.hint(hand, samples=60, seed=1, played_model=_halving())
+    plain = cardplay.hint(hand, samples=60, seed=1)
+    rated = cardplay.hint(hand, samples=60, seed=1, played_model=_halving())
     assert plain.model == "dd" and rated.model == "played"
     assert [c.card for c in plain.cards] == [c.card for c in rated.cards]
     for c in rated.cards:
@@ -206,27 +207,27 @@ def test_hint_rates_each_card_as_played():
 
 
 def test_analysis_labels_on_played_odds():
-    from cuatrola_solver import analysis
+    from cuatrola_solver.analysis import review
     rec = _blunder()
-    dd = analysis.analyze(rec, samples=60, seed=3, bids=False)
-    pl = analysis.analyze(rec, samples=60, seed=3, bids=False, played_model=_halving())
+    dd = review.analyze(rec, samples=60, seed=3, bids=False)
+    pl = review.analyze(rec, samples=60, seed=3, bids=False, played_model=_halving())
     assert dd.model == "dd" and pl.model == "played"
     choices = [(a, b) for a, b in zip(dd.cards, pl.cards) if a.kind == "choice"]
-    assert any(a.loss >= analysis.SOUND for a, _ in choices)          # the blunder
+    assert any(a.loss >= review.SOUND for a, _ in choices)          # the blunder
     for a, b in choices:
         assert (a.p_win, a.best_p_win) == (b.p_win, b.best_p_win) and b.loss_dd == a.loss
         assert b.loss <= a.loss + 1e-9                 # halved logits: smaller gaps
-        assert b.label == analysis.label_of(b.loss)[0]
+        assert b.label == review.label_of(b.loss)[0]
     assert any(b.loss < a.loss - 0.02 for a, b in choices)
     d = pl.to_dict()
     assert d["model"] == "played" and {"p_played", "loss_dd"} <= set(d["cards"][0])
 
 
 def test_a_renuncio_is_lost_as_played_too():
-    from cuatrola_solver import analysis
-    from cuatrola_solver.record import read_record
+    from cuatrola_solver.analysis import review
+    from cuatrola_solver.notation.record import read_record
     rec = read_record((EXAMPLES / "analysis" / "online-asistir.txt").read_text())
-    pl = analysis.analyze(rec, samples=30, seed=3, bids=False, played_model=_halving())
+    pl = review.analyze(rec, samples=30, seed=3, bids=False, played_model=_halving())
     renuncio = next(c for c in pl.cards if c.kind == "renuncio")
     assert renuncio.p_played == 0.0 and renuncio.label == "renuncio"
 
@@ -251,7 +252,7 @@ def test_cli_hint_and_analyze_rate_cards_as_played(tmp_path):
 
 
 def test_cli_calibrate_cards_and_fit_card_cells(tmp_path):
-    from cuatrola_solver.record import write_json
+    from cuatrola_solver.notation.record import write_json
     rec = _blunder()
     records = tmp_path / "r.jsonl"
     records.write_text((write_json(rec) + "\n") * 2)
@@ -272,13 +273,13 @@ def test_cli_calibrate_cards_and_fit_card_cells(tmp_path):
 
 
 def test_card_predictions_weigh_the_calls_unless_they_were_forced():
-    from cuatrola_solver import inference
-    from cuatrola_solver.calibration import card_predictions, forced_auction
-    from cuatrola_solver.hand import Hand
-    from cuatrola_solver.record import read_record, write_json
+    from cuatrola_solver.models import bids
+    from cuatrola_solver.lab.calibration import card_predictions, forced_auction
+    from cuatrola_solver.game.hand import Hand
+    from cuatrola_solver.notation.record import read_record, write_json
     rec = read_record((EXAMPLES / "analysis" / "italiano-failed-solo.txt").read_text())
     obj, winner = json.loads(write_json(rec)), Hand.from_record(rec).result().winner
-    model = inference.load_model(rec.rules)
+    model = bids.load_model(rec.rules)
     plain = card_predictions(obj, winner, samples=60, seed=2)
     weighed = card_predictions(obj, winner, samples=60, seed=2, bid_model=model)
     assert not forced_auction(obj) and [p.p for p in plain] != [p.p for p in weighed]
@@ -288,13 +289,13 @@ def test_card_predictions_weigh_the_calls_unless_they_were_forced():
 
 
 def test_a_model_without_card_cells_leaves_the_cards_double_dummy(monkeypatch):
-    from cuatrola_solver import analysis
-    from cuatrola_solver.hand import replay_cards
+    from cuatrola_solver.analysis import review
+    from cuatrola_solver.game.hand import replay_cards
     plain = played.fit(_synthetic(300, 0.0), ONLINE, {"command": "test"})
     hand = next(h for t, _, h, _ in replay_cards(_blunder()) if t == 2)
-    h = advisor.hint(hand, samples=40, seed=1, played_model=plain)
+    h = cardplay.hint(hand, samples=40, seed=1, played_model=plain)
     assert h.model == "dd" and all(c.p_played is None for c in h.cards)
-    a = analysis.analyze(_blunder(), samples=30, seed=1, played_model=plain)
+    a = review.analyze(_blunder(), samples=30, seed=1, played_model=plain)
     assert a.model == "dd" and all(c.p_played is None for c in a.cards)
     assert all(o.p_played is not None for b in a.bids for o in b.options if o.allowed)
     monkeypatch.setattr(played, "load_model", lambda rules, path=None: plain)

@@ -16,9 +16,9 @@ from cuatrola_cli.cmd_rules import _show
 from cuatrola_cli.main import app
 from cuatrola_cli.render import colour_cards, muestra_text, use_colour
 from cuatrola_solver.errors import RulesError
-from cuatrola_solver.hand import Hand
-from cuatrola_solver.record import read_record
-from cuatrola_solver.rules import PARAMETERS, PRESETS, get_rules
+from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.notation.record import read_record
+from cuatrola_solver.game.rules import PARAMETERS, PRESETS, get_rules
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -69,7 +69,7 @@ def test_a_tie_under_mano_is_named_mano():
 
 def test_match_won_by_the_hand():
     rec = read_record(NARRO.read_text())
-    from cuatrola_solver.match import Score
+    from cuatrola_solver.game.match import Score
     rec.score = Score(3, 19)                       # narro: to 21 by 2; B gets 2 -> 21-3
     res = Hand.from_record(rec).result()
     assert res.match_won_by == "B" and res.score_after.B == 21
@@ -195,16 +195,16 @@ def test_colour_only_on_a_terminal(monkeypatch):
 # --- the message when the compiled solver is missing --------------------------------
 
 def test_missing_compiled_solver_message_says_what_happened(tmp_path):
-    from cuatrola_solver.install_check import compiled_missing_message
+    from cuatrola_solver.dd.install_check import compiled_missing_message
     source = tmp_path / "repo" / "cuatrola_solver"
     source.mkdir(parents=True)
     site = tmp_path / "site-packages"
-    (site / "cuatrola_solver").mkdir(parents=True)
-    (site / "cuatrola_solver" / "_solver.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    (site / "cuatrola_solver" / "dd").mkdir(parents=True)
+    (site / "cuatrola_solver" / "dd" / "_solver.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
     err = ImportError("cannot import name '_solver'")
     msg = compiled_missing_message(err, source, [str(tmp_path / "repo"), str(site)])
     assert "pure-Python reference solver" in msg and str(source) in msg
-    assert str(site / "cuatrola_solver") in msg and "repository's root" in msg
+    assert str(site / "cuatrola_solver" / "dd") in msg and "repository's root" in msg
     assert "pip install -e ." in msg
     alone = compiled_missing_message(err, source, [str(tmp_path / "repo")])
     assert "No compiled module was found" in alone and "pip install -e ." in alone

@@ -11,16 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cuatrola_solver.auction import CALLS
-from cuatrola_solver.cards import (NUM_CARDS, format_card, format_cards, parse_card,
-                                   parse_cards)
+from cuatrola_solver.game.auction import CALLS
+from cuatrola_solver.game.cards import (NUM_CARDS, format_card, format_cards, parse_card, parse_cards)
 from cuatrola_solver.errors import CuatrolaError, NotationError, RecordError
-from cuatrola_solver.hand import Hand
-from cuatrola_solver.match import Score
-from cuatrola_solver.record import (SYMBOLS, Cante, HandRecord, format_rules, read_json,
-                                    read_record, read_text, write_json, write_record,
-                                    write_text)
-from cuatrola_solver.rules import PRESETS, get_rules
+from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.match import Score
+from cuatrola_solver.notation.record import (SYMBOLS, Cante, HandRecord, format_rules, read_json, read_record, read_text, write_json, write_record, write_text)
+from cuatrola_solver.game.rules import PRESETS, get_rules
 
 from helpers import random_game
 

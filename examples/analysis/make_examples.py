@@ -12,13 +12,14 @@ import random
 import sys
 from pathlib import Path
 
-from cuatrola_solver import advisor, solver
-from cuatrola_solver.analysis import _dd_card_values
-from cuatrola_solver.cards import cards_of
-from cuatrola_solver.hand import Hand
-from cuatrola_solver.play import cante_options, cante_points, cante_singer, renuncio_obligation
-from cuatrola_solver.record import write_text
-from cuatrola_solver.rules import get_rules
+from cuatrola_solver.advice import bidding, cardplay
+from cuatrola_solver.dd import solver
+from cuatrola_solver.analysis.review import _dd_card_values
+from cuatrola_solver.game.cards import cards_of
+from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.play import (cante_options, cante_points, cante_singer, renuncio_obligation)
+from cuatrola_solver.notation.record import write_text
+from cuatrola_solver.game.rules import get_rules
 
 HERE = Path(__file__).parent
 
@@ -88,7 +89,7 @@ def blunder_fault(hand: Hand):
     losing = [c for c, v in values.items() if not v["makes"]]
     if not losing:
         return None
-    h = advisor.hint(hand, samples=300, seed=7)
+    h = cardplay.hint(hand, samples=300, seed=7)
     p = {x.card: x.p_win for x in h.cards}
     best = max(p.values())
     c = min(losing, key=lambda c: p[c])
@@ -159,7 +160,7 @@ def main() -> None:
             if r["contract"] == "solo" and r["declarer"] == seat)
         if row["makes"]:
             continue
-        adv = advisor.advise(hands[seat - 1], muestra, seat, ["paso"] * (seat - 1),
+        adv = bidding.advise(hands[seat - 1], muestra, seat, ["paso"] * (seat - 1),
                              rules=rules, samples=1000, seed=1)
         if adv.option("solo").p_win < 0.6:
             continue

@@ -1,0 +1,434 @@
+"""Bid advice and card hints: odds over the deals consistent with one seat's knowledge.
+
+**Advice** (:func:`advise`).  The seat ``N`` about to speak knows its five cards, the
+muestra and the calls of seats ``1 .. N-1``.  For each call it may make now
+(:meth:`Auction.legal_calls`; refused calls are listed with the reason) the contract
+that results *assuming the later seats pass* is valued on the same deals, drawn from
+:func:`~cuatrola_solver.hidden.knowledge.knowledge_at_start`:
+
+- ``paso`` -> the standing contract (nobody bid: the normal hand, measured for seat
+  ``N``'s side, RULES.md 8.10; an opponent's bid: seat ``N``'s side defends it; the
+  partner's bid: the partner plays it);
+- a bid -> that contract declared by seat ``N`` (a take-over: seat ``N`` declares and
+  his partner sits out; contrasolo: declarers ``(solo bidder, N)``).
+
+Per deal the double-dummy solver (:func:`solver.solve_batch`, numpy in and out, the GIL
+released, several threads) gives the declaring side's ``game_points`` (for contracts
+decided on points) and ``tricks``.  Since ``makes`` is a monotone function of both
+(``makes == game_points > 0``; for contracts on tricks ``makes == tricks >= goal`` and
+``game_points == +-value``), no separate ``makes`` search is needed: the minimax value
+of a monotone function of the leaves is that function of the minimax value.
+
+Per option: ``p_win`` (seat ``N``'s side wins the hand), ``ci95`` (Wilson 95% interval;
+``[p, p]`` when exact), ``ev`` (expected match points of seat ``N``'s side: value won
+minus value lost, pass bonuses included), ``tricks[k]`` (probability that the measured
+side -- the declaring side; for paso seat ``N``'s side -- takes exactly ``k`` tricks).
+The advice is the allowed call of highest ``ev``, ties going to the weaker call.
+
+With the match score (``score``), each allowed option also gets ``p_match``: the chance
+that seat ``N``'s pair wins the match, the hand's results (the game points of seat
+``N``'s side, counted per deal as ``outcomes``) weighted by their odds through the
+preset's match-equity table (:mod:`equity`).  The advice is then the allowed call of
+highest ``p_match`` (ties: higher ``ev``, then the weaker call); ``advice_per_hand``
+keeps the call of highest ``ev``.
+
+Sampling stops early, in rounds of :data:`ROUND` deals drawn as the chunks of
+:func:`~cuatrola_solver.hidden.chunks.plan_chunks`, once every allowed option's Wilson half-width is at most
+``tolerance``; the deals and the stopping point depend on the seed only, never on
+``workers``.
+
+**Hints** (:func:`hint`).  For the seat on turn in a hand in progress, every legal card
+valued over the deals consistent with that seat's :class:`~cuatrola_solver.view.View`
+(:func:`~cuatrola_solver.hidden.knowledge.knowledge_from_view`), with :func:`solver.solve_cards` per deal.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from ..dd import solver
+from ..errors import NotationError, quote
+from ..game.auction import Auction, parse_auction
+from ..game.cards import cards_of, format_card, format_cards
+from ..game.match import Score, check_score
+from ..game.play import SIDE_NAMES, active_seats, declaring_side, side_of, tricks_goal
+from ..game.rules import CONTRACT_VALUE, RuleSet, get_rules, rules_spec
+from ..hidden.chunks import iter_chunks, sample_chunk, sample_deals_seeded
+from ..hidden.deals import count_deals, enumerate_deals
+from ..hidden.knowledge import knowledge_at_start
+from ..models import bids as inference, equity, played
+from .budget import EXACT_SLICE, MIN_ROUNDS, ROUND, TOLERANCE, Progress, random_seed
+from .stats import Tally, wilson
+
+__all__ = ["Option", "OptionResult", "Advice", "bid_options", "advise", "DEFAULT_SAMPLES"]
+
+#: most deals of a sampled advice (it usually stops earlier)
+DEFAULT_SAMPLES = 20000
+
+
+# --- the options of a seat about to speak ---------------------------------------------
+
+@dataclass(frozen=True)
+class Option:
+    """One call of the seat about to speak and the contract it leads to if the later
+    seats pass.  ``contract``/``declarer`` are None/() for a refused call."""
+
+    bid: str
+    allowed: bool
+    reason: str | None
+    contract: str | None = None
+    declarer: tuple[int, ...] = ()
+    #: the side whose tricks are counted (the declaring side; seat N's side for paso)
+    side: int = 0
+    #: whether seat N's side is the declaring side's opponent
+    defending: bool = False
+
+    @property
+    def solver_side(self) -> int:
+        """The side the solver measures: the (solo) declarer's, A for paso."""
+        return side_of(self.declarer[0]) if self.declarer else 0
+
+    @property
+    def key(self) -> tuple[str, tuple[int, ...]] | None:
+        return (self.contract, self.declarer) if self.allowed else None
+
+
+def bid_options(rules: RuleSet, seat: int, calls: str | Sequence[str] | None = None,
+                score: Score | None = None) -> list[Option]:
+    """Every call the rules play, in order of strength, for the seat about to speak:
+    allowed or not (with the reason), and the contract it leads to."""
+    auction = parse_auction(calls, seat, rules, score)
+    mine = side_of(seat)
+    out = []
+    for call in rules.allowed_contracts():
+        reason = auction.refusal(call)
+        if reason is not None:
+            out.append(Option(call, False, reason))
+            continue
+        a = Auction(rules, score)
+        for c in auction.calls + [call]:
+            a.call(c)
+        while not a.is_complete:
+            a.call("paso")
+        contract, declarer = a.contract, a.declarer
+        declaring = side_of(declarer[0]) if declarer else mine
+        out.append(Option(call, True, None, contract, tuple(declarer), declaring,
+                          declaring != mine))
+    return out
+
+
+# --- valuing the options ----------------------------------------------------------------
+
+def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
+                 keys: list[tuple[str, tuple[int, ...]]], workers: int) -> dict:
+    """``{(contract, declarer): (makes, game_points, tricks)}`` of the declaring side on
+    every deal.  The most tricks a side can take depends only on who plays and which
+    side declares, not on the contract: solo, cuatrola and quintola by the same seat
+    share one tricks search."""
+    trumps = np.full(len(deals), trump, dtype=np.int64)
+    hands = deals.astype(np.int64)
+    tricks_of: dict[tuple, np.ndarray] = {}
+    out = {}
+    for contract, declarer in keys:
+        players = (active_seats(declarer), declaring_side(declarer))
+        goal = tricks_goal(contract, rules)
+        if goal is not None:
+            if players not in tricks_of:
+                tricks_of[players] = solver.solve_batch(hands, trumps, rules, contract,
+                                                        declarer, "tricks", workers)
+            tricks = tricks_of[players]
+            makes = tricks >= goal
+            value = CONTRACT_VALUE[contract]
+            gp = np.where(makes, value, -value).astype(np.int32)
+        else:
+            # one call for both: the tricks settle the game points of many deals
+            gp, tricks = solver.solve_batch(hands, trumps, rules, contract, declarer,
+                                            "game_points", workers, with_tricks=True)
+            tricks_of.setdefault(players, tricks)
+            makes = gp > 0
+        out[(contract, declarer)] = (makes, gp, tricks)
+    return out
+
+
+@dataclass(frozen=True)
+class OptionResult:
+    option: Option
+    p_win: float | None = None
+    ci95: tuple[float, float] | None = None
+    ev: float | None = None
+    tricks: tuple[float, ...] | None = None
+    wins: int = 0                 # deals seat N's side wins
+    ev_sum: int = 0               # sum of seat N's side's match points
+    #: (game points of seat N's side, probability), most lost first
+    outcomes: tuple[tuple[int, float], ...] | None = None
+    #: P(seat N's pair wins the match), with the match score only
+    p_match: float | None = None
+    #: with a played-odds model: P(win) and EV as the hand will be played (players who
+    #: see only their own cards), and the outcome distribution they come from
+    p_played: float | None = None
+    ev_played: float | None = None
+    outcomes_played: tuple[tuple[int, float], ...] | None = None
+
+    def to_dict(self, match: bool = False, played: bool = False) -> dict:
+        o = self.option
+        d = {"bid": o.bid, "allowed": o.allowed, "p_win": self.p_win,
+             "ci95": list(self.ci95) if self.ci95 else None, "ev": self.ev,
+             "tricks": list(self.tricks) if self.tricks else None}
+        if match:
+            d["p_match"] = self.p_match
+        if self.p_played is not None or (played and not o.allowed):
+            d["p_played"] = self.p_played
+            d["ev_played"] = self.ev_played
+        if o.allowed:
+            decl = o.declarer
+            d["contract"] = o.contract
+            d["declarer"] = (None if not decl else list(decl) if len(decl) == 2 else decl[0])
+            d["side"] = SIDE_NAMES[o.side]
+        else:
+            d["reason"] = o.reason
+        return d
+
+
+@dataclass(frozen=True)
+class Advice:
+    rules: RuleSet
+    seat: int
+    hand: tuple[int, ...]
+    muestra: int
+    exact: bool
+    deals: int
+    seed: int | None
+    options: tuple[OptionResult, ...]
+    advice: str
+    auction: tuple[str, ...] = ()
+    score: Score | None = None
+    #: the call of highest expected points per hand, when the advice plays for the match
+    advice_per_hand: str | None = None
+    #: with call inference: the deals the weighted odds are worth, (sum w)^2 / sum w^2
+    effective_deals: float | None = None
+    #: "played" when the advice is chosen on played odds, "dd" on double-dummy odds
+    model: str = "dd"
+    #: with played odds: the call of highest double-dummy EV (or match chance)
+    advice_dd: str | None = None
+
+    def option(self, bid: str) -> OptionResult:
+        for r in self.options:
+            if r.option.bid == bid:
+                return r
+        raise KeyError(bid)
+
+    def to_dict(self) -> dict:
+        """The ``advise --json`` object of DESIGN.md (without ``schema``); with a match
+        score, every option has ``p_match`` and ``advice_per_hand`` is added."""
+        match = self.advice_per_hand is not None
+        d = {"rules": rules_spec(self.rules), "seat": self.seat,
+             "hand": format_cards(self.hand), "muestra": format_card(self.muestra),
+             "exact": self.exact, "deals": self.deals, "seed": self.seed,
+             "options": [r.to_dict(match, self.model == "played") for r in self.options],
+             "advice": self.advice, "model": self.model,
+             "auction": list(self.auction),
+             "score": self.score.to_dict() if self.score else None}
+        if match:
+            d["advice_per_hand"] = self.advice_per_hand
+        if self.effective_deals is not None:
+            d["effective_deals"] = round(self.effective_deals, 1)
+        if self.advice_dd is not None:
+            d["advice_dd"] = self.advice_dd
+        return d
+
+
+def _results(options: list[Option], tallies: dict, exact: bool, seat: int) -> list[OptionResult]:
+    out = []
+    for o in options:
+        if not o.allowed:
+            out.append(OptionResult(o))
+            continue
+        t = tallies[o.key]
+        flip = o.solver_side != side_of(seat)       # seat N's side is not the measured one
+        wins = t.w - t.wins if flip else t.wins
+        ev_sum = -t.gp if flip else t.gp
+        if t.w == t.n:                               # unweighted: whole numbers
+            wins, ev_sum = int(round(wins)), int(round(ev_sum))
+        counts = t.tricks
+        if o.side != o.solver_side:                  # paso: count seat N's side's tricks
+            counts = counts[::-1]
+        p = wins / t.w
+        n_eff = t.effective
+        ci = ((p, p) if exact else wilson(wins, t.n) if t.w == t.n
+              else wilson(p * n_eff, n_eff))
+        outcomes = tuple(sorted(((-g if flip else g), k / t.w) for g, k in t.outcomes.items()))
+        out.append(OptionResult(o, p, ci, ev_sum / t.w, tuple(float(c) / t.w for c in counts),
+                                wins, ev_sum, outcomes))
+    return out
+
+
+def _with_played(results: list[OptionResult], model, seat: int) -> list[OptionResult]:
+    """The results with the played odds of every allowed option (a PlayedModel): the
+    declaring side's double-dummy P(win) mapped by the model's cell of the contract and
+    its caller (paso: the advising seat, for its side)."""
+    out = []
+    for r in results:
+        o = r.option
+        if not o.allowed:
+            out.append(r)
+            continue
+        mine = side_of(seat)
+        if o.contract == "paso":
+            p = model.p("paso", seat, r.p_win)
+        else:
+            decl = o.declarer[0]
+            flip = side_of(decl) != mine
+            p_decl = model.p(o.contract, decl, 1 - r.p_win if flip else r.p_win)
+            p = 1 - p_decl if flip else p_decl
+        outcomes = played.played_outcomes(r.outcomes, p, CONTRACT_VALUE[o.contract])
+        out.append(dataclasses.replace(r, p_played=p, outcomes_played=outcomes,
+                                       ev_played=sum(g * q for g, q in outcomes)))
+    return out
+
+
+def _with_match(results: list[OptionResult], rules: RuleSet, score: Score,
+                seat: int) -> list[OptionResult]:
+    """The results with ``p_match`` of every allowed option (the preset's equity table),
+    from the played outcomes when there are."""
+    table = equity.table(rules)
+    side = side_of(seat)
+    return [r if not r.option.allowed else
+            dataclasses.replace(r, p_match=table.match_chance(
+                score, side, r.outcomes_played if r.outcomes_played is not None
+                else r.outcomes))
+            for r in results]
+
+
+def _choose_played(results: list[OptionResult]) -> str:
+    best = None
+    for r in results:                       # weakest first: ties keep the weaker call
+        if r.option.allowed and (best is None or r.ev_played > best.ev_played + 1e-12):
+            best = r
+    return best.option.bid
+
+
+def _choose_match(results: list[OptionResult], played: bool = False) -> str:
+    """The allowed call of highest match chance (ties: more points, then the weaker)."""
+    best = None
+    points = (lambda r: r.ev_played) if played else (lambda r: r.ev_sum)
+    for r in results:
+        if not r.option.allowed:
+            continue
+        if best is None or r.p_match > best.p_match + 1e-12 or (
+                abs(r.p_match - best.p_match) <= 1e-12 and points(r) > points(best)):
+            best = r
+    return best.option.bid
+
+
+def _settled(results: list[OptionResult], tolerance: float) -> bool:
+    return all((r.ci95[1] - r.ci95[0]) / 2 <= tolerance
+               for r in results if r.option.allowed)
+
+
+def _choose(results: list[OptionResult]) -> str:
+    best = None
+    for r in results:                       # weakest first: ties keep the weaker call
+        if r.option.allowed and (best is None or r.ev_sum > best.ev_sum):
+            best = r
+    return best.option.bid
+
+
+def advise(hand: Iterable[int] | int, muestra: int, seat: int,
+           auction: str | Sequence[str] | None = None, score: Score | None = None,
+           rules: RuleSet | str | None = None, *, exact: bool = False,
+           samples: int = DEFAULT_SAMPLES, seed: int | None = None,
+           workers: int | None = None, tolerance: float = TOLERANCE,
+           progress: Progress | None = None, bid_model=None, played_model=None) -> Advice:
+    """Odds and expected match points of every call seat ``seat`` may make now.
+
+    ``hand``: the seat's five cards (list or mask); ``auction``: the calls of seats
+    ``1 .. seat-1`` (text or list; None: all passed); ``score``: the A/B match score
+    (bid caps).  ``exact`` enumerates every consistent deal; otherwise up to
+    ``samples`` deals are drawn with ``seed`` (None: a fresh seed, reported in the
+    result) and drawing stops once every allowed option's Wilson half-width is at most
+    ``tolerance``.  ``progress(done, total)`` is called after each batch.
+
+    ``bid_model`` (an :class:`~cuatrola_solver.inference.BidModel`) weights each deal by
+    how likely the calls already made were with the hands it gives the seats before
+    (:func:`~cuatrola_solver.inference.call_weights`): the odds are weighted means, the
+    intervals use the effective number of deals, reported as ``effective_deals``.
+
+    ``played_model`` (a :class:`~cuatrola_solver.played.PlayedModel`) adds each call's
+    P(win) and EV as the hand will be played (``p_played``, ``ev_played``) and chooses
+    the advice on them; ``advice_dd`` is then the double-dummy choice.
+    """
+    rules = get_rules(rules)
+    cards = list(cards_of(hand)) if isinstance(hand, int) else list(hand)
+    if len(set(cards)) != len(cards):
+        raise NotationError(f"the hand {quote(format_cards(cards))} repeats a card")
+    if score is not None:
+        check_score(rules, score)
+    options = bid_options(rules, seat, auction, score)
+    k = knowledge_at_start(cards, muestra, seat, rules)
+    workers = max(1, workers or os.cpu_count() or 1)
+    keys = list(dict.fromkeys(o.key for o in options if o.allowed))
+    tallies = {key: Tally() for key in keys}
+
+    before = list(parse_auction(auction, seat, rules, score).calls)
+    infer = bid_model is not None and bool(before)      # even a paso says something
+
+    def run(deals: np.ndarray) -> None:
+        weights = None
+        if infer:
+            weights = inference.call_weights(deals, k.trump, before, range(1, seat), rules,
+                                             bid_model, score)
+        for key, values in _solve_round(deals, k.trump, rules, keys, workers).items():
+            tallies[key].add(*values, weights)
+        if infer and tallies[keys[0]].w <= 0:
+            raise NotationError(f"no deal explains the calls {' '.join(before)!r} under the bid "
+                                f"model (every weight is 0): advise without inference "
+                                f"(--no-inference)")
+
+    if exact:
+        seed = None
+        total = count_deals(k)
+        for start in range(0, total, EXACT_SLICE):
+            run(enumerate_deals(k, start, start + EXACT_SLICE))
+            if progress:
+                progress(min(start + EXACT_SLICE, total), total)
+        results = _results(options, tallies, True, seat)
+    else:
+        if samples < 1:
+            raise NotationError(f"bad number of samples {samples}: expected at least 1")
+        if seed is None:
+            seed = random_seed()
+        for j, chunk in enumerate(iter_chunks(samples, seed, ROUND), 1):
+            run(sample_chunk(k, chunk))
+            results = _results(options, tallies, False, seat)
+            if progress:
+                progress(chunk.start + chunk.size, samples)
+            if j >= MIN_ROUNDS and _settled(results, tolerance):
+                break
+    n = tallies[keys[0]].n
+    calls = tuple(before)
+    ess = tallies[keys[0]].effective if infer else None
+    model, advice_dd = "dd", None
+    if played_model is not None:
+        results = _with_played(results, played_model, seat)
+        model = "played"
+    if score is None:
+        if played_model is not None:
+            advice_dd, advice = _choose(results), _choose_played(results)
+        else:
+            advice = _choose(results)
+        return Advice(rules, seat, tuple(cards), muestra, exact, n, seed, tuple(results),
+                      advice, calls, score, effective_deals=ess, model=model,
+                      advice_dd=advice_dd)
+    per_hand = _choose_played(results) if played_model is not None else _choose(results)
+    if played_model is not None:
+        advice_dd = _choose_match(_with_match([dataclasses.replace(r, outcomes_played=None)
+                                               for r in results], rules, score, seat))
+    results = _with_match(results, rules, score, seat)
+    return Advice(rules, seat, tuple(cards), muestra, exact, n, seed, tuple(results),
+                  _choose_match(results, played_model is not None), calls, score, per_hand,
+                  ess, model, advice_dd)

@@ -1,0 +1,310 @@
+"""Card hints: the value of every legal card for the seat on turn, from its view.
+
+:func:`hint` values every legal card of the seat on turn over the deals consistent with
+that seat's :class:`~cuatrola_solver.game.view.View`
+(:func:`~cuatrola_solver.hidden.knowledge.knowledge_from_view`), with
+:func:`~cuatrola_solver.dd.solver.solve_cards` per deal.  At a trick boundary where the
+seat may sing but does not lead, the hint is about the cante (:func:`cante_values`).
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from ..dd import solver
+from ..dd.objectives import points_based
+from ..errors import IllegalPlayError, NotationError
+from ..game.cards import format_card
+from ..game.play import SIDE_NAMES, SUIT_NAMES, cante_points, cante_refusal, partner_of, side_of, sing
+from ..game.view import View
+from ..hidden.chunks import iter_chunks, sample_chunk, sample_deals_seeded
+from ..hidden.deals import count_deals, enumerate_deals
+from ..hidden.knowledge import knowledge_from_view
+from ..models import bids as inference, played
+from .budget import MIN_ROUNDS, ROUND, SETTLED, TOLERANCE, Progress, random_seed
+from .stats import half_width
+
+__all__ = ["CardHint", "Hint", "hint", "hint_view", "cante_values", "best_cante",
+           "DEFAULT_HINT_SAMPLES", "CANTE_HINT_SAMPLES"]
+
+#: deals of a sampled hint
+DEFAULT_HINT_SAMPLES = 1000
+
+
+@dataclass(frozen=True)
+class CardHint:
+    card: int
+    tricks: float                 # mean DD tricks of the measured side
+    margin: float | None          # mean DD points margin of the measured side (points-based)
+    p_win: float                  # P(the seat's side wins the hand)
+    p_played: float | None = None  # the same as the hand will be played (a played model)
+
+    def to_dict(self) -> dict:
+        d = {"card": format_card(self.card), "tricks": self.tricks, "margin": self.margin,
+             "p_win": self.p_win}
+        if self.p_played is not None:
+            d["p_played"] = self.p_played
+        return d
+
+
+@dataclass(frozen=True)
+class Hint:
+    seat: int
+    trick: int
+    contract: str
+    declarer: tuple[int, ...]
+    side: int                     # the side tricks and margin are measured for
+    exact: bool
+    deals: int
+    seed: int | None
+    cards: tuple[CardHint, ...]   # best first
+    cante: int | None = None      # a suit the seat sings before leading (values assume it)
+    note: str | None = None
+    effective_deals: float | None = None   # with call inference: (sum w)^2 / sum w^2
+    model: str = "dd"             # "played": the cards carry their played P(win)
+
+    @property
+    def best(self) -> int | None:
+        """The best card; None for a hint that is only about a cante (not on lead)."""
+        return self.cards[0].card if self.cards else None
+
+    def to_dict(self) -> dict:
+        decl = self.declarer
+        return {"seat": self.seat, "trick": self.trick, "contract": self.contract,
+                "declarer": None if not decl else list(decl) if len(decl) == 2 else decl[0],
+                "side": SIDE_NAMES[self.side], "exact": self.exact, "deals": self.deals,
+                "seed": self.seed, "cards": [c.to_dict() for c in self.cards],
+                "best": None if self.best is None else format_card(self.best),
+                "cante": None if self.cante is None else SUIT_NAMES[self.cante],
+                "note": self.note, "model": self.model,
+                **({} if self.effective_deals is None
+                   else {"effective_deals": round(self.effective_deals, 1)})}
+
+
+def hint_view(source) -> View:
+    """The view a hint answers for: a :class:`View` as it is, or a
+    :class:`~cuatrola_solver.hand.Hand` in play projected on the seat on turn (refused
+    when the record already decided the hand by a renuncio)."""
+    if isinstance(source, View):
+        return source
+    hand = source
+    if hand.pos is None:
+        raise IllegalPlayError("the auction is not over: there is no card to play yet")
+    if hand.is_over():
+        raise IllegalPlayError("the hand is over: there is no card to play")
+    if hand.renuncios:
+        raise IllegalPlayError("the hand is already decided by the first renuncio, "
+                               + hand.renuncios[0].describe())
+    return View.from_hand(hand, hand.pos.to_play)
+
+
+def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
+         seed: int | None = None, workers: int | None = None,
+         progress: Progress | None = None, bid_model=None, played_model=None) -> Hint:
+    """Every legal card of the seat on turn, valued over the deals consistent with what
+    that seat knows, best first.
+
+    ``source`` is the seat's :class:`View` (it must be its turn to play), or a
+    :class:`~cuatrola_solver.hand.Hand` in play, projected on the seat on turn: the
+    answer depends on the view only, never on cards the seat has not seen.
+
+    For paso, ``tricks`` and ``margin`` are measured for the seat's side; for a bid
+    contract, for the declaring side.  ``p_win`` is always the seat's side's.  If the seat
+    on turn may sing now (a trick boundary), the values assume it sings first (the 40
+    before a 20), in every deal where the rules let it: under ``forty_first`` a 20 is
+    refused in the deals where its partner holds the 40 (the side then sings the 40,
+    a choice left to the search).  Other cantes still pending at this boundary are taken
+    as forgone (the record is taken as complete so far).  Sampled deals are drawn and
+    valued in rounds of :data:`ROUND`, as for :func:`advise`: after :data:`MIN_ROUNDS`
+    rounds, sampling stops once every card's ``p_win`` is within ±:data:`TOLERANCE` (so
+    by :data:`SETTLED` deals, whatever ``samples`` asks).  With ``bid_model`` each deal
+    is weighted by how likely the four calls were with the hands it gives the other seats
+    (as in :func:`advise`).  With ``played_model`` (a
+    :class:`~cuatrola_solver.played.PlayedModel` fitted with cards) each card also
+    carries ``p_played``, its P(win) as the hand will be played, and the cards are
+    ranked on it; a model without card cells leaves the cards double dummy.  ``workers`` threads (default
+    1) solve the deals; the result does not depend on it.  Each deal's searches are
+    short and much of the work holds the GIL, so more threads seldom pay: measured
+    slower on 2 cores at trick 1.
+    """
+    view = hint_view(source)
+    rules = view.rules
+    if not view.auction_over:
+        raise IllegalPlayError("the auction is not over: there is no card to play yet")
+    if view.renuncios:
+        raise IllegalPlayError("the hand is already decided by the first renuncio, "
+                               + view.renuncios[0].describe())
+    if view.is_over():
+        raise IllegalPlayError("the hand is over: there is no card to play")
+    seat = view.seat
+    if view.to_play != seat:
+        if view.cante_options():
+            return _cante_hint(view, samples, seed)
+        raise IllegalPlayError(f"it is seat {view.to_play}'s turn to play, not seat {seat}'s")
+    base = view.position
+    k = knowledge_from_view(view)
+    note = None
+    cante = None
+    options = view.cante_options()
+    if options:
+        cante = options[0]
+        note = (f"sing the {cante_points(cante, base.trump)} in {SUIT_NAMES[cante]} "
+                f"before leading: the values assume you do")
+        mate = partner_of(seat)
+        if (rules.forty_first and cante != base.trump and not base.sung >> base.trump & 1
+                and base.active[mate - 1]):
+            note += " (where your partner holds the 40, your side sings the 40 first)"
+    if exact:
+        seed = None
+        rounds: Iterable[np.ndarray] = [enumerate_deals(k)]
+        total = count_deals(k)
+    else:
+        if samples < 1:
+            raise NotationError(f"bad number of samples {samples}: expected at least 1")
+        if seed is None:
+            seed = random_seed()
+        # round by round, as advise: memory and time do not grow with ``samples``
+        rounds = (sample_chunk(k, chunk)
+                  for chunk in iter_chunks(samples, seed, ROUND))
+        total = min(samples, SETTLED)
+    mine = side_of(seat)
+    d = base.declaring_side
+    measured = mine if base.contract == "paso" else d
+    pts = points_based(base.contract, rules)
+    sums: dict[int, list[float]] = {}
+    n = 0
+    weight, weight2 = 0.0, 0.0            # sums of the deals' weights and squared weights
+    others = [s for s in (1, 2, 3, 4) if s != seat]
+    infer = bid_model is not None           # four calls are known once cards are played
+
+    def values(row) -> tuple:
+        pos = base.with_changes(hands=tuple(int(h) for h in row))
+        if cante is not None and cante_refusal(pos, rules, seat, cante) is None:
+            pos = sing(pos, side_of(seat), cante)
+        return (solver.solve_cards(pos, rules, "tricks"), solver.solve_cards(pos, rules, "makes"),
+                solver.solve_cards(pos, rules, "margin") if pts else None)
+
+    workers = max(1, min(workers or 1, total or 1))
+    pool = ThreadPoolExecutor(workers) if workers > 1 else None
+    try:
+        for j, deals in enumerate(rounds, 1):
+            # results come back in deal order whatever the threads: the sums do not
+            # depend on them
+            solved = pool.map(values, deals) if pool else map(values, deals)
+            ws = (inference.call_weights(k.dealt_hands(deals), view.trump, view.calls, others,
+                                         rules, bid_model, view.score)
+                  if infer else np.ones(len(deals)))
+            for w, (tr, mk, mg) in zip(ws.tolist(), solved):
+                for c, t in tr.items():
+                    s = sums.setdefault(c, [0.0, 0.0, 0.0])
+                    s[0] += w * (t if measured == d else 5 - t)
+                    if mg is not None:
+                        s[1] += w * (mg[c] if measured == d else -mg[c])
+                    s[2] += w * (mk[c] if mine == d else 1 - mk[c])
+                n += 1
+                weight += w
+                weight2 += w * w
+                if progress and n % 200 == 0:
+                    progress(n, total)
+            if infer and weight <= 0:
+                raise NotationError("no deal explains the calls under the bid model (every "
+                                    "weight is 0): hint without inference (--no-inference)")
+            ess = weight * weight / weight2 if infer else n
+            if (not exact and j >= MIN_ROUNDS
+                    and all(half_width(s[2] * ess / weight, ess) <= TOLERANCE if infer
+                            else half_width(s[2], n) <= TOLERANCE for s in sums.values())):
+                break
+    finally:
+        if pool:
+            pool.shutdown()
+    role = played.card_role(mine, d)
+    if played_model is not None and not played_model.has_cards:
+        played_model = None
+
+    def as_played(p: float) -> float | None:
+        return (None if played_model is None
+                else played_model.p_card(base.contract, view.trick_number, role, p))
+
+    cards = [CardHint(c, s[0] / weight, s[1] / weight if pts else None, s[2] / weight,
+                      as_played(s[2] / weight)) for c, s in sums.items()]
+    sign = 1 if measured == mine else -1      # seat-relative: higher is better for the seat
+    cards.sort(key=lambda h: (-(h.p_played or 0.0), -h.p_win, -sign * (h.margin or 0.0),
+                              -sign * h.tricks, h.card))
+    return Hint(seat, view.trick_number, base.contract, tuple(base.declarer), measured,
+                exact, n, seed, tuple(cards), cante, note,
+                weight * weight / weight2 if infer else None,
+                "dd" if played_model is None else "played")
+
+
+#: most deals of a cante hint (each deal is solved once per option)
+CANTE_HINT_SAMPLES = 400
+
+
+def _cante_hint(view: View, samples: int, seed: int | None) -> Hint:
+    """At a trick boundary where the view's seat may sing but does not lead: whether to
+    sing and which cante, by :func:`cante_values` over sampled deals."""
+    seat, base = view.seat, view.position
+    seed = random_seed() if seed is None else seed
+    n = max(1, min(samples, CANTE_HINT_SAMPLES))
+    options = [None] + view.cante_options()
+    values = cante_values(view, options, samples=n, seed=seed)
+    best = best_cante(values)
+    if best is None:
+        note = f"keep quiet: no cante is worth more now (seat {view.to_play} leads next)"
+    else:
+        note = (f"sing the {cante_points(best, base.trump)} in {SUIT_NAMES[best]} now, before "
+                f"seat {view.to_play} leads")
+    note += "; your side wins " + ", ".join(
+        f"{values[o][0]:.0%} {'without a cante' if o is None else 'singing ' + SUIT_NAMES[o]}"
+        for o in options)
+    mine = side_of(seat)
+    return Hint(seat, view.trick_number, base.contract, tuple(base.declarer),
+                mine if base.contract == "paso" else base.declaring_side, False, n, seed, (),
+                best, note)
+
+
+def best_cante(values: dict) -> int | None:
+    """The option of :func:`cante_values` with the best win chance, then margin (a tie
+    goes to singing, then to the lower suit)."""
+    return max(values, key=lambda o: (values[o][0], values[o][1], o is not None, -(o or 0)))
+
+
+def cante_values(view: View, options: Sequence[int | None], *, samples: int = 40,
+                 seed: int | None = None) -> dict[int | None, tuple[float, float]]:
+    """What each cante option of the view's seat is worth now, at a trick boundary: over
+    deals consistent with the view, the seat's side's double-dummy win chance and mean
+    points margin (0 for a contract on tricks).  ``None`` is keeping quiet: the side sings
+    nothing at this boundary.  A suit the rules refuse in a deal (``forty_first``: the
+    partner holds the 40) leaves that deal's cantes to the search.
+    """
+    rules = view.rules
+    base = view.position
+    seat, mine = view.seat, side_of(view.seat)
+    deals = sample_deals_seeded(knowledge_from_view(view), samples,
+                                         random_seed() if seed is None else seed,
+                                         chunk_size=ROUND)
+    d = base.declaring_side
+    pts = points_based(base.contract, rules)
+    totals = {o: [0.0, 0.0] for o in options}
+    for row in deals:
+        pos = base.with_changes(hands=tuple(int(h) for h in row))
+        for o in options:
+            if o is None:
+                bs = list(pos.boundary_sung)
+                bs[mine] = True
+                after = pos.with_changes(boundary_sung=tuple(bs))
+            elif cante_refusal(pos, rules, seat, o) is None:
+                after = sing(pos, mine, o)
+            else:
+                after = pos
+            makes = solver.solve(after, rules, "makes")
+            totals[o][0] += makes if mine == d else 1 - makes
+            if pts:
+                margin = solver.solve(after, rules, "margin")
+                totals[o][1] += margin if mine == d else -margin
+    n = max(1, len(deals))
+    return {o: (w / n, m / n) for o, (w, m) in totals.items()}

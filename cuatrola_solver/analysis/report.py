@@ -1,0 +1,504 @@
+"""The analysis report to look at: one self-contained HTML page, and the graph of the
+win chances as PNG/SVG.
+
+:func:`html_report` turns the ``analyze --json`` object (``Analysis.to_dict()``) into
+one HTML page that opens offline: the CSS, the script and the suit drawings are
+inline, nothing is fetched.  It shows the deal drawn as cards, each baza in turn
+(stepping through the hand with the buttons or the arrow keys), the graph of each
+side's chance of winning along the hand -- from what the player knew and double
+dummy -- with the mistakes marked, every valued card with its label and the best
+alternatives, the bid review, the result with its points and the summary per seat.
+The script draws the graph from the data embedded in the page and, when it has run
+without error, sets ``data-report="ok"`` on ``<body>`` (the test looks for it).
+
+:func:`plot_win_chances` draws the same graph with matplotlib (``pip install
+cuatrola-solver[lab]``) to a ``.png`` or ``.svg`` file.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+from ..game.play import SUIT_NAMES
+
+__all__ = ["html_report", "plot_win_chances", "SIDE_COLOURS"]
+
+#: side A blue, side B red (the graph and the seat labels)
+SIDE_COLOURS = {"A": "#1f5fbf", "B": "#c0392b"}
+SUIT_COLOURS = {"o": "#b8860b", "c": "#c0392b", "e": "#1f4e9c", "b": "#2e7d32"}
+RANK_NAMES = {"A": "as", "3": "tres", "R": "rey", "C": "caballo", "S": "sota"}
+
+# Suit drawings, one <symbol> each, used by every card: oros a coin, copas a cup,
+# espadas a sword, bastos a club.
+_SUIT_SYMBOLS = """
+<svg width="0" height="0" style="position:absolute" aria-hidden="true">
+ <symbol id="suit-o" viewBox="0 0 20 20"><circle cx="10" cy="10" r="8" fill="#e0b12a"
+  stroke="#8a6508" stroke-width="1.5"/><circle cx="10" cy="10" r="4" fill="none"
+  stroke="#8a6508" stroke-width="1.2"/></symbol>
+ <symbol id="suit-c" viewBox="0 0 20 20"><path d="M3 3h14c0 6-3 8-5.5 8.5V15h3v2h-9v-2h3v-3.5C6 11 3 9 3 3z"
+  fill="#d64541" stroke="#7d1f1a" stroke-width="1"/></symbol>
+ <symbol id="suit-e" viewBox="0 0 20 20"><path d="M10 1l2 3v9h-4V4z" fill="#6f8fc9"
+  stroke="#1f3c78" stroke-width="1"/><rect x="5" y="13" width="10" height="2" fill="#1f3c78"/>
+  <rect x="9" y="15" width="2" height="4" fill="#5a3a1a"/></symbol>
+ <symbol id="suit-b" viewBox="0 0 20 20"><path d="M7 18l2-15c1-2 4-2 4 1l-2 14z" fill="#4caf50"
+  stroke="#1b5e20" stroke-width="1"/><circle cx="11" cy="6" r="1" fill="#1b5e20"/>
+  <circle cx="10.3" cy="10" r="1" fill="#1b5e20"/></symbol>
+</svg>"""
+
+_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;
+ background:#f4f1ea;color:#222}
+main{max-width:1100px;margin:0 auto;padding:16px 24px 40px}
+h1{font-size:1.5em;margin:.2em 0}
+h2{font-size:1.15em;margin:1.4em 0 .5em;border-bottom:1px solid #c9c2b0;padding-bottom:3px}
+.sub{color:#555;margin:.2em 0 .8em}
+.side-A{color:#1f5fbf}.side-B{color:#c0392b}
+.table{display:grid;grid-template-columns:repeat(2,1fr);gap:10px 24px}
+.seat{background:#2f6b3c;border-radius:10px;padding:8px 10px;color:#fff}
+.seat h3{margin:0 0 6px;font-size:.95em;font-weight:600}
+.cards{display:flex;gap:6px;flex-wrap:wrap}
+.card{width:46px;height:68px;background:#fff;border:1px solid #888;border-radius:6px;
+ display:flex;flex-direction:column;align-items:center;justify-content:space-between;
+ padding:3px 0;box-sizing:border-box;box-shadow:1px 1px 2px rgba(0,0,0,.3);
+ font-weight:700;font-size:18px;position:relative;color:#222}
+.card svg{width:26px;height:26px}
+.card .nm{font-size:9px;font-weight:400;color:#555}
+.card.played{opacity:.25}
+.card.muestra{outline:3px solid #e0b12a}
+.card .sym{position:absolute;top:-8px;right:-8px;background:#c0392b;color:#fff;
+ border-radius:8px;font-size:11px;padding:0 4px}
+.card.now{outline:3px solid #ff9800}
+.tricks{display:flex;flex-direction:column;gap:8px}
+.trick{display:flex;align-items:center;gap:12px;background:#fff;border-radius:8px;
+ padding:6px 10px;border:1px solid #ddd6c4}
+.trick.current{border-color:#ff9800;box-shadow:0 0 0 2px #ffcc80}
+.trick .t{width:70px;font-weight:600}
+.trick .who{font-size:11px;text-align:center}
+.trick .won .card{outline:2px solid #2e7d32}
+.trick .note{font-size:12px;color:#555;margin-left:auto;max-width:320px}
+.controls{margin:8px 0;display:flex;gap:8px;align-items:center}
+button{font:inherit;padding:3px 12px;border-radius:5px;border:1px solid #999;background:#fff;white-space:nowrap;
+ cursor:pointer}
+#graph{background:#fff;border:1px solid #ddd6c4;border-radius:8px;width:100%;height:auto}
+table.data{border-collapse:collapse;background:#fff;font-size:13px;margin:4px 0}
+table.data th,table.data td{border:1px solid #ddd6c4;padding:3px 8px;text-align:left}
+table.data th{background:#ebe5d6}
+td.bad{color:#c0392b;font-weight:700}
+.legend span{margin-right:16px;font-size:13px}
+.foot{color:#777;font-size:12px;margin-top:2em}
+"""
+
+_SCRIPT = r"""
+(function () {
+  "use strict";
+  var R = JSON.parse(document.getElementById("report-data").textContent);
+  var NS = "http://www.w3.org/2000/svg";
+  var COL = {A: "#1f5fbf", B: "#c0392b"};
+  function el(tag, attrs, text) {
+    var e = document.createElementNS(NS, tag);
+    for (var k in attrs) { e.setAttribute(k, attrs[k]); }
+    if (text !== undefined) { e.textContent = text; }
+    return e;
+  }
+  // --- the graph: side A's and side B's chance of winning after each card ---
+  var pts = R.win_chances, n = pts.length - 1;
+  var svg = document.getElementById("graph");
+  var W = 1000, H = 360, L = 60, Rm = 20, T = 20, B = 60;
+  var x = function (i) { return L + (W - L - Rm) * (n ? i / n : 0); };
+  var y = function (p) { return T + (H - T - B) * (1 - p); };
+  var g = el("g", {"class": "axes"});
+  [0, 0.25, 0.5, 0.75, 1].forEach(function (p) {
+    g.appendChild(el("line", {x1: L, x2: W - Rm, y1: y(p), y2: y(p), stroke: p === 0.5 ? "#999" : "#e3ddcf"}));
+    g.appendChild(el("text", {x: L - 8, y: y(p) + 4, "text-anchor": "end", "font-size": 12}, Math.round(100 * p) + "%"));
+  });
+  var lastTrick = 0;
+  pts.forEach(function (p, i) {
+    if (i > 0 && p.trick !== lastTrick) {
+      var xb = x(i - 1);
+      g.appendChild(el("line", {x1: xb, x2: xb, y1: T, y2: H - B, stroke: "#c9c2b0", "stroke-dasharray": "3,3"}));
+      g.appendChild(el("text", {x: xb + 4, y: H - B + 32, "font-size": 12, fill: "#555"}, "baza " + p.trick));
+      lastTrick = p.trick;
+    }
+    if (i > 0) {
+      g.appendChild(el("text", {x: x(i), y: H - B + 16, "text-anchor": "middle", "font-size": 10, fill: "#777"}, p.card));
+    }
+  });
+  svg.appendChild(g);
+  function path(key, side, dashed) {
+    var d = "", prev = null;
+    pts.forEach(function (p, i) {
+      var v = p[key];
+      if (v === null || v === undefined) { return; }
+      if (side === "B") { v = 1 - v; }
+      if (key === "dd" && prev !== null) { d += " L" + x(i) + "," + y(prev); }
+      d += (d ? " L" : "M") + x(i) + "," + y(v);
+      prev = v;
+    });
+    if (!d) { return null; }
+    var a = {d: d, fill: "none", stroke: COL[side], "stroke-width": dashed ? 2 : 2.5,
+             "class": "line-" + key + "-" + side};
+    if (dashed) { a["stroke-dasharray"] = "7,5"; a["stroke-opacity"] = 0.65; }
+    return svg.appendChild(el("path", a));
+  }
+  path("dd", "A", true); path("dd", "B", true);
+  path("knew", "A", false); path("knew", "B", false);
+  pts.forEach(function (p, i) {
+    if (!p.symbol || p.knew === null) { return; }
+    var side = (p.seat % 2) ? "A" : "B";
+    var v = side === "A" ? p.knew : 1 - p.knew;
+    var m = el("circle", {cx: x(i), cy: y(v), r: 7, fill: "#fff", stroke: COL[side], "stroke-width": 3, "class": "mistake"});
+    m.appendChild(el("title", {}, "seat " + p.seat + " " + p.card + p.symbol + " (" + p.label + ")"));
+    svg.appendChild(m);
+    svg.appendChild(el("text", {x: x(i), y: y(v) - 12, "text-anchor": "middle", "font-size": 13, "font-weight": "bold", fill: COL[side]}, p.card + p.symbol));
+  });
+  var cursor = el("line", {x1: x(0), x2: x(0), y1: T, y2: H - B, stroke: "#ff9800", "stroke-width": 2, id: "cursor"});
+  svg.appendChild(cursor);
+  // --- stepping through the hand ---
+  var step = n;
+  function show(s) {
+    step = Math.max(0, Math.min(n, s));
+    document.querySelectorAll("[data-step]").forEach(function (c) {
+      var k = +c.getAttribute("data-step");
+      // the deal: cards already played fade while stepping; at the end the whole deal shows
+      if (c.classList.contains("in-hand")) { c.classList.toggle("played", k <= step && step < n); }
+      else { c.style.visibility = k <= step ? "visible" : "hidden"; c.classList.toggle("now", k === step); }
+    });
+    document.querySelectorAll(".trick").forEach(function (t) {
+      t.classList.toggle("current", step > 0 && +t.getAttribute("data-trick") === pts[step].trick);
+    });
+    cursor.setAttribute("x1", x(step)); cursor.setAttribute("x2", x(step));
+    var p = pts[step];
+    var txt = step === 0 ? "before the first card" :
+      "card " + step + " of " + n + ": seat " + p.seat + " plays " + p.card + (p.symbol || "");
+    if (p.knew !== null) {
+      txt += " \u2014 side A " + Math.round(100 * p.knew) + "%, side B " + Math.round(100 * (1 - p.knew)) + "% " +
+        (p.valued ? "from what the player knew" : "(no choice: the last estimate)");
+    }
+    if (p.dd !== null) { txt += "; double dummy side " + (p.dd ? "A" : "B") + " wins"; }
+    if (step === n && R.result) { txt += ". The hand is over: side " + R.result.winner + " scores " + R.result.game_points + "."; }
+    document.getElementById("step-text").textContent = txt;
+  }
+  document.getElementById("first").onclick = function () { show(0); };
+  document.getElementById("prev").onclick = function () { show(step - 1); };
+  document.getElementById("next").onclick = function () { show(step + 1); };
+  document.getElementById("last").onclick = function () { show(n); };
+  document.addEventListener("keydown", function (e) {
+    if (e.key === "ArrowLeft") { show(step - 1); } else if (e.key === "ArrowRight") { show(step + 1); }
+  });
+  svg.addEventListener("click", function (e) {
+    var r = svg.getBoundingClientRect();
+    var px = (e.clientX - r.left) * W / r.width;
+    show(Math.round((px - L) / (W - L - Rm) * n));
+  });
+  show(n);
+  document.body.setAttribute("data-report", "ok");
+})();
+"""
+
+
+def card_odds(card: dict) -> tuple[float | None, float | None]:
+    """``(P(win), best P(win))`` a card of ``analyze --json`` is rated on: as played when
+    the analysis has a played-odds model, else double dummy."""
+    if card.get("p_played") is not None:
+        return card["p_played"], card["best_p_played"]
+    return card.get("p_win"), card.get("best_p_win")
+
+
+def call_odds(option: dict) -> tuple[float | None, float | None]:
+    """``(P(win), EV)`` a call of the bid review is rated on, the same way."""
+    if option.get("p_played") is not None:
+        return option["p_played"], option["ev_played"]
+    return option.get("p_win"), option.get("ev")
+
+
+def _e(x) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def _card(text: str, extra: str = "", attrs: str = "", symbol: str | None = None) -> str:
+    rank, suit = text[:-1], text[-1]
+    title = f"{RANK_NAMES.get(rank, rank)} de {SUIT_NAMES['oceb'.index(suit)]}"
+    sym = f'<span class="sym">{_e(symbol)}</span>' if symbol else ""
+    return (f'<div class="card {extra}" title="{_e(title)}" {attrs}>'
+            f'<span style="color:{SUIT_COLOURS[suit]}">{_e(rank)}</span>'
+            f'<svg><use href="#suit-{suit}"/></svg><span class="nm">{_e(text)}</span>{sym}</div>')
+
+
+def _pct(p) -> str:
+    return "–" if p is None else f"{100 * p:.0f}%"
+
+
+def _side(seat: int) -> str:
+    return "A" if seat % 2 else "B"
+
+
+def _table(headers: list[str], rows: list[list[str]]) -> str:
+    head = "".join(f"<th>{_e(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(c if c.startswith("<td") else f"<td>{_e(c)}</td>"
+                                    for c in row) + "</tr>" for row in rows)
+    return f'<table class="data"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+
+
+def _contract(report: dict) -> str:
+    decl = report["declarer"]
+    if report["contract"] == "paso" or decl is None:
+        return "paso (all four play)"
+    if isinstance(decl, list):
+        return f"contrasolo, seat {decl[0]} against seat {decl[1]}"
+    return f"{report['contract']} by seat {decl}"
+
+
+def _rules_text(rules) -> str:
+    if isinstance(rules, str):
+        return rules
+    rest = {k: v for k, v in rules.items() if k != "preset"}
+    return rules["preset"] + "".join(f", {k}={v}" for k, v in rest.items())
+
+
+def _deal_section(report: dict, played_at: dict[str, int]) -> str:
+    parts = []
+    for seat, hand in enumerate(report["hands"], 1):
+        cards = "".join(
+            _card(c, "in-hand" + (" muestra" if c == report["muestra"] else ""),
+                  f'data-step="{played_at.get(c, 999)}"') for c in hand.split())
+        role = " (mano)" if seat == 1 else " (dealer, holds the muestra)" if seat == 4 else ""
+        call = ""
+        if report["auction"] and len(report["auction"]) >= seat:
+            call = f" — called {report['auction'][seat - 1]}"
+        parts.append(f'<div class="seat"><h3>Seat {seat}, side {_side(seat)}{role}{_e(call)}'
+                     f'</h3><div class="cards">{cards}</div></div>')
+    return '<div class="table">' + "".join(parts) + "</div>"
+
+
+def _tricks_section(report: dict) -> str:
+    res = report.get("result") or {}
+    winners = ((res.get("breakdown") or {}).get("trick_winners")) or []
+    cantes = ((res.get("breakdown") or {}).get("cantes")) or []
+    by_trick: dict[int, list[tuple[int, dict]]] = {}
+    for i, c in enumerate(report["cards"], 1):
+        by_trick.setdefault(c["trick"], []).append((i, c))
+    out = []
+    for t, cards in by_trick.items():
+        cells = []
+        winner = winners[t - 1] if t - 1 < len(winners) else None
+        for i, c in cards:
+            won = " won" if c["seat"] == winner else ""
+            cells.append(f'<div class="{won.strip()}"><div class="who side-{c["side"]}">seat '
+                         f'{c["seat"]}</div>{_card(c["card"], "", f"data-step={i!s}", c["symbol"])}</div>')
+        notes = []
+        if winner is not None:
+            notes.append(f"seat {winner} (side {_side(winner)}) takes the baza")
+        for k in cantes:
+            if k["after_trick"] == t:
+                what = "las cuarenta" if k["points"] == 40 else "las veinte"
+                notes.append(f"seat {k['seat']} sings {what} in "
+                             f"{SUIT_NAMES['oceb'.index(k['suit'])]} (+{k['points']})")
+        for c in (c for _, c in cards):
+            if c["kind"] == "renuncio":
+                notes.append(f"renuncio by seat {c['seat']} ({c['obligation'].replace('_', ' ')})")
+        out.append(f'<div class="trick" data-trick="{t}"><div class="t">Baza {t}</div>'
+                   + "".join(cells) + f'<div class="note">{_e("; ".join(notes))}</div></div>')
+    return '<div class="tricks">' + "".join(out) + "</div>"
+
+
+def _play_table(report: dict) -> str:
+    rows = []
+    for c in report["cards"]:
+        if c["kind"] == "forced":
+            note, pw, best, loss = "forced (one legal card)", "", "", ""
+        elif c["kind"] == "after_renuncio":
+            note, pw, best, loss = "after the renuncio: not valued", "", "", ""
+        else:
+            note = c["label"] or ""
+            if c["kind"] == "renuncio":
+                note = f"renuncio ({c['obligation'].replace('_', ' ')})"
+            if c["dd_only"]:
+                note += ("; " if note else "") + "double-dummy error, sound on what was known"
+            p, best_p = card_odds(c)
+            pw = _pct(p)
+            best = " ".join(c["best"][:3]) + " " + _pct(best_p)
+            loss = f"{c['loss']:.2f}"
+        dd = ""
+        if c["dd"]:
+            word = {True: "win", False: "lose"}
+            dd = f"{word[c['dd']['before']['makes']]} → {word[c['dd']['after']['makes']]}"
+        card = c["card"] + (c["symbol"] or "")
+        cls = ' class="bad"' if c["symbol"] else ""
+        rows.append([str(c["trick"]), str(c["seat"]), f"<td{cls}>{_e(card)}</td>", pw, best,
+                     loss, dd, note])
+    return _table(["baza", "seat", "card", "P(win) knew", "best alternatives", "loss",
+                   "double dummy", "label"], rows)
+
+
+def _bids_table(report: dict) -> str:
+    rows = []
+    for b in report["bids"]:
+        opts = {o["bid"]: o for o in b["options"]}
+        call, adv, best = opts[b["call"]], opts[b["advice"]], opts[b["dd_best"]]
+        (cp, cev), (ap, aev) = call_odds(call), call_odds(adv)
+        rows.append([str(b["seat"]), b["call"], f"{_pct(cp)} {cev:+.2f}",
+                     f"{b['advice']} {_pct(ap)} {aev:+.2f}",
+                     "" if b["ev_loss"] < 0.005 else f"{b['ev_loss']:.2f}",
+                     f"{call['dd_game_points']:+d}",
+                     f"{b['dd_best']} {best['dd_game_points']:+d}",
+                     f"{b['missed']} was there to be made" if b["missed"] else ""])
+    return _table(["seat", "call", "P(win) EV", "advice", "EV lost", "double dummy",
+                   "best double dummy", "note"], rows)
+
+
+def _summary_table(report: dict) -> str:
+    rows = []
+    for s in report["summary"]:
+        if not s["cards"]:
+            continue
+        rows.append([str(s["seat"]), s["side"],
+                     "–" if s["accuracy"] is None else f"{s['accuracy']:.0f}%",
+                     str(s["choices"]), str(s["inaccuracies"]), str(s["mistakes"]),
+                     str(s["blunders"]), str(s["renuncios"]),
+                     f"{100 * s['win_chance_lost']:.0f}%", str(s["points_lost"])])
+    return _table(["seat", "side", "accuracy", "choices", "?! inaccuracies", "? mistakes",
+                   "?? blunders", "renuncios", "win chance lost", "match points lost (dd)"],
+                  rows)
+
+
+def _result_section(report: dict) -> str:
+    res = report["result"]
+    if res is None:
+        return "<p>Not decided yet.</p>"
+    how = {"play": "after five bazas", "renuncio": "by the first renuncio",
+           "early_end": "ended early: the bazas decide it"}[res["ended_by"]]
+    items = [f"<b>Side {res['winner']} scores {res['game_points']}</b> ({how}).",
+             f"Points A {res['points']['A']} – B {res['points']['B']}; bazas A "
+             f"{res['tricks']['A']} – B {res['tricks']['B']}."]
+    bd = res.get("breakdown")
+    if bd:
+        line = f"Cards A {bd['cards']['A']} – B {bd['cards']['B']}"
+        for side in "AB":
+            if bd["monte"][side]:
+                line += f"; monte (last baza) {side} +{bd['monte'][side]}"
+        for k in bd["cantes"]:
+            what = "las cuarenta" if k["points"] == 40 else "las veinte"
+            line += (f"; seat {k['seat']} sang {what} in {SUIT_NAMES['oceb'.index(k['suit'])]}"
+                     f" after baza {k['after_trick']} ({k['side']} +{k['points']})")
+        items.append(line + ".")
+    if res.get("tie_break"):
+        items.append(f"A tie on points, broken by {res['tie_break'].replace('_', ' ')}.")
+    if res.get("score_after"):
+        sa, sb = res["score_before"], res["score_after"]
+        items.append(f"Match: A {sa['A']} – B {sa['B']} before the hand, A {sb['A']} – B "
+                     f"{sb['B']} after.")
+    return "<p>" + "<br>".join(_e(x) if not x.startswith("<b>") else x for x in items) + "</p>"
+
+
+def html_report(report: dict, title: str = "cuatrola analysis") -> str:
+    """One self-contained HTML page from an ``analyze --json`` object (see the module)."""
+    played_at = {}
+    for i, c in enumerate(report["cards"], 1):
+        played_at[c["card"]] = i
+    suit = SUIT_NAMES["oceb".index(report["muestra"][-1])]
+    how = ("every consistent deal" if report["exact"] else
+           f"{report['samples']} sampled deals per card and bid, seed {report['seed']}")
+    score = report.get("score")
+    res = report.get("result")
+    data = json.dumps({"win_chances": report["win_chances"],
+                       "result": None if res is None else {
+                           "winner": res["winner"], "game_points": res["game_points"]}}
+                      ).replace("</", "<\\/")
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body><main>",
+        _SUIT_SYMBOLS,
+        f"<h1>{_e(title)}</h1>",
+        f'<p class="sub">rules {_e(_rules_text(report["rules"]))}; muestra '
+        f'{_e(report["muestra"])} (triunfo {_e(suit)}); contract {_e(_contract(report))}'
+        + (f"; match score A {score['A']} – B {score['B']}" if score else "")
+        + f"; values from {_e(how)}</p>",
+        "<h2>The deal</h2>", _deal_section(report, played_at),
+        "<h2>Win chances along the hand</h2>",
+        '<p class="legend"><span class="side-A">━ side A (seats 1, 3)</span>'
+        '<span class="side-B">━ side B (seats 2, 4)</span><span>solid: from what the player '
+        "knew" + (", as the hand will be played" if report.get("model") == "played" else "")
+        + "; dashed: double dummy (all cards visible); ○ a mistake</span></p>",
+        '<svg id="graph" viewBox="0 0 1000 360" role="img" '
+        'aria-label="each side\'s chance of winning after each card"></svg>',
+        '<div class="controls"><button id="first">« start</button><button id="prev">‹ back'
+        '</button><button id="next">next ›</button><button id="last">end »</button>'
+        '<span id="step-text"></span></div>',
+        "<h2>The bazas</h2>", _tricks_section(report),
+        "<h2>Every card</h2>",
+        "<p>P(win): the chance of the card's side from what its player knew"
+        + (", as the hand will be played (the played-odds model)"
+           if report.get("model") == "played" else ", double dummy")
+        + "; best: the cards that did best; loss: the win chance given away. ?! an "
+        "inaccuracy (10 points or more), ? a mistake (20), ?? a blunder (30).</p>",
+        _play_table(report),
+    ]
+    if report["bids"]:
+        parts += ["<h2>The bidding</h2>",
+                  "<p>P(win) and EV from the seat's own hand; double dummy: the match points "
+                  "on the actual deal.</p>", _bids_table(report)]
+    parts += ["<h2>The result</h2>", _result_section(report),
+              "<h2>Per seat</h2>", _summary_table(report),
+              '<p class="foot">Written by cuatrola analyze --html. This page needs no '
+              "network.</p></main>",
+              f'<script type="application/json" id="report-data">{data}</script>',
+              f"<script>{_SCRIPT}</script></body></html>"]
+    return "\n".join(parts)
+
+
+def plot_win_chances(report: dict, path: str | Path, title: str = "") -> None:
+    """The graph of the report (side A's and B's win chances along the hand, from what
+    the player knew and double dummy, mistakes marked) to a .png or .svg file."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        from ..errors import CuatrolaError
+        raise CuatrolaError("--plot needs matplotlib: pip install 'cuatrola-solver[lab]'") \
+            from None
+    pts = report["win_chances"]
+    xs = [p["index"] for p in pts]
+    fig, ax = plt.subplots(figsize=(10, 4), dpi=100)
+    for side, colour in SIDE_COLOURS.items():
+        flip = (lambda v: v) if side == "A" else (lambda v: 1 - v)
+        kx = [p["index"] for p in pts if p["knew"] is not None]
+        ky = [flip(p["knew"]) for p in pts if p["knew"] is not None]
+        ax.plot(kx, ky, color=colour, lw=2.2, label=f"side {side}, from what the player knew")
+        dx = [p["index"] for p in pts if p["dd"] is not None]
+        dy = [flip(p["dd"]) for p in pts if p["dd"] is not None]
+        ax.step(dx, dy, where="post", color=colour, lw=1.5, ls="--", alpha=0.6,
+                label=f"side {side}, double dummy")
+    for p in pts:
+        if p["symbol"] and p["knew"] is not None:
+            side = "A" if p["seat"] % 2 else "B"
+            v = p["knew"] if side == "A" else 1 - p["knew"]
+            ax.plot([p["index"]], [v], "o", ms=9, mfc="white", mec=SIDE_COLOURS[side], mew=2.5)
+            ax.annotate(p["card"] + p["symbol"], (p["index"], v), xytext=(0, 9),
+                        textcoords="offset points", ha="center", color=SIDE_COLOURS[side],
+                        fontweight="bold")
+    last = None
+    for p in pts[1:]:
+        if p["trick"] != last:
+            ax.axvline(p["index"] - 1, color="#c9c2b0", ls=":", lw=1)
+            ax.text(p["index"] - 0.9, -0.16, f"baza {p['trick']}", fontsize=8, color="#555")
+            last = p["trick"]
+    ax.set_xticks(xs[1:])
+    ax.set_xticklabels([p["card"] for p in pts[1:]], fontsize=7)
+    ax.set_ylim(-0.05, 1.08)
+    ax.set_xlim(0, max(xs) if xs else 1)
+    ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
+    ax.set_ylabel("chance of winning the hand")
+    ax.set_title(title or "Win chances along the hand")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+    ax.grid(axis="y", color="#eee")
+    fig.tight_layout()
+    kind = Path(path).suffix.lstrip(".").lower() or "png"
+    # the same report gives the same file: no date, fixed ids in an SVG
+    with matplotlib.rc_context({"svg.hashsalt": "cuatrola"}):
+        fig.savefig(str(path), format=kind,
+                    metadata={"Date": None} if kind == "svg" else {"Software": None})
+    plt.close(fig)

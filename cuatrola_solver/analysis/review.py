@@ -1,0 +1,727 @@
+"""Post-game analysis of a played hand: renuncios, the cost of every card, the bids.
+
+:func:`analyze` replays a :class:`~cuatrola_solver.record.HandRecord` with
+:meth:`Hand.from_record <cuatrola_solver.hand.Hand.from_record>` and returns an
+:class:`Analysis`:
+
+**Renuncios and result** -- as ``cuatrola check`` finds them; the first renuncio
+decides the hand with the preset's penalty (``renuncio_penalty``, RULES.md 6, 8.5).
+
+**Every card played** (up to and including the first renuncio; the later cards are
+listed with ``kind = "after_renuncio"`` and not valued: the hand was already decided)
+is valued twice, always *for the side of the seat that played it*:
+
+- *double dummy* (all cards visible, as endplay's ``analyse_play``):
+  :func:`solver.solve_cards` on the position before the card, objectives ``makes``,
+  ``game_points``, ``tricks`` and ``margin`` (each its own optimum, RULES.md 8.9).
+  ``dd.before`` is the value of the position (the best card), ``dd.after`` the value
+  after the card played; ``dd_loss = before.makes - after.makes`` (1 when the card
+  throws away a hand that was won double dummy) and ``dd_points_lost`` the match
+  points (``game_points``) it gives away;
+- *from what the seat knew* (:func:`cardplay.hint` on the hand replayed up to the card:
+  its own cards, the muestra, the auction, every card played and cante sung so far,
+  over the deals consistent with that knowledge): ``p_win`` of the card played,
+  ``best_p_win`` of the best card, ``loss = best_p_win - p_win`` and ``best`` (the
+  cards that reach ``best_p_win``).  When the seat may sing at that trick boundary
+  the hint assumes it sings first (see :func:`cardplay.hint`).
+
+With a played-odds model that has card cells (``played_model``, :mod:`played`; the
+default of ``cuatrola analyze``, for the presets whose model has them) each valued
+card also has ``p_played`` and ``best_p_played``, the same as
+the hand will be played by players who see only their own cards, and ``loss`` is
+``best_p_played - p_played``: a card that only loses against defenders who see every
+card costs less than double dummy says.  ``loss_dd`` is always the double-dummy
+``best_p_win - p_win``; ``best`` the cards that reach the best rated chance.  Any
+played-odds model rates the calls of the bid review on their played EV (``p_played``,
+``ev_played``).
+
+The **label** of a card comes from ``loss`` (the knowledge-based loss of winning
+chances), with lichess's thresholds: ``inaccuracy`` ``?!`` (>= 0.10), ``mistake``
+``?`` (>= 0.20), ``blunder`` ``??`` (>= 0.30).  A renuncio is labelled
+``renuncio`` with the symbol ``??`` (its ``p_win`` is 0: the hand is lost).
+``dd_only`` flags a card that is a double-dummy error (``dd_loss > 0``) but was a
+sound play on the information available (``loss < 0.10``); ``unpunished`` the
+reverse (a labelled card that cost nothing double dummy).
+
+**Bid review** -- for each seat, in speaking order: :func:`bidding.advise` from its
+own hand at its turn (the calls before it, the record's score), i.e. ``p_win`` and
+``ev`` of every call it could have made, the advice, the call it made and
+``ev_loss`` (expected match points given away by the call made); and, per option,
+what the contract it leads to would have given on the actual deal double dummy
+(the row of :func:`solver.dd_table`, seen from the seat's side: ``makes`` and
+``game_points``).  ``dd_best`` is the call that would have scored most on the
+actual deal, ``missed`` is set when it is a bid the seat did not make although the
+contract makes double dummy (e.g. a cuatrola that was there to be made).
+When the record has the match score, every option also has ``p_match`` (the seat's
+pair's chance of winning the match after it, :mod:`equity`), the advice is the call of
+highest match chance, ``advice_per_hand`` the call of highest ``ev`` (``ev_loss`` is
+measured against it) and ``match_loss`` the match chance given away by the call made.
+
+**Summary per seat** -- ``choices``: cards it played with more than one legal card
+(a renuncio is a choice: a legal card was available); ``accuracy``: the percentage
+of its choices with ``loss < 0.10`` and no renuncio (None without choices);
+``inaccuracies``/``mistakes``/``blunders``/``renuncios``: counts of labels;
+``win_chance_lost``: sum of ``loss``; ``points_lost``: sum of ``dd_points_lost``,
+the match points its cards gave away double dummy (renuncio included: the penalty
+against the best double-dummy result); ``dd_errors``: cards with ``dd_loss > 0``;
+``dd_only``: those of them that were sound on its knowledge.
+
+Sampling: ``samples`` deals per card (the card is valued exactly, over every
+consistent deal, when there are at most ``samples`` of them -- the usual case
+from trick 3 on) and per bid review; ``exact=True`` enumerates every consistent
+deal everywhere (slow for the first cards: about 250,000 deals).  ``seed`` makes
+the report reproducible: card ``i`` (0-based, in playing order) uses ``seed + i``,
+the bid review of seat ``s`` uses ``seed + 100 + s``.
+"""
+
+from __future__ import annotations
+
+import copy
+import inspect
+import multiprocessing
+import sys
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..advice import bidding, budget, cardplay
+from ..hidden.deals import count_deals
+from ..hidden.knowledge import knowledge_from_hand
+from ..dd import solver
+from ..game.cards import format_card, format_cards
+from ..errors import NotationError
+from ..game.hand import Hand, Renuncio, replay_cards
+from ..game.match import check_score
+from ..game.play import SIDE_NAMES, renuncio_obligation, side_of
+from ..notation.record import HandRecord
+from ..game.rules import CONTRACT_VALUE, rules_spec
+
+__all__ = ["analyze", "Analysis", "CardReview", "BidReview", "SeatSummary", "label_of",
+           "annotate", "DEFAULT_SAMPLES", "THRESHOLDS"]
+
+#: deals per card and per bid review (the default of ``cuatrola analyze``)
+DEFAULT_SAMPLES = 1000
+#: processes sharing the cards by default: one.  On the project's 2-core machine two
+#: were not faster on the examples of ``examples/analysis`` (README, "Benchmark")
+DEFAULT_WORKERS = 1
+#: (least loss, label, symbol), worst first (lichess's thresholds on winning chances)
+THRESHOLDS = ((0.30, "blunder", "??"), (0.20, "mistake", "?"), (0.10, "inaccuracy", "?!"))
+#: a card with a loss below this is sound
+SOUND = THRESHOLDS[-1][0]
+_EPS = 1e-9
+OBJECTIVES = ("makes", "game_points", "tricks", "margin")
+
+Progress = Callable[[int, int], None]
+
+
+def label_of(loss: float | None) -> tuple[str | None, str | None]:
+    """``(label, symbol)`` for a loss of winning chances; ``(None, None)`` when sound."""
+    if loss is None:
+        return None, None
+    for least, label, symbol in THRESHOLDS:
+        if loss >= least - _EPS:
+            return label, symbol
+    return None, None
+
+
+def _declarer(decl: tuple[int, ...]):
+    """The declarer as in ``solve --json``: None, a seat, or [solo, contrasolo]."""
+    return None if not decl else list(decl) if len(decl) == 2 else decl[0]
+
+
+# --- results -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CardReview:
+    trick: int                  # 1-based
+    position: int               # 1-based place in the trick
+    seat: int
+    card: int
+    kind: str                   # choice | forced | renuncio | after_renuncio
+    legal: tuple[int, ...] = ()
+    dd_before: dict | None = None
+    dd_after: dict | None = None
+    p_win: float | None = None
+    best_p_win: float | None = None
+    best: tuple[int, ...] = ()
+    deals: int = 0
+    exact: bool = False
+    seed: int | None = None
+    obligation: str | None = None
+    #: with a played-odds model: p_win and best_p_win as the hand will be played
+    p_played: float | None = None
+    best_p_played: float | None = None
+
+    @property
+    def side(self) -> int:
+        return side_of(self.seat)
+
+    @property
+    def p_rated(self) -> float | None:
+        """The P(win) the card is rated on: as played with a model, else double dummy."""
+        return self.p_played if self.p_played is not None else self.p_win
+
+    @property
+    def best_p_rated(self) -> float | None:
+        return self.best_p_played if self.best_p_played is not None else self.best_p_win
+
+    @property
+    def loss(self) -> float | None:
+        """The loss of winning chances the label is given on: as played when the
+        analysis has a played-odds model, else double dummy (:attr:`loss_dd`)."""
+        if self.p_rated is None or self.best_p_rated is None:
+            return None
+        return max(0.0, self.best_p_rated - self.p_rated)
+
+    @property
+    def loss_dd(self) -> float | None:
+        """The loss of double-dummy winning chances over the deals the seat could not
+        tell apart."""
+        if self.p_win is None or self.best_p_win is None:
+            return None
+        return max(0.0, self.best_p_win - self.p_win)
+
+    @property
+    def dd_loss(self) -> int | None:
+        if self.dd_before is None:
+            return None
+        return int(self.dd_before["makes"]) - int(self.dd_after["makes"])
+
+    @property
+    def dd_points_lost(self) -> int | None:
+        if self.dd_before is None:
+            return None
+        return self.dd_before["game_points"] - self.dd_after["game_points"]
+
+    @property
+    def label(self) -> str | None:
+        if self.kind == "renuncio":
+            return "renuncio"
+        if self.kind != "choice":
+            return None
+        return label_of(self.loss)[0]
+
+    @property
+    def symbol(self) -> str | None:
+        if self.kind == "renuncio":
+            return "??"
+        if self.kind != "choice":
+            return None
+        return label_of(self.loss)[1]
+
+    @property
+    def dd_only(self) -> bool:
+        """A double-dummy error that was sound on the seat's knowledge."""
+        return bool(self.dd_loss) and self.kind == "choice" and self.loss < SOUND - _EPS
+
+    @property
+    def unpunished(self) -> bool:
+        """Labelled on the seat's knowledge, but it cost nothing double dummy."""
+        return self.label is not None and self.kind == "choice" and self.dd_points_lost == 0 \
+            and self.dd_loss == 0
+
+    def comment(self) -> str | None:
+        """A short annotation comment: what was better and what the card lost."""
+        if self.kind == "renuncio":
+            return (f"renuncio ({self.obligation.replace('_', ' ')}): "
+                    f"{format_cards(self.legal)} was legal")
+        if self.kind != "choice":
+            return None
+        label = self.label
+        if label is None and not self.dd_loss:
+            return None
+        best = format_cards(self.best[:3])
+        parts = []
+        if label is not None:
+            parts.append(f"{label}: {best} wins {100 * self.best_p_rated:.0f}%, "
+                         f"this {100 * self.p_rated:.0f}%"
+                         + (" as played" if self.p_played is not None else ""))
+        if self.dd_loss:
+            parts.append("loses a won hand double dummy"
+                         + ("; sound on what was known" if self.dd_only else ""))
+        return "; ".join(parts)
+
+    def to_dict(self) -> dict:
+        loss, loss_dd = self.loss, self.loss_dd
+        return {
+            "trick": self.trick, "position": self.position, "seat": self.seat,
+            "side": SIDE_NAMES[self.side], "card": format_card(self.card), "kind": self.kind,
+            "legal": [format_card(c) for c in self.legal],
+            "obligation": self.obligation,
+            "dd": None if self.dd_before is None else {"before": self.dd_before,
+                                                       "after": self.dd_after},
+            "dd_loss": self.dd_loss, "dd_points_lost": self.dd_points_lost,
+            "p_win": self.p_win, "best_p_win": self.best_p_win,
+            "p_played": self.p_played, "best_p_played": self.best_p_played,
+            "loss": None if loss is None else round(loss, 6),
+            "loss_dd": None if loss_dd is None else round(loss_dd, 6),
+            "best": [format_card(c) for c in self.best],
+            "label": self.label, "symbol": self.symbol,
+            "dd_only": self.dd_only, "unpunished": self.unpunished,
+            "deals": self.deals, "exact": self.exact, "seed": self.seed,
+        }
+
+
+@dataclass(frozen=True)
+class BidOption:
+    bid: str
+    allowed: bool
+    contract: str | None
+    declarer: tuple[int, ...]
+    p_win: float | None
+    ev: float | None
+    dd_makes: bool | None          # the seat's side wins, on the actual deal
+    dd_game_points: int | None     # match points of the seat's side, on the actual deal
+    reason: str | None = None
+    p_match: float | None = None   # the seat's pair wins the match (with the score)
+    p_played: float | None = None  # with a played-odds model: P(win) and EV as played
+    ev_played: float | None = None
+
+    @property
+    def ev_advised(self) -> float | None:
+        """The EV the advice is chosen on: as played with a model, else double dummy."""
+        return self.ev_played if self.ev_played is not None else self.ev
+
+    def to_dict(self, match: bool = False, played: bool = False) -> dict:
+        decl = self.declarer
+        d = {"bid": self.bid, "allowed": self.allowed, "contract": self.contract,
+             "declarer": _declarer(decl), "p_win": self.p_win, "ev": self.ev,
+             "dd_makes": self.dd_makes, "dd_game_points": self.dd_game_points,
+             "reason": self.reason}
+        if played:
+            d["p_played"], d["ev_played"] = self.p_played, self.ev_played
+        if match:
+            d["p_match"] = self.p_match
+        return d
+
+
+@dataclass(frozen=True)
+class BidReview:
+    seat: int
+    call: str
+    advice: str
+    options: tuple[BidOption, ...]
+    deals: int
+    exact: bool
+    seed: int | None
+    #: with the match score: the call of highest ev (the advice plays for the match)
+    advice_per_hand: str | None = None
+
+    def option(self, bid: str) -> BidOption:
+        for o in self.options:
+            if o.bid == bid:
+                return o
+        raise KeyError(bid)
+
+    @property
+    def ev_loss(self) -> float:
+        """Expected match points per hand given away against the best call for the hand
+        (as played when the review has played odds)."""
+        best = self.option(self.advice_per_hand or self.advice)
+        return max(0.0, best.ev_advised - self.option(self.call).ev_advised)
+
+    @property
+    def match_loss(self) -> float | None:
+        """The chance of winning the match given away by the call (with the score)."""
+        if self.advice_per_hand is None:
+            return None
+        return max(0.0, self.option(self.advice).p_match - self.option(self.call).p_match)
+
+    @property
+    def dd_best(self) -> str:
+        """The allowed call that scores most on the actual deal (ties: the weaker call)."""
+        best = None
+        for o in self.options:
+            if o.allowed and (best is None or o.dd_game_points > best.dd_game_points):
+                best = o
+        return best.bid
+
+    @property
+    def dd_points_lost(self) -> int:
+        return self.option(self.dd_best).dd_game_points - self.option(self.call).dd_game_points
+
+    @property
+    def missed(self) -> str | None:
+        """A bid the seat did not make that wins on the actual deal and scores more."""
+        best = self.option(self.dd_best)
+        if best.bid not in ("paso", self.call) and best.dd_makes and self.dd_points_lost > 0:
+            return best.bid
+        return None
+
+    def to_dict(self) -> dict:
+        match = self.advice_per_hand is not None
+        played = any(o.p_played is not None for o in self.options)
+        d = {"seat": self.seat, "side": SIDE_NAMES[side_of(self.seat)], "call": self.call,
+             "advice": self.advice, "ev_loss": round(self.ev_loss, 6),
+             "dd_best": self.dd_best, "dd_points_lost": self.dd_points_lost,
+             "missed": self.missed, "deals": self.deals, "exact": self.exact,
+             "seed": self.seed, "options": [o.to_dict(match, played) for o in self.options]}
+        if match:
+            d["advice_per_hand"] = self.advice_per_hand
+            d["match_loss"] = round(self.match_loss, 6)
+        return d
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    seat: int
+    cards: int
+    choices: int
+    accuracy: float | None
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+    renuncios: int
+    win_chance_lost: float
+    points_lost: int
+    dd_errors: int
+    dd_only: int
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "side": SIDE_NAMES[side_of(self.seat)],
+                "cards": self.cards, "choices": self.choices,
+                "accuracy": None if self.accuracy is None else round(self.accuracy, 1),
+                "inaccuracies": self.inaccuracies, "mistakes": self.mistakes,
+                "blunders": self.blunders, "renuncios": self.renuncios,
+                "win_chance_lost": round(self.win_chance_lost, 6),
+                "points_lost": self.points_lost, "dd_errors": self.dd_errors,
+                "dd_only": self.dd_only}
+
+
+@dataclass(frozen=True)
+class Analysis:
+    record: HandRecord
+    hand: Hand
+    exact: bool
+    samples: int
+    seed: int | None
+    cards: tuple[CardReview, ...]
+    bids: tuple[BidReview, ...]
+    dd_table: tuple[dict, ...]
+    summary: tuple[SeatSummary, ...] = field(default=())
+    model: str = "dd"       # "played": the cards' labels on played odds
+
+    @property
+    def decided_by(self) -> Renuncio | None:
+        return self.hand.renuncios[0] if self.hand.renuncios else None
+
+    def to_dict(self) -> dict:
+        """The ``analyze --json`` object (without ``schema``)."""
+        hand = self.hand
+        decl = hand.declarer
+        result = hand.result()
+        first = self.decided_by
+        return {
+            "rules": rules_spec(hand.rules), "muestra": format_card(hand.muestra),
+            "hands": [format_cards(h) for h in self.record.hands],
+            "auction": list(hand.auction.calls),
+            "score": hand.score.to_dict() if hand.score else None,
+            "contract": hand.contract,
+            "declarer": _declarer(decl),
+            "exact": self.exact, "samples": self.samples, "seed": self.seed,
+            "model": self.model,
+            "renuncios": [r.to_dict() for r in hand.renuncios],
+            "decided_by_renuncio": None if first is None else first.to_dict(),
+            "result": result.to_dict() if result else None,
+            "cards": [c.to_dict() for c in self.cards],
+            "bids": [b.to_dict() for b in self.bids],
+            "dd_table": list(self.dd_table),
+            "summary": [s.to_dict() for s in self.summary],
+        } | {"win_chances": win_chances(self)}
+
+
+def win_chances(analysis: "Analysis") -> list[dict]:
+    """Side A's chance of winning the hand along the play, for the graph of the report:
+    one point before the first card (``index`` 0) and one after each card.
+
+    ``knew``: from what the seat that played the card knew (the P(win) it is rated on,
+    as played with a played-odds model, turned to side A's view); ``dd``: double dummy
+    (1 when side A wins with perfect play from there, else 0).  A forced card changes
+    neither (the last value is carried on); after a renuncio both are the decided
+    result.  ``symbol``/``label`` mark the mistakes;
+    ``valued`` is False for a card whose ``knew`` is carried on (forced, after a renuncio).
+    Side B's chance is ``1 - knew`` and ``1 - dd``."""
+    hand = analysis.hand
+    decl = _declarer(hand.declarer)
+    side_a = 0
+    dd0 = None
+    for row in analysis.dd_table:
+        if row["contract"] == hand.contract and row["declarer"] == decl:
+            dd0 = int(row["makes"]) if row["side"] == "A" else 1 - int(row["makes"])
+    first = next((c for c in analysis.cards if c.best_p_rated is not None), None)
+    knew0 = None
+    if first is not None:
+        knew0 = first.best_p_rated if first.side == side_a else 1 - first.best_p_rated
+    points = [{"index": 0, "trick": 1, "seat": None, "card": None,
+               "knew": None if knew0 is None else round(knew0, 6), "dd": dd0,
+               "symbol": None, "label": None, "valued": knew0 is not None}]
+    knew, dd = knew0, dd0
+    result = hand.result()
+    for i, c in enumerate(analysis.cards, 1):
+        if c.kind == "after_renuncio" and result is not None:
+            knew = dd = 1.0 if result.winner == "A" else 0.0
+        else:
+            if c.p_rated is not None:
+                knew = c.p_rated if c.side == side_a else 1 - c.p_rated
+            if c.dd_after is not None:
+                m = int(bool(c.dd_after["makes"]))
+                dd = m if c.side == side_a else 1 - m
+        points.append({"index": i, "trick": c.trick, "seat": c.seat,
+                       "card": format_card(c.card),
+                       "knew": None if knew is None else round(knew, 6),
+                       "dd": None if dd is None else int(dd), "symbol": c.symbol,
+                       "label": c.label, "valued": c.p_win is not None})
+    return points
+
+
+# --- the work ----------------------------------------------------------------------
+
+def _seat_view(values: dict, seat_side: int, declaring: int) -> dict:
+    """Solver values (for the declaring side) seen from ``seat_side``."""
+    if seat_side == declaring:
+        return dict(values)
+    return {"makes": not values["makes"], "game_points": -values["game_points"],
+            "tricks": 5 - values["tricks"],
+            "margin": None if values["margin"] is None else -values["margin"]}
+
+
+def _dd_card_values(hand: Hand) -> dict[int, dict]:
+    """``{card: {objective: value for the seat on turn's side}}`` for every legal card."""
+    pos = hand.pos
+    per = {obj: solver.solve_cards(pos, hand.rules, obj) for obj in OBJECTIVES}
+    mine = side_of(pos.to_play)
+    return {c: _seat_view({obj: per[obj][c] for obj in OBJECTIVES}, mine, pos.declaring_side)
+            for c in per["makes"]}
+
+
+def _best_of(values: dict[int, dict]) -> dict:
+    out = {}
+    for obj in OBJECTIVES:
+        vals = [v[obj] for v in values.values()]
+        out[obj] = None if vals[0] is None else max(vals)
+    out["makes"] = bool(out["makes"])
+    return out
+
+
+@dataclass(frozen=True)
+class _Method:
+    """How the cards and calls are valued (the options of :func:`analyze`)."""
+    exact: bool
+    samples: int
+    bid_model: object = None        # weights the hidden deals by the calls
+    played_model: object = None     # rates the calls as played (and the cards, if fitted on them)
+
+    @property
+    def card_model(self):
+        """The played-odds model the cards are rated on: None when there is none or it
+        has no card cells (the cards are then rated double dummy)."""
+        m = self.played_model
+        return m if m is not None and m.has_cards else None
+
+
+def _hint(hand: Hand, how: _Method, seed: int | None, workers: int):
+    """cardplay.hint, exact when the consistent deals are no more than ``samples`` (and
+    than the deals sampling ever draws: a huge ``samples`` must not mean exact work)."""
+    exact = how.exact
+    if not exact:
+        k = knowledge_from_hand(hand, hand.pos.to_play)
+        exact = count_deals(k) <= min(how.samples, budget.SETTLED)
+    kw = {}
+    if "workers" in inspect.signature(cardplay.hint).parameters:
+        kw["workers"] = workers
+    return cardplay.hint(hand, exact=exact, samples=how.samples, seed=seed,
+                        bid_model=how.bid_model, played_model=how.card_model, **kw)
+
+
+def _review_card(hand: Hand, trick: int, position: int, card: int, how: _Method,
+                 seed: int | None, workers: int) -> CardReview:
+    seat = hand.pos.to_play
+    legal = tuple(hand.legal_cards())
+    if len(legal) == 1 and card in legal:
+        return CardReview(trick, position, seat, card, "forced", legal)
+    dd = _dd_card_values(hand)
+    before = _best_of(dd)
+    h = _hint(hand, how, seed, workers)
+    p = {ch.card: ch.p_win for ch in h.cards}
+    pp = {ch.card: ch.p_played for ch in h.cards}
+    rated = pp if how.card_model is not None else p
+    best_r = max(rated.values())
+    best = tuple(ch.card for ch in h.cards if rated[ch.card] >= best_r - _EPS)
+    best_p, best_pp = p[best[0]], pp[best[0]]
+    if card in legal:
+        return CardReview(trick, position, seat, card, "choice", legal, before, dd[card],
+                          p[card], best_p, best, h.deals, h.exact, h.seed, None,
+                          pp[card], best_pp)
+    penalty = CONTRACT_VALUE[hand.contract] * (2 if hand.rules.renuncio_penalty == "double"
+                                               else 1)
+    after = {"makes": False, "game_points": -penalty, "tricks": None, "margin": None}
+    obligation = renuncio_obligation(hand.pos.hands[seat - 1], hand.pos.trick, hand.trump, card)
+    return CardReview(trick, position, seat, card, "renuncio", legal, before, after, 0.0,
+                      best_p, best, h.deals, h.exact, h.seed, obligation,
+                      None if best_pp is None else 0.0, best_pp)
+
+
+def _review_bids(hand: Hand, table: list[dict], rows: list, how: _Method,
+                 seed: int | None, workers: int) -> list[BidReview]:
+    by_key = {(contract, tuple(decl)): row for (contract, decl), row in zip(rows, table)}
+    out = []
+    calls = list(hand.auction.calls)
+    for seat in (1, 2, 3, 4):
+        s = None if seed is None else seed + 100 + seat
+        adv = bidding.advise(hand.deal[seat - 1], hand.muestra, seat, calls[:seat - 1],
+                             hand.score, hand.rules, exact=how.exact, samples=how.samples,
+                             seed=s, workers=workers, bid_model=how.bid_model,
+                             played_model=how.played_model)
+        mine = side_of(seat)
+        options = []
+        for r in adv.options:
+            o = r.option
+            makes = gp = None
+            if o.allowed:
+                row = by_key[(o.contract, tuple(o.declarer))]
+                v = _seat_view({"makes": row["makes"], "game_points": row["game_points"],
+                                "tricks": row["tricks"], "margin": row["margin"]},
+                               mine, 0 if row["side"] == "A" else 1)
+                makes, gp = bool(v["makes"]), v["game_points"]
+            options.append(BidOption(o.bid, o.allowed, o.contract, tuple(o.declarer),
+                                     r.p_win, r.ev, makes, gp, o.reason, r.p_match,
+                                     r.p_played, r.ev_played))
+        out.append(BidReview(seat, calls[seat - 1], adv.advice, tuple(options), adv.deals,
+                             adv.exact, adv.seed, adv.advice_per_hand))
+    return out
+
+
+def _summaries(cards: list[CardReview]) -> list[SeatSummary]:
+    out = []
+    for seat in (1, 2, 3, 4):
+        mine = [c for c in cards if c.seat == seat and c.kind != "after_renuncio"]
+        choices = [c for c in mine if c.kind in ("choice", "renuncio")]
+        good = [c for c in choices if c.kind == "choice" and c.loss < SOUND - _EPS]
+        labels = [c.label for c in mine]
+        out.append(SeatSummary(
+            seat, len(mine), len(choices),
+            100.0 * len(good) / len(choices) if choices else None,
+            labels.count("inaccuracy"), labels.count("mistake"), labels.count("blunder"),
+            labels.count("renuncio"),
+            sum(c.loss for c in choices),
+            sum(c.dd_points_lost for c in choices),
+            sum(1 for c in choices if c.dd_loss), sum(1 for c in choices if c.dd_only)))
+    return out
+
+
+#: the cards to review, shared with the forked worker processes of _review_cards
+_TASKS: list = []
+
+
+def _review_task(k: int) -> tuple[int, CardReview]:
+    i, t, j, hand, c, s, how = _TASKS[k]
+    return i, _review_card(hand, t, j, c, how, s, 1)
+
+
+def _review_cards(tasks: list, how: _Method, workers: int):
+    """Yield ``(index, CardReview)`` for every task, in any order.
+
+    Each card's review is independent of the others and mostly Python (the hint's
+    deal-by-deal searches hold the GIL, so threads do not help), so with ``workers`` > 1
+    the cards are shared among that many forked processes; the reviews, seeded per card,
+    are the same whatever ``workers``.  Elsewhere than on Linux (where forking a process
+    that has loaded numpy is not safe everywhere), or with one worker or one card, they
+    run here, one after another."""
+    global _TASKS
+    workers = min(workers, len(tasks))
+    if workers > 1 and sys.platform.startswith("linux"):
+        _TASKS = [task + (how,) for task in tasks]
+        try:
+            with multiprocessing.get_context("fork").Pool(workers) as pool:
+                yield from pool.imap_unordered(_review_task, range(len(tasks)))
+        finally:
+            _TASKS = []
+        return
+    for i, t, j, hand, c, s in tasks:
+        yield i, _review_card(hand, t, j, c, how, s, 1)
+
+
+def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMPLES,
+            seed: int | None = None, workers: int | None = None, bids: bool = True,
+            progress: Progress | None = None, bid_model=None,
+            played_model=None) -> Analysis:
+    """The post-game analysis of a record (see the module's docstring).
+
+    ``samples``: deals per card and per bid review (ignored with ``exact``);
+    ``seed``: None draws one, reported in the result; ``workers``: processes sharing
+    the cards and threads of the bid review's batch solver (default
+    :data:`DEFAULT_WORKERS`; the result does not depend on it); ``bids=False`` skips the bid
+    review; ``progress(done, total)`` is called after each card and each bid review;
+    ``bid_model`` weights the hidden deals by the calls (see :func:`bidding.advise`);
+    ``played_model`` (a :class:`~cuatrola_solver.played.PlayedModel`) rates the calls as
+    played (the bid advice comes from the played EV) and, if it has card cells, the
+    cards (the labels come from the loss of played winning chances; ``model`` says
+    which).
+    Raises :class:`~cuatrola_solver.errors.RecordError` for a record that cannot be
+    replayed.
+    """
+    final = Hand.from_record(rec)               # checks the record, errors say where
+    if rec.score is not None and bids:
+        check_score(final.rules, rec.score, "the record's score")
+    if samples < 1:
+        raise NotationError(f"bad number of samples {samples}: expected at least 1")
+    workers = max(1, workers or DEFAULT_WORKERS)
+    if exact:
+        seed = None
+    elif seed is None:
+        seed = budget.random_seed()
+    first = final.renuncios[0] if final.renuncios else None
+    total = sum(len(t) for t in rec.tricks) + (4 if bids else 0)
+    cards: list[CardReview | None] = []
+    tasks = []                      # (index, trick, position, hand before the card, card, seed)
+    decided = False
+    for i, (t, j, hand, c) in enumerate(replay_cards(rec)):
+        if decided:
+            cards.append(CardReview(t, j, hand.pos.to_play, c, "after_renuncio",
+                                    tuple(hand.legal_cards())))
+        else:
+            cards.append(None)
+            tasks.append((i, t, j, copy.deepcopy(hand), c, None if seed is None else seed + i))
+            if first is not None and (t, hand.pos.to_play) == (first.trick, first.seat) \
+                    and c == first.card:
+                decided = True
+    done = len(cards) - len(tasks)
+    how = _Method(exact, samples, bid_model, played_model)
+    for i, review in _review_cards(tasks, how, workers):
+        cards[i] = review
+        done += 1
+        if progress:
+            progress(done, total)
+    rows = solver.contract_rows(final.rules)
+    table = solver.dd_table(final.deal, final.trump, final.rules)
+    reviews = []
+    if bids:
+        reviews = _review_bids(final, table, rows, how, seed, workers)
+        if progress:
+            progress(total, total)
+    return Analysis(rec, final, exact, samples, seed, tuple(cards), tuple(reviews),
+                    tuple(table), tuple(_summaries(cards)),
+                    "dd" if how.card_model is None else "played")
+
+
+def annotate(analysis: Analysis) -> HandRecord:
+    """A copy of the record with each labelled card's symbol and a short comment in
+    ``annotations`` (a double-dummy-only error gets a comment and no symbol)."""
+    import dataclasses
+
+    notes: dict[tuple[int, int], dict[str, str]] = {}
+    for c in analysis.cards:
+        note = {}
+        if c.symbol:
+            note["symbol"] = c.symbol
+        text = c.comment()
+        if text:
+            note["comment"] = text
+        if note:
+            notes[(c.trick, c.position)] = note
+    how = ("every consistent deal" if analysis.exact
+           else f"{analysis.samples} deals per card, seed {analysis.seed}")
+    line = f"cuatrola analyze: {how}"
+    comment = analysis.record.comment.strip()
+    kept = [x for x in comment.split("\n") if not x.startswith("cuatrola analyze:")]
+    return dataclasses.replace(analysis.record, annotations=notes,
+                               comment="\n".join(kept + [line]).strip())

@@ -1,0 +1,358 @@
+"""Players (bots): policies that call, sing and play from one seat's view.
+
+A :class:`Policy` answers three questions, each from a :class:`~cuatrola_solver.view.View`
+and a seed, and from nothing else (OpenSpiel's policies): ``call(view, seed)`` during the
+auction, ``sing(view, seed)`` at a trick boundary where the seat may sing (a suit, or
+None to keep quiet), ``card(view, seed)`` when it is the seat's turn to play.  The
+answers must be legal: the caller (:func:`cuatrola_solver.selfplay.play_hand`, the
+``play`` command) checks them.  Given the same view and seed a player answers the same,
+whatever the hidden cards: it never sees them.
+
+The players (:data:`PLAYERS`; :func:`make_player` reads ``"pimc:samples=80"``):
+
+- ``random``: a uniform legal choice for every call, cante and card.
+- ``heuristic``: a club player's rules of thumb (listed in :class:`HeuristicPlayer`).
+- ``pimc``: perfect-information Monte Carlo. Deals consistent with the view are
+  sampled and the card with the best double-dummy value over them is played (the
+  ``hint``; ``samples`` deals, default 40); a cante is sung when it is worth more over
+  those deals than keeping quiet.  Bids with the advisor (``advise`` on ``bid_samples``
+  deals, default 300: the call of best expected match points), or with ``bid=heuristic``.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..game.cards import Rank, card, cards_of, mask_of, points_of, rank_of, suit_of
+from ..errors import CuatrolaError, quote
+from ..game.play import next_seat, side_of, trick_winner_index
+from ..game.view import View
+
+__all__ = ["Policy", "RandomPlayer", "HeuristicPlayer", "PimcPlayer", "PLAYERS",
+           "make_player", "parse_player", "bid_advice"]
+
+
+class Policy(Protocol):
+    name: str
+
+    def call(self, view: View, seed: int) -> str: ...
+
+    def sing(self, view: View, seed: int) -> int | None: ...
+
+    def card(self, view: View, seed: int) -> int: ...
+
+
+class RandomPlayer:
+    """A uniform legal choice for every call, cante (or none) and card."""
+
+    name = "random"
+
+    def call(self, view: View, seed: int) -> str:
+        return random.Random(view.seed(seed)).choice(view.legal_calls())
+
+    def sing(self, view: View, seed: int) -> int | None:
+        return random.Random(view.seed(seed)).choice([None] + view.cante_options())
+
+    def card(self, view: View, seed: int) -> int:
+        return random.Random(view.seed(seed)).choice(view.legal_cards())
+
+    def __repr__(self) -> str:
+        return "random"
+
+
+# --- rules of thumb ----------------------------------------------------------------------
+
+def _strength(c: int) -> int:
+    """Higher is stronger within a suit (A > 3 > R > C > S)."""
+    return int(rank_of(c))
+
+
+def _trick_winner(view: View) -> tuple[int, int] | None:
+    """(seat, card) winning the trick on the table so far."""
+    pos = view.position
+    if not pos.trick:
+        return None
+    i = trick_winner_index(pos.trick, view.trump)
+    seat = pos.leader
+    for _ in range(i):
+        seat = next_seat(seat, pos.active)
+    return seat, pos.trick[i]
+
+
+def _unseen(view: View) -> int:
+    """Cards this seat has not seen: not in its hand, not played, not the muestra."""
+    seen = view.hand | mask_of(p.card for p in view.plays) | 1 << view.muestra
+    return ((1 << 20) - 1) & ~seen
+
+
+def _master(view: View, c: int) -> bool:
+    """True when no card the seat has not seen beats ``c`` in its suit."""
+    s = int(suit_of(c))
+    return not any(int(suit_of(x)) == s and _strength(x) > _strength(c)
+                   for x in cards_of(_unseen(view)))
+
+
+class HeuristicPlayer:
+    """A club player's rules of thumb, as readable rules.
+
+    Calls (only among the legal ones):
+
+    1. *quintola* with five trumps, or four trumps holding the as and the tres;
+    2. *cuatrola* with four trumps including the as or the tres, plus an as outside;
+    3. *solo* with three trumps including the as or the tres and an as outside, or
+       four trumps, or the as and tres of trumps with another as;
+    4. otherwise *paso*.
+
+    Cantes: sing at the first chance, the 40 before a 20.
+
+    Cards:
+
+    1. leading: with the best trump still out in hand (the master trump), lead trumps
+       (arrastre) while the other side may hold trumps; else cash an as (or a master
+       card) of a plain suit; else lead the lowest card of the longest plain suit;
+    2. following, partner winning the trick with a card nobody left can beat: give it
+       the most points (an as or tres if allowed), else the lowest card;
+    3. following otherwise: win the trick with the lowest card that wins (the last to
+       play wins only when the trick is worth points or it is cheap); if nothing
+       wins, throw the card worth least.
+    """
+
+    name = "heuristic"
+
+    def call(self, view: View, seed: int) -> str:
+        legal = view.legal_calls()
+        held = cards_of(view.hand)
+        trump = view.trump
+        trumps = [c for c in held if suit_of(c) == trump]
+        top = {card(Rank.AS, trump), card(Rank.TRES, trump)}
+        top_held = len(top & set(trumps))
+        side_aces = sum(1 for c in held if rank_of(c) == Rank.AS and suit_of(c) != trump)
+        wanted = ["paso"]
+        if (len(trumps) >= 3 and top_held and side_aces) or len(trumps) >= 4 or \
+                (top_held == 2 and side_aces):
+            wanted.append("solo")
+        if len(trumps) >= 4 and top_held and side_aces:
+            wanted.append("cuatrola")
+        if len(trumps) == 5 or (len(trumps) == 4 and top_held == 2):
+            wanted.append("quintola")
+        for call in reversed(wanted):
+            if call in legal:
+                return call
+        return "paso"
+
+    def sing(self, view: View, seed: int) -> int | None:
+        options = view.cante_options()
+        return options[0] if options else None
+
+    def card(self, view: View, seed: int) -> int:
+        legal = view.legal_cards()
+        if len(legal) == 1:
+            return legal[0]
+        trump = view.trump
+        pos = view.position
+        if not pos.trick:
+            return self._lead(view, legal)
+        winner = _trick_winner(view)
+        mine = side_of(view.seat)
+        if side_of(winner[0]) == mine and self._safe(view, winner[1]):
+            return max(legal, key=lambda c: (points_of(c) if suit_of(c) != trump else -1, -c))
+        winning = [c for c in legal if self._beats(view, c, winner[1])]
+        if winning:
+            return min(winning, key=lambda c: (suit_of(c) == trump, _strength(c), c))
+        return min(legal, key=lambda c: (suit_of(c) == trump, points_of(c), _strength(c), c))
+
+    def _lead(self, view: View, legal: list[int]) -> int:
+        trump = view.trump
+        trumps = [c for c in legal if suit_of(c) == trump]
+        out = [c for c in cards_of(_unseen(view)) if suit_of(c) == trump]
+        if trumps and out and _master(view, max(trumps, key=_strength)):
+            return max(trumps, key=_strength)
+        plain = [c for c in legal if suit_of(c) != trump]
+        masters = [c for c in plain if _master(view, c)]
+        if masters:
+            return max(masters, key=lambda c: (points_of(c), c))
+        if plain:
+            by_suit: dict[int, list[int]] = {}
+            for c in plain:
+                by_suit.setdefault(int(suit_of(c)), []).append(c)
+            longest = max(by_suit.values(), key=lambda cs: (len(cs), -min(cs)))
+            return min(longest, key=lambda c: (_strength(c), c))
+        return min(legal, key=lambda c: (_strength(c), c))
+
+    def _beats(self, view: View, c: int, best: int) -> bool:
+        trump = view.trump
+        if suit_of(c) == suit_of(best):
+            return _strength(c) > _strength(best)
+        return suit_of(c) == trump
+
+    def _safe(self, view: View, c: int) -> bool:
+        """Nobody who has still to play can beat ``c`` (as far as this seat can tell)."""
+        pos = view.position
+        left = sum(pos.active) - len(pos.trick) - 1
+        if left == 0:
+            return True
+        trump = view.trump
+        unseen = cards_of(_unseen(view))
+        if suit_of(c) == trump:
+            return _master(view, c)
+        return _master(view, c) and not any(suit_of(x) == trump for x in unseen)
+
+    def __repr__(self) -> str:
+        return "heuristic"
+
+
+# --- the advisor's odds of a call -------------------------------------------------------
+
+_BID_ADVICE: dict = {}
+_BID_ADVICE_KEEP = 8
+
+
+@functools.lru_cache(maxsize=16)
+def _models(rules, odds: str, inference: bool):
+    """The played-odds and bid models a bidder asks for (loaded once per rule set)."""
+    from ..models import bids, played
+    return (played.load_model(rules) if odds == "played" else None,
+            bids.load_model(rules) if inference else None)
+
+
+def bid_advice(view: View, seed: int, samples: int, odds: str = "dd",
+               inference: bool = False):
+    """The advisor's odds for the seat about to speak: ``advise`` over ``samples`` deals
+    drawn with a seed from ``seed`` and the view (so equal views, equal odds).  What
+    ``pimc`` bids on, and what the self-play lab records for each bid decision: the
+    last few answers are kept, so the lab and the player share one search (a memo of a
+    pure function: the answer depends on the view, the seed and ``samples`` only)."""
+    key = (view.key(), seed, samples, odds, inference)
+    advice = _BID_ADVICE.get(key)
+    if advice is None:
+        from ..advice.bidding import advise
+        played_model, bid_model = _models(view.rules, odds, inference)
+        advice = advise(view.hand, view.muestra, view.seat, list(view.calls), view.score,
+                        view.rules, samples=samples, seed=view.seed(seed), workers=1,
+                        played_model=played_model,
+                        bid_model=bid_model if view.calls else None)
+        if len(_BID_ADVICE) >= _BID_ADVICE_KEEP:
+            _BID_ADVICE.pop(next(iter(_BID_ADVICE)))
+        _BID_ADVICE[key] = advice
+    return advice
+
+
+# --- perfect-information Monte Carlo --------------------------------------------------------
+
+@dataclass
+class PimcPlayer:
+    """Samples deals consistent with the view and plays the best double-dummy card."""
+
+    samples: int = 40
+    bid: str = "advisor"
+    bid_samples: int = 300
+    #: the advisor bidder's odds: "dd" (double dummy) or "played" (the played-odds model)
+    odds: str = "dd"
+    #: 1: the advisor bidder weights the deals by the calls before it (the bid model)
+    inference: int = 0
+    #: with the match score: 1 bids for the match (the best match chance), 0 for the hand
+    #: (the best expected points per hand)
+    match: int = 1
+    name: str = "pimc"
+
+    def call(self, view: View, seed: int) -> str:
+        legal = view.legal_calls()
+        if self.bid == "heuristic":
+            return HeuristicPlayer().call(view, seed)
+        if self.bid == "random":
+            return RandomPlayer().call(view, seed)
+        advice = bid_advice(view, seed, self.bid_samples, self.odds, bool(self.inference))
+        choice = advice.advice
+        if not self.match and advice.advice_per_hand is not None:
+            choice = advice.advice_per_hand
+        return choice if choice in legal else "paso"
+
+    def sing(self, view: View, seed: int) -> int | None:
+        options = view.cante_options()
+        if not options:
+            return None
+        from ..advice.cardplay import best_cante, cante_values
+        return best_cante(cante_values(view, [None] + options, samples=self.samples,
+                                       seed=view.seed(seed)))
+
+    def card(self, view: View, seed: int) -> int:
+        legal = view.legal_cards()
+        if len(legal) == 1:
+            return legal[0]
+        from ..advice.cardplay import hint
+        return hint(view, samples=self.samples, seed=view.seed(seed)).best
+
+    def __repr__(self) -> str:
+        opts = []
+        if self.samples != 40:
+            opts.append(f"samples={self.samples}")
+        if self.bid != "advisor":
+            opts.append(f"bid={self.bid}")
+        if self.bid_samples != 300:
+            opts.append(f"bid_samples={self.bid_samples}")
+        if self.odds != "dd":
+            opts.append(f"odds={self.odds}")
+        if self.inference:
+            opts.append(f"inference={self.inference}")
+        if not self.match:
+            opts.append("match=0")
+        return "pimc" + (":" + ",".join(opts) if opts else "")
+
+
+#: the players by name, with the options each takes (name -> type)
+PLAYERS = {
+    "random": (RandomPlayer, {}),
+    "heuristic": (HeuristicPlayer, {}),
+    "pimc": (PimcPlayer, {"samples": int, "bid": str, "bid_samples": int, "odds": str,
+                          "inference": int, "match": int}),
+}
+BIDDERS = ("advisor", "heuristic", "random")
+
+
+def make_player(name: str, **options) -> Policy:
+    """A player by name with its options: ``make_player("pimc", samples=80)``."""
+    if name not in PLAYERS:
+        raise CuatrolaError(f"unknown player {quote(name)}: expected one of {', '.join(PLAYERS)}")
+    cls, known = PLAYERS[name]
+    for key in options:
+        if key not in known:
+            raise CuatrolaError(f"player {quote(name)} takes no option {quote(key)}"
+                                + (f" (options: {', '.join(known)})" if known else ""))
+    return cls(**options)
+
+
+def parse_player(spec: str) -> Policy:
+    """Read ``name[:option=value,...]``, e.g. ``pimc:samples=80,bid=heuristic``."""
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    options: dict = {}
+    if name not in PLAYERS:
+        raise CuatrolaError(f"unknown player {quote(spec)}: expected one of {', '.join(PLAYERS)}")
+    known = PLAYERS[name][1]
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq or key not in known:
+            raise CuatrolaError(f"bad option {quote(item)} of player {quote(spec)}: expected "
+                                + (", ".join(f"{k}=..." for k in known) or "no options"))
+        try:
+            options[key] = known[key](value.strip())
+        except ValueError:
+            raise CuatrolaError(f"bad value {quote(value)} for {key} of player {quote(spec)}") from None
+        if known[key] is int and key not in ("inference", "match") \
+                and not 1 <= options[key] <= 100_000:
+            raise CuatrolaError(f"bad value {quote(value)} for {key} of player {quote(spec)}: expected "
+                                f"1 to 100000")
+        if key == "odds" and options[key] not in ("dd", "played"):
+            raise CuatrolaError(f"bad value {quote(value)} for odds of player {quote(spec)}: expected "
+                                f"dd or played")
+        if key in ("inference", "match") and options[key] not in (0, 1):
+            raise CuatrolaError(f"bad value {quote(value)} for {key} of player {quote(spec)}: "
+                                f"expected 0 or 1")
+        if key == "bid" and options[key] not in BIDDERS:
+            raise CuatrolaError(f"bad value {quote(value)} for bid of player {quote(spec)}: expected "
+                                f"one of {', '.join(BIDDERS)}")
+    return make_player(name, **options)

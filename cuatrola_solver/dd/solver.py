@@ -1,0 +1,372 @@
+"""The double-dummy solver's Python face.
+
+The compiled search ``cuatrola_solver.dd._solver`` (``ext/solver.pyx``) runs when it is
+importable; otherwise the pure-Python :mod:`reference` runs and one message on stderr
+says so.  ``CUATROLA_PUREPYTHON=1`` forces the reference.  :data:`BACKEND` names the
+backend in use (``"compiled"`` or ``"reference"``).
+
+Verbs (values measured for the declaring side, see :mod:`reference`):
+
+- :func:`solve` -- the value of one position for one objective;
+- :func:`solve_cards` -- ``{card: value}`` for every legal card (DDS ``SolveBoard``);
+- :func:`analyse_play` -- the value after each card (or cante) of a sequence;
+- :func:`solve_batch` -- many deals in one call, numpy in and out, over several cores;
+- :func:`dd_tables` -- the double-dummy tables of many deals (numpy, several cores);
+- :func:`dd_table` -- every contract and declarer of a deal, as ``solve --json`` rows.
+
+Objectives: ``tricks``, ``margin``, ``makes``, ``game_points`` (RULES.md 8.9).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import threading
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from ..errors import RulesError
+from ..game import play
+from ..game.play import deal_position
+from ..game.rules import CONTRACT_VALUE, RuleSet
+from . import reference
+from .objectives import OBJECTIVES, final_value, points_based
+
+__all__ = ["BACKEND", "OBJECTIVES", "solve", "solve_cards", "analyse_play", "solve_batch",
+           "dd_table", "dd_tables", "table_rows", "TABLE_FIGURES", "deal_position",
+           "context_params", "set_tt_bits", "contract_rows"]
+
+_OBJECTIVE_CODE = {name: i for i, name in enumerate(OBJECTIVES)}
+_BONUS_CODE = {"none": 0, "over_100": 1, "carbunco": 2}
+
+#: the largest monte the compiled search holds (its values, doubled margins included,
+#: stay within the 16 bits of its table's bounds)
+MAX_MONTE = 10000
+
+#: default transposition table size: 2**DEFAULT_TT_BITS entries of 32 bytes per thread
+DEFAULT_TT_BITS = 12
+
+_compiled = None
+if os.environ.get("CUATROLA_PUREPYTHON", "") not in ("", "0"):
+    BACKEND = "reference"
+    print("cuatrola-solver: CUATROLA_PUREPYTHON is set: using the pure-Python reference "
+          "solver", file=sys.stderr)
+else:
+    try:
+        from . import _solver as _compiled        # type: ignore[attr-defined]
+        BACKEND = "compiled"
+    except ImportError as exc:                    # pragma: no cover - depends on the build
+        _compiled = None
+        BACKEND = "reference"
+        from .install_check import compiled_missing_message
+        print(compiled_missing_message(exc), file=sys.stderr)
+
+_local = threading.local()
+_tt_bits = DEFAULT_TT_BITS
+
+
+def set_tt_bits(bits: int) -> None:
+    """Size of the transposition table of each thread: ``2**bits`` entries (32 bytes each)."""
+    global _tt_bits
+    _tt_bits = int(bits)
+    _local.__dict__.pop("solver", None)
+
+
+def _engine():
+    s = getattr(_local, "solver", None)
+    if s is None or s.tt_bits != max(_tt_bits, 4):
+        s = _local.solver = _compiled.Solver(_tt_bits)
+    return s
+
+
+#: idle search contexts of solve_batch's worker threads, kept warm between calls
+_pool: list = []
+_pool_lock = threading.Lock()
+
+
+def _borrow():
+    with _pool_lock:
+        while _pool:
+            s = _pool.pop()
+            if s.tt_bits == max(_tt_bits, 4):
+                return s
+    return _compiled.Solver(_tt_bits)
+
+
+def _give_back(s) -> None:
+    with _pool_lock:
+        _pool.append(s)
+
+
+# --- rules as data -------------------------------------------------------------------
+
+def context_params(rules: RuleSet, contract: str, declarer: Sequence[int],
+                   active: Sequence[bool], trump: int) -> tuple[int, ...]:
+    """The rules and the contract as the tuple of ints the compiled search reads
+    (order: see ``fill_ctx`` in ``ext/solver.pyx``)."""
+    pts = points_based(contract, rules)
+    after = 0
+    for t in rules.cante_after_tricks:
+        after |= 1 << t
+    if not 0 <= rules.monte <= MAX_MONTE:
+        raise RulesError(f"monte={rules.monte} is outside what the solver handles "
+                         f"(0 to {MAX_MONTE})")
+    if not 0 <= rules.max_cantes_per_side < 2 ** 31:
+        raise RulesError(f"max_cantes_per_side={rules.max_cantes_per_side} is outside what "
+                         f"the solver handles (0 and up)")
+    return (int(rules.beat_led_after_trump), int(rules.free_when_cannot_overtrump),
+            *(int(a) for a in active),
+            play.declaring_side(declarer),
+            int(pts), play.tricks_goal(contract, rules) or 0, CONTRACT_VALUE[contract],
+            int(contract == "paso"), _BONUS_CODE[rules.pass_bonus],
+            int(rules.tie_break == "last_trick"), rules.monte,
+            int(rules.cantes_count(contract)), int(rules.cante_by == "any_trick_won"),
+            after, rules.max_cantes_per_side, int(rules.forty_first), trump)
+
+
+def _state(pos: play.Position) -> tuple:
+    return (pos.hands, pos.leader, pos.trick, pos.tricks, pos.points, pos.sung,
+            pos.cantes, pos.boundary_sung)
+
+
+def _check(objective: str) -> int:
+    if objective not in _OBJECTIVE_CODE:
+        raise ValueError(f"bad objective {objective!r}: expected one of {', '.join(OBJECTIVES)}")
+    return _OBJECTIVE_CODE[objective]
+
+
+def _convert(objective: str, v: int):
+    return bool(v) if objective == "makes" else int(v)
+
+
+# --- the verbs -------------------------------------------------------------------------
+
+def solve(pos: play.Position, rules: RuleSet, objective: str = "tricks"):
+    """The double-dummy value of ``pos`` for ``objective``, measured for
+    ``pos.declaring_side``: an int (tricks, margin, game points) or a bool (makes);
+    None for ``margin`` of a contract decided on tricks."""
+    code = _check(objective)
+    if objective == "margin" and not points_based(pos.contract, rules):
+        return None
+    if pos.is_over:
+        return final_value(pos, rules, objective)
+    if _compiled is None:
+        return reference.solve(pos, rules, objective)
+    params = context_params(rules, pos.contract, pos.declarer, pos.active, pos.trump)
+    return _convert(objective, _engine().value(params, _state(pos), code))
+
+
+def solve_cards(pos: play.Position, rules: RuleSet, objective: str = "tricks") -> dict:
+    """``{card: value}`` for every legal card of the seat on turn (like DDS
+    ``SolveBoard`` with all solutions).  The card is played *now*: cantes still
+    pending at this trick boundary are forgone -- apply :func:`play.sing` first to
+    value the cards after a cante."""
+    _check(objective)
+    return {c: solve(play.play_card(pos, c, rules.monte), rules, objective)
+            for c in reference.legal_cards(pos, rules)} if not pos.is_over else {}
+
+
+def analyse_play(pos: play.Position, rules: RuleSet, objective: str,
+                 cards: Iterable) -> list:
+    """The value after each item of a played sequence: a card (int), or a cante
+    given as ``(side, suit)``.  Raises ValueError on an illegal item."""
+    _check(objective)
+    return reference.analyse_play(pos, rules, objective, cards, solve_fn=solve)
+
+
+def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence[int] = (),
+                objective: str = "tricks", workers: int | None = None,
+                return_nodes: bool = False, with_tricks: bool = False):
+    """Solve many deals from their first lead in one call.
+
+    ``hands``: int array ``(n, 4)`` of the four hands' masks (seats 1-4); ``trumps``:
+    int array ``(n,)``.  Returns an int32 array ``(n,)`` (makes: 0/1; margin of a
+    tricks contract: all 0 -- do not ask).  ``workers`` threads (default: all cores)
+    each search a slice with the GIL released; the results do not depend on
+    ``workers``.  ``with_tricks``: return ``(values, tricks)``, the second the most
+    tricks of the declaring side (the compiled search then settles makes and game
+    points from it when it can: a side with every trick wins, one with none loses).
+    With ``return_nodes`` returns ``(..., nodes)``.
+    """
+    code = _check(objective)
+    hands = np.ascontiguousarray(hands, dtype=np.int64)
+    trumps = np.ascontiguousarray(trumps, dtype=np.int64)
+    if hands.ndim != 2 or hands.shape[1] != 4 or trumps.shape != (hands.shape[0],):
+        raise ValueError("hands must be (n, 4) and trumps (n,)")
+    n = hands.shape[0]
+    out = np.zeros(n, dtype=np.int32)
+    tricks = np.zeros(n, dtype=np.int32) if with_tricks else None
+
+    def result(nodes: int):
+        values = (out, tricks) if with_tricks else (out,)
+        values += (nodes,) if return_nodes else ()
+        return values if len(values) > 1 else out
+
+    declarer = tuple(declarer)
+    if objective == "margin" and not points_based(contract, rules):
+        if with_tricks:
+            tricks, nodes = solve_batch(hands, trumps, rules, contract, declarer, "tricks",
+                                        workers, return_nodes=True)
+            return result(nodes)
+        return result(0)
+    active = play.active_seats(declarer)
+    if _compiled is None:
+        nodes = 0
+        for i in range(n):
+            pos = deal_position(tuple(int(h) for h in hands[i]), int(trumps[i]), contract,
+                                declarer)
+            v, k = reference.solve_counted(pos, rules, objective)
+            out[i] = int(v)
+            nodes += k
+            if with_tricks:
+                tricks[i], k = reference.solve_counted(pos, rules, "tricks")
+                nodes += k
+        return result(nodes)
+    params = context_params(rules, contract, declarer, active, 0)
+    return result(_in_threads(
+        n, workers, 64, 4096,
+        lambda s, lo, hi: s.batch(params, hands, trumps, code, out, lo, hi, tricks)))
+
+
+def _in_threads(n: int, workers: int | None, least: int, most: int, call) -> int:
+    """Run ``call(engine, lo, hi)`` over the deals ``0..n`` on ``workers`` threads (default:
+    all cores), each with its own search context; returns the sum of what the calls
+    return (nodes).  Chunks of ``least`` to ``most`` deals are handed out in turn: no
+    thread idles while another has a hard slice."""
+    workers = max(1, min(workers or os.cpu_count() or 1, n or 1))
+    if workers == 1:
+        return call(_engine(), 0, n)
+    size = max(least, min(most, n // (8 * workers)))
+    chunks = iter([(i, min(i + size, n)) for i in range(0, n, size)])
+    lock = threading.Lock()
+    counts = [0] * workers
+    errors: list[BaseException] = []
+
+    def work(k: int) -> None:
+        s = _borrow()
+        try:
+            while not errors:
+                with lock:
+                    chunk = next(chunks, None)
+                if chunk is None:
+                    break
+                counts[k] += call(s, chunk[0], chunk[1])
+        except BaseException as e:          # re-raised in the calling thread
+            errors.append(e)
+        finally:
+            _give_back(s)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(workers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+    return sum(counts)
+
+
+def contract_rows(rules: RuleSet) -> list[tuple[str, tuple[int, ...]]]:
+    """``(contract, declarer)`` pairs of a double-dummy table, in table order."""
+    rows: list[tuple[str, tuple[int, ...]]] = [("paso", ())]
+    for contract in rules.allowed_contracts():
+        if contract == "paso":
+            continue
+        if contract == "contrasolo":
+            rows += [(contract, pair) for pair in ((1, 2), (1, 4), (2, 3), (3, 4))]
+        else:
+            rows += [(contract, (seat,)) for seat in (1, 2, 3, 4)]
+    return rows
+
+
+#: the figures of a table row: the last axis of :func:`dd_tables`
+TABLE_FIGURES = ("tricks", "margin", "makes", "game_points")
+
+
+@functools.lru_cache(maxsize=64)
+def table_plan(rules: RuleSet) -> tuple:
+    """Per row of the table ``(params, same)``: the context of ``Solver.table`` and the
+    index of an earlier row with the same players (whose tricks are this row's), or -1.
+    Raises RulesError for rules the compiled search cannot take."""
+    plan = []
+    first: dict[tuple[int, ...], int] = {}
+    for r, (contract, declarer) in enumerate(contract_rows(rules)):
+        params = context_params(rules, contract, declarer, play.active_seats(declarer), 0)
+        plan.append((params, first.get(declarer, -1)))
+        first.setdefault(declarer, r)
+    return tuple(plan)
+
+
+def _reference_table(hands: Sequence[int], trump: int, rules: RuleSet) -> list[list[int]]:
+    rows = []
+    for contract, declarer in contract_rows(rules):
+        pos = deal_position(tuple(hands), trump, contract, declarer)
+        rows.append([int(reference.solve(pos, rules, o) or 0) for o in TABLE_FIGURES])
+    return rows
+
+
+def dd_tables(hands, trumps, rules: RuleSet, workers: int | None = None,
+              return_nodes: bool = False):
+    """The double-dummy tables of many deals in one call: an int32 array ``(n, rows, 4)``,
+    rows as :func:`contract_rows`, figures as :data:`TABLE_FIGURES` (margin 0 where the
+    contract is decided on tricks: see :func:`table_rows`; makes 0/1).
+
+    Each row takes as few searches as exactness allows: the tricks once per set of
+    players (they read no contract parameter), then on tricks nothing more, on points
+    the margin, which settles the win (the tie break may take one zero-window test)
+    and, but for a pass bonus, the game points.  ``hands`` ``(n, 4)`` and ``trumps``
+    ``(n,)`` as in :func:`solve_batch`; ``workers`` threads (default: all cores), the
+    results independent of it.  With ``return_nodes`` returns ``(tables, nodes)``.
+    """
+    hands = np.ascontiguousarray(hands, dtype=np.int64)
+    trumps = np.ascontiguousarray(trumps, dtype=np.int64)
+    if hands.ndim != 2 or hands.shape[1] != 4 or trumps.shape != (hands.shape[0],):
+        raise ValueError("hands must be (n, 4) and trumps (n,)")
+    n = hands.shape[0]
+    nrows = len(contract_rows(rules))
+    out = np.zeros((n, nrows, len(TABLE_FIGURES)), dtype=np.int32)
+    if _compiled is None:
+        for i in range(n):
+            out[i] = _reference_table(tuple(int(h) for h in hands[i]), int(trumps[i]), rules)
+        nodes = 0
+    else:
+        plan = table_plan(rules)
+        nodes = _in_threads(n, workers, 1, 256,
+                            lambda s, lo, hi: s.table(plan, hands, trumps, out, lo, hi))
+    return (out, nodes) if return_nodes else out
+
+
+@functools.lru_cache(maxsize=64)
+def _row_heads(rules: RuleSet) -> tuple:
+    """Per row: contract, declarer as shown, side, whether it has a margin."""
+    heads = []
+    for contract, declarer in contract_rows(rules):
+        if contract == "paso":
+            shown = None
+        elif contract == "contrasolo":
+            shown = list(declarer)
+        else:
+            shown = declarer[0]
+        heads.append((contract, shown, play.SIDE_NAMES[play.declaring_side(declarer)],
+                      points_based(contract, rules)))
+    return tuple(heads)
+
+
+def table_rows(table, rules: RuleSet) -> list[dict]:
+    """One deal's table from :func:`dd_tables` (``(rows, 4)``) as the ``results`` of
+    ``solve --json`` (DESIGN.md): one dict per contract and declarer."""
+    return [{"contract": contract, "declarer": list(shown) if isinstance(shown, list) else shown,
+             "side": side, "tricks": tricks, "margin": margin if has_margin else None,
+             "makes": bool(makes), "game_points": game}
+            for (contract, shown, side, has_margin), (tricks, margin, makes, game)
+            in zip(_row_heads(rules), table.tolist())]
+
+
+def dd_table(hands: Sequence[int], trump: int, rules: RuleSet) -> list[dict]:
+    """The double-dummy table of a deal: one dict per contract and declarer, as the
+    ``results`` of ``solve --json`` (DESIGN.md)."""
+    table = dd_tables(np.array([hands], dtype=np.int64), np.array([trump], dtype=np.int64),
+                      rules, workers=1)
+    return table_rows(table[0], rules)

@@ -1,0 +1,117 @@
+"""The match (la partida): score, target, win by, and the caps on bids.
+
+Seat numbers are re-based every hand (RULES.md section 7): the next hand's dealer is
+this hand's seat 1, so the pair that is side A in one hand is side B in the next.
+:class:`Match` keeps the score of the two pairs and maps them to A and B hand by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import NotationError, quote
+from .rules import CONTRACT_VALUE, RuleSet
+
+
+@dataclass(frozen=True)
+class Score:
+    """The A/B match score before a hand."""
+
+    A: int = 0
+    B: int = 0
+
+    def of(self, side: int) -> int:
+        return self.B if side else self.A
+
+    def to_dict(self) -> dict[str, int]:
+        return {"A": self.A, "B": self.B}
+
+    def __str__(self) -> str:
+        return f"{self.A}-{self.B}"
+
+
+def parse_score(text: str, where: str = "--score", rules: RuleSet | None = None) -> Score:
+    """Read ``"3-5"`` (side A's score, then side B's); with ``rules``, also refuse a
+    score at which the match is already over (:func:`check_score`)."""
+    a, dash, b = text.strip().partition("-")
+    try:
+        if not dash:
+            raise ValueError
+        score = Score(int(a), int(b))
+        if score.A < 0 or score.B < 0:
+            raise ValueError
+    except ValueError:
+        raise NotationError(f"bad score {quote(text)} in {where}: expected A-B with two "
+                            f"non-negative numbers, e.g. '3-5'") from None
+    if rules is not None:
+        check_score(rules, score, where, text)
+    return score
+
+
+def check_score(rules: RuleSet, score: Score, where: str = "--score",
+                text: str | None = None) -> None:
+    """Refuse a score no hand is played at: a negative one, or one at which the match
+    is already over (a pair has reached the target with the lead it needs)."""
+    shown = repr(text) if text is not None else f"'{score}'"
+    if score.A < 0 or score.B < 0:
+        raise NotationError(f"bad score {shown} in {where}: a match score is never negative")
+    won = match_winner(rules, score.A, score.B)
+    if won is not None:
+        lead = "" if rules.win_by <= 1 else f" with a lead of {rules.win_by}"
+        raise NotationError(
+            f"bad score {shown} in {where}: under {rules.name} the match is over once a pair "
+            f"has {rules.target} points{lead}, so side {won} has already won at {score} "
+            f"and no hand is played")
+    if max(score.A, score.B) >= rules.target and score.A - score.B == 0 and rules.win_by <= 1:
+        # a hand scores for one pair only: the first pair to reach the target leads
+        raise NotationError(
+            f"bad score {shown} in {where}: under {rules.name} a match never stands level at "
+            f"{rules.target} or more (the first pair to reach {rules.target} has won)")
+
+
+def bid_cap_reason(rules: RuleSet, pair_score: int, contract: str) -> str | None:
+    """Why the bidding pair, at ``pair_score``, may not bid ``contract``; None if it may."""
+    if contract == "paso" or rules.bid_cap == "none":
+        return None
+    value = CONTRACT_VALUE[contract]
+    if rules.bid_cap == "near_target" and pair_score < rules.near_target_from:
+        return None
+    if pair_score + value > rules.target:
+        return (f"{contract} is worth {value} and the bidding pair has {pair_score}: "
+                f"{pair_score + value} would pass the target of {rules.target}")
+    return None
+
+
+def match_winner(rules: RuleSet, a: int, b: int) -> str | None:
+    """'A' or 'B' when that side has won the match at score a-b, else None."""
+    for name, mine, theirs in (("A", a, b), ("B", b, a)):
+        if mine >= rules.target and mine - theirs >= rules.win_by:
+            return name
+    return None
+
+
+@dataclass
+class Match:
+    """The score of two pairs over a match.  ``pair 0`` is side A in the first hand."""
+
+    rules: RuleSet
+    points: list[int] = field(default_factory=lambda: [0, 0])
+    hands_played: int = 0
+
+    def pair_of_side(self, side: str) -> int:
+        """Which pair plays as side ``'A'`` or ``'B'`` in the current hand."""
+        a_pair = self.hands_played % 2
+        return a_pair if side == "A" else 1 - a_pair
+
+    def score(self) -> Score:
+        """The current hand's A/B score."""
+        return Score(self.points[self.pair_of_side("A")], self.points[self.pair_of_side("B")])
+
+    def record_hand(self, winner: str, game_points: int) -> None:
+        self.points[self.pair_of_side(winner)] += game_points
+        self.hands_played += 1
+
+    def winner(self) -> int | None:
+        """The pair (0 or 1) that has won the match, if any."""
+        w = match_winner(self.rules, self.points[0], self.points[1])
+        return None if w is None else "AB".index(w)

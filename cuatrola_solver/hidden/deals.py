@@ -1,0 +1,247 @@
+"""The deals consistent with a seat's knowledge: exact counting, enumeration, sampling.
+
+The cards outside the observer's knowledge (the *pool*) are split among the other seats,
+seat ``s`` receiving ``hidden_counts[s - 1]`` of them and none of ``forbidden[s - 1]``
+(:class:`~cuatrola_solver.hidden.knowledge.Knowledge`).  These deals are counted exactly
+by a small dynamic programme over the pool's cards (:func:`count_deals`), and ranked:
+rank ``r`` in ``0 .. count - 1`` is turned into a deal by walking the same table
+(:func:`unrank_deals`, vectorised with numpy).  Enumeration unranks ``0 .. count - 1``
+(:func:`enumerate_deals`, also by slices for splitting exact work); sampling unranks
+uniform random ranks, so every consistent deal is exactly equally likely
+(:func:`sample_deals`, i.i.d., with replacement).  A deal is a row of four ``uint32``
+masks: the *current* hands of seats 1..4 (cards already played are not in them; see
+:meth:`Knowledge.dealt_hands`).
+
+At the start of a hand a seat 1-3 sees 14 unknown cards (5/5/4 to the others: 252,252
+deals); seat 4 sees 15 (5/5/5: 756,756 deals).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..errors import InconsistentDealError
+from ..game.cards import FULL_DECK, NUM_CARDS, cards_of
+from .knowledge import Knowledge
+
+__all__ = ["count_deals", "enumerate_deals", "unrank_deals", "sample_deals",
+           "consistent_mask"]
+
+_BITS = np.array([1 << c for c in range(NUM_CARDS)], dtype=np.uint32)
+
+# --- counting and ranking ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Table:
+    """The counting table of one Knowledge.  ``counts[i, flat(caps)]`` is the number of
+    ways to deal pool cards ``i..`` to the three other seats with remaining capacities
+    ``caps``; each capacity is stored shifted by one so that capacity -1 is a row of
+    zeros (``flat(caps) = sum((cap + 1) * stride)``)."""
+
+    seats: tuple[int, int, int]       # the other seats, 0-based, in seat order
+    cards: tuple[int, ...]            # the pool's cards, ascending
+    allowed: tuple[tuple[bool, bool, bool], ...]   # may other seat j receive card i?
+    counts: np.ndarray                # (n + 1, size) int64
+    strides: tuple[int, int, int]
+    start: int                        # flat index of the full capacities
+
+    @property
+    def total(self) -> int:
+        return int(self.counts[0, self.start])
+
+
+_TABLES: dict[tuple, _Table] = {}
+
+
+def _table(k: Knowledge) -> _Table:
+    pool = k.pool
+    seats = tuple(s for s in range(4) if s != k.seat - 1)
+    caps = tuple(k.hidden_counts[s] for s in seats)
+    forb = tuple(k.forbidden[s] & pool for s in seats)
+    key = (pool, seats, caps, forb)
+    tab = _TABLES.get(key)
+    if tab is not None:
+        return tab
+    cards = tuple(cards_of(pool))
+    n = len(cards)
+    allowed = tuple(tuple(not (f >> c & 1) for f in forb) for c in cards)
+    shape = tuple(c + 2 for c in caps)
+    counts = np.zeros((n + 1,) + shape, dtype=np.int64)
+    if sum(caps) == n:
+        counts[n][1, 1, 1] = 1
+        for i in range(n - 1, -1, -1):
+            nxt, cur = counts[i + 1], counts[i]
+            if allowed[i][0]:
+                cur[2:, 1:, 1:] += nxt[1:-1, 1:, 1:]
+            if allowed[i][1]:
+                cur[1:, 2:, 1:] += nxt[1:, 1:-1, 1:]
+            if allowed[i][2]:
+                cur[1:, 1:, 2:] += nxt[1:, 1:, 1:-1]
+    strides = (shape[1] * shape[2], shape[2], 1)
+    start = sum((c + 1) * st for c, st in zip(caps, strides))
+    tab = _Table(seats, cards, allowed, counts.reshape(n + 1, -1), strides, start)
+    if len(_TABLES) > 256:
+        _TABLES.clear()
+    _TABLES[key] = tab
+    return tab
+
+
+def _branches(k: Knowledge) -> list[tuple[Knowledge, int]]:
+    """``k`` as a disjoint union of product-form knowledges (no ``not_both``), each with
+    its count: the pool cards named by ``not_both`` are placed first, in every allowed
+    way (at most 3 x 3 branches: the constraints name the two trump cante cards)."""
+    pool = k.pool
+    entangled = 0
+    for _, need in k.not_both:
+        entangled |= need & pool
+    if not entangled:
+        return [(k, _table(k).total)]
+    others = [s for s in range(4) if s != k.seat - 1]
+    cards = cards_of(entangled)
+    out = []
+    for seats in itertools.product(others, repeat=len(cards)):
+        known = list(k.known)
+        hidden = list(k.hidden_counts)
+        ok = True
+        for c, s in zip(cards, seats):
+            if k.forbidden[s] >> c & 1 or hidden[s] == 0:
+                ok = False
+                break
+            known[s] |= 1 << c
+            hidden[s] -= 1
+        if not ok or any(need & ~known[s - 1] == 0 for s, need in k.not_both):
+            continue
+        sub = replace(k, known=tuple(known), hidden_counts=tuple(hidden), not_both=())
+        out.append((sub, _table(sub).total))
+    return out
+
+
+def count_deals(k: Knowledge) -> int:
+    """The exact number of deals (current hands of all four seats) consistent with ``k``."""
+    return sum(n for _, n in _branches(k))
+
+
+def unrank_deals(k: Knowledge, ranks: np.ndarray) -> np.ndarray:
+    """The deals of the given ranks (each in ``0 .. count_deals(k) - 1``), as an
+    ``(len(ranks), 4)`` array of ``uint32`` current-hand masks, seats 1..4.
+
+    Rank order: branch by branch (:func:`_branches`), then the pool's cards are dealt
+    in ascending order, each to the first of the other seats (in seat order) whose
+    completions still contain the rank."""
+    r = np.array(ranks, dtype=np.int64).reshape(-1)
+    branches = _branches(k)
+    total = sum(n for _, n in branches)
+    if len(r) and (r.min() < 0 or r.max() >= total):
+        raise ValueError(f"deal ranks must be in 0..{total - 1}")
+    if len(branches) == 1:
+        return _unrank_product(branches[0][0], r)
+    out = np.empty((len(r), 4), dtype=np.uint32)
+    lo = 0
+    for sub, n in branches:
+        sel = (r >= lo) & (r < lo + n)
+        if sel.any():
+            out[sel] = _unrank_product(sub, r[sel] - lo)
+        lo += n
+    return out
+
+
+def _unrank_product(k: Knowledge, ranks: np.ndarray) -> np.ndarray:
+    tab = _table(k)
+    m = len(ranks)
+    small = tab.total < 2 ** 31
+    dtype = np.int32 if small else np.int64
+    counts = tab.counts.astype(dtype) if small else tab.counts
+    r = ranks.astype(dtype)
+    idx = np.full(m, tab.start, dtype=dtype)
+    hands = [np.zeros(m, dtype=np.uint32) for _ in range(3)]
+    s0, s1, s2 = tab.strides
+    pick0 = np.zeros(m, dtype=bool)
+    pick1 = np.zeros(m, dtype=bool)
+    rest = np.empty(m, dtype=bool)
+    for i, c in enumerate(tab.cards):
+        nxt = counts[i + 1]
+        bit = _BITS[c]
+        a0, a1, _ = tab.allowed[i]
+        if a0:
+            w0 = nxt[idx - s0]
+            np.less(r, w0, out=pick0)
+            np.logical_not(pick0, out=rest)
+            np.subtract(r, w0, out=r, where=rest)
+        else:
+            pick0[:] = False
+            rest[:] = True
+        if a1:
+            w1 = nxt[idx - s1]
+            np.less(r, w1, out=pick1)
+            pick1 &= rest
+            rest &= ~pick1
+            np.subtract(r, w1, out=r, where=rest)
+        else:
+            pick1[:] = False
+        np.bitwise_or(hands[0], bit, out=hands[0], where=pick0)
+        np.bitwise_or(hands[1], bit, out=hands[1], where=pick1)
+        np.bitwise_or(hands[2], bit, out=hands[2], where=rest)
+        np.subtract(idx, s0, out=idx, where=pick0)
+        np.subtract(idx, s1, out=idx, where=pick1)
+        np.subtract(idx, s2, out=idx, where=rest)
+    out = np.zeros((m, 4), dtype=np.uint32)
+    for j, s in enumerate(tab.seats):
+        out[:, s] = hands[j]
+    out |= np.array(k.known, dtype=np.uint32)
+    return out
+
+
+def enumerate_deals(k: Knowledge, start: int = 0, stop: int | None = None) -> np.ndarray:
+    """Every deal consistent with ``k`` (or those of ranks ``start .. stop - 1``, to
+    split exact work), as an ``(n, 4)`` array of ``uint32`` current-hand masks."""
+    total = count_deals(k)
+    stop = total if stop is None else min(stop, total)
+    return unrank_deals(k, np.arange(max(start, 0), max(stop, start, 0), dtype=np.int64))
+
+
+def sample_deals(k: Knowledge, n: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` deals drawn independently and uniformly from the deals consistent with
+    ``k`` (with replacement), as an ``(n, 4)`` array of ``uint32`` masks."""
+    total = count_deals(k)
+    if total == 0:
+        raise InconsistentDealError("no deal is consistent with this seat's knowledge")
+    return unrank_deals(k, rng.integers(0, total, size=n, dtype=np.int64))
+
+
+def consistent_mask(k: Knowledge, deals: np.ndarray) -> np.ndarray:
+    """For each row of ``deals`` (current-hand masks, seats 1..4), whether it is a deal
+    consistent with ``k``: known cards held, no forbidden card nor ``not_both`` pair, the right hand sizes,
+    the cards outside ``k.played`` dealt exactly once."""
+    d = np.asarray(deals, dtype=np.uint32).reshape(-1, 4)
+    ok = np.ones(len(d), dtype=bool)
+    union = np.zeros(len(d), dtype=np.uint32)
+    total = 0
+    counts = np.zeros(len(d), dtype=np.int64)
+    for s in range(4):
+        h = d[:, s]
+        ok &= (h & np.uint32(k.known[s])) == np.uint32(k.known[s])
+        ok &= (h & np.uint32(k.forbidden[s])) == 0
+        ok &= _popcount(h) == k.hand_sizes[s]
+        for seat, need in k.not_both:
+            if seat == s + 1:
+                ok &= (h & np.uint32(need)) != np.uint32(need)
+        counts += _popcount(h)
+        union |= h
+        total += k.hand_sizes[s]
+    played = 0
+    for m in k.played:
+        played |= m
+    ok &= union == np.uint32(FULL_DECK & ~played)
+    ok &= counts == total
+    return ok
+
+
+def _popcount(a: np.ndarray) -> np.ndarray:
+    a = a.astype(np.uint32)
+    a = a - ((a >> 1) & 0x55555555)
+    a = (a & 0x33333333) + ((a >> 2) & 0x33333333)
+    a = (a + (a >> 4)) & 0x0F0F0F0F
+    return ((a * np.uint32(0x01010101)) >> 24).astype(np.int64)

@@ -1,0 +1,294 @@
+"""The solver benchmark (``cuatrola bench``) and seeded random deals and positions.
+
+:func:`run_bench` times, on one core and fixed seeded deals, the three searches of
+DESIGN.md's performance table for the compiled solver and the pure-Python reference:
+
+- ``tricks3``: exact tricks of a declarer whose partner sits out (3 hands; cuatrola
+  by seat 1, online rules);
+- ``margin4``: exact ``paso`` margin with cantes (4 hands; online rules);
+- ``makes``: one contract test, "can the declarer make it?", a zero-window search
+  (solo by seat 1 on points, online rules);
+- ``ddtable``: the full double-dummy table (every contract and declarer), compiled only.
+
+Per deal it reports microseconds and nodes searched, and the speed ratio.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Callable, Sequence
+
+import numpy as np
+
+from ..game import cards, play
+from ..dd import reference
+from ..game.cards import mask_of
+from ..game.rules import PRESETS, RuleSet, get_rules
+
+#: DESIGN.md targets, microseconds per deal
+TARGETS_US = {"tricks3": 10.0, "margin4": 80.0, "makes": 10.0}
+TARGET_RATIO = 200.0
+
+CASES = {
+    # name: (contract, declarer, objective, description)
+    "tricks3": ("cuatrola", (1,), "tricks", "exact tricks, declarer with partner out (3 hands)"),
+    "margin4": ("paso", (), "margin", "exact paso margin with cantes (4 hands)"),
+    "makes": ("solo", (1,), "makes", "one contract test, solo on points (zero window)"),
+}
+#: the full double-dummy table of a deal, every contract and declarer (solve --batch):
+#: timed through solver.dd_tables, after the cases above (no reference: minutes a deal)
+TABLE_CASE = "ddtable"
+TARGETS_US[TABLE_CASE] = 300.0
+
+
+def random_deal(rng: random.Random) -> tuple[tuple[int, int, int, int], int]:
+    """Four hand masks (seats 1-4) and the trump suit, of :func:`cards.random_deal`."""
+    hands, muestra = cards.random_deal(rng)
+    return tuple(mask_of(h) for h in hands), muestra // 5
+
+
+def random_deals(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` seeded deals as arrays: hands ``(n, 4)`` int64, trumps ``(n,)`` int64."""
+    rng = random.Random(seed)
+    hands = np.zeros((n, 4), dtype=np.int64)
+    trumps = np.zeros(n, dtype=np.int64)
+    for i in range(n):
+        h, t = random_deal(rng)
+        hands[i] = h
+        trumps[i] = t
+    return hands, trumps
+
+
+def random_position(rng: random.Random, rules: RuleSet, contract: str,
+                    declarer: Sequence[int] = (), plays: int = 0,
+                    sing_rate: float = 0.8) -> play.Position:
+    """A seeded random position: a deal, then ``plays`` random steps of legal play.
+
+    A step is a card, or at a trick boundary (with probability ``sing_rate``) one of
+    the cantes open to a side.  Stops early at the end of the hand.
+    """
+    hands, trump = random_deal(rng)
+    pos = play.deal_position(hands, trump, contract, declarer)
+    for _ in range(plays):
+        if pos.is_over:
+            break
+        pending = reference.pending_cante(pos, rules) if not pos.trick else None
+        if pending is not None and rng.random() < sing_rate:
+            side, suits = pending
+            pos = play.sing(pos, side, rng.choice(suits))
+            continue
+        pos = play.play_card(pos, rng.choice(reference.legal_cards(pos, rules)), rules.monte)
+    return pos
+
+
+def _clocks() -> tuple[float, float]:
+    return time.thread_time(), time.perf_counter()
+
+
+def _elapsed(start: tuple[float, float]) -> tuple[float, float]:
+    cpu, wall = _clocks()
+    return cpu - start[0], wall - start[1]
+
+
+def _time_compiled(solver_mod, hands, trumps, rules, contract, declarer, objective):
+    solver_mod.set_tt_bits(solver_mod.DEFAULT_TT_BITS)       # a fresh table
+    start = _clocks()
+    values, nodes = solver_mod.solve_batch(hands, trumps, rules, contract, declarer,
+                                           objective, workers=1, return_nodes=True)
+    return _elapsed(start), nodes, [int(v) for v in values]
+
+
+def _time_reference(hands, trumps, rules, contract, declarer, objective):
+    start = _clocks()
+    nodes = 0
+    values = []
+    for h, t in zip(hands, trumps):
+        pos = play.deal_position(tuple(int(x) for x in h), int(t), contract, declarer)
+        v, k = reference.solve_counted(pos, rules, objective)
+        values.append(int(v))
+        nodes += k
+    return _elapsed(start), nodes, values
+
+
+def _row(times: tuple[float, float], nodes: int, n: int) -> dict:
+    return {"us_per_deal": round(times[0] / n * 1e6, 2),
+            "wall_us_per_deal": round(times[1] / n * 1e6, 2),
+            "nodes_per_deal": round(nodes / n, 1)}
+
+
+def run_bench(deals: int = 2000, seed: int = 1, include_reference: bool = True,
+              reference_deals: int = 5, rules: RuleSet | None = None,
+              progress: Callable[[str], None] | None = None) -> dict:
+    """Benchmark the solver on ``deals`` seeded deals, on one core (``workers=1``).
+
+    Times are CPU time of the searching thread (``us_per_deal``; other processes on the
+    machine do not inflate it) and wall-clock time (``wall_us_per_deal``).  The
+    reference, thousands of times slower, runs on the first ``reference_deals`` deals
+    only, and the ratio compares CPU time per deal on those same deals.  Each compiled
+    run starts with a fresh transposition table.  ``progress(message)`` is called
+    before each timed run.  Returns::
+
+        {"backend": "compiled" | "reference", "deals": n, "seed": s, "rules": name,
+         "cases": {name: {"description", "contract", "declarer", "objective", "target_us",
+                          "compiled": {"us_per_deal", "wall_us_per_deal", "nodes_per_deal",
+                                       "meets_target"},
+                          "reference": {"us_per_deal", "wall_us_per_deal",
+                                        "nodes_per_deal", "deals"},
+                          "ratio": speed-up on the reference deals, "meets_ratio": bool,
+                          "agree": compiled values == reference values}}}
+    """
+    from ..dd import solver
+
+    rules = rules or PRESETS["online"]
+    hands, trumps = random_deals(deals, seed)
+    out = {"backend": solver.BACKEND, "deals": deals, "seed": seed, "rules": rules.name,
+           "cases": {}}
+    compiled = solver.BACKEND == "compiled"
+    for name, (contract, declarer, objective, description) in CASES.items():
+        row: dict = {"description": description, "contract": contract,
+                     "declarer": list(declarer), "objective": objective,
+                     "target_us": TARGETS_US[name]}
+        say = progress or (lambda message: None)
+        if compiled:
+            say(f"{name}: compiled solver, {deals} deals")
+            times, nodes, _ = _time_compiled(solver, hands, trumps, rules, contract,
+                                             declarer, objective)
+            row["compiled"] = _row(times, nodes, deals)
+            row["compiled"]["meets_target"] = row["compiled"]["us_per_deal"] <= TARGETS_US[name]
+        if include_reference and reference_deals > 0:
+            k = min(reference_deals, deals)
+            say(f"{name}: reference solver, {k} deals")
+            times, nodes, ref_values = _time_reference(hands[:k], trumps[:k], rules, contract,
+                                                       declarer, objective)
+            row["reference"] = {**_row(times, nodes, k), "deals": k}
+            if compiled:
+                ctimes, _, values = _time_compiled(solver, hands[:k], trumps[:k], rules,
+                                                   contract, declarer, objective)
+                row["agree"] = values == ref_values
+                row["ratio"] = round(times[0] / ctimes[0], 1) if ctimes[0] > 0 else None
+                row["meets_ratio"] = bool(row["ratio"] and row["ratio"] >= TARGET_RATIO)
+        out["cases"][name] = row
+    if compiled:
+        solver.set_tt_bits(solver.DEFAULT_TT_BITS)
+        start = _clocks()
+        _, nodes = solver.dd_tables(hands, trumps, rules, workers=1, return_nodes=True)
+        table = _row(_elapsed(start), nodes, deals)
+        out["cases"][TABLE_CASE] = {
+            "description": "full double-dummy table: every contract and declarer",
+            "contract": "all", "declarer": [], "objective": "table",
+            "target_us": TARGETS_US[TABLE_CASE],
+            "compiled": {**table, "meets_target": table["us_per_deal"] <= TARGETS_US[TABLE_CASE]}}
+    return out
+
+
+def _us(x) -> str:
+    if x is None:
+        return "-"
+    return f"{x / 1e6:.2f} s" if x >= 1e6 else f"{x / 1e3:.0f} ms" if x >= 1e4 else f"{x:.1f} µs"
+
+
+def format_bench(result: dict) -> str:
+    """A plain-text table of :func:`run_bench`'s result (the README's columns)."""
+    from tabulate import tabulate
+
+    cases = result["cases"].values()
+    with_ref = any("reference" in row for row in cases)
+    lines = [f"{result['backend']} solver, {result['deals']:,} seeded deals (seed "
+             f"{result['seed']}), rules {result['rules']}, one core; µs: CPU time per deal"]
+    headers = ["work", "target", "compiled", "wall", "nodes per deal"]
+    if with_ref:
+        headers += ["reference", "speed-up", "same answers"]
+    rows = []
+    for row in cases:
+        comp = row.get("compiled", {})
+        nodes = comp.get("nodes_per_deal")
+        cells = [row["description"], f"≤ {row['target_us']:g} µs",
+                 _us(comp.get("us_per_deal")), _us(comp.get("wall_us_per_deal")),
+                 "-" if nodes is None else f"{nodes:,.0f}"]
+        if with_ref:
+            ref = row.get("reference", {})
+            agree = row.get("agree")
+            k = ref.get("deals", 0)
+            on = f"{k} deal{'s' if k != 1 else ''}"
+            cells += [_us(ref.get("us_per_deal")),
+                      "-" if row.get("ratio") is None else f"{row['ratio']:,.0f}×",
+                      "-" if agree is None else f"yes ({on})" if agree else f"NO ({on})"]
+        rows.append(cells)
+    lines.append(tabulate(rows, headers=headers, disable_numparse=True))
+    if not with_ref:
+        lines.append("(--reference also times the pure-Python reference solver on the first "
+                     "deals and checks that both give the same answers)")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":          # python -m cuatrola_solver.bench
+    import sys
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    print(format_bench(run_bench(deals=n)))
+
+
+def run_players_bench(hands: int = 20, seed: int = 1, rules: RuleSet | str = "online",
+                      samples: int = 40) -> dict:
+    """The pimc player's speed: CPU time of each card decision (``samples`` deals) over
+    the card decisions of ``hands`` seeded hands of four pimc players, and of each whole
+    hand's play (after an all-pass auction, so bidding is not counted).  ``wait``: what a
+    person in ``cuatrola play`` waits, as seat 1, from one of his cards to his next
+    question (the three bots' cards in between)."""
+    from ..bots.players import PimcPlayer
+    from ..bots.playout import play_hand
+
+    rules = get_rules(rules)
+    player = PimcPlayer(samples=samples, bid="heuristic")
+    decisions: list[float] = []
+
+    class Timed:
+        name = "timed"
+
+        def call(self, view, s):
+            return "paso"
+
+        def sing(self, view, s):
+            return player.sing(view, s)
+
+        def card(self, view, s):
+            start = time.thread_time()
+            if view.seat == 1:
+                if person[0] is not None:
+                    waits.append(start - person[0])
+            c = player.card(view, s)
+            if len(view.legal_cards()) > 1:
+                decisions.append(time.thread_time() - start)
+            if view.seat == 1:
+                person[0] = time.thread_time()   # seat 1 answers: the bots take over
+            return c
+
+    hand_times = []
+    waits: list[float] = []
+    rng = random.Random(seed)
+    for k in range(hands):
+        person = [None]
+        deal = cards.random_deal(rng)
+        start = time.thread_time()
+        play_hand(deal, [Timed()] * 4, rules, seed=k)
+        hand_times.append(time.thread_time() - start)
+    decisions.sort()
+    hand_times.sort()
+    return {"hands": hands, "samples": samples, "decisions": len(decisions),
+            "decision_median_ms": 1000 * decisions[len(decisions) // 2],
+            "decision_p90_ms": 1000 * decisions[int(len(decisions) * 0.9)],
+            "hand_median_s": hand_times[len(hand_times) // 2],
+            "hand_max_s": hand_times[-1],
+            "wait_median_ms": 1000 * sorted(waits)[len(waits) // 2],
+            "wait_max_ms": 1000 * max(waits)}
+
+
+def format_players_bench(p: dict) -> str:
+    """A line of :func:`run_players_bench`'s result."""
+    return (f"pimc player ({p['samples']} samples a card), {p['hands']} seeded hands of four "
+            f"pimc players, one core, CPU time: card decision median "
+            f"{p['decision_median_ms']:.1f} ms (90th percentile {p['decision_p90_ms']:.1f} ms, "
+            f"{p['decisions']} decisions with a choice); a hand's play median "
+            f"{p['hand_median_s']:.3f} s (longest {p['hand_max_s']:.3f} s); in cuatrola "
+            f"play, seat 1 waits for the bots' cards {p['wait_median_ms']:.0f} ms (median, "
+            f"at most {p['wait_max_ms']:.0f} ms)")

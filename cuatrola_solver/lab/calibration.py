@@ -1,0 +1,342 @@
+"""How well predicted odds match what happened at the table.
+
+The self-play lab (:mod:`cuatrola_solver.lab`) records, at each bid decision, the
+advisor's P(win) of every call.  Each hand gives *predictions* with known outcomes:
+
+- a bid contract (solo, contrasolo, cuatrola, quintola): the P(win) its declarer (the
+  last seat to bid) gave the call it made, against whether its side won; the
+  prediction counts only when the option's contract is the one played;
+- paso (all passed): each seat's P(win) of passing (for its own side), against whether
+  its side won -- keyed by the seat, and summed per side (A: seats 1 and 3, B: 2 and 4);
+- on request, every card a seat chose: the hint's P(win) of that card on what the seat
+  knew, recomputed from the record (:func:`card_predictions`), against whether the
+  seat's side won -- grouped by trick and role (declaring side or not).
+
+For each group (contract and seat, paso per seat and per side, every seat, overall;
+cards by trick and role)
+:class:`Calibration` gives a reliability table -- predictions binned by value: count,
+mean prediction, observed rate with its Wilson interval -- the Brier score (mean of
+(p - won)^2), the expected calibration error (the bins' |mean prediction - observed
+rate| weighted by their counts) and the bias (mean prediction - observed rate:
+positive when the odds promise more than the table gives).  Sums only: memory does not
+grow with the number of records.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import multiprocessing
+import sys
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+from ..advice import cardplay
+from ..models import bids
+from ..advice.stats import wilson
+from ..errors import CuatrolaError, RecordError
+from ..game.hand import Hand, replay_cards
+from ..game.play import side_of
+from ..models.played import card_role
+from ..bots.players import parse_player
+from ..notation.record import record_from_obj
+from ..game.rules import get_rules
+
+__all__ = ["Prediction", "Group", "Calibration", "predictions", "card_predictions",
+           "with_card_predictions", "read_records",
+           "DEFAULT_BINS"]
+
+DEFAULT_BINS = 10
+
+
+@dataclass(frozen=True)
+class Prediction:
+    contract: str
+    seat: int
+    side: str          # the side the prediction is for ("A"/"B")
+    p: float           # predicted P(win) of that side
+    won: bool
+    trick: int = 0     # a card's prediction: its trick (0: a call's)
+    role: str = ""     # a card's: "declarer" (the seat's side declares; A under paso) or "defender"
+
+
+def _side(seat: int) -> str:
+    return "A" if seat % 2 else "B"
+
+
+def predictions(obj: dict, winner: str, player: str | None = None) -> list[Prediction]:
+    """The predictions of one lab record (JSON object) whose hand side ``winner`` won;
+    ``player`` (a canonical player spec, as ``repr(parse_player(...))``): only those
+    made by seats of the line-up playing it."""
+    out = _predictions(obj, winner)
+    if player is None:
+        return out
+    specs = {}
+    for side, spec in ((obj.get("lab") or {}).get("lineup") or {}).items():
+        try:
+            specs[side] = repr(parse_player(str(spec)))
+        except CuatrolaError:
+            specs[side] = None
+    return [p for p in out if specs.get(p.side) == player]
+
+
+def _predictions(obj: dict, winner: str) -> list[Prediction]:
+    lab = obj.get("lab") or {}
+    calls = obj.get("auction") or ["paso"] * 4
+    odds = {b["seat"]: b.get("odds") for b in lab.get("bids") or ()
+            if isinstance(b, dict) and "seat" in b}
+    bidders = [s for s, c in enumerate(calls, 1) if c != "paso"]
+    out = []
+    if not bidders:
+        for seat in (1, 2, 3, 4):
+            p = _p_win(odds.get(seat), "paso", "paso")
+            if p is not None:
+                out.append(Prediction("paso", seat, _side(seat), p, winner == _side(seat)))
+        return out
+    seat = bidders[-1]
+    call = calls[seat - 1]
+    p = _p_win(odds.get(seat), call, call)
+    if p is not None:
+        out.append(Prediction(call, seat, _side(seat), p, winner == _side(seat)))
+    return out
+
+
+def forced_auction(obj: dict) -> bool:
+    """Whether a lab record's calls were forced (``selfplay --auction``): they say
+    nothing about the hands."""
+    config = (obj.get("lab") or {}).get("config") or {}
+    return bool(config.get("auctions"))
+
+
+def card_predictions(obj: dict, winner: str, *, samples: int = 100, seed: int = 0,
+                     bid_model=None) -> list[Prediction]:
+    """The predictions of the cards of one record whose hand side ``winner`` won: at
+    each card its seat chose (two legal cards or more, before the hand is decided), the
+    hint's P(win) of that card over ``samples`` deals consistent with what the seat knew,
+    seeded by ``seed`` and the card's place -- as ``cuatrola hint`` gives it: with
+    ``bid_model`` the deals are weighted by the calls, unless the record's calls were
+    forced (:func:`forced_auction`).  Each costs a hint (about 25 ms at 100 deals)."""
+    if forced_auction(obj):
+        bid_model = None
+    out = []
+    for n, (t, _, hand, card) in enumerate(replay_cards(record_from_obj(obj))):
+        if hand.renuncios or hand.is_over():
+            break
+        legal = hand.legal_cards()
+        if len(legal) < 2 or card not in legal:
+            continue
+        h = cardplay.hint(hand, samples=samples, seed=seed + n, bid_model=bid_model)
+        seat = hand.pos.to_play
+        role = card_role(side_of(seat), hand.pos.declaring_side)
+        p = next(c.p_win for c in h.cards if c.card == card)
+        out.append(Prediction(hand.contract, seat, _side(seat), p, winner == _side(seat),
+                              t, role))
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _bid_model(rules_json: str):
+    return bids.load_model(get_rules(json.loads(rules_json)))
+
+
+def _card_task(args: tuple) -> list[Prediction]:
+    obj, winner, samples, seed, infer = args
+    model = _bid_model(json.dumps(obj.get("rules"), sort_keys=True)) if infer else None
+    return card_predictions(obj, winner, samples=samples, seed=seed, bid_model=model)
+
+
+def with_card_predictions(records: Iterable[tuple[dict, str]], *, samples: int = 100,
+                          seed: int = 0, workers: int = 1, infer: bool = True
+                          ) -> Iterator[tuple[dict, str, list[Prediction]]]:
+    """``(obj, winner, card predictions)`` for each ``(obj, winner)`` of ``records``, in
+    order; the n-th record's hints are seeded from ``seed + 100 n``, so the predictions
+    do not depend on ``workers`` (forked processes, on Linux).  ``infer``: weight the
+    deals by the calls with the preset's bid model, as ``hint`` does (ModelError when
+    it is missing)."""
+    tasks = ((obj, w, samples, seed + 100 * n, infer) for n, (obj, w) in enumerate(records))
+    if workers > 1 and sys.platform.startswith("linux"):
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            # a small look-ahead keeps memory flat on big files
+            pending: list = []
+            for task in tasks:
+                pending.append((task, pool.apply_async(_card_task, (task,))))
+                if len(pending) >= 8 * workers:
+                    (obj, w, *_), res = pending.pop(0)
+                    yield obj, w, res.get()
+            for (obj, w, *_), res in pending:
+                yield obj, w, res.get()
+        return
+    for task in tasks:
+        yield task[0], task[1], _card_task(task)
+
+
+def _p_win(odds, bid: str, contract: str) -> float | None:
+    if not isinstance(odds, dict):
+        return None
+    for o in odds.get("options") or ():
+        if o.get("bid") == bid and o.get("contract") == contract:
+            p = o.get("p_win")
+            return float(p) if isinstance(p, (int, float)) and 0 <= p <= 1 else None
+    return None
+
+
+@dataclass
+class Group:
+    """Sums of one group's predictions, binned."""
+
+    bins: int = DEFAULT_BINS
+    n: int = 0
+    sum_p: float = 0.0
+    wins: int = 0
+    sq: float = 0.0
+    count: list[int] = field(default_factory=list)
+    bin_p: list[float] = field(default_factory=list)
+    bin_wins: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.count = self.count or [0] * self.bins
+        self.bin_p = self.bin_p or [0.0] * self.bins
+        self.bin_wins = self.bin_wins or [0] * self.bins
+
+    def add(self, p: float, won: bool) -> None:
+        k = min(self.bins - 1, int(p * self.bins))
+        self.n += 1
+        self.sum_p += p
+        self.wins += int(won)
+        self.sq += (p - won) ** 2
+        self.count[k] += 1
+        self.bin_p[k] += p
+        self.bin_wins[k] += int(won)
+
+    @property
+    def ece(self) -> float | None:
+        if not self.n:
+            return None
+        return sum(abs(self.bin_p[k] - self.bin_wins[k]) for k in range(self.bins)) / self.n
+
+    def to_dict(self) -> dict:
+        if not self.n:
+            return {"n": 0}
+        lo, hi = wilson(self.wins, self.n)
+        rows = []
+        for k in range(self.bins):
+            c = self.count[k]
+            if not c:
+                continue
+            blo, bhi = wilson(self.bin_wins[k], c)
+            rows.append({"bin": [k / self.bins, (k + 1) / self.bins], "count": c,
+                         "mean_p": self.bin_p[k] / c, "observed": self.bin_wins[k] / c,
+                         "ci95": [blo, bhi]})
+        mean_p = self.sum_p / self.n
+        rate = self.wins / self.n
+        return {"n": self.n, "mean_p": mean_p, "observed": rate, "observed_ci95": [lo, hi],
+                "bias": mean_p - rate, "brier": self.sq / self.n, "ece": self.ece,
+                "bins": rows}
+
+
+class Calibration:
+    """Predictions gathered by group: ``(contract, seat)``, ``("paso", side)``,
+    ``("seat", seat)``, ``("overall",)`` for the calls; ``("cards", trick, role)`` and
+    ``("cards",)`` for the cards."""
+
+    def __init__(self, bins: int = DEFAULT_BINS, played=None,
+                 player: str | None = None) -> None:
+        if not 1 <= bins <= 100:
+            raise CuatrolaError(f"bad number of bins {bins}: expected 1 to 100")
+        self.bins = bins
+        #: a PlayedModel: judge the played odds it gives instead of the recorded ones
+        self.played = played
+        #: a canonical player spec: only the calls of the seats playing it
+        self.player = player
+        #: every prediction added (for fitting a played-odds model)
+        self.kept: list[Prediction] | None = None
+        self.groups: dict[tuple, Group] = {}
+        self.records = 0
+        self.without_odds = 0
+
+    def _group(self, key: tuple) -> Group:
+        g = self.groups.get(key)
+        if g is None:
+            g = self.groups[key] = Group(self.bins)
+        return g
+
+    def add(self, pred: Prediction) -> None:
+        if self.kept is not None:
+            self.kept.append(pred)
+        if pred.trick:
+            p = (pred.p if self.played is None
+                 else self.played.p_card(pred.contract, pred.trick, pred.role, pred.p))
+            self._group(("cards", pred.trick, pred.role)).add(p, pred.won)
+            self._group(("cards",)).add(p, pred.won)
+            return
+        if self.played is not None:
+            pred = dataclasses.replace(pred, p=self.played.p(pred.contract, pred.seat, pred.p))
+        self._group((pred.contract, pred.seat)).add(pred.p, pred.won)
+        if pred.contract == "paso":
+            self._group(("paso", pred.side)).add(pred.p, pred.won)
+        self._group(("seat", pred.seat)).add(pred.p, pred.won)
+        self._group(("overall",)).add(pred.p, pred.won)
+
+    def add_record(self, obj: dict, winner: str, cards: list[Prediction] = ()) -> None:
+        """The record's calls' predictions, and ``cards``, its cards' (see
+        :func:`card_predictions`)."""
+        self.records += 1
+        preds = predictions(obj, winner, self.player)
+        if not preds:
+            self.without_odds += 1
+        for p in [*preds, *cards]:
+            self.add(p)
+
+    def to_dict(self) -> dict:
+        order = {"paso": 0, "solo": 1, "contrasolo": 2, "cuatrola": 3, "quintola": 4,
+                 "seat": 5, "overall": 6, "cards": 7}
+        rows = []
+        for key in sorted(self.groups, key=lambda k: (order.get(k[0], 9), len(k) == 1,
+                                                      str(k[1:]))):
+            d = {"contract": key[0] if key[0] not in ("seat", "overall", "cards") else None}
+            if key[0] == "cards":
+                d["cards"] = True
+                if len(key) == 1:
+                    d["group"] = "cards, overall"
+                else:
+                    d["group"] = f"cards, trick {key[1]}, {key[2]}"
+                    d["trick"], d["role"] = key[1], key[2]
+            elif key[0] == "seat":
+                d["group"] = f"seat {key[1]}"
+                d["seat"] = key[1]
+            elif key[0] == "overall":
+                d["group"] = "overall"
+            elif isinstance(key[1], str):
+                d["group"] = f"paso, side {key[1]}"
+                d["side"] = key[1]
+            else:
+                d["group"] = f"{key[0]}, seat {key[1]}"
+                d["seat"] = key[1]
+            d.update(self.groups[key].to_dict())
+            rows.append(d)
+        return {"records": self.records, "without_odds": self.without_odds,
+                "bins": self.bins, "groups": rows}
+
+
+def read_records(path: str, lines: Iterable[bytes | str]) -> Iterator[tuple[dict, str]]:
+    """(record object, winning side) of each JSON line; blank lines are skipped.  A line
+    that is not a record, or a record that cannot be replayed, raises
+    :class:`RecordError` naming the file and line."""
+    for n, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        where = f"{path}, line {n}"
+        try:
+            obj = json.loads(raw)
+        except (ValueError, RecursionError) as e:
+            raise RecordError(f"{where}: not a JSON record ({e})") from None
+        rec = record_from_obj(obj, where)
+        if not rec.complete:
+            raise RecordError(f"{where}: the record does not give every hand, so its "
+                              f"result is not known")
+        result = Hand.from_record(rec).result()
+        if result is None:
+            raise RecordError(f"{where}: the hand is not finished: it has no result")
+        yield obj, result.winner
+

@@ -1,0 +1,622 @@
+"""The self-play lab: duplicate tournaments between line-ups of players.
+
+A run (:class:`LabConfig`) plays ``count`` *boards*.  In ``hands`` mode a board is one
+deal, played twice: play 0 seats line-up ``a`` at side A's seats (1 and 3) and ``b``
+at side B's (2 and 4); play 1 swaps the line-ups over the same deal and seats, so the
+luck of the cards cancels in the difference (duplicate bridge).  In ``matches`` mode a
+board is a pair of matches with the same seeds and the line-ups swapped.
+
+Everything a board does is seeded from the run's seed and the board's index, so a
+board's records are the same whoever plays it: one process, several
+(:func:`run` with ``workers``), or a Ray cluster (``ray``).  The work goes out in
+*batches* of consecutive boards; results come back in any order and are written in
+board order, each batch at once and flushed, so an interrupted run loses nothing
+written and :func:`run` with ``resume`` continues it (the boards of the file are
+read back, not replayed).  Memory does not grow with the number of boards: records
+stream to the file and the summary keeps running sums (:class:`Summary`).
+
+Each hand is one line of JSON: the schema-1 record plus the extension field ``lab``
+(see :func:`lab_fields`), which carries, for each bid decision, the advisor's odds as
+``advise`` gave them -- the bidder's own when it bids with the advisor (``pimc`` with
+``bid=advisor``: the odds it bid on), else the advisor's over ``odds_samples`` deals
+(none when 0).  :mod:`cuatrola_solver.calibration` reads them.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import socket
+import time
+from dataclasses import asdict, dataclass, field, replace
+from typing import Callable, Iterable, Iterator, Sequence
+
+from ..game.auction import parse_auction
+from ..advice.stats import wilson
+from ..game.cards import random_deal
+from ..errors import CuatrolaError, quote
+from ..game.hand import Hand
+from ..bots.players import PimcPlayer, bid_advice, parse_player
+from ..notation.record import record_from_obj
+from ..game.rules import get_rules, rules_spec
+from ..bots.playout import iter_match, play_hand
+
+__all__ = ["LabConfig", "LabError", "Summary", "play_board", "run_batch", "run", "Z95"]
+
+Z95 = 1.959964
+#: odds of a bid decision are drawn over this many deals by default
+DEFAULT_ODDS_SAMPLES = 100
+#: how many batches each worker may have in flight (bounds the memory of a run)
+AHEAD = 2
+#: seconds to wait for a Ray head to answer
+RAY_TIMEOUT = 5.0
+
+
+class LabError(CuatrolaError):
+    """Bad input of a lab run: its players, its options, its output file, its cluster."""
+
+
+@dataclass(frozen=True)
+class LabConfig:
+    """What a run plays; every record carries it (``lab.config``), and ``--resume``
+    continues a file only under the same configuration (``count`` may grow)."""
+
+    a: str
+    b: str
+    rules: object = "online"           # rules_spec: a preset name or an override object
+    seed: int = 0
+    mode: str = "hands"                # hands | matches
+    odds_samples: int = DEFAULT_ODDS_SAMPLES
+    auctions: tuple[tuple[str, ...], ...] = ()   # forced auctions, board i gets i mod len
+    count: int = field(default=1, compare=False)
+
+    @classmethod
+    def make(cls, a: str, b: str, rules="online", seed: int = 0, mode: str = "hands",
+             count: int = 1, odds_samples: int = DEFAULT_ODDS_SAMPLES,
+             auctions: Sequence[str | Sequence[str]] = ()) -> "LabConfig":
+        """A checked configuration; player specs are normalised (``parse_player``)."""
+        if mode not in ("hands", "matches"):
+            raise LabError(f"bad mode {quote(mode)}: expected hands or matches")
+        if count < 1:
+            raise LabError(f"bad number of {mode} {count}: expected at least 1")
+        if odds_samples < 0:
+            raise LabError(f"bad odds samples {odds_samples}: expected 0 (no odds) or more")
+        ruleset = get_rules(rules)
+        pa, pb = parse_player(a), parse_player(b)
+        forced = []
+        for text in auctions:
+            calls = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+            if len(calls) != 4:
+                raise LabError(f"bad auction {quote(' '.join(calls))}: expected 4 calls, one "
+                               f"per seat from seat 1")
+            if mode == "matches":
+                raise LabError("--auction plays single hands: it cannot be used with --matches")
+            try:
+                auction = parse_auction(calls[:3], 4, ruleset)
+                auction.call(calls[3].lower())
+            except CuatrolaError as e:
+                raise LabError(f"bad auction {quote(' '.join(calls))}: {e}") from None
+            forced.append(tuple(auction.calls))
+        return cls(repr(pa), repr(pb), rules_spec(ruleset), seed, mode, odds_samples,
+                   tuple(forced), count)
+
+    def key(self) -> dict:
+        """The configuration as recorded in each line (without ``count``)."""
+        d = asdict(self)
+        del d["count"]
+        d["auctions"] = [" ".join(a) for a in self.auctions]
+        return d
+
+    @property
+    def plays(self) -> tuple[int, ...]:
+        """The plays of a board: both, or only the first when the two line-ups are the
+        same (the second would repeat it: the players answer the same to the same
+        views and seeds)."""
+        return (0,) if self.a == self.b else (0, 1)
+
+    def with_count(self, count: int) -> "LabConfig":
+        return replace(self, count=count)
+
+
+# --- one board ----------------------------------------------------------------------
+
+class _Recorder:
+    """A player seen through the lab: the same answers, with the odds of each call."""
+
+    def __init__(self, player, odds_samples: int, forced: Sequence[str] | None,
+                 bids: list) -> None:
+        self.player = player
+        self.name = getattr(player, "name", repr(player))
+        self.odds_samples = odds_samples
+        self.forced = forced
+        self.bids = bids
+
+    def call(self, view, seed):
+        own = (isinstance(self.player, PimcPlayer) and self.player.bid == "advisor"
+               and not self.forced)
+        samples = self.player.bid_samples if own else self.odds_samples
+        odds = None
+        if samples:
+            odds = _odds(bid_advice(view, seed, samples, self.player.odds,
+                                    bool(self.player.inference)) if own
+                         else bid_advice(view, seed, samples), "bidder" if own else "advisor")
+        call = (self.forced[view.seat - 1] if self.forced
+                else self.player.call(view, seed))
+        self.bids.append({"seat": view.seat, "call": call, "odds": odds})
+        return call
+
+    def sing(self, view, seed):
+        return self.player.sing(view, seed)
+
+    def card(self, view, seed):
+        return self.player.card(view, seed)
+
+
+def _odds(advice, by: str) -> dict:
+    """The recorded form of an :class:`~cuatrola_solver.advisor.Advice`: every allowed
+    call with its contract, p_win and ev for the bidder's side (p_match with a score)."""
+    options = []
+    for r in advice.options:
+        if not r.option.allowed:
+            continue
+        d = r.to_dict(match=advice.advice_per_hand is not None)
+        o = {"bid": d["bid"], "contract": d["contract"], "declarer": d["declarer"],
+             "side": d["side"], "p_win": round(r.p_win, 6), "ev": round(r.ev, 6)}
+        if r.p_match is not None:
+            o["p_match"] = round(r.p_match, 6)
+        options.append(o)
+    return {"by": by, "samples": advice.deals, "advice": advice.advice, "options": options}
+
+
+def _deal_rng(config: LabConfig, i: int) -> random.Random:
+    return random.Random(f"{config.seed}/{config.mode}/{i}")
+
+
+def lab_fields(config: LabConfig, board: int, play: int, lineup: dict, seed: int,
+               bids: list, result, **extra) -> dict:
+    """The ``lab`` field of a record: the configuration, the board and play, the
+    line-up of each side (``{"A": spec, "B": spec}``), the seed of the players'
+    choices, the bid decisions (seat, call, odds or null) and the hand's result."""
+    d = {"config": config.key(), "deal": board, "play": play, "lineup": lineup, "seed": seed}
+    d.update(extra)
+    d["bids"] = bids
+    d["result"] = {"winner": result.winner, "game_points": result.game_points}
+    return d
+
+
+def play_board(config: LabConfig, i: int) -> list[dict]:
+    """The records (JSON objects) of board ``i``: both plays, in order."""
+    rules = get_rules(config.rules)
+    players = {"a": parse_player(config.a), "b": parse_player(config.b)}
+    out = []
+    if config.mode == "hands":
+        rng = _deal_rng(config, i)
+        deal = random_deal(rng)
+        seed = rng.getrandbits(62)
+        forced = config.auctions[i % len(config.auctions)] if config.auctions else None
+        for play in config.plays:
+            side_a, side_b = ("a", "b") if play == 0 else ("b", "a")
+            bids: list = []
+            seated = [_Recorder(players[side_a if s % 2 else side_b], config.odds_samples,
+                                forced, bids) for s in (1, 2, 3, 4)]
+            rec = play_hand(deal, seated, rules, seed=seed)
+            result = Hand.from_record(rec).result()
+            lineup = {"A": getattr(config, side_a), "B": getattr(config, side_b)}
+            obj = rec.to_json_obj()
+            obj["lab"] = lab_fields(config, i, play, lineup, seed, bids, result)
+            out.append(obj)
+        return out
+    seed = _deal_rng(config, i).getrandbits(62)
+    for play in config.plays:
+        first, second = ("a", "b") if play == 0 else ("b", "a")
+        bids: list = []
+        # players 1 and 3 of hand 0 are line-up ``first``
+        seated = [_Recorder(players[first if s % 2 else second], config.odds_samples,
+                            None, bids) for s in (1, 2, 3, 4)]
+        for k, rec in enumerate(iter_match(seated, rules, seed)):
+            result = Hand.from_record(rec).result()
+            # in hand k, side A's seats hold hand 0's players of seats 1+k and 3+k
+            a_is_first = k % 2 == 0
+            lineup = {"A": getattr(config, first if a_is_first else second),
+                      "B": getattr(config, second if a_is_first else first)}
+            obj = rec.to_json_obj()
+            obj["lab"] = lab_fields(config, i, play, lineup, seed, list(bids), result, hand=k)
+            bids.clear()
+            out.append(obj)
+        out[-1]["lab"]["last"] = True
+    return out
+
+
+def run_batch(config: LabConfig, start: int, stop: int) -> list[str]:
+    """The JSON lines of boards ``start .. stop-1``: a task of a run, wherever it runs."""
+    return [json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+            for i in range(start, stop) for obj in play_board(config, i)]
+
+
+# --- the summary ----------------------------------------------------------------------
+
+@dataclass
+class Ratio:
+    """A ratio of sums over boards, sum(v) / sum(h), with the standard error of the
+    ratio estimator over boards (boards are independent; the hands of one board are not)."""
+
+    n: int = 0
+    v: float = 0.0
+    h: float = 0.0
+    vv: float = 0.0
+    hh: float = 0.0
+    vh: float = 0.0
+
+    def add(self, v: float, h: float) -> None:
+        self.n += 1
+        self.v += v
+        self.h += h
+        self.vv += v * v
+        self.hh += h * h
+        self.vh += v * h
+
+    @property
+    def mean(self) -> float | None:
+        return self.v / self.h if self.h else None
+
+    @property
+    def se(self) -> float | None:
+        if self.n < 2 or not self.h:
+            return None
+        r = self.v / self.h
+        ss = max(0.0, self.vv - 2 * r * self.vh + r * r * self.hh)
+        hbar = self.h / self.n
+        return math.sqrt(ss / (self.n * (self.n - 1))) / hbar
+
+    def to_dict(self) -> dict:
+        m, se = self.mean, self.se
+        ci = None if se is None else [m - Z95 * se, m + Z95 * se]
+        return {"mean": m, "se": se, "ci95": ci}
+
+
+class _Board:
+    """The hands of one board as they are read back: who scored what."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.points = {"a": 0, "b": 0}
+        self.won = {"a": 0, "b": 0}
+        self.hands = 0
+        self.matches = {"a": 0, "b": 0}
+        self.plays_done = set()
+        self.contracts: list[tuple[str, object, str, bool]] = []
+
+
+class Summary:
+    """Running sums of a run, fed record by record in board order."""
+
+    def __init__(self, config: LabConfig) -> None:
+        self.config = config
+        self.boards = 0
+        self.hands = 0
+        self.played = 0            # hands played by this run (not read back by --resume)
+        self.points = {"a": Ratio(), "b": Ratio()}
+        self.diff = Ratio()
+        self.won = Ratio()
+        self.matches = Ratio()
+        self.contracts: dict[tuple, list[int]] = {}   # (contract, seat) -> [bid, made, a, b]
+        self._board: _Board | None = None
+
+    @staticmethod
+    def who(lab: dict, side: str) -> str:
+        """"a" or "b": the line-up that played ``side`` ("A"/"B") in a record.  Line-up
+        a holds side A in play 0 (and in a match's even hands: the pairs swap labels
+        as the deal passes on)."""
+        a_side = "A" if (lab["play"] + lab.get("hand", 0)) % 2 == 0 else "B"
+        return "a" if side == a_side else "b"
+
+    def feed(self, obj: dict) -> bool:
+        """Take one record object; True when it completes its board."""
+        lab = obj["lab"]
+        board = self._board
+        if board is None or board.index != lab["deal"]:
+            board = self._board = _Board(lab["deal"])
+        result = lab["result"]
+        winner = self.who(lab, result["winner"])
+        board.points[winner] += result["game_points"]
+        board.won[winner] += 1
+        board.hands += 1
+        board.contracts.append(_contract_of(obj))
+        if self.config.mode == "hands":
+            board.plays_done.add(lab["play"])
+        elif lab.get("last"):
+            # the last hand's winner is the match's: only the winner of a hand scores
+            board.plays_done.add(lab["play"])
+            board.matches[winner] += 1
+        if board.plays_done == set(self.config.plays):
+            self._close(board)
+            self._board = None
+            return True
+        return False
+
+    def _close(self, b: _Board) -> None:
+        self.boards += 1
+        self.hands += b.hands
+        for x in ("a", "b"):
+            self.points[x].add(b.points[x], b.hands)
+        self.diff.add(b.points["a"] - b.points["b"], b.hands)
+        self.won.add(b.won["a"], b.hands)
+        if self.config.mode == "matches":
+            self.matches.add(b.matches["a"], len(self.config.plays))
+        for contract, seat, who, made in b.contracts:
+            row = self.contracts.setdefault((contract, seat), [0, 0, 0, 0])
+            row[0] += 1
+            row[1] += int(made)
+            row[2 if who == "a" else 3] += 1
+
+    def to_dict(self) -> dict:
+        c = self.config
+        d = {"mode": c.mode, "a": c.a, "b": c.b, "rules": c.rules, "seed": c.seed,
+             "boards": self.boards, "hands": self.hands,
+             "points_per_hand": {"a": self.points["a"].to_dict(),
+                                 "b": self.points["b"].to_dict(),
+                                 "difference": self.diff.to_dict()},
+             "hands_won": {"a": self.won.to_dict()}}
+        if c.mode == "matches":
+            d["matches_won"] = {"a": self.matches.to_dict(),
+                                "matches": len(c.plays) * self.boards}
+        rows = []
+        order = {"paso": 0, "solo": 1, "contrasolo": 2, "cuatrola": 3, "quintola": 4}
+        for (contract, seat), (bid, made, by_a, by_b) in sorted(
+                self.contracts.items(), key=lambda kv: (order.get(kv[0][0], 9), str(kv[0][1]))):
+            lo, hi = wilson(made, bid)
+            rows.append({"contract": contract, "seat": seat, "bid": bid,
+                         "share": bid / self.hands if self.hands else None,
+                         "by_a": by_a, "by_b": by_b, "made": made, "made_rate": made / bid,
+                         "made_ci95": [lo, hi]})
+        d["contracts"] = rows
+        return d
+
+
+def _contract_of(obj: dict) -> tuple[str, object, str, bool]:
+    """(contract, seat, line-up that bid it, made) of a record.  Paso is keyed by side A
+    ("made": side A won); contrasolo by the contrasolo bidder."""
+    lab = obj["lab"]
+    calls = obj.get("auction") or ["paso"] * 4
+    bidders = [s for s, c in enumerate(calls, 1) if c != "paso"]
+    won_side = lab["result"]["winner"]
+    if not bidders:
+        return ("paso", "A", Summary.who(lab, "A"), won_side == "A")
+    seat = bidders[-1]
+    side = "A" if seat % 2 else "B"
+    return (calls[seat - 1], seat, Summary.who(lab, side), won_side == side)
+
+
+# --- reading a run back ----------------------------------------------------------------
+
+def read_lines(path: str, config: LabConfig | None = None) -> Iterator[tuple[int, dict, int]]:
+    """(line number, record object, byte offset after the line) of every complete line
+    of a run's file; a last line without its newline (cut by an interruption) is left
+    out.  Lines that are not the lab's records, or (with ``config``) are of another
+    configuration, raise :class:`LabError` naming the file and line."""
+    offset = 0
+    with open(path, "rb") as f:
+        for n, raw in enumerate(f, 1):
+            if not raw.endswith(b"\n"):
+                return
+            offset += len(raw)
+            where = f"{path}, line {n}"
+            try:
+                obj = json.loads(raw)
+            except (ValueError, RecursionError) as e:
+                raise LabError(f"{where}: not a JSON record ({e})") from None
+            if not isinstance(obj, dict) or not isinstance(obj.get("lab"), dict):
+                raise LabError(f"{where}: not a record of the self-play lab (no 'lab' field)")
+            if config is not None and obj["lab"].get("config") != config.key():
+                raise LabError(f"{path} is from another configuration (line {n}: "
+                               f"{_diff(obj['lab'].get('config'), config.key())}): "
+                               f"give another --out, or the same options to --resume it")
+            yield n, obj, offset
+
+
+def _diff(found, wanted: dict) -> str:
+    if not isinstance(found, dict):
+        return "no configuration"
+    keys = [k for k in wanted if found.get(k) != wanted[k]]
+    return ", ".join(f"{k} {found.get(k)!r} here, {wanted[k]!r} now" for k in keys) or "?"
+
+
+def resume_point(path: str, config: LabConfig, summary: Summary) -> tuple[int, int]:
+    """Feed the finished boards of ``path`` to ``summary``: (boards done, byte offset
+    after the last finished board).  Records must be in board order from 0."""
+    done, end = 0, 0
+    for n, obj, offset in read_lines(path, config):
+        lab = obj["lab"]
+        if lab.get("deal") != done:
+            raise LabError(f"{path}, line {n}: board {lab.get('deal')!r} where board "
+                           f"{done} was expected: not a lab run's file in order")
+        try:
+            record_from_obj(obj, f"{path}, line {n}")
+        except CuatrolaError as e:
+            raise LabError(str(e)) from None
+        if summary.feed(obj):
+            done += 1
+            end = offset
+    summary._board = None
+    return done, end
+
+
+# --- running ----------------------------------------------------------------------------
+
+Progress = Callable[[int, int], None]
+
+
+def _batches(start: int, stop: int, size: int) -> list[tuple[int, int]]:
+    return [(i, min(i + size, stop)) for i in range(start, stop, size)]
+
+
+def _local(config: LabConfig, todo, workers: int) -> Iterator[tuple[int, list[str]]]:
+    """(batch number, lines) as the batches of ``todo`` (number, (start, stop)) finish,
+    on ``workers`` processes (or here)."""
+    if workers <= 1:
+        for j, (s, e) in todo:
+            yield j, run_batch(config, s, e)
+        return
+    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+        pending = {}
+        for j, (s, e) in todo:
+            pending[pool.submit(run_batch, config, s, e)] = j
+            if len(pending) >= AHEAD * workers:
+                break
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                j = pending.pop(fut)
+                yield j, fut.result()
+                nxt = next(todo, None)
+                if nxt is not None:
+                    pending[pool.submit(run_batch, config, *nxt[1])] = nxt[0]
+
+
+def _until(items: Iterable, seconds: float | None) -> Iterator:
+    """``items`` until ``seconds`` have passed (all of them without a limit)."""
+    deadline = None if seconds is None else time.monotonic() + seconds
+    for item in items:
+        if deadline is not None and time.monotonic() >= deadline:
+            return
+        yield item
+
+
+def _import_ray():
+    try:
+        import ray
+    except ImportError:
+        raise LabError("--ray needs Ray: pip install 'cuatrola-solver[lab]'") from None
+    return ray
+
+
+def _speaks_grpc(host: str, port: int) -> bool:
+    """Whether ``host:port`` answers HTTP/2 (gRPC, as a Ray head does) within
+    :data:`RAY_TIMEOUT`: it must reply to the connection preface with a SETTINGS frame.
+    (Ray itself would retry for minutes against a port that is not a Ray head.)"""
+    with socket.create_connection((host, port), timeout=RAY_TIMEOUT) as s:
+        s.settimeout(RAY_TIMEOUT)
+        s.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0]))
+        head = b""
+        try:
+            while len(head) < 9:
+                chunk = s.recv(9 - len(head))
+                if not chunk:
+                    break
+                head += chunk
+        except socket.timeout:
+            return False
+    return len(head) == 9 and head[3] == 4
+
+
+def connect_ray(address: str):
+    """Join the Ray cluster at ``address`` (``auto``: the one started on this machine);
+    an already initialised Ray (a test's local instance) is used as it is."""
+    ray = _import_ray()
+    if ray.is_initialized():
+        return ray
+    if address != "auto":
+        host, _, port = address.rpartition(":")
+        if address.startswith("ray://"):
+            host, _, port = address[len("ray://"):].rpartition(":")
+        if not host or not port.isdigit():
+            raise LabError(f"bad Ray address {quote(address)}: expected HOST:PORT or auto")
+        try:
+            grpc = _speaks_grpc(host, int(port))
+        except OSError as e:
+            raise LabError(f"the Ray head at {quote(address)} does not answer "
+                           f"({e.strerror or e}): start one with 'ray start --head'") from None
+        if not grpc:
+            raise LabError(f"{quote(address)} answers, but not as a Ray head (no gRPC "
+                           f"there): give the address 'ray start --head' printed")
+    try:
+        ray.init(address=address, logging_level="ERROR", log_to_driver=False,
+                 include_dashboard=False)
+    except (ConnectionError, RuntimeError, ValueError) as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        hint = " (start one with 'ray start --head')" if address == "auto" else ""
+        raise LabError(f"cannot join the Ray cluster at {quote(address)}: {first}{hint}") from None
+    return ray
+
+
+def _on_ray(config: LabConfig, todo, address: str) -> Iterator[tuple[int, list[str]]]:
+    ray = connect_ray(address)
+    task = ray.remote(run_batch)
+    slots = max(1, int(ray.cluster_resources().get("CPU", 1))) * AHEAD
+    pending = {}
+    for j, (s, e) in todo:
+        pending[task.remote(config, s, e)] = j
+        if len(pending) >= slots:
+            break
+    while pending:
+        ready, _ = ray.wait(list(pending), num_returns=1)
+        for ref in ready:
+            j = pending.pop(ref)
+            yield j, ray.get(ref)
+            nxt = next(todo, None)
+            if nxt is not None:
+                pending[task.remote(config, *nxt[1])] = nxt[0]
+
+
+def run(config: LabConfig, out: str | None = None, *, workers: int | None = None,
+        ray: str | None = None, resume: bool = False, batch: int | None = None,
+        time_limit: float | None = None, progress: Progress | None = None) -> Summary:
+    """Play ``config.count`` boards and return the summary; with ``out``, write every
+    hand's record to it as JSON lines in board order, flushed batch by batch.
+
+    ``resume`` continues the file ``out`` (same configuration; its finished boards are
+    read, not replayed; a cut last board is played again).  Without ``resume`` an
+    existing non-empty ``out`` is refused.  ``workers`` processes (default: all cores)
+    or the Ray cluster at ``ray`` play the batches (``batch`` boards each); the records
+    do not depend on either.  After ``time_limit`` seconds no new batch is started: the
+    run stops when those under way are written (continue it with ``resume``)."""
+    summary = Summary(config)
+    start = 0
+    if out is not None:
+        exists = os.path.exists(out) and os.path.getsize(out) > 0
+        if resume and exists:
+            start, end = resume_point(out, config, summary)
+            with open(out, "r+b") as f:
+                f.truncate(end)
+        elif exists and not resume:
+            raise LabError(f"{out} exists: add --resume to continue it, or give another --out")
+    elif resume:
+        raise LabError("--resume continues the file of --out: give --out FILE")
+    total = config.count
+    if start >= total:
+        return summary
+    workers = max(1, workers or os.cpu_count() or 1)
+    if batch is None:
+        per_worker = math.ceil((total - start) / (workers * 4))
+        batch = max(1, min(8 if config.mode == "hands" else 1, per_worker))
+    batches = _batches(start, total, batch)
+    todo = _until(enumerate(batches), time_limit)
+    source = _on_ray(config, todo, ray) if ray else _local(config, todo, workers)
+    f = open(out, "a", encoding="utf-8") if out is not None else None
+    try:
+        ready: dict[int, list[str]] = {}
+        nxt = 0
+        done = start
+        for j, lines in source:
+            ready[j] = lines
+            while nxt in ready:
+                lines = ready.pop(nxt)
+                if f is not None:
+                    f.write("".join(line + "\n" for line in lines))
+                    f.flush()
+                for line in lines:
+                    summary.feed(json.loads(line))
+                summary.played += len(lines)
+                done = batches[nxt][1]
+                nxt += 1
+                if progress:
+                    progress(done, total)
+    finally:
+        if f is not None:
+            f.close()
+    return summary
