@@ -9,14 +9,14 @@ from typing import Iterator, Optional
 import typer
 from tabulate import tabulate
 
-from cuatrola_solver.advice import bidding, budget
-from cuatrola_solver.models import bids
-from cuatrola_solver.game.cards import parse_card, parse_cards
+from cuatrola_solver.advice.bidding import DEFAULT_SAMPLES, advise
+from cuatrola_solver.advice.budget import Progress
 from cuatrola_solver.game.match import parse_score
+from cuatrola_solver.game.view import View
 
-from .common import (JsonOption, RulesOption, SeedOption, check_sampling, emit_json,
-                     exact_option, load_rules, model_option, played_model,
-                     samples_option, user_errors, workers_option)
+from .common import (JsonOption, RulesOption, SeedOption, command_budget, command_models,
+                     emit_json, exact_option, load_rules, model_option, samples_option,
+                     user_errors, workers_option)
 from .render import colour_cards, muestra_text
 
 BARS = "▁▂▃▄▅▆▇█"
@@ -25,7 +25,7 @@ ADVICE_VERB = {"paso": "Pass", "solo": "Go solo", "contrasolo": "Answer contraso
 
 
 @contextmanager
-def progress_bar(label: str, enabled: bool | None = None) -> Iterator[budget.Progress | None]:
+def progress_bar(label: str, enabled: bool | None = None) -> Iterator[Progress | None]:
     """A rich progress bar on stderr (only when stderr is a terminal); yields the
     ``progress(done, total)`` callback the library calls, or None."""
     if enabled is None:
@@ -169,7 +169,7 @@ def register(app: typer.Typer) -> None:
                                             "chance of winning the match (the advice then "
                                             "plays for the match)."),
         samples: Optional[int] = samples_option(
-            f"Most deals to sample (default {bidding.DEFAULT_SAMPLES}; stops once every "
+            f"Most deals to sample (default {DEFAULT_SAMPLES}; stops once every "
             f"P(win) is within ±1%)."),
         exact: bool = exact_option(),
         seed: Optional[int] = SeedOption,
@@ -183,20 +183,13 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """Odds and advice for each call this seat may make now (later seats assumed to pass)."""
-        check_sampling(exact, samples)
+        budget = command_budget(exact, samples, seed, workers)
         rs = load_rules(rules)
-        cards = parse_cards(hand, "the hand")
-        m = parse_card(muestra, "(--muestra)")
-        sc = parse_score(score, rules=rs) if score is not None else None
-        model = None
-        if not no_inference and seat > 1:
-            model = bids.load_model(rs)
-        table = played_model(model_name, rs)
+        view = View.bidding(hand, muestra, seat, auction, rs,
+                            parse_score(score, rules=rs) if score is not None else None)
+        models = command_models(rs, model_name, inference=not no_inference)
         with progress_bar("advise") as bar:
-            result = bidding.advise(cards, m, seat, auction, sc, rs, exact=exact,
-                                    samples=samples or bidding.DEFAULT_SAMPLES, seed=seed,
-                                    workers=workers, progress=bar, bid_model=model,
-                                    played_model=table)
+            result = advise(view, budget, models, progress=bar)
         report = result.to_dict()
         if json_out:
             emit_json(report)

@@ -12,16 +12,14 @@ import typer
 from tabulate import tabulate
 
 from cuatrola_solver.analysis import review
-from cuatrola_solver.models.bids import load_model as load_bid_model
+from cuatrola_solver.analysis.report import call_odds, card_odds, html_report, plot_win_chances
 from cuatrola_solver.errors import quote
 from cuatrola_solver.notation.record import format_rules, read_record, write_text
 
-from cuatrola_solver.analysis.report import call_odds, card_odds, html_report, plot_win_chances
-
 from .cmd_advise import progress_bar
 from .common import (JsonOption, RecordRulesOption, SeedOption, card_model_note,
-                     check_sampling, check_writable, emit_json, exact_option, fail,
-                     model_option, played_model, read_input, record_rules, samples_option,
+                     check_writable, command_budget, command_models, emit_json, exact_option,
+                     fail, model_option, read_input, record_rules, samples_option,
                      user_errors, workers_option, write_output)
 from .render import colour_cards, muestra_text, result_lines
 
@@ -203,7 +201,7 @@ def register(app: typer.Typer) -> None:
         knew; ?! marks an inaccuracy, ? a mistake, ?? a blunder. Then the renuncios, the
         review of each call, the result with its points and a summary per seat.
         --html writes the same as a page to look at, --plot the graph of the win chances."""
-        check_sampling(exact, samples)
+        budget = command_budget(exact, samples, seed, workers)
         for path, kinds in ((html, None), (plot, (".png", ".svg"))):
             if path is not None:
                 check_writable(path, kinds)
@@ -212,13 +210,9 @@ def register(app: typer.Typer) -> None:
                  "(or pip install matplotlib)")
         text, where = read_input(record)
         rec = record_rules(read_record(text, where), rules)
-        table = played_model(model_name, rec.rules)
-        model = None if no_inference else load_bid_model(rec.rules)
+        models = command_models(rec.rules, model_name, inference=not no_inference)
         with progress_bar("analyze") as bar:
-            result = review.analyze(rec, exact=exact,
-                                      samples=samples or review.DEFAULT_SAMPLES,
-                                      seed=seed, workers=workers, bids=bids, progress=bar,
-                                      bid_model=model, played_model=table)
+            result = review.analyze(rec, budget, models, bids=bids, progress=bar)
         report = result.to_dict()
         title = f"cuatrola analysis: {Path(where).name}"
         if html is not None:
@@ -240,5 +234,5 @@ def register(app: typer.Typer) -> None:
         if json_out:
             emit_json(report)
             return
-        note = card_model_note(table, rec.rules)
+        note = card_model_note(models.played, rec.rules)
         typer.echo(colour_cards(render(report)) + (f"\n{note}" if note else ""))

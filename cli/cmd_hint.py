@@ -11,18 +11,17 @@ from typing import Optional
 import typer
 from tabulate import tabulate
 
-from cuatrola_solver.advice import cardplay
-from cuatrola_solver.models import bids
+from cuatrola_solver.advice.cardplay import DEFAULT_HINT_SAMPLES, hint
 from cuatrola_solver.game.hand import Hand
 from cuatrola_solver.game.match import parse_score
-from cuatrola_solver.notation.record import read_record
 from cuatrola_solver.game.view import View, check_seen
+from cuatrola_solver.notation.record import read_record
 
 from .cmd_advise import progress_bar
 from .common import (JsonOption, RecordRulesOption, SeedOption, card_model_note,
-                     check_sampling, emit_json, exact_option, fail, load_rules, model_option,
-                     played_model, read_input, record_rules, samples_option, user_errors,
-                     workers_option)
+                     command_budget, command_models, emit_json, exact_option, fail,
+                     load_rules, model_option, read_input, record_rules, samples_option,
+                     user_errors, workers_option)
 
 
 def render(report: dict) -> str:
@@ -39,7 +38,8 @@ def render(report: dict) -> str:
 
 def source_of(record: str | None, hand: str | None, muestra: str | None, seat: int | None,
               auction: str | None, played: str | None, rules: str | None, score: str | None):
-    """What the hint answers for: a Hand (a full record) or a seat's View."""
+    """The seat's View the hint answers for: from a record (by default the seat on turn)
+    or from the live options."""
     live = {"--hand": hand, "--muestra": muestra, "--auction": auction, "--played": played,
             "--score": score}
     if record is not None:
@@ -50,7 +50,7 @@ def source_of(record: str | None, hand: str | None, muestra: str | None, seat: i
         rec = record_rules(read_record(text, where), rules)
         if seat is None:
             if rec.complete:
-                return Hand.from_record(rec)
+                return View.on_turn(Hand.from_record(rec))
             seen = check_seen(rec, where)          # whose turn it is, from the seen side
             seat = seen.pos.to_play if seen.pos is not None and not seen.over else None
             if seat is None:
@@ -88,7 +88,7 @@ def register(app: typer.Typer) -> None:
         score: Optional[str] = typer.Option(None, "--score", help="Live: the match score "
                                             "A-B before the hand."),
         samples: Optional[int] = samples_option(
-            f"Deals to sample (default {cardplay.DEFAULT_HINT_SAMPLES})."),
+            f"Deals to sample (default {DEFAULT_HINT_SAMPLES})."),
         exact: bool = exact_option(),
         seed: Optional[int] = SeedOption,
         workers: Optional[int] = workers_option("1"),
@@ -99,16 +99,12 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """The value of each legal card for the seat on turn, from what it knows (best first)."""
-        check_sampling(exact, samples)
-        source = source_of(record, hand, muestra, seat, auction, played, rules, score)
-        table = played_model(model_name, source.rules)
-        note = card_model_note(table, source.rules)
-        model = None if no_inference else bids.load_model(source.rules)
+        budget = command_budget(exact, samples, seed, workers)
+        view = source_of(record, hand, muestra, seat, auction, played, rules, score)
+        models = command_models(view.rules, model_name, inference=not no_inference)
+        note = card_model_note(models.played, view.rules)
         with progress_bar("hint") as bar:
-            result = cardplay.hint(source, exact=exact,
-                                  samples=samples or cardplay.DEFAULT_HINT_SAMPLES,
-                                  seed=seed, workers=workers, progress=bar, bid_model=model,
-                                  played_model=table)
+            result = hint(view, budget, models, progress=bar)
         report = result.to_dict()
         if json_out:
             emit_json(report)

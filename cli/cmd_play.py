@@ -15,8 +15,10 @@ from typing import Optional
 
 import typer
 
-from cuatrola_solver.advice import bidding, budget, cardplay
-from cuatrola_solver.models import bids
+from cuatrola_solver.advice.bidding import advise
+from cuatrola_solver.advice.budget import Budget, random_seed
+from cuatrola_solver.advice.cardplay import hint
+from cuatrola_solver.models.preset import Models
 from cuatrola_solver.game.auction import parse_call
 from cuatrola_solver.game.cards import cards_of, format_card, parse_card, parse_suit, suit_of
 from cuatrola_solver.errors import CuatrolaError, quote
@@ -29,7 +31,7 @@ from cuatrola_solver.bots.playout import iter_match, play_hand, seat_of
 from cuatrola_solver.game.cards import random_deal
 from cuatrola_solver.game.view import View
 
-from .common import RulesOption, fail, load_rules, played_model, user_errors
+from .common import RulesOption, command_models, fail, load_rules, user_errors
 from .render import result_lines
 
 SUIT_COLOURS = ("yellow", "red", "blue", "green")   # oros, copas, espadas, bastos
@@ -72,14 +74,14 @@ class Human:
 
     name = "you"
 
-    def __init__(self, screen: Screen, hints: bool, samples: int, played_model=None,
-                 bid_model=None) -> None:
+    def __init__(self, screen: Screen, hints: bool, samples: int,
+                 models: Models = Models.NONE) -> None:
         self.screen = screen
         self.hints = hints
         self.samples = samples
-        #: the hints' odds as the hand will be played, the hidden hands weighted by the calls
-        self.played_model = played_model
-        self.bid_model = bid_model
+        #: the hints' models: odds as the hand will be played, the hidden hands weighted
+        #: by the calls
+        self.models = models
 
     def ask(self, prompt: str) -> str:
         typer.echo(prompt + " ", nl=False)
@@ -103,10 +105,8 @@ class Human:
         self.status(view)
         legal = view.legal_calls()
         if self.hints:
-            a = bidding.advise(view.hand, view.muestra, view.seat, list(view.calls), view.score,
-                               view.rules, samples=self.samples * 25, seed=view.seed(seed),
-                               workers=1, bid_model=self.bid_model if view.seat > 1 else None,
-                               played_model=self.played_model)
+            a = advise(view, Budget(samples=self.samples * 25, seed=view.seed(seed), workers=1),
+                       self.models)
             for o in a.options:
                 if o.option.allowed:
                     p, ev = ((o.p_played, o.ev_played) if o.p_played is not None
@@ -156,8 +156,7 @@ class Human:
             s.say(f"trick {view.trick_number}: you lead")
         legal = view.legal_cards()
         if self.hints:
-            h = cardplay.hint(view, samples=self.samples, seed=view.seed(seed),
-                             bid_model=self.bid_model, played_model=self.played_model)
+            h = hint(view, Budget(samples=self.samples, seed=view.seed(seed)), self.models)
             s.say("  hint: " + "  ".join(
                 f"{format_card(c.card)} "
                 f"{100 * (c.p_win if c.p_played is None else c.p_played):.0f}%"
@@ -207,13 +206,12 @@ def register(app: typer.Typer) -> None:
             except OSError as e:
                 fail(f"cannot write to --save {quote(str(save))}: {e.strerror}")
         if seed is None:
-            seed = budget.random_seed()
+            seed = random_seed()
         colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
         screen = Screen(colour)
-        human = Human(screen, hints, samples=40)
-        if hints:        # odds at the table: played, the hidden hands weighted by the calls
-            human.played_model = played_model("played", rs)
-            human.bid_model = bids.load_model(rs)
+        # the hints' odds are at the table: played, the hidden hands weighted by the calls
+        human = Human(screen, hints, samples=40,
+                      models=command_models(rs, "played") if hints else Models.NONE)
         players = others[:seat - 1] + [human] + others[seat - 1:]
         screen.say(f"cuatrola, rules {format_rules(rs)}, seed {seed}; you are seat {seat}; "
                    f"trumps are marked *")

@@ -20,7 +20,9 @@ try:  # typer 0.26 and later carry their own copy of click
 except ImportError:  # pragma: no cover - older typer, on click
     from click import exceptions as click_errors
 
+from cuatrola_solver.advice.budget import Budget
 from cuatrola_solver.errors import CuatrolaError, quote
+from cuatrola_solver.models.preset import Models
 from cuatrola_solver.notation.record import HandRecord, format_rules
 from cuatrola_solver.game.rules import RuleSet, get_rules
 
@@ -63,12 +65,20 @@ def model_option(what: str):
              f"double-dummy ones; dd: double dummy only.")
 
 
-def played_model(name: str, rules: RuleSet):
-    """The played-odds model ``--model`` asks for (None for dd)."""
-    from cuatrola_solver.models import played
-    if name not in ("played", "dd"):
-        fail(f"bad --model {quote(name)}: expected played or dd")
-    return None if name == "dd" else played.load_model(rules)
+def command_models(rules: RuleSet, model: str, inference: bool = True) -> Models:
+    """The models a command uses: the preset's played-odds model unless ``--model dd``,
+    its bid model unless ``--no-inference``."""
+    if model not in ("played", "dd"):
+        fail(f"bad --model {quote(model)}: expected played or dd")
+    return Models.of(rules, inference=inference, played=model == "played")
+
+
+def command_budget(exact: bool, samples: int | None, seed: int | None,
+                   workers: int | None) -> Budget:
+    """The search budget of ``--exact``, ``--samples``, ``--seed`` and ``--workers``
+    (refusing --exact with --samples: they ask for two different things)."""
+    check_sampling(exact, samples)
+    return Budget(exact, samples, seed, workers)
 
 
 def card_model_note(model, rules: RuleSet) -> str | None:

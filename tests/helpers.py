@@ -68,3 +68,9 @@ def random_game(rng: random.Random, rules, contract: str, renuncio_rate: float =
         else:
             hand.play(rng.choice(legal))
     return hand
+
+
+def as_view(source):
+    """A hint's view: a View as it is, or a Hand in play seen by its seat on turn."""
+    from cuatrola_solver.game.view import View
+    return source if isinstance(source, View) else View.on_turn(source)

@@ -22,6 +22,10 @@ from cuatrola_solver.game.play import play_card, side_of, sing
 from cuatrola_solver.game.rules import get_rules
 
 from helpers import deal
+from cuatrola_solver.advice.budget import Budget
+from cuatrola_solver.models.preset import Models
+from cuatrola_solver.game.view import View
+from helpers import as_view
 
 ONLINE = get_rules("online")
 NARRO = get_rules("narro")
@@ -94,13 +98,17 @@ def test_bad_auctions(seat, calls, words):
 
 def test_bad_hands():
     with pytest.raises(InconsistentDealError, match="4 cards"):
-        bidding.advise(parse_cards("Ao 3o Ro Co"), parse_card("3c"), 1, samples=10)
+        bidding.advise(View.bidding(parse_cards("Ao 3o Ro Co"), parse_card("3c"), 1),
+                       Budget(samples=10), Models.NONE)
     with pytest.raises(InconsistentDealError, match="belongs to seat 4"):
-        bidding.advise(parse_cards("Ao 3o Ro Co 3c"), parse_card("3c"), 1, samples=10)
+        bidding.advise(View.bidding(parse_cards("Ao 3o Ro Co 3c"), parse_card("3c"), 1),
+                       Budget(samples=10), Models.NONE)
     with pytest.raises(InconsistentDealError, match="not in seat 4"):
-        bidding.advise(parse_cards("Ao 3o Ro Co So"), parse_card("3c"), 4, samples=10)
+        bidding.advise(View.bidding(parse_cards("Ao 3o Ro Co So"), parse_card("3c"), 4),
+                       Budget(samples=10), Models.NONE)
     with pytest.raises(NotationError, match="repeats"):
-        bidding.advise([0, 0, 1, 2, 3], parse_card("3c"), 1, samples=10)
+        bidding.advise(View.bidding([0, 0, 1, 2, 3], parse_card("3c"), 1), Budget(samples=10),
+                       Models.NONE)
 
 
 def test_wilson():
@@ -153,8 +161,8 @@ CASES = [  # rules, seat, hand, muestra, auction
 def test_sampled_advice_matches_brute_force(rules, seat, hand, muestra, auction):
     rs = get_rules(rules)
     n = 150
-    a = bidding.advise(parse_cards(hand), parse_card(muestra), seat, auction, None, rs,
-                       samples=n, seed=7, workers=2)
+    a = bidding.advise(View.bidding(parse_cards(hand), parse_card(muestra), seat, auction, rs, None),
+                       Budget(samples=n, seed=7, workers=2), Models.NONE)
     assert a.deals == n and a.seed == 7
     k = knowledge_at_start(parse_cards(hand), parse_card(muestra), seat, rs)
     deals = sample_chunk(k, plan_chunks(n, 7, budget.ROUND)[0])
@@ -182,8 +190,9 @@ def test_exact_mode_counts_every_deal(monkeypatch):
     monkeypatch.setattr(deals_module, "count_deals", lambda _k: 2500)
     monkeypatch.setattr(bidding, "EXACT_SLICE", 1000)
     seen = []
-    a = bidding.advise(hand, muestra, seat, "solo", None, rs, exact=True, workers=2,
-                       progress=lambda done, total: seen.append((done, total)))
+    a = bidding.advise(View.bidding(hand, muestra, seat, "solo", rs, None),
+                       Budget(exact=True, workers=2), Models.NONE, progress=lambda done,
+                       total: seen.append((done, total)))
     assert seen == [(1000, 2500), (2000, 2500), (2500, 2500)]
     assert a.exact and a.deals == 2500 and a.seed is None
     deals = enumerate_deals(k, 0, 2500)
@@ -229,32 +238,35 @@ def test_makes_is_derived_exactly():
 # --- seeding and stopping ----------------------------------------------------------------
 
 def test_seed_reproducible_and_independent_of_workers():
-    args = (parse_cards("Ac 3o Rc Cb So"), parse_card("3e"), 2, "paso")
-    one = bidding.advise(*args, samples=2500, seed=11, workers=1).to_dict()
-    two = bidding.advise(*args, samples=2500, seed=11, workers=2).to_dict()
+    view = View.bidding(parse_cards("Ac 3o Rc Cb So"), parse_card("3e"), 2, "paso")
+    one = bidding.advise(view, Budget(samples=2500, seed=11, workers=1), Models.NONE).to_dict()
+    two = bidding.advise(view, Budget(samples=2500, seed=11, workers=2), Models.NONE).to_dict()
     assert one == two
-    other = bidding.advise(*args, samples=2500, seed=12, workers=2).to_dict()
+    other = bidding.advise(view, Budget(samples=2500, seed=12, workers=2), Models.NONE).to_dict()
     assert other["options"] != one["options"]
 
 
 def test_fresh_seed_is_reported_and_replays():
-    args = (parse_cards("Ac 3o Rc Cb So"), parse_card("3e"), 2, "paso")
-    a = bidding.advise(*args, samples=500)
+    view = View.bidding(parse_cards("Ac 3o Rc Cb So"), parse_card("3e"), 2, "paso")
+    a = bidding.advise(view, Budget(samples=500), Models.NONE)
     assert isinstance(a.seed, int)
-    assert bidding.advise(*args, samples=500, seed=a.seed).to_dict() == a.to_dict()
+    assert bidding.advise(view, Budget(samples=500, seed=a.seed), Models.NONE).to_dict() \
+        == a.to_dict()
 
 
 def test_early_stop():
-    args = (parse_cards("Ao 3o Ro Co So"), parse_card("3c"), 1)
-    a = bidding.advise(*args, samples=20000, seed=1, workers=2)
+    view = View.bidding(parse_cards("Ao 3o Ro Co So"), parse_card("3c"), 1)
+    a = bidding.advise(view, Budget(samples=20000, seed=1, workers=2), Models.NONE)
     assert a.deals % budget.ROUND == 0 and 2 * budget.ROUND <= a.deals < 20000
     assert all((r.ci95[1] - r.ci95[0]) / 2 <= 0.01 for r in a.options if r.option.allowed)
-    b = bidding.advise(*args, samples=3000, seed=1, workers=2, tolerance=0.0)
+    b = bidding.advise(view, Budget(samples=3000, seed=1, workers=2, tolerance=1e-9),
+                       Models.NONE)
     assert b.deals == 3000
 
 
 def test_json_shape():
-    a = bidding.advise(parse_cards("Ao 3o Ro Co So"), parse_card("3c"), 1, samples=200, seed=1)
+    a = bidding.advise(View.bidding(parse_cards("Ao 3o Ro Co So"), parse_card("3c"), 1),
+                       Budget(samples=200, seed=1), Models.NONE)
     d = a.to_dict()
     for key in ("rules", "seat", "hand", "muestra", "exact", "deals", "seed", "options",
                 "advice"):
@@ -314,7 +326,7 @@ def brute_hint(h: Hand):
 def test_exact_hint_matches_brute_force(seed, rules, calls, played):
     h = mid_hand(seed, get_rules(rules), calls, played)
     n, expected = brute_hint(h)
-    got = cardplay.hint(h, exact=True)
+    got = cardplay.hint(as_view(h), Budget(exact=True), Models.NONE)
     assert got.cante is None, "pick a position without a pending cante of the seat on turn"
     assert got.deals == n and got.seat == h.to_play and got.trick == h.trick_number
     assert {c.card for c in got.cards} == set(expected)
@@ -330,8 +342,8 @@ def test_exact_hint_matches_brute_force(seed, rules, calls, played):
 
 def test_hint_independent_of_workers():
     h = mid_hand(6, ONLINE, ["paso"] * 4, 5)
-    one = cardplay.hint(h, samples=120, seed=4, workers=1)
-    assert cardplay.hint(h, samples=120, seed=4, workers=3) == one
+    one = cardplay.hint(as_view(h), Budget(samples=120, seed=4, workers=1), Models.NONE)
+    assert cardplay.hint(as_view(h), Budget(samples=120, seed=4, workers=3), Models.NONE) == one
 
 
 def test_hint_with_own_cante_pending():
@@ -340,7 +352,7 @@ def test_hint_with_own_cante_pending():
     h.pass_all()
     for c in "Ac 3c Sc Cc".split():
         h.play(parse_card(c))
-    got = cardplay.hint(h, samples=200, seed=3)
+    got = cardplay.hint(as_view(h), Budget(samples=200, seed=3), Models.NONE)
     assert got.seat == 1 and got.trick == 2 and got.cante == 0 and "40" in got.note
     # values assume the 40 is sung: the margin includes it
     k = knowledge_from_hand(h, 1)
@@ -355,13 +367,13 @@ def test_hint_with_own_cante_pending():
 def test_hint_refuses_a_finished_hand():
     h = mid_hand(5, ONLINE, ["paso"] * 4, 20)
     with pytest.raises(CuatrolaError, match="over"):
-        cardplay.hint(h, samples=10)
+        cardplay.hint(as_view(h), Budget(samples=10), Models.NONE)
 
 
 def test_hint_seeded_reproducible():
     h = mid_hand(6, ONLINE, ["paso"] * 4, 5)
-    a = cardplay.hint(h, samples=100, seed=9).to_dict()
-    assert a == cardplay.hint(h, samples=100, seed=9).to_dict() and a["seed"] == 9
+    a = cardplay.hint(as_view(h), Budget(samples=100, seed=9), Models.NONE).to_dict()
+    assert a == cardplay.hint(as_view(h), Budget(samples=100, seed=9), Models.NONE).to_dict() and a["seed"] == 9
 
 
 # --- exhaustive (slow) ---------------------------------------------------------------------
@@ -369,9 +381,9 @@ def test_hint_seeded_reproducible():
 @pytest.mark.slow
 def test_exact_and_sampled_agree():
     hand, muestra = parse_cards("Ao 3o Ro Co So"), parse_card("3c")
-    ex = bidding.advise(hand, muestra, 1, exact=True)
+    ex = bidding.advise(View.bidding(hand, muestra, 1), Budget(exact=True), Models.NONE)
     assert ex.deals == 252252
-    sm = bidding.advise(hand, muestra, 1, seed=5)
+    sm = bidding.advise(View.bidding(hand, muestra, 1), Budget(seed=5), Models.NONE)
     for e, s in zip(ex.options, sm.options):
         lo, hi = s.ci95
         assert lo - 1e-9 <= e.p_win <= hi + 1e-9 or abs(e.p_win - s.p_win) < 0.015

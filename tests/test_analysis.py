@@ -16,6 +16,9 @@ from cuatrola_solver.game.cards import parse_card
 from cuatrola_solver.game.hand import Hand
 from cuatrola_solver.game.play import side_of
 from cuatrola_solver.notation.record import read_record, read_text, write_text
+from cuatrola_solver.advice.budget import Budget
+from cuatrola_solver.models.preset import Models
+from helpers import as_view
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "analysis"
 RENUNCIOS = {"online-asistir": "asistir", "online-montar": "montar",
@@ -41,7 +44,7 @@ def test_labels(loss, label, symbol):
 def test_blunder_known_by_construction():
     # trick 4, seat 4 plays Ae: Ce keeps the hand (double dummy +1), Ae loses it (-1);
     # seat 4's knowledge leaves 12 consistent deals, valued exactly: 7/12 lost
-    a = analyze(record("online-blunder"), samples=200, seed=3, bids=False)
+    a = analyze(record("online-blunder"), Budget(samples=200, seed=3), Models.NONE, bids=False)
     c = card(a, 4, 3)
     assert (c.seat, c.card, c.kind) == (4, parse_card("Ae"), "choice")
     assert c.exact and c.deals == 12
@@ -57,7 +60,7 @@ def test_blunder_known_by_construction():
     # the same value as cardplay.hint on the hand replayed up to that card
     rec = record("online-blunder")
     rec.tricks = rec.tricks[:3] + [rec.tricks[3][:2]]
-    h = cardplay.hint(Hand.from_record(rec), exact=True)
+    h = cardplay.hint(as_view(Hand.from_record(rec)), Budget(exact=True), Models.NONE)
     p = {x.card: x.p_win for x in h.cards}
     assert p[parse_card("Ce")] - p[parse_card("Ae")] == pytest.approx(7 / 12)
 
@@ -65,7 +68,7 @@ def test_blunder_known_by_construction():
 @pytest.mark.parametrize("name,kind", sorted(RENUNCIOS.items()))
 def test_renuncios(name, kind):
     rec = record(name)
-    a = analyze(rec, samples=100, seed=1, bids=False)
+    a = analyze(rec, Budget(samples=100, seed=1), Models.NONE, bids=False)
     hand = Hand.from_record(rec)
     assert a.hand.result() == hand.result()
     first = hand.renuncios[0]
@@ -89,7 +92,7 @@ def test_renuncios(name, kind):
 def test_invariants_and_sides():
     for name in ("online-blunder", "italiano-failed-solo", "narro-montar-el-fallo"):
         rec = record(name)
-        a = analyze(rec, samples=100, seed=5, bids=False)
+        a = analyze(rec, Budget(samples=100, seed=5), Models.NONE, bids=False)
         hand = a.hand
         for c in a.cards:
             if c.kind == "choice":
@@ -113,7 +116,7 @@ def test_invariants_and_sides():
 def test_seat_view_for_side_b():
     # seat 2 (side B) leads in this solo by seat 3 (seat 1 sits out): values for side B
     a = analyze(read_record((EXAMPLES.parent / "records" / "narro-solo.txt")
-                            .read_text(encoding="utf-8")), samples=100, seed=2, bids=False)
+                            .read_text(encoding="utf-8")), Budget(samples=100, seed=2), Models.NONE, bids=False)
     c = a.cards[0]
     assert c.seat == 2
     hand = a.hand
@@ -123,7 +126,7 @@ def test_seat_view_for_side_b():
 
 
 def test_bid_review_missed_cuatrola():
-    a = analyze(record("app-missed-cuatrola"), samples=300, seed=1)
+    a = analyze(record("app-missed-cuatrola"), Budget(samples=300, seed=1), Models.NONE)
     b = a.bids[1]
     assert (b.seat, b.call, b.dd_best, b.missed) == (2, "paso", "cuatrola", "cuatrola")
     assert b.option("cuatrola").dd_makes and b.option("cuatrola").dd_game_points == 4
@@ -138,7 +141,7 @@ def test_bid_review_missed_cuatrola():
 
 
 def test_bid_review_failed_solo():
-    a = analyze(record("italiano-failed-solo"), samples=300, seed=1)
+    a = analyze(record("italiano-failed-solo"), Budget(samples=300, seed=1), Models.NONE)
     b = a.bids[3]
     assert (b.seat, b.call) == (4, "solo")
     solo = b.option("solo")
@@ -149,16 +152,16 @@ def test_bid_review_failed_solo():
 
 def test_seed_reproducible_and_reported():
     rec = record("online-montar")
-    one = analyze(rec, samples=100, seed=11, bids=False).to_dict()
-    two = analyze(rec, samples=100, seed=11, bids=False).to_dict()
+    one = analyze(rec, Budget(samples=100, seed=11), Models.NONE, bids=False).to_dict()
+    two = analyze(rec, Budget(samples=100, seed=11), Models.NONE, bids=False).to_dict()
     assert one == two and one["seed"] == 11
-    drawn = analyze(rec, samples=50, bids=False)
+    drawn = analyze(rec, Budget(samples=50), Models.NONE, bids=False)
     assert isinstance(drawn.seed, int)
 
 
 def test_annotate_round_trip():
     rec = record("online-blunder")
-    a = analyze(rec, samples=100, seed=3, bids=False)
+    a = analyze(rec, Budget(samples=100, seed=3), Models.NONE, bids=False)
     out = annotate(a)
     assert out.annotations[(4, 3)]["symbol"] == "??"
     assert "Ce" in out.annotations[(4, 3)]["comment"]
@@ -167,7 +170,7 @@ def test_annotate_round_trip():
     back = read_text(text)
     assert back.annotations == out.annotations
     assert Hand.from_record(back).result() == Hand.from_record(rec).result()
-    again = analyze(back, samples=100, seed=3, bids=False)
+    again = analyze(back, Budget(samples=100, seed=3), Models.NONE, bids=False)
     assert [c.to_dict() for c in again.cards] == [c.to_dict() for c in a.cards]
     assert write_text(annotate(again)) == text       # idempotent
 
@@ -185,7 +188,7 @@ def test_dd_only_and_unpunished_flags():
 def test_incomplete_record():
     rec = record("online-blunder")
     rec.tricks = rec.tricks[:2] + [rec.tricks[2][:1]]
-    a = analyze(rec, samples=50, seed=1, bids=False)
+    a = analyze(rec, Budget(samples=50, seed=1), Models.NONE, bids=False)
     assert len(a.cards) == 9 and a.hand.result() is None
     assert a.to_dict()["result"] is None
 
@@ -193,15 +196,15 @@ def test_incomplete_record():
 def test_bad_samples():
     from cuatrola_solver.errors import CuatrolaError
     with pytest.raises(CuatrolaError):
-        analyze(record("online-blunder"), samples=0)
+        analyze(record("online-blunder"), Budget(samples=0), Models.NONE)
 
 
 @pytest.mark.slow
 def test_exact_cards_match_sampled_late():
     # from trick 4 on, both modes value the cards over every consistent deal
     rec = record("online-blunder")
-    ex = analyze(rec, exact=True, bids=False)
-    sm = analyze(rec, samples=500, seed=1, bids=False)
+    ex = analyze(rec, Budget(exact=True), Models.NONE, bids=False)
+    sm = analyze(rec, Budget(samples=500, seed=1), Models.NONE, bids=False)
     for a, b in zip(ex.cards, sm.cards):
         if a.trick >= 4 and a.kind == "choice":
             assert a.p_win == b.p_win and a.best == b.best

@@ -9,6 +9,8 @@ import pytest
 
 from cuatrola_solver.analysis import review
 from cuatrola_solver.notation.record import read_record
+from cuatrola_solver.advice.budget import Budget
+from cuatrola_solver.models.preset import Models
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "analysis"
 
@@ -16,7 +18,8 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "analysis"
 @pytest.mark.parametrize("name", ["online-blunder.txt", "narro-montar-el-fallo.txt"])
 def test_same_report_whatever_the_workers(name, monkeypatch):
     rec = read_record((EXAMPLES / name).read_text())
-    one = review.analyze(rec, samples=40, seed=3, workers=1, bids=False).to_dict()
+    one = review.analyze(rec, Budget(samples=40, seed=3, workers=1), Models.NONE,
+                         bids=False).to_dict()
     calls = []
     real = review._review_cards
 
@@ -26,8 +29,8 @@ def test_same_report_whatever_the_workers(name, monkeypatch):
 
     monkeypatch.setattr(review, "_review_cards", spy)
     seen = []
-    two = review.analyze(rec, samples=40, seed=3, workers=2, bids=False,
-                           progress=lambda done, total: seen.append((done, total))).to_dict()
+    two = review.analyze(rec, Budget(samples=40, seed=3, workers=2), Models.NONE, bids=False,
+                         progress=lambda done, total: seen.append((done, total))).to_dict()
     assert calls == [2]
     assert json.dumps(one, sort_keys=True) == json.dumps(two, sort_keys=True)
     assert seen[-1][0] == seen[-1][1] == len(two["cards"])          # progress reached the end

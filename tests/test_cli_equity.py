@@ -15,6 +15,9 @@ from cuatrola_solver.advice import bidding
 from cuatrola_solver.models import equity
 from cuatrola_solver.game.cards import parse_card, parse_cards
 from cuatrola_solver.game.match import Score
+from cuatrola_solver.advice.budget import Budget
+from cuatrola_solver.models.preset import Models
+from cuatrola_solver.game.view import View
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "analysis"
@@ -147,8 +150,8 @@ def test_end_of_match_advice_plays_for_the_match():
 
 
 def test_p_match_weighs_the_hand_results_through_the_table():
-    a = bidding.advise(parse_cards(HAND), parse_card(MUESTRA), 2, "paso", Score(11, 9),
-                       "narro", samples=1000, seed=2)
+    a = bidding.advise(View.bidding(parse_cards(HAND), parse_card(MUESTRA), 2, "paso", "narro", Score(11, 9)),
+                       Budget(samples=1000, seed=2), Models.NONE)
     tab = equity.table("narro")
     for r in a.options:
         if not r.option.allowed:

@@ -23,11 +23,16 @@ from cuatrola_solver.hidden.deals import count_deals
 from cuatrola_solver.hidden.knowledge import knowledge_from_hand
 from cuatrola_solver.dd import solver
 from cuatrola_solver.game.cards import parse_card, parse_cards
+from cuatrola_solver.game.hand import Hand
 from cuatrola_solver.errors import CuatrolaError, RulesError, quote
 from cuatrola_solver.notation.record import read_record, write_text
 from cuatrola_solver.game.rules import PARAMETERS, RuleSet, get_rules
 
 from helpers import deal
+from cuatrola_solver.advice.budget import Budget
+from cuatrola_solver.models.preset import Models
+from cuatrola_solver.game.view import View
+from helpers import as_view
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -256,7 +261,7 @@ def test_worker_thread_error_in_hint_is_raised(monkeypatch):
 
     monkeypatch.setattr(solver, "solve_cards", broken)
     with pytest.raises(OverflowError, match="boom in a hint worker"):
-        cardplay.hint(hand, samples=50, seed=1, workers=2)
+        cardplay.hint(as_view(hand), Budget(samples=50, seed=1, workers=2), Models.NONE)
 
 
 # --- class 13: sampling plans are bounded -----------------------------------------------
@@ -274,43 +279,42 @@ def test_iter_chunks_is_lazy():
 def test_advise_with_huge_samples_stops_and_stays_small():
     cards = parse_cards("Ac 3c Ro Co Ab")
     tracemalloc.start()
-    a = bidding.advise(cards, parse_card("So"), 2, samples=10 ** 12, seed=1, workers=1)
+    a = bidding.advise(View.bidding(cards, parse_card("So"), 2),
+                       Budget(samples=10 ** 12, seed=1, workers=1), Models.NONE)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert a.deals <= budget.SETTLED
     assert peak < 50 << 20
-    same = bidding.advise(cards, parse_card("So"), 2, samples=budget.SETTLED, seed=1,
-                          workers=1)
+    same = bidding.advise(View.bidding(cards, parse_card("So"), 2),
+                          Budget(samples=budget.SETTLED, seed=1, workers=1), Models.NONE)
     assert same.to_dict() == a.to_dict() | {"deals": same.deals}
 
 
 def test_hint_with_huge_samples_stops_near_settled():
     from cuatrola_solver.game.hand import Hand
     rec = read_record((EXAMPLES / "advice" / "hint-trick3.txt").read_text())
-    h = cardplay.hint(Hand.from_record(rec), samples=10 ** 12, seed=3)
+    h = cardplay.hint(as_view(Hand.from_record(rec)), Budget(samples=10 ** 12, seed=3),
+                      Models.NONE)
     assert h.deals <= budget.SETTLED
     # a small sample is unchanged by the stopping rule (it stops after MIN_ROUNDS only)
-    small = cardplay.hint(Hand.from_record(rec), samples=1500, seed=3)
+    small = cardplay.hint(as_view(Hand.from_record(rec)), Budget(samples=1500, seed=3),
+                          Models.NONE)
     assert small.deals == 1500
 
 
 def test_analyze_huge_samples_does_not_go_exact(monkeypatch):
     seen = []
-    real = cardplay.hint
+    real = review.hint
 
-    def spy(hand, **kw):
-        seen.append(kw["exact"])
-        return real(hand, **kw)
+    def spy(view, budget, models, **kw):
+        seen.append(budget.exact)
+        return real(view, budget, models, **kw)
 
-    monkeypatch.setattr(cardplay, "hint", spy)
+    monkeypatch.setattr(review, "hint", spy)
     rec = read_record((EXAMPLES / "analysis" / "online-blunder.txt").read_text())
-    k_first = count_deals(knowledge_from_hand(
-        __import__("cuatrola_solver.game.hand", fromlist=["Hand"]).Hand.from_record(
-            type(rec)(rec.rules, rec.muestra, rec.hands, rec.auction, [])), 1))
-    assert k_first > budget.SETTLED
-    review._hint(__import__("cuatrola_solver.game.hand", fromlist=["Hand"]).Hand.from_record(
-        type(rec)(rec.rules, rec.muestra, rec.hands, rec.auction, [])),
-        review._Method(False, 10 ** 12), 1, 1)
+    start = Hand.from_record(type(rec)(rec.rules, rec.muestra, rec.hands, rec.auction, []))
+    assert count_deals(knowledge_from_hand(start, 1)) > budget.SETTLED
+    review._hint(start, review._Method(False, 10 ** 12, Models.NONE), 1, 1)
     assert seen == [False]
 
 

@@ -16,6 +16,10 @@ from cuatrola_solver.hidden.chunks import sample_deals_seeded
 from cuatrola_solver.hidden.knowledge import knowledge_at_start
 from cuatrola_solver.game.cards import mask_of, parse_card, parse_cards, random_deal
 from cuatrola_solver.game.rules import get_rules
+from cuatrola_solver.advice.budget import Budget
+from cuatrola_solver.models.preset import Models
+from cuatrola_solver.game.view import View
+from helpers import as_view
 
 runner = CliRunner()
 NARRO = get_rules("narro")
@@ -71,9 +75,10 @@ def test_a_solo_bid_makes_strong_hands_likelier(model):
 
 def test_advise_weights_the_deals_and_reports_the_effective_size(model):
     hand, m = parse_cards("Ac 3c Rc Ab 3b"), parse_card("Ce")
-    plain = bidding.advise(hand, m, 3, "solo paso", None, NARRO, samples=3000, seed=1)
-    weighted = bidding.advise(hand, m, 3, "solo paso", None, NARRO, samples=3000, seed=1,
-                              bid_model=model)
+    plain = bidding.advise(View.bidding(hand, m, 3, "solo paso", NARRO, None),
+                           Budget(samples=3000, seed=1), Models.NONE)
+    weighted = bidding.advise(View.bidding(hand, m, 3, "solo paso", NARRO, None),
+                              Budget(samples=3000, seed=1), Models(bids=model))
     assert plain.effective_deals is None and "effective_deals" not in plain.to_dict()
     assert 0 < weighted.effective_deals < weighted.deals
     # the partner's solo is stronger when its bid is believed
@@ -86,8 +91,8 @@ def test_no_deal_explains_the_calls(model):
     impossible = bids.BidModel(model.rules, dict(model.weights, solo=[-1e6] + [0.0] * (
         len(bids.FEATURE_NAMES) - 1)), {})
     with pytest.raises(Exception) as e:
-        bidding.advise(parse_cards("Ae 3e Re Ab 3b"), parse_card("Ce"), 3, "solo paso", None,
-                       NARRO, samples=1000, seed=1, bid_model=impossible)
+        bidding.advise(View.bidding(parse_cards("Ae 3e Re Ab 3b"), parse_card("Ce"), 3, "solo paso", NARRO, None),
+                       Budget(samples=1000, seed=1), Models(bids=impossible))
     assert "no deal explains the calls" in str(e.value)
 
 
@@ -113,9 +118,8 @@ def test_model_files_are_checked(tmp_path, model):
 
 
 def test_hint_uses_the_calls_too(model):
-    from cuatrola_solver.game.view import View
     view = View.from_input("Ae 3e Re Ab 3b", "Ce", 2, "paso paso solo paso", None, NARRO)
-    plain = cardplay.hint(view, samples=400, seed=3)
-    weighted = cardplay.hint(view, samples=400, seed=3, bid_model=model)
+    plain = cardplay.hint(as_view(view), Budget(samples=400, seed=3), Models.NONE)
+    weighted = cardplay.hint(as_view(view), Budget(samples=400, seed=3), Models(bids=model))
     assert plain.effective_deals is None and 0 < weighted.effective_deals < weighted.deals
     assert plain.to_dict()["cards"] != weighted.to_dict()["cards"]

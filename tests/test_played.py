@@ -17,6 +17,10 @@ from cuatrola_solver.models import played
 from cuatrola_solver.lab.calibration import Prediction
 from cuatrola_solver.game.cards import parse_card, parse_cards
 from cuatrola_solver.game.rules import get_rules
+from cuatrola_solver.advice.budget import Budget
+from cuatrola_solver.models.preset import Models
+from cuatrola_solver.game.view import View
+from helpers import as_view
 
 runner = CliRunner()
 ONLINE = get_rules("online")
@@ -61,9 +65,10 @@ def test_played_outcomes_move_the_weight_and_keep_the_shape():
 def test_advise_gives_played_odds_beside_double_dummy_and_advises_on_them():
     model = played.fit(_synthetic(4000, 1.5), ONLINE, {"command": "test"})
     hand, m = parse_cards("Ao Co Ac Rb Se"), parse_card("Co")
-    plain = bidding.advise(hand, m, 4, "paso paso paso", None, ONLINE, samples=2000, seed=2)
-    both = bidding.advise(hand, m, 4, "paso paso paso", None, ONLINE, samples=2000, seed=2,
-                          played_model=model)
+    plain = bidding.advise(View.bidding(hand, m, 4, "paso paso paso", ONLINE, None),
+                           Budget(samples=2000, seed=2), Models.NONE)
+    both = bidding.advise(View.bidding(hand, m, 4, "paso paso paso", ONLINE, None),
+                          Budget(samples=2000, seed=2), Models(played=model))
     assert plain.model == "dd" and both.model == "played"
     for a, b in zip(plain.options, both.options):
         assert (a.p_win, a.ev) == (b.p_win, b.ev)            # double dummy unchanged
@@ -107,7 +112,6 @@ def test_the_shipped_models_say_how_they_were_made():
 
 def test_the_pimc_bidder_may_bid_on_played_odds_and_the_calls():
     from cuatrola_solver.bots.players import parse_player
-    from cuatrola_solver.game.view import View
     p = parse_player("pimc:odds=played,inference=1,bid_samples=200")
     assert repr(p) == "pimc:bid_samples=200,odds=played,inference=1"
     view = View.from_input("Ac 3c Ro Co Ab", "So", 2, "paso", None, ONLINE)
@@ -122,7 +126,6 @@ def test_the_pimc_bidder_for_the_match_or_for_the_hand():
     """narro at 19-18 (README): for the match cuatrola, for the hand another call."""
     from cuatrola_solver.game.match import Score
     from cuatrola_solver.bots.players import parse_player
-    from cuatrola_solver.game.view import View
     view = View.from_input("Ac 3c Ro Co Ab", "So", 2, "paso", None, get_rules("narro"),
                            Score(19, 18))
     match, hand = parse_player("pimc:bid_samples=2000"), parse_player("pimc:bid_samples=2000,match=0")
@@ -179,7 +182,7 @@ def test_card_predictions_are_the_hints_of_the_cards_chosen():
     expected = []
     for n, (t, _, hand, card) in enumerate(replay_cards(rec)):
         if len(hand.legal_cards()) > 1:
-            h = cardplay.hint(hand, samples=30, seed=5 + n)
+            h = cardplay.hint(as_view(hand), Budget(samples=30, seed=5 + n), Models.NONE)
             seat = hand.pos.to_play
             expected.append((t, seat, next(c.p_win for c in h.cards if c.card == card),
                              ("A" if seat % 2 else "B") == winner,
@@ -195,8 +198,8 @@ def test_card_predictions_are_the_hints_of_the_cards_chosen():
 def test_hint_rates_each_card_as_played():
     from cuatrola_solver.game.hand import replay_cards
     hand = next(h for t, _, h, _ in replay_cards(_blunder()) if t == 2)
-    plain = cardplay.hint(hand, samples=60, seed=1)
-    rated = cardplay.hint(hand, samples=60, seed=1, played_model=_halving())
+    plain = cardplay.hint(as_view(hand), Budget(samples=60, seed=1), Models.NONE)
+    rated = cardplay.hint(as_view(hand), Budget(samples=60, seed=1), Models(played=_halving()))
     assert plain.model == "dd" and rated.model == "played"
     assert [c.card for c in plain.cards] == [c.card for c in rated.cards]
     for c in rated.cards:
@@ -209,8 +212,8 @@ def test_hint_rates_each_card_as_played():
 def test_analysis_labels_on_played_odds():
     from cuatrola_solver.analysis import review
     rec = _blunder()
-    dd = review.analyze(rec, samples=60, seed=3, bids=False)
-    pl = review.analyze(rec, samples=60, seed=3, bids=False, played_model=_halving())
+    dd = review.analyze(rec, Budget(samples=60, seed=3), Models.NONE, bids=False)
+    pl = review.analyze(rec, Budget(samples=60, seed=3), Models(played=_halving()), bids=False)
     assert dd.model == "dd" and pl.model == "played"
     choices = [(a, b) for a, b in zip(dd.cards, pl.cards) if a.kind == "choice"]
     assert any(a.loss >= review.SOUND for a, _ in choices)          # the blunder
@@ -227,7 +230,7 @@ def test_a_renuncio_is_lost_as_played_too():
     from cuatrola_solver.analysis import review
     from cuatrola_solver.notation.record import read_record
     rec = read_record((EXAMPLES / "analysis" / "online-asistir.txt").read_text())
-    pl = review.analyze(rec, samples=30, seed=3, bids=False, played_model=_halving())
+    pl = review.analyze(rec, Budget(samples=30, seed=3), Models(played=_halving()), bids=False)
     renuncio = next(c for c in pl.cards if c.kind == "renuncio")
     assert renuncio.p_played == 0.0 and renuncio.label == "renuncio"
 
@@ -293,12 +296,13 @@ def test_a_model_without_card_cells_leaves_the_cards_double_dummy(monkeypatch):
     from cuatrola_solver.game.hand import replay_cards
     plain = played.fit(_synthetic(300, 0.0), ONLINE, {"command": "test"})
     hand = next(h for t, _, h, _ in replay_cards(_blunder()) if t == 2)
-    h = cardplay.hint(hand, samples=40, seed=1, played_model=plain)
+    h = cardplay.hint(as_view(hand), Budget(samples=40, seed=1), Models(played=plain))
     assert h.model == "dd" and all(c.p_played is None for c in h.cards)
-    a = review.analyze(_blunder(), samples=30, seed=1, played_model=plain)
+    a = review.analyze(_blunder(), Budget(samples=30, seed=1), Models(played=plain))
     assert a.model == "dd" and all(c.p_played is None for c in a.cards)
     assert all(o.p_played is not None for b in a.bids for o in b.options if o.allowed)
-    monkeypatch.setattr(played, "load_model", lambda rules, path=None: plain)
+    from cuatrola_solver.models import preset
+    monkeypatch.setattr(preset, "_played_model", lambda rules: plain)
     out = runner.invoke(app, ["hint", str(EXAMPLES / "advice" / "hint-trick3.txt"),
                               "--samples", "40", "--seed", "1"]).output
     assert "cards rated double dummy" in out and "P(win) played" not in out

@@ -17,6 +17,8 @@ from cuatrola_cli.main import app
 from cuatrola_solver.analysis.review import analyze
 from cuatrola_solver.notation.record import read_record
 from cuatrola_solver.analysis.report import html_report
+from cuatrola_solver.advice.budget import Budget
+from cuatrola_solver.models.preset import Models
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -31,8 +33,8 @@ def run(*args: str):
 
 @pytest.fixture(scope="module")
 def blunder_report() -> dict:
-    return analyze(read_record(BLUNDER.read_text()), samples=60, seed=1, workers=1,
-                   bids=True).to_dict()
+    return analyze(read_record(BLUNDER.read_text()), Budget(samples=60, seed=1, workers=1),
+                   Models.NONE, bids=True).to_dict()
 
 
 def test_win_chances_follow_the_hand(blunder_report):
@@ -55,8 +57,8 @@ def test_win_chances_follow_the_hand(blunder_report):
 
 
 def test_win_chances_after_a_renuncio_are_the_result():
-    d = analyze(read_record(MONTAR.read_text()), samples=40, seed=1, workers=1,
-                bids=False).to_dict()
+    d = analyze(read_record(MONTAR.read_text()), Budget(samples=40, seed=1, workers=1),
+                Models.NONE, bids=False).to_dict()
     winner_a = d["result"]["winner"] == "A"
     after = [p for p, c in zip(d["win_chances"][1:], d["cards"]) if c["kind"] == "after_renuncio"]
     assert after and all(p["knew"] == float(winner_a) and p["dd"] == int(winner_a) for p in after)

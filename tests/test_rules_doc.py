@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from cuatrola_solver.rules import PARAMETERS, PRESETS
+from cuatrola_solver.game.rules import PARAMETERS, PRESETS
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "rules.md"

@@ -21,6 +21,9 @@ from cuatrola_solver.game.cards import random_deal
 from cuatrola_solver.game.view import View, check_seen
 
 from helpers import random_game
+from cuatrola_solver.advice.budget import Budget
+from cuatrola_solver.models.preset import Models
+from helpers import as_view
 
 runner = CliRunner()
 
@@ -130,13 +133,13 @@ def test_live_hint_equals_the_projected_full_record(preset, seed):
     full = random_game(rng, get_rules(preset), "paso")
     hand = _cut(full, 6)
     seat = hand.to_play
-    want = cardplay.hint(hand, samples=60, seed=11).to_dict()
+    want = cardplay.hint(as_view(hand), Budget(samples=60, seed=11), Models.NONE).to_dict()
     rec = hand.to_record()
     played = write_text(rec).split("\n\n", 1)[1]
     view = View.from_input(format_cards(cards_of(hand.deal[seat - 1])), 
                            format_cards([rec.muestra]), seat, "paso paso paso paso", played,
                            get_rules(preset))
-    assert cardplay.hint(view, samples=60, seed=11).to_dict() == want
+    assert cardplay.hint(as_view(view), Budget(samples=60, seed=11), Models.NONE).to_dict() == want
     # the cards still held are accepted for --hand too
     held = View.from_input(format_cards(cards_of(view.held)), format_cards([rec.muestra]),
                            seat, None, played, get_rules(preset))
@@ -156,7 +159,8 @@ def test_forty_first_hint_does_not_depend_on_the_partner_hand():
     def hint_for(hands):
         rec = record_from_obj({"rules": "italiano", "muestra": "Ro", "hands": hands,
                                "tricks": [["Rc", "Ac", "3c", "Ao"], ["Ae", "3e", "So", "Se"]]})
-        return cardplay.hint(Hand.from_record(rec), samples=120, seed=2).to_dict()
+        return cardplay.hint(as_view(Hand.from_record(rec)), Budget(samples=120, seed=2),
+                             Models.NONE).to_dict()
     a = hint_for(["3o Rc Sc 3e Re", "So Ac Cc Rb Cb", "3c Ce Se 3b Sb", "Ao Co Ae Ab Ro"])
     b = hint_for(["3o Rc Sc 3e Re", "So Ac Cc Rb Cb", "3c Co Se 3b Sb", "Ao Ce Ae Ab Ro"])
     assert a == b

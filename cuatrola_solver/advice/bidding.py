@@ -47,22 +47,24 @@ from __future__ import annotations
 import dataclasses
 import os
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import numpy as np
 
 from ..dd import solver
-from ..errors import NotationError, quote
+from ..errors import IllegalBidError, NotationError
 from ..game.auction import Auction, parse_auction
-from ..game.cards import cards_of, format_card, format_cards
+from ..game.cards import format_card, format_cards
 from ..game.match import Score, check_score
 from ..game.play import SIDE_NAMES, active_seats, declaring_side, side_of, tricks_goal
-from ..game.rules import CONTRACT_VALUE, RuleSet, get_rules, rules_spec
-from ..hidden.chunks import iter_chunks, sample_chunk, sample_deals_seeded
+from ..game.rules import CONTRACT_VALUE, RuleSet, rules_spec
+from ..game.view import View
+from ..hidden.chunks import iter_chunks, sample_chunk
 from ..hidden.deals import count_deals, enumerate_deals
-from ..hidden.knowledge import knowledge_at_start
+from ..hidden.knowledge import knowledge_from_view
 from ..models import bids as inference, equity, played
-from .budget import EXACT_SLICE, MIN_ROUNDS, ROUND, TOLERANCE, Progress, random_seed
+from ..models.preset import Models
+from .budget import EXACT_SLICE, MIN_ROUNDS, ROUND, Budget, Progress
 from .stats import Tally, wilson
 
 __all__ = ["Option", "OptionResult", "Advice", "bid_options", "advise", "DEFAULT_SAMPLES"]
@@ -338,43 +340,47 @@ def _choose(results: list[OptionResult]) -> str:
     return best.option.bid
 
 
-def advise(hand: Iterable[int] | int, muestra: int, seat: int,
-           auction: str | Sequence[str] | None = None, score: Score | None = None,
-           rules: RuleSet | str | None = None, *, exact: bool = False,
-           samples: int = DEFAULT_SAMPLES, seed: int | None = None,
-           workers: int | None = None, tolerance: float = TOLERANCE,
-           progress: Progress | None = None, bid_model=None, played_model=None) -> Advice:
-    """Odds and expected match points of every call seat ``seat`` may make now.
+def advise(view: View, budget: Budget | None = None, models: Models | None = None, *,
+           progress: Progress | None = None) -> Advice:
+    """Odds and expected match points of every call the seat of ``view`` may make now.
 
-    ``hand``: the seat's five cards (list or mask); ``auction``: the calls of seats
-    ``1 .. seat-1`` (text or list; None: all passed); ``score``: the A/B match score
-    (bid caps).  ``exact`` enumerates every consistent deal; otherwise up to
-    ``samples`` deals are drawn with ``seed`` (None: a fresh seed, reported in the
-    result) and drawing stops once every allowed option's Wilson half-width is at most
-    ``tolerance``.  ``progress(done, total)`` is called after each batch.
+    ``view`` is the seat's :class:`~cuatrola_solver.game.view.View` on its turn to speak
+    (its five cards, the muestra, the calls of the seats before it, the match score:
+    :meth:`View.bidding <cuatrola_solver.game.view.View.bidding>` makes one from text).
+    ``budget`` (default :class:`Budget()`: up to :data:`DEFAULT_SAMPLES` deals, a fresh
+    seed, all cores): ``exact`` enumerates every consistent deal; otherwise deals are
+    sampled and drawing stops once every allowed option's Wilson half-width is within
+    the budget's ``tolerance``.  ``progress(done, total)`` is called after each batch.
 
-    ``bid_model`` (an :class:`~cuatrola_solver.inference.BidModel`) weights each deal by
-    how likely the calls already made were with the hands it gives the seats before
-    (:func:`~cuatrola_solver.inference.call_weights`): the odds are weighted means, the
-    intervals use the effective number of deals, reported as ``effective_deals``.
-
-    ``played_model`` (a :class:`~cuatrola_solver.played.PlayedModel`) adds each call's
-    P(win) and EV as the hand will be played (``p_played``, ``ev_played``) and chooses
-    the advice on them; ``advice_dd`` is then the double-dummy choice.
+    ``models`` (default: the preset's, ``Models.of(view.rules)``, as ``cuatrola advise``
+    uses them; ``Models.NONE``: double dummy, the calls saying nothing).  With a bid
+    model each deal is weighted by how likely the calls already made were with the hands
+    it gives the seats before (:func:`~cuatrola_solver.models.bids.call_weights`): the
+    odds are weighted means, the intervals use the effective number of deals, reported
+    as ``effective_deals``.  With a played-odds model each call also has its P(win) and
+    EV as the hand will be played (``p_played``, ``ev_played``), the advice is chosen on
+    them and ``advice_dd`` is the double-dummy choice.
     """
-    rules = get_rules(rules)
-    cards = list(cards_of(hand)) if isinstance(hand, int) else list(hand)
-    if len(set(cards)) != len(cards):
-        raise NotationError(f"the hand {quote(format_cards(cards))} repeats a card")
+    budget = Budget() if budget is None else budget
+    models = Models.of(view.rules) if models is None else models
+    bid_model, played_model = models.bids, models.played
+    rules, seat, score, muestra = view.rules, view.seat, view.score, view.muestra
+    if view.speaker != seat:
+        raise IllegalBidError(
+            "the auction is over: there is no call to make" if view.speaker is None else
+            f"it is seat {view.speaker}'s turn to speak, not seat {seat}'s")
+    cards = view.cards
+    exact, tolerance = budget.exact, budget.tolerance
+    samples = budget.samples_or(DEFAULT_SAMPLES)
     if score is not None:
         check_score(rules, score)
-    options = bid_options(rules, seat, auction, score)
-    k = knowledge_at_start(cards, muestra, seat, rules)
-    workers = max(1, workers or os.cpu_count() or 1)
+    before = list(view.calls)
+    options = bid_options(rules, seat, before, score)
+    k = knowledge_from_view(view)
+    workers = budget.workers_or(os.cpu_count() or 1)
     keys = list(dict.fromkeys(o.key for o in options if o.allowed))
     tallies = {key: Tally() for key in keys}
 
-    before = list(parse_auction(auction, seat, rules, score).calls)
     infer = bid_model is not None and bool(before)      # even a paso says something
 
     def run(deals: np.ndarray) -> None:
@@ -398,10 +404,7 @@ def advise(hand: Iterable[int] | int, muestra: int, seat: int,
                 progress(min(start + EXACT_SLICE, total), total)
         results = _results(options, tallies, True, seat)
     else:
-        if samples < 1:
-            raise NotationError(f"bad number of samples {samples}: expected at least 1")
-        if seed is None:
-            seed = random_seed()
+        seed = budget.drawn_seed()
         for j, chunk in enumerate(iter_chunks(samples, seed, ROUND), 1):
             run(sample_chunk(k, chunk))
             results = _results(options, tallies, False, seat)

@@ -1,4 +1,12 @@
-"""How much search an answer may take, and when sampling stops.
+"""How much search an answer may take (:class:`Budget`), and when sampling stops.
+
+A :class:`Budget` bundles the search options of every answer -- :func:`advise
+<cuatrola_solver.advice.bidding.advise>`, :func:`hint
+<cuatrola_solver.advice.cardplay.hint>`, :func:`analyze
+<cuatrola_solver.analysis.review.analyze>` -- as python-chess's ``chess.engine.Limit``
+bundles an engine's: every consistent deal (``exact``), or at most ``samples`` sampled
+deals drawn with ``seed``, on ``workers``.  What is left as None takes the answer's own
+default, which is the command's.
 
 Sampled answers (:func:`~cuatrola_solver.advice.bidding.advise`,
 :func:`~cuatrola_solver.advice.cardplay.hint`) draw deals in rounds of :data:`ROUND`
@@ -12,12 +20,14 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 from typing import Callable
 
+from ..errors import NotationError
 from .stats import Z95
 
-__all__ = ["ROUND", "MIN_ROUNDS", "TOLERANCE", "SETTLED", "EXACT_SLICE", "Progress",
-           "random_seed"]
+__all__ = ["Budget", "ROUND", "MIN_ROUNDS", "TOLERANCE", "SETTLED", "EXACT_SLICE",
+           "Progress", "random_seed"]
 
 #: deals per round of a sampled advice (and chunk size of its seeding)
 ROUND = 1000
@@ -39,3 +49,46 @@ def random_seed() -> int:
     """A fresh seed, small enough to type back with ``--seed``."""
     return random.SystemRandom().randrange(2 ** 31)
 
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The search an answer may do.
+
+    ``exact``: value every deal consistent with what the seat knows (``samples`` and
+    ``seed`` are then unused); else sample at most ``samples`` deals (None: the answer's
+    default), drawn with ``seed`` (None: a fresh seed, reported in the answer), stopping
+    early once every odds' Wilson half-width is within ``tolerance`` (0: never early).  ``workers``: how
+    many threads or processes share the work (None: the answer's default); the answer
+    never depends on it."""
+
+    exact: bool = False
+    samples: int | None = None
+    seed: int | None = None
+    workers: int | None = None
+    tolerance: float = TOLERANCE
+
+    def __post_init__(self) -> None:
+        if self.samples is not None and (isinstance(self.samples, bool)
+                                         or not isinstance(self.samples, int)
+                                         or self.samples < 1):
+            raise NotationError(f"bad number of samples {self.samples!r}: expected at least 1")
+        if self.workers is not None and (not isinstance(self.workers, int) or self.workers < 1):
+            raise NotationError(f"bad number of workers {self.workers!r}: expected at least 1")
+        if not 0 <= self.tolerance < 1:
+            raise NotationError(f"bad tolerance {self.tolerance!r}: expected a number from 0 "
+                                f"(never stop early) to 1")
+
+    def samples_or(self, default: int) -> int:
+        """The most deals to sample: ``samples``, or the answer's ``default``."""
+        return default if self.samples is None else self.samples
+
+    def workers_or(self, default: int) -> int:
+        """The workers to use: ``workers``, or the answer's ``default`` (at least 1)."""
+        return max(1, default if self.workers is None else self.workers)
+
+    def drawn_seed(self) -> int | None:
+        """The seed of a sampled answer (a fresh one when none was given); None when exact."""
+        if self.exact:
+            return None
+        return random_seed() if self.seed is None else self.seed

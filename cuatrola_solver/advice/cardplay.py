@@ -25,10 +25,11 @@ from ..hidden.chunks import iter_chunks, sample_chunk, sample_deals_seeded
 from ..hidden.deals import count_deals, enumerate_deals
 from ..hidden.knowledge import knowledge_from_view
 from ..models import bids as inference, played
-from .budget import MIN_ROUNDS, ROUND, SETTLED, TOLERANCE, Progress, random_seed
+from ..models.preset import Models
+from .budget import MIN_ROUNDS, ROUND, SETTLED, Budget, Progress, random_seed
 from .stats import half_width
 
-__all__ = ["CardHint", "Hint", "hint", "hint_view", "cante_values", "best_cante",
+__all__ = ["CardHint", "Hint", "hint", "cante_values", "best_cante",
            "DEFAULT_HINT_SAMPLES", "CANTE_HINT_SAMPLES"]
 
 #: deals of a sampled hint
@@ -85,32 +86,12 @@ class Hint:
                    else {"effective_deals": round(self.effective_deals, 1)})}
 
 
-def hint_view(source) -> View:
-    """The view a hint answers for: a :class:`View` as it is, or a
-    :class:`~cuatrola_solver.hand.Hand` in play projected on the seat on turn (refused
-    when the record already decided the hand by a renuncio)."""
-    if isinstance(source, View):
-        return source
-    hand = source
-    if hand.pos is None:
-        raise IllegalPlayError("the auction is not over: there is no card to play yet")
-    if hand.is_over():
-        raise IllegalPlayError("the hand is over: there is no card to play")
-    if hand.renuncios:
-        raise IllegalPlayError("the hand is already decided by the first renuncio, "
-                               + hand.renuncios[0].describe())
-    return View.from_hand(hand, hand.pos.to_play)
-
-
-def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
-         seed: int | None = None, workers: int | None = None,
-         progress: Progress | None = None, bid_model=None, played_model=None) -> Hint:
-    """Every legal card of the seat on turn, valued over the deals consistent with what
-    that seat knows, best first.
-
-    ``source`` is the seat's :class:`View` (it must be its turn to play), or a
-    :class:`~cuatrola_solver.hand.Hand` in play, projected on the seat on turn: the
-    answer depends on the view only, never on cards the seat has not seen.
+def hint(view: View, budget: Budget | None = None, models: Models | None = None, *,
+         progress: Progress | None = None) -> Hint:
+    """Every legal card of the seat of ``view``, on its turn to play, valued over the
+    deals consistent with what that seat knows, best first: the answer depends on the view
+    only, never on cards the seat has not seen (:meth:`View.on_turn
+    <cuatrola_solver.game.view.View.on_turn>` projects a hand in play on its seat on turn).
 
     For paso, ``tricks`` and ``margin`` are measured for the seat's side; for a bid
     contract, for the declaring side.  ``p_win`` is always the seat's side's.  If the seat
@@ -118,20 +99,30 @@ def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
     before a 20), in every deal where the rules let it: under ``forty_first`` a 20 is
     refused in the deals where its partner holds the 40 (the side then sings the 40,
     a choice left to the search).  Other cantes still pending at this boundary are taken
-    as forgone (the record is taken as complete so far).  Sampled deals are drawn and
-    valued in rounds of :data:`ROUND`, as for :func:`advise`: after :data:`MIN_ROUNDS`
-    rounds, sampling stops once every card's ``p_win`` is within ±:data:`TOLERANCE` (so
-    by :data:`SETTLED` deals, whatever ``samples`` asks).  With ``bid_model`` each deal
-    is weighted by how likely the four calls were with the hands it gives the other seats
-    (as in :func:`advise`).  With ``played_model`` (a
-    :class:`~cuatrola_solver.played.PlayedModel` fitted with cards) each card also
-    carries ``p_played``, its P(win) as the hand will be played, and the cards are
-    ranked on it; a model without card cells leaves the cards double dummy.  ``workers`` threads (default
-    1) solve the deals; the result does not depend on it.  Each deal's searches are
-    short and much of the work holds the GIL, so more threads seldom pay: measured
-    slower on 2 cores at trick 1.
+    as forgone (the record is taken as complete so far).  At a trick boundary where the
+    seat may sing but another seat leads, the hint is about the cante only.
+
+    ``budget`` (default :class:`Budget()`: up to :data:`DEFAULT_HINT_SAMPLES` deals, a
+    fresh seed, one worker): sampled deals are drawn and valued in rounds of
+    :data:`ROUND`, as for ``advise``: after :data:`MIN_ROUNDS` rounds, sampling stops
+    once every card's ``p_win`` is within the budget's tolerance (so by :data:`SETTLED`
+    deals, whatever ``samples`` asks).  ``workers`` threads solve the deals; the result
+    does not depend on it.  Each deal's searches are short and much of the work holds the
+    GIL, so more threads seldom pay: measured slower on 2 cores at trick 1.
+
+    ``models`` (default: the preset's, as ``cuatrola hint`` uses them): with a bid model
+    each deal is weighted by how likely the four calls were with the hands it gives the
+    other seats (as in ``advise``); with a played-odds model fitted with cards each card
+    also carries ``p_played``, its P(win) as the hand will be played, and the cards are
+    ranked on it; a model without card cells leaves the cards double dummy.
     """
-    view = hint_view(source)
+    budget = Budget() if budget is None else budget
+    models = Models.of(view.rules) if models is None else models
+    bid_model, played_model = models.bids, models.played
+    exact, tolerance = budget.exact, budget.tolerance
+    samples = budget.samples_or(DEFAULT_HINT_SAMPLES)
+    seed = budget.seed
+    workers = budget.workers
     rules = view.rules
     if not view.auction_over:
         raise IllegalPlayError("the auction is not over: there is no card to play yet")
@@ -163,10 +154,7 @@ def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
         rounds: Iterable[np.ndarray] = [enumerate_deals(k)]
         total = count_deals(k)
     else:
-        if samples < 1:
-            raise NotationError(f"bad number of samples {samples}: expected at least 1")
-        if seed is None:
-            seed = random_seed()
+        seed = budget.drawn_seed()
         # round by round, as advise: memory and time do not grow with ``samples``
         rounds = (sample_chunk(k, chunk)
                   for chunk in iter_chunks(samples, seed, ROUND))
@@ -215,8 +203,8 @@ def hint(source, *, exact: bool = False, samples: int = DEFAULT_HINT_SAMPLES,
                                     "weight is 0): hint without inference (--no-inference)")
             ess = weight * weight / weight2 if infer else n
             if (not exact and j >= MIN_ROUNDS
-                    and all(half_width(s[2] * ess / weight, ess) <= TOLERANCE if infer
-                            else half_width(s[2], n) <= TOLERANCE for s in sums.values())):
+                    and all(half_width(s[2] * ess / weight, ess) <= tolerance if infer
+                            else half_width(s[2], n) <= tolerance for s in sums.values())):
                 break
     finally:
         if pool:
@@ -285,8 +273,7 @@ def cante_values(view: View, options: Sequence[int | None], *, samples: int = 40
     base = view.position
     seat, mine = view.seat, side_of(view.seat)
     deals = sample_deals_seeded(knowledge_from_view(view), samples,
-                                         random_seed() if seed is None else seed,
-                                         chunk_size=ROUND)
+                                random_seed() if seed is None else seed, chunk_size=ROUND)
     d = base.declaring_side
     pts = points_based(base.contract, rules)
     totals = {o: [0.0, 0.0] for o in options}

@@ -77,23 +77,24 @@ the bid review of seat ``s`` uses ``seed + 100 + s``.
 from __future__ import annotations
 
 import copy
-import inspect
 import multiprocessing
 import sys
 from dataclasses import dataclass, field
-from typing import Callable
 
-from ..advice import bidding, budget, cardplay
-from ..hidden.deals import count_deals
-from ..hidden.knowledge import knowledge_from_hand
+from ..advice.bidding import advise
+from ..advice.budget import SETTLED, Budget, Progress
+from ..advice.cardplay import hint
 from ..dd import solver
 from ..game.cards import format_card, format_cards
-from ..errors import NotationError
 from ..game.hand import Hand, Renuncio, replay_cards
 from ..game.match import check_score
 from ..game.play import SIDE_NAMES, renuncio_obligation, side_of
+from ..game.rules import rules_spec
+from ..game.view import View
+from ..hidden.deals import count_deals
+from ..hidden.knowledge import knowledge_from_view
+from ..models.preset import Models
 from ..notation.record import HandRecord
-from ..game.rules import CONTRACT_VALUE, rules_spec
 
 __all__ = ["analyze", "Analysis", "CardReview", "BidReview", "SeatSummary", "label_of",
            "annotate", "DEFAULT_SAMPLES", "THRESHOLDS"]
@@ -110,7 +111,6 @@ SOUND = THRESHOLDS[-1][0]
 _EPS = 1e-9
 OBJECTIVES = ("makes", "game_points", "tricks", "margin")
 
-Progress = Callable[[int, int], None]
 
 
 def label_of(loss: float | None) -> tuple[str | None, str | None]:
@@ -504,32 +504,28 @@ def _best_of(values: dict[int, dict]) -> dict:
 
 @dataclass(frozen=True)
 class _Method:
-    """How the cards and calls are valued (the options of :func:`analyze`)."""
+    """How the cards and calls are valued: every consistent deal or ``samples`` of them,
+    and the models (:class:`~cuatrola_solver.models.preset.Models`)."""
     exact: bool
     samples: int
-    bid_model: object = None        # weights the hidden deals by the calls
-    played_model: object = None     # rates the calls as played (and the cards, if fitted on them)
+    models: Models
 
     @property
     def card_model(self):
         """The played-odds model the cards are rated on: None when there is none or it
         has no card cells (the cards are then rated double dummy)."""
-        m = self.played_model
+        m = self.models.played
         return m if m is not None and m.has_cards else None
 
 
 def _hint(hand: Hand, how: _Method, seed: int | None, workers: int):
-    """cardplay.hint, exact when the consistent deals are no more than ``samples`` (and
-    than the deals sampling ever draws: a huge ``samples`` must not mean exact work)."""
-    exact = how.exact
-    if not exact:
-        k = knowledge_from_hand(hand, hand.pos.to_play)
-        exact = count_deals(k) <= min(how.samples, budget.SETTLED)
-    kw = {}
-    if "workers" in inspect.signature(cardplay.hint).parameters:
-        kw["workers"] = workers
-    return cardplay.hint(hand, exact=exact, samples=how.samples, seed=seed,
-                        bid_model=how.bid_model, played_model=how.card_model, **kw)
+    """The hint of the seat on turn, exact when the consistent deals are no more than
+    ``samples`` (and than the deals sampling ever draws: a huge ``samples`` must not mean
+    exact work)."""
+    view = View.on_turn(hand)
+    exact = how.exact or count_deals(knowledge_from_view(view)) <= min(how.samples, SETTLED)
+    return hint(view, Budget(exact, how.samples, seed, workers),
+                Models(how.models.bids, how.card_model))
 
 
 def _review_card(hand: Hand, trick: int, position: int, card: int, how: _Method,
@@ -551,9 +547,8 @@ def _review_card(hand: Hand, trick: int, position: int, card: int, how: _Method,
         return CardReview(trick, position, seat, card, "choice", legal, before, dd[card],
                           p[card], best_p, best, h.deals, h.exact, h.seed, None,
                           pp[card], best_pp)
-    penalty = CONTRACT_VALUE[hand.contract] * (2 if hand.rules.renuncio_penalty == "double"
-                                               else 1)
-    after = {"makes": False, "game_points": -penalty, "tricks": None, "margin": None}
+    after = {"makes": False, "game_points": -hand.rules.renuncio_value(hand.contract),
+             "tricks": None, "margin": None}
     obligation = renuncio_obligation(hand.pos.hands[seat - 1], hand.pos.trick, hand.trump, card)
     return CardReview(trick, position, seat, card, "renuncio", legal, before, after, 0.0,
                       best_p, best, h.deals, h.exact, h.seed, obligation,
@@ -567,10 +562,9 @@ def _review_bids(hand: Hand, table: list[dict], rows: list, how: _Method,
     calls = list(hand.auction.calls)
     for seat in (1, 2, 3, 4):
         s = None if seed is None else seed + 100 + seat
-        adv = bidding.advise(hand.deal[seat - 1], hand.muestra, seat, calls[:seat - 1],
-                             hand.score, hand.rules, exact=how.exact, samples=how.samples,
-                             seed=s, workers=workers, bid_model=how.bid_model,
-                             played_model=how.played_model)
+        view = View(hand.rules, seat, hand.deal[seat - 1], hand.muestra,
+                    tuple(calls[:seat - 1]), score=hand.score)
+        adv = advise(view, Budget(how.exact, how.samples, s, workers), how.models)
         mine = side_of(seat)
         options = []
         for r in adv.options:
@@ -608,12 +602,8 @@ def _summaries(cards: list[CardReview]) -> list[SeatSummary]:
     return out
 
 
-#: the cards to review, shared with the forked worker processes of _review_cards
-_TASKS: list = []
-
-
-def _review_task(k: int) -> tuple[int, CardReview]:
-    i, t, j, hand, c, s, how = _TASKS[k]
+def _review_task(task: tuple) -> tuple[int, CardReview]:
+    i, t, j, hand, c, s, how = task
     return i, _review_card(hand, t, j, c, how, s, 1)
 
 
@@ -626,49 +616,39 @@ def _review_cards(tasks: list, how: _Method, workers: int):
     are the same whatever ``workers``.  Elsewhere than on Linux (where forking a process
     that has loaded numpy is not safe everywhere), or with one worker or one card, they
     run here, one after another."""
-    global _TASKS
     workers = min(workers, len(tasks))
     if workers > 1 and sys.platform.startswith("linux"):
-        _TASKS = [task + (how,) for task in tasks]
-        try:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                yield from pool.imap_unordered(_review_task, range(len(tasks)))
-        finally:
-            _TASKS = []
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            yield from pool.imap_unordered(_review_task, [task + (how,) for task in tasks])
         return
-    for i, t, j, hand, c, s in tasks:
-        yield i, _review_card(hand, t, j, c, how, s, 1)
+    for task in tasks:
+        yield _review_task(task + (how,))
 
 
-def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMPLES,
-            seed: int | None = None, workers: int | None = None, bids: bool = True,
-            progress: Progress | None = None, bid_model=None,
-            played_model=None) -> Analysis:
+def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None = None, *,
+            bids: bool = True, progress: Progress | None = None) -> Analysis:
     """The post-game analysis of a record (see the module's docstring).
 
-    ``samples``: deals per card and per bid review (ignored with ``exact``);
-    ``seed``: None draws one, reported in the result; ``workers``: processes sharing
-    the cards and threads of the bid review's batch solver (default
-    :data:`DEFAULT_WORKERS`; the result does not depend on it); ``bids=False`` skips the bid
-    review; ``progress(done, total)`` is called after each card and each bid review;
-    ``bid_model`` weights the hidden deals by the calls (see :func:`bidding.advise`);
-    ``played_model`` (a :class:`~cuatrola_solver.played.PlayedModel`) rates the calls as
-    played (the bid advice comes from the played EV) and, if it has card cells, the
-    cards (the labels come from the loss of played winning chances; ``model`` says
-    which).
-    Raises :class:`~cuatrola_solver.errors.RecordError` for a record that cannot be
-    replayed.
+    ``budget`` (default :class:`Budget()`): ``samples`` deals per card and per bid review
+    (default :data:`DEFAULT_SAMPLES`; unused with ``exact``), ``seed`` (None: one is drawn
+    and reported in the result), ``workers`` processes sharing the cards and threads of
+    the bid review's batch solver (default :data:`DEFAULT_WORKERS`; the result does not
+    depend on it).  ``models`` (default: the preset's, as ``cuatrola analyze`` uses them):
+    the bid model weights the hidden deals by the calls (see ``advise``); the played-odds
+    model rates the calls as played (the bid advice comes from the played EV) and, if it
+    has card cells, the cards (the labels come from the loss of played winning chances;
+    ``model`` says which).  ``bids=False`` skips the bid review; ``progress(done,
+    total)`` is called after each card and each bid review.  Raises
+    :class:`~cuatrola_solver.errors.RecordError` for a record that cannot be replayed.
     """
     final = Hand.from_record(rec)               # checks the record, errors say where
     if rec.score is not None and bids:
         check_score(final.rules, rec.score, "the record's score")
-    if samples < 1:
-        raise NotationError(f"bad number of samples {samples}: expected at least 1")
-    workers = max(1, workers or DEFAULT_WORKERS)
-    if exact:
-        seed = None
-    elif seed is None:
-        seed = budget.random_seed()
+    budget = Budget() if budget is None else budget
+    models = Models.of(final.rules) if models is None else models
+    exact, samples = budget.exact, budget.samples_or(DEFAULT_SAMPLES)
+    workers = budget.workers_or(DEFAULT_WORKERS)
+    seed = budget.drawn_seed()
     first = final.renuncios[0] if final.renuncios else None
     total = sum(len(t) for t in rec.tricks) + (4 if bids else 0)
     cards: list[CardReview | None] = []
@@ -685,7 +665,7 @@ def analyze(rec: HandRecord, *, exact: bool = False, samples: int = DEFAULT_SAMP
                     and c == first.card:
                 decided = True
     done = len(cards) - len(tasks)
-    how = _Method(exact, samples, bid_model, played_model)
+    how = _Method(exact, samples, models)
     for i, review in _review_cards(tasks, how, workers):
         cards[i] = review
         done += 1

@@ -21,15 +21,18 @@ The players (:data:`PLAYERS`; :func:`make_player` reads ``"pimc:samples=80"``):
 
 from __future__ import annotations
 
-import functools
 import random
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..game.cards import Rank, card, cards_of, mask_of, points_of, rank_of, suit_of
+from ..advice.bidding import advise
+from ..advice.budget import Budget
+from ..advice.cardplay import best_cante, cante_values, hint
 from ..errors import CuatrolaError, quote
+from ..game.cards import Rank, card, cards_of, mask_of, points_of, rank_of, suit_of
 from ..game.play import next_seat, side_of, trick_winner_index
 from ..game.view import View
+from ..models.preset import Models
 
 __all__ = ["Policy", "RandomPlayer", "HeuristicPlayer", "PimcPlayer", "PLAYERS",
            "make_player", "parse_player", "bid_advice"]
@@ -210,14 +213,6 @@ _BID_ADVICE: dict = {}
 _BID_ADVICE_KEEP = 8
 
 
-@functools.lru_cache(maxsize=16)
-def _models(rules, odds: str, inference: bool):
-    """The played-odds and bid models a bidder asks for (loaded once per rule set)."""
-    from ..models import bids, played
-    return (played.load_model(rules) if odds == "played" else None,
-            bids.load_model(rules) if inference else None)
-
-
 def bid_advice(view: View, seed: int, samples: int, odds: str = "dd",
                inference: bool = False):
     """The advisor's odds for the seat about to speak: ``advise`` over ``samples`` deals
@@ -228,12 +223,9 @@ def bid_advice(view: View, seed: int, samples: int, odds: str = "dd",
     key = (view.key(), seed, samples, odds, inference)
     advice = _BID_ADVICE.get(key)
     if advice is None:
-        from ..advice.bidding import advise
-        played_model, bid_model = _models(view.rules, odds, inference)
-        advice = advise(view.hand, view.muestra, view.seat, list(view.calls), view.score,
-                        view.rules, samples=samples, seed=view.seed(seed), workers=1,
-                        played_model=played_model,
-                        bid_model=bid_model if view.calls else None)
+        models = Models.of(view.rules, inference=inference and bool(view.calls),
+                           played=odds == "played")
+        advice = advise(view, Budget(samples=samples, seed=view.seed(seed), workers=1), models)
         if len(_BID_ADVICE) >= _BID_ADVICE_KEEP:
             _BID_ADVICE.pop(next(iter(_BID_ADVICE)))
         _BID_ADVICE[key] = advice
@@ -274,7 +266,6 @@ class PimcPlayer:
         options = view.cante_options()
         if not options:
             return None
-        from ..advice.cardplay import best_cante, cante_values
         return best_cante(cante_values(view, [None] + options, samples=self.samples,
                                        seed=view.seed(seed)))
 
@@ -282,8 +273,7 @@ class PimcPlayer:
         legal = view.legal_cards()
         if len(legal) == 1:
             return legal[0]
-        from ..advice.cardplay import hint
-        return hint(view, samples=self.samples, seed=view.seed(seed)).best
+        return hint(view, Budget(samples=self.samples, seed=view.seed(seed)), Models.NONE).best
 
     def __repr__(self) -> str:
         opts = []

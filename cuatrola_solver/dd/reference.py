@@ -30,12 +30,12 @@ the plain minimax fast enough for whole deals.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable
 
 from ..game import play
 from ..game.cards import iter_cards
 from ..game.rules import RuleSet
-from .objectives import OBJECTIVES, check_objective, final_value, game_points, points_based
+from .objectives import check_objective, final_value
 
 # --- the search ---------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from ..errors import IllegalBidError, NotationError, quote
 from .match import Score, bid_cap_reason
 from .play import active_seats, partner_of, side_of
 from .rules import CONTRACTS, RuleSet
+from .seats import check_seat
 
 CALLS = CONTRACTS  # paso and the bids, weakest first
 STRENGTH = {c: i for i, c in enumerate(CONTRACTS)}
@@ -111,8 +112,7 @@ def parse_auction(calls: str | Sequence[str] | None, seat: int, rules: RuleSet,
                   score: Score | None = None) -> Auction:
     """The auction of seats ``1 .. seat-1`` (``None``: they all passed), checked call
     by call; errors name the call, the seat and the reason."""
-    if seat not in (1, 2, 3, 4):
-        raise NotationError(f"bad seat {quote(seat)}: expected 1 to 4")
+    check_seat(seat)
     if calls is None:
         calls = ["paso"] * (seat - 1)
     elif isinstance(calls, str):

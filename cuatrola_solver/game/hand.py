@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
 
 from .auction import Auction
-from .cards import (FULL_DECK, NUM_CARDS, cards_of, format_card, format_cards, mask_of, mask_points, suit_of)
+from .cards import (FULL_DECK, cards_of, format_card, format_cards, mask_of, mask_points, suit_of)
 from ..errors import (CuatrolaError, IllegalBidError, IllegalCanteError, IllegalPlayError, InconsistentDealError, RecordError, quote)
 from .match import Score, match_winner
 from .play import (SIDE_NAMES, SUIT_NAMES, Position, cante_points, cante_refusal, decided_by_tricks, first_leader, legal_mask, outcome, play_card, renuncio_obligation, side_of, sing, tricks_goal, trick_winner_index)
 from ..notation.record import Cante, HandRecord
-from .rules import CONTRACT_VALUE, RuleSet, get_rules
+from .rules import RuleSet, get_rules
 
 
 @dataclass(frozen=True)
@@ -351,8 +351,7 @@ class Hand:
         if self.renuncios:
             first = self.renuncios[0]
             winner = 1 - side_of(first.seat)
-            value = CONTRACT_VALUE[pos.contract] * (2 if self.rules.renuncio_penalty == "double" else 1)
-            return self._result(winner, value, "renuncio")
+            return self._result(winner, self.rules.renuncio_value(pos.contract), "renuncio")
         if pos.is_over:
             winner, value = outcome(pos, self.rules)
             return self._result(winner, value, "play")

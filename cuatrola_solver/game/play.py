@@ -8,7 +8,7 @@ Seats are 1..4, sides are 0 (A: seats 1 & 3) and 1 (B: seats 2 & 4).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from .cards import SUIT_MASKS, Rank, card, higher_in_suit, mask_points

@@ -71,6 +71,12 @@ class RuleSet:
     def value(self, contract: str) -> int:
         return CONTRACT_VALUE[contract]
 
+    def renuncio_value(self, contract: str) -> int:
+        """The match points the injured side scores when a renuncio decides a hand of
+        ``contract`` (docs/rules.md 6): its value, doubled under ``renuncio_penalty``
+        = ``double``."""
+        return CONTRACT_VALUE[contract] * (2 if self.renuncio_penalty == "double" else 1)
+
     def allowed_contracts(self) -> tuple[str, ...]:
         return tuple(c for c in CONTRACTS if c != "contrasolo" or self.contrasolo)
 

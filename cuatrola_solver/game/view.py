@@ -23,18 +23,20 @@ montar el fallo) and later plays a card that would have let it
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Sequence
 
-from .auction import Auction, parse_call
+from .auction import Auction, parse_auction, parse_call
 from .cards import (cards_of, format_card, format_cards, mask_of, parse_card, parse_cards, popcount, suit_of)
-from ..errors import IllegalBidError, RecordError, quote
+from ..errors import (IllegalBidError, IllegalPlayError, InconsistentDealError, NotationError,
+                      RecordError, quote)
 from .match import Score
 from .play import (SIDE_NAMES, SUIT_NAMES, Position, cante_mask, cante_points, cante_refusal, decided_by_tricks, first_leader, legal_mask, outcome, play_card, renuncio_obligation, side_of, sing)
 from .hand import hand_result, points_breakdown
 from ..notation.record import Cante, HandRecord, read_play
-from .rules import CONTRACT_VALUE, RuleSet, get_rules
+from .rules import RuleSet, get_rules
+from .seats import check_seat
 from .play import play_forbidden
 
 __all__ = ["SeenPlay", "SeenRenuncio", "Seen", "View", "check_seen"]
@@ -316,8 +318,7 @@ class Seen:
         if self.renuncios:
             first = self.renuncios[0]
             winner = 1 - side_of(first.seat)      # contrasolo's lone players sit on two sides
-            value = CONTRACT_VALUE[pos.contract] * (2 if self.rules.renuncio_penalty == "double"
-                                                    else 1)
+            value = self.rules.renuncio_value(pos.contract)
             ended_by = "renuncio"
         elif pos.is_over or self.decided_after is not None:
             winner, value = outcome(pos, self.rules)
@@ -353,11 +354,24 @@ class View:
     tricks: tuple[tuple[int, ...], ...] = ()
     cantes: tuple[Cante, ...] = ()
     score: Score | None = None
+    #: the seat's dealt cards in the order they were given, for display (an answer shows
+    #: them as the player typed them); empty: canonical order.  Not part of the view's
+    #: knowledge: two views that differ only here are equal
+    order: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        if self.seat not in (1, 2, 3, 4):
-            raise RecordError(f"bad seat {self.seat!r}: expected 1 to 4")
+        check_seat(self.seat)
+        if self.order and (len(self.order) != popcount(self.hand)
+                           or mask_of(self.order) != self.hand):
+            raise RecordError(f"the order of seat {self.seat}'s cards "
+                              f"({format_cards(self.order)}) is not its hand "
+                              f"({format_cards(cards_of(self.hand))})")
         self.seen  # noqa: B018 -- replay now: a bad view fails where it is made
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """The seat's dealt cards, in the order given (else canonical order)."""
+        return self.order or tuple(cards_of(self.hand))
 
     @cached_property
     def seen(self) -> Seen:
@@ -368,6 +382,33 @@ class View:
 
     # --- making views -------------------------------------------------------------
     @classmethod
+    def bidding(cls, hand: str | Sequence[int], muestra: str | int, seat: int,
+                auction: str | Sequence[str] | None = None,
+                rules: RuleSet | str | None = None, score: Score | None = None) -> "View":
+        """The view of a seat about to speak, as ``advise`` takes it: its five cards (text
+        such as ``"Ac 3c Ro Co Ab"``, or cards), the muestra (text or a card), the calls of
+        the seats before it (text such as ``"paso solo"`` or a list; None: they all
+        passed), the rules and the match score.  Errors name the bad card, call or seat."""
+        rules = rules if isinstance(rules, RuleSet) else get_rules(rules)
+        cards = parse_cards(hand, "the hand") if isinstance(hand, str) else list(hand)
+        m = parse_card(muestra, "(--muestra)") if isinstance(muestra, str) else muestra
+        if len(set(cards)) != len(cards):
+            raise NotationError(f"the hand {quote(format_cards(cards))} repeats a card")
+        calls = tuple(parse_auction(auction, seat, rules, score).calls)
+        mask = mask_of(cards)
+        if len(cards) != 5:
+            raise InconsistentDealError(f"seat {seat} holds {len(cards)} cards "
+                                        f"({format_cards(cards_of(mask))}): expected 5")
+        if seat == 4 and not mask >> m & 1:
+            raise InconsistentDealError(
+                f"the muestra {quote(format_card(m))} is not in seat 4's hand "
+                f"({format_cards(cards_of(mask))}): the dealer keeps it")
+        if seat != 4 and mask >> m & 1:
+            raise InconsistentDealError(f"the muestra {quote(format_card(m))} is in seat "
+                                        f"{seat}'s hand: it belongs to seat 4, the dealer")
+        return cls(rules, seat, mask, m, calls, score=score, order=tuple(cards))
+
+    @classmethod
     def from_hand(cls, hand, seat: int) -> "View":
         """Project a :class:`~cuatrola_solver.hand.Hand` onto ``seat``."""
         tricks = [tuple(c for _, c in t) for t in hand.tricks]
@@ -375,6 +416,20 @@ class View:
             tricks.append(tuple(c for _, c in hand.current))
         return cls(hand.rules, seat, hand.deal[seat - 1], hand.muestra,
                    tuple(hand.auction.calls), tuple(tricks), tuple(hand.cantes), hand.score)
+
+    @classmethod
+    def on_turn(cls, hand) -> "View":
+        """The view of the seat on turn in a :class:`~cuatrola_solver.game.hand.Hand` in
+        play (what ``hint`` answers for a full record); refused when there is no card to
+        play: the auction not over, the hand over or decided by a renuncio."""
+        if hand.pos is None:
+            raise IllegalPlayError("the auction is not over: there is no card to play yet")
+        if hand.is_over():
+            raise IllegalPlayError("the hand is over: there is no card to play")
+        if hand.renuncios:
+            raise IllegalPlayError("the hand is already decided by the first renuncio, "
+                                   + hand.renuncios[0].describe())
+        return cls.from_hand(hand, hand.pos.to_play)
 
     @classmethod
     def from_record(cls, rec: HandRecord, seat: int) -> "View":

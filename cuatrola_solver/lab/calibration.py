@@ -32,7 +32,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
-from ..advice import cardplay
+from ..advice.budget import Budget
+from ..advice.cardplay import hint
 from ..models import bids
 from ..advice.stats import wilson
 from ..errors import CuatrolaError, RecordError
@@ -42,6 +43,8 @@ from ..models.played import card_role
 from ..bots.players import parse_player
 from ..notation.record import record_from_obj
 from ..game.rules import get_rules
+from ..game.view import View
+from ..models.preset import Models
 
 __all__ = ["Prediction", "Group", "Calibration", "predictions", "card_predictions",
            "with_card_predictions", "read_records",
@@ -126,7 +129,8 @@ def card_predictions(obj: dict, winner: str, *, samples: int = 100, seed: int = 
         legal = hand.legal_cards()
         if len(legal) < 2 or card not in legal:
             continue
-        h = cardplay.hint(hand, samples=samples, seed=seed + n, bid_model=bid_model)
+        h = hint(View.on_turn(hand), Budget(samples=samples, seed=seed + n),
+                 Models(bid_model, None))
         seat = hand.pos.to_play
         role = card_role(side_of(seat), hand.pos.declaring_side)
         p = next(c.p_win for c in h.cards if c.card == card)

@@ -152,7 +152,10 @@ def advisor_calls(deals: int, rules: RuleSet, seed: int, samples: int = 300,
     """The advisor bidder on ``deals`` seeded random deals: every call with its context
     (dealt hand mask, trump, seat, calls before, legal calls)."""
     from ..advice.bidding import advise
+    from ..advice.budget import Budget
     from ..game.cards import mask_of, random_deal
+    from ..game.view import View
+    from .preset import Models
     out = []
     for i in range(deals):
         rng = random.Random(f"{seed}/bids/{i}")
@@ -160,8 +163,9 @@ def advisor_calls(deals: int, rules: RuleSet, seed: int, samples: int = 300,
         calls: list[str] = []
         for seat in (1, 2, 3, 4):
             legal = _legal(rules, calls)
-            advice = advise(hands[seat - 1], muestra, seat, list(calls), None, rules,
-                            samples=samples, seed=rng.getrandbits(62), workers=1)
+            view = View(rules, seat, mask_of(hands[seat - 1]), muestra, tuple(calls))
+            advice = advise(view, Budget(samples=samples, seed=rng.getrandbits(62), workers=1),
+                            Models.NONE)
             call = advice.advice if advice.advice in legal else "paso"
             out.append({"hand": mask_of(hands[seat - 1]), "trump": muestra // 5, "seat": seat,
                         "before": list(calls), "legal": legal, "call": call})

@@ -347,10 +347,12 @@ def measure_hand_results(rules: RuleSet | str, deals: int, seed: int, samples: i
     is then played double dummy on the actual deal.  One valuation per seat and calls
     before it is shared by every pair of cap classes."""
     from .. import __version__
-    from ..advice import bidding
+    from ..advice.bidding import advise
+    from ..advice.budget import Budget
     from ..dd import solver
+    from ..game.view import View
+    from .preset import Models
     from ..game.auction import CALLS, Auction
-    from ..game.cards import cards_of
     from ..game.play import declaring_side, side_of, tricks_goal
 
     rules = get_rules(rules)
@@ -377,9 +379,8 @@ def measure_hand_results(rules: RuleSet | str, deals: int, seed: int, samples: i
                     s = int(np.random.SeedSequence(
                         [seed, i, seat] + [CALLS.index(c) for c in auction.calls]
                     ).generate_state(1)[0])
-                    adv = bidding.advise(cards_of(hands[seat - 1]), muestra, seat,
-                                         list(auction.calls), None, rules, samples=samples,
-                                         seed=s, workers=1)
+                    view = View(rules, seat, hands[seat - 1], muestra, tuple(auction.calls))
+                    adv = advise(view, Budget(samples=samples, seed=s, workers=1), Models.NONE)
                     values[key] = [(r.option.bid, r.ev_sum) for r in adv.options
                                    if r.option.allowed]
                 top = caps[side_of(seat)]
