@@ -12,14 +12,10 @@ import random
 import sys
 from pathlib import Path
 
-from cuatrola_solver.advice import bidding, cardplay
-from cuatrola_solver.dd import solver
-from cuatrola_solver.analysis.review import _dd_card_values
-from cuatrola_solver.game.cards import cards_of
-from cuatrola_solver.game.hand import Hand
-from cuatrola_solver.game.play import (cante_options, cante_points, cante_singer, renuncio_obligation)
-from cuatrola_solver.notation.record import write_text
-from cuatrola_solver.game.rules import get_rules
+import copy
+
+import cuatrola_solver as cs
+from cuatrola_solver import Hand
 
 HERE = Path(__file__).parent
 
@@ -31,23 +27,38 @@ def random_deal(rng: random.Random) -> tuple[list[list[int]], int]:
     return hands, hands[3][rng.randrange(5)]
 
 
+def card_values(hand: Hand) -> dict[int, dict]:
+    """Every legal card's double-dummy makes, game points and tricks, for the side of the
+    seat on turn."""
+    pos = hand.pos
+    per = {obj: cs.solve_cards(pos, hand.rules, obj) for obj in ("makes", "game_points",
+                                                                 "tricks")}
+    mine = (pos.to_play - 1) & 1 == pos.declaring_side
+    return {c: {"makes": per["makes"][c] if mine else not per["makes"][c],
+                "game_points": per["game_points"][c] * (1 if mine else -1),
+                "tricks": per["tricks"][c] if mine else 5 - per["tricks"][c]}
+            for c in per["makes"]}
+
+
 def best_card(hand: Hand) -> int:
-    values = _dd_card_values(hand)
+    values = card_values(hand)
     return max(values, key=lambda c: (values[c]["makes"], values[c]["game_points"],
                                       values[c]["tricks"], -c))
 
 
 def sing_all(hand: Hand) -> None:
-    """After a trick: each side that may sing does (the trick winner's side first)."""
+    """After a trick: each side that may sing does (the trick winner's side first), the
+    40 before a 20, the lower suit first, sung by the seat that holds it."""
     pos = hand.pos
     if pos.trick or pos.is_over or hand.is_over():
         return
     first = (pos.leader - 1) & 1
     for side in (first, 1 - first):
-        suits = cante_options(hand.pos, hand.rules, side)
-        if suits:
-            suit = max(suits, key=lambda s: cante_points(s, hand.trump))
-            hand.sing(cante_singer(hand.pos, side, suit), suit)
+        options = [(seat, suit) for suit in range(4) for seat in (1, 2, 3, 4)
+                   if (seat - 1) & 1 == side and hand.cante_refusal(seat, suit) is None]
+        if options:
+            seat, suit = max(options, key=lambda o: (40 if o[1] == hand.trump else 20, -o[1]))
+            hand.sing(seat, suit)
 
 
 def play_out(hand: Hand, fault=None, stop_after_renuncio: int = 2) -> None:
@@ -68,12 +79,12 @@ def renuncio_fault(kind: str, not_before: int = 1):
         if hand.trick_number < not_before:
             return None
         pos = hand.pos
-        seat = pos.to_play
         legal = set(hand.legal_cards())
-        for c in cards_of(pos.hands[seat - 1]):
-            if c not in legal and renuncio_obligation(pos.hands[seat - 1], pos.trick,
-                                                      hand.trump, c) == kind:
-                return c
+        for c in range(20):
+            if pos.hands[pos.to_play - 1] >> c & 1 and c not in legal:
+                trial = copy.deepcopy(hand)
+                if trial.play(c).obligation == kind:
+                    return c
         return None
     return fault
 
@@ -83,13 +94,13 @@ def blunder_fault(hand: Hand):
     loses at least 30% winning chances on what the seat knows."""
     if hand.trick_number < 2 or getattr(hand, "_blundered", False):
         return None
-    values = _dd_card_values(hand)
+    values = card_values(hand)
     if not any(v["makes"] for v in values.values()):
         return None
     losing = [c for c, v in values.items() if not v["makes"]]
     if not losing:
         return None
-    h = cardplay.hint(hand, samples=300, seed=7)
+    h = cs.hint(cs.View.on_turn(hand), cs.Budget(samples=300, seed=7), cs.Models.NONE)
     p = {x.card: x.p_win for x in h.cards}
     best = max(p.values())
     c = min(losing, key=lambda c: p[c])
@@ -110,13 +121,13 @@ def new_hand(rng, rules, auction=None):
 def save(name: str, hand: Hand, comment: str) -> None:
     rec = hand.to_record()
     rec.comment = comment
-    (HERE / f"{name}.txt").write_text(write_text(rec), encoding="utf-8")
+    (HERE / f"{name}.txt").write_text(cs.write_text(rec), encoding="utf-8")
     print(f"{name}: contract {hand.contract}, renuncios "
           f"{[r.obligation for r in hand.renuncios]}, result {hand.result()}", file=sys.stderr)
 
 
 def with_renuncio(name, preset, kind, comment, seed0, auction=None, not_before=2):
-    rules = get_rules(preset)
+    rules = cs.get_rules(preset)
     for seed in range(seed0, seed0 + 500):
         hand = new_hand(random.Random(seed), rules, auction)
         play_out(hand, renuncio_fault(kind, not_before))
@@ -141,7 +152,7 @@ def main() -> None:
                   "holding a higher trump, does not overtrump (montar el fallo); narro "
                   "doubles the penalty.", 400)
     # a costly blunder, online
-    rules = get_rules("online")
+    rules = cs.get_rules("online")
     for seed in range(500, 1000):
         hand = new_hand(random.Random(seed), rules)
         play_out(hand, blunder_fault)
@@ -150,18 +161,18 @@ def main() -> None:
                  "was won, double dummy and on what the player knew.")
             break
     # a failed solo, italiano (solo on tricks: 3 needed)
-    rules = get_rules("italiano")
+    rules = cs.get_rules("italiano")
     for seed in range(1000, 2000):
         rng = random.Random(seed)
         hands, muestra = random_deal(rng)
         seat = 1 + seed % 4
-        row = next(r for r in solver.dd_table(
+        row = next(r for r in cs.dd_table(
             tuple(sum(1 << c for c in h) for h in hands), muestra // 5, rules)
             if r["contract"] == "solo" and r["declarer"] == seat)
         if row["makes"]:
             continue
-        adv = bidding.advise(hands[seat - 1], muestra, seat, ["paso"] * (seat - 1),
-                             rules=rules, samples=1000, seed=1)
+        view = cs.View.bidding(hands[seat - 1], muestra, seat, rules=rules)
+        adv = cs.advise(view, cs.Budget(samples=1000, seed=1), cs.Models.NONE)
         if adv.option("solo").p_win < 0.6:
             continue
         auction = ["paso"] * 4
@@ -175,10 +186,10 @@ def main() -> None:
              f"solo fails double dummy. Italiano ends a bid contract as soon as the tricks decide it (early_end).")
         break
     # a cuatrola that was there to be made, app: everyone passed
-    rules = get_rules("app")
+    rules = cs.get_rules("app")
     for seed in range(2000, 4000):
         hand = new_hand(random.Random(seed), rules)
-        rows = solver.dd_table(hand.deal, hand.trump, rules)
+        rows = cs.dd_table(hand.deal, hand.trump, rules)
         made = [r for r in rows if r["contract"] == "cuatrola" and r["makes"]]
         if not made:
             continue
