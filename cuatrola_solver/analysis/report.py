@@ -21,6 +21,7 @@ import html
 import json
 from pathlib import Path
 
+from ..errors import CuatrolaError
 from ..game.play import SUIT_NAMES
 
 __all__ = ["html_report", "plot_win_chances", "SIDE_COLOURS"]
@@ -457,7 +458,6 @@ def plot_win_chances(report: dict, path: str | Path, title: str = "") -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        from ..errors import CuatrolaError
         raise CuatrolaError("--plot needs matplotlib: pip install 'cuatrola-solver[lab]'") \
             from None
     pts = report["win_chances"]

@@ -1,7 +1,7 @@
 """The solver benchmark (``cuatrola bench``) and seeded random deals and positions.
 
 :func:`run_bench` times, on one core and fixed seeded deals, the three searches of
-DESIGN.md's performance table for the compiled solver and the pure-Python reference:
+the performance table (docs/benchmark.md) for the compiled solver and the pure-Python reference:
 
 - ``tricks3``: exact tricks of a declarer whose partner sits out (3 hands; cuatrola
   by seat 1, online rules);
@@ -21,12 +21,14 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from ..bots.players import PimcPlayer
+from ..bots.playout import play_hand
+from ..dd import reference, solver
 from ..game import cards, play
-from ..dd import reference
 from ..game.cards import mask_of
 from ..game.rules import PRESETS, RuleSet, get_rules
 
-#: DESIGN.md targets, microseconds per deal
+#: the targets, microseconds per deal (docs/benchmark.md)
 TARGETS_US = {"tricks3": 10.0, "margin4": 80.0, "makes": 10.0}
 TARGET_RATIO = 200.0
 
@@ -138,8 +140,6 @@ def run_bench(deals: int = 2000, seed: int = 1, include_reference: bool = True,
                           "ratio": speed-up on the reference deals, "meets_ratio": bool,
                           "agree": compiled values == reference values}}}
     """
-    from ..dd import solver
-
     rules = rules or PRESETS["online"]
     hands, trumps = random_deals(deals, seed)
     out = {"backend": solver.BACKEND, "deals": deals, "seed": seed, "rules": rules.name,
@@ -235,9 +235,6 @@ def run_players_bench(hands: int = 20, seed: int = 1, rules: RuleSet | str = "on
     hand's play (after an all-pass auction, so bidding is not counted).  ``wait``: what a
     person in ``cuatrola play`` waits, as seat 1, from one of his cards to his next
     question (the three bots' cards in between)."""
-    from ..bots.players import PimcPlayer
-    from ..bots.playout import play_hand
-
     rules = get_rules(rules)
     player = PimcPlayer(samples=samples, bid="heuristic")
     decisions: list[float] = []
