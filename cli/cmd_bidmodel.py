@@ -15,6 +15,7 @@ from cuatrola_solver.models import bids
 
 from .cmd_advise import progress_bar
 from .common import RulesOption, fail, load_rules, user_errors
+from cuatrola_solver.lab import fit_bids
 
 
 def register(app: typer.Typer) -> None:
@@ -39,11 +40,11 @@ def register(app: typer.Typer) -> None:
             fail(f"--rules {rules!r} overrides the preset: give --out FILE (the package "
                  f"keeps one model per preset)")
         if calls is not None and calls.exists():
-            rows = bids.read_calls(calls, rs)
+            rows = fit_bids.read_calls(calls, rs)
             deals = len(rows) // 4
         else:
             with progress_bar("bids") as bar:
-                rows = bids.advisor_calls(deals, rs, seed, samples, progress=bar)
+                rows = fit_bids.advisor_calls(deals, rs, seed, samples, progress=bar)
             if calls is not None:
                 try:
                     calls.write_text("".join(json.dumps(r) + "\n" for r in rows),
@@ -51,7 +52,7 @@ def register(app: typer.Typer) -> None:
                 except OSError as e:
                     fail(f"cannot write --calls {str(calls)!r}: {e.strerror}")
         command = "cuatrola bidmodel " + " ".join(shlex.quote(a) for a in sys.argv[2:])
-        model = bids.fit(rows, rs, {"command": command.strip(), "deals": deals,
+        model = fit_bids.fit(rows, rs, {"command": command.strip(), "deals": deals,
                                          "seed": seed, "samples": samples,
                                          "lab_version": __version__})
         path = out or bids.model_path(rs)

@@ -20,6 +20,7 @@ from cuatrola_solver.bots.players import parse_player
 from cuatrola_solver.game.rules import get_rules
 
 from .common import JsonOption, emit_json, fail, save_figure, user_errors
+from cuatrola_solver.lab import fit_played
 
 #: groups drawn in the plot's reliability panel: at least this many predictions, and
 #: of their bins those with at least PLOT_MIN_BIN
@@ -122,7 +123,7 @@ def _fit(cal: Calibration, rules_seen: set, hands: int, records: List[str], out:
     if not cal.kept:
         fail("--fit: the records carry no predictions (no bid odds)")
     command = "cuatrola calibrate " + " ".join(shlex.quote(a) for a in sys.argv[2:])
-    model = played.fit(cal.kept, rules, {"command": command.strip(), "hands": hands,
+    model = fit_played.fit(cal.kept, rules, {"command": command.strip(), "hands": hands,
                                          "records": [Path(r).name for r in records],
                                          "lab_version": __version__})
     try:

@@ -14,6 +14,7 @@ from cuatrola_solver.game.rules import rules_spec
 
 from .common import (JsonOption, RulesOption, emit_json, fail, load_rules, save_figure,
                      user_errors)
+from cuatrola_solver.lab import measure_equity
 
 
 def _source(results: equity.HandResults) -> str:
@@ -115,10 +116,10 @@ def register(app: typer.Typer) -> None:
             from .cmd_advise import progress_bar
 
             with progress_bar("hand results") as bar:
-                results = equity.measure_hand_results(rs, deals, seed, samples, progress=bar)
+                results = measure_equity.measure_hand_results(rs, deals, seed, samples, progress=bar)
             path = equity.data_path(rs.name)
             try:
-                equity.write_hand_results(results, path)
+                measure_equity.write_hand_results(results, path)
             except OSError as e:
                 fail(f"cannot write the hand results to {str(path)!r}: {e}")
             equity.load_hand_results.cache_clear()

@@ -27,7 +27,7 @@ class IllegalPlayError(CuatrolaError):
 
 
 class IllegalCanteError(CuatrolaError):
-    """A cante the rules do not allow at that moment (RULES.md section 8.7)."""
+    """A cante the rules do not allow at that moment (docs/rules.md 8.7)."""
 
 
 class InconsistentDealError(CuatrolaError):
@@ -36,6 +36,21 @@ class InconsistentDealError(CuatrolaError):
 
 class RecordError(CuatrolaError):
     """A hand record (JSON or text form) that is malformed or cannot have happened."""
+
+
+class ModelError(CuatrolaError):
+    """A fitted model or data file -- a bid model, a played-odds model, a preset's hand
+    results -- that is missing, corrupt, or for other rules or another version."""
+
+
+class PlayerError(CuatrolaError):
+    """A player spec that cannot be read, or a player that answered with a call, cante or
+    card the rules refuse."""
+
+
+class LabError(CuatrolaError):
+    """Bad input of a self-play run: its players, its options, its output file, its
+    cluster, a record of it that cannot be read back."""
 
 
 #: the most characters of a bad token an error message quotes

@@ -12,6 +12,7 @@ from cuatrola_solver.advice.stats import wilson
 from cuatrola_solver.errors import CuatrolaError, NotationError
 from cuatrola_solver.game.match import Score, check_score, match_winner, parse_score
 from cuatrola_solver.game.rules import PRESETS, get_rules
+from cuatrola_solver.lab import measure_equity
 
 PRESET_NAMES = tuple(PRESETS)
 
@@ -163,13 +164,13 @@ def test_paso_only_pairs_play_paso():
 
 
 def test_measuring_is_reproducible():
-    a = equity.measure_hand_results("narro", 3, seed=5, samples=8)
-    b = equity.measure_hand_results("narro", 3, seed=5, samples=8)
+    a = measure_equity.measure_hand_results("narro", 3, seed=5, samples=8)
+    b = measure_equity.measure_hand_results("narro", 3, seed=5, samples=8)
     assert a.counts == b.counts and a.contracts == b.contracts
     assert {a.hands(c) for c in a.counts} == {3} and len(a.counts) == 16
     assert a.provenance["deals"] == 3 and a.provenance["seed"] == 5
     with pytest.raises(CuatrolaError, match="deals"):
-        equity.measure_hand_results("narro", 0, seed=5)
+        measure_equity.measure_hand_results("narro", 0, seed=5)
 
 
 def test_missing_cap_classes_say_how_to_make_them():

@@ -20,6 +20,8 @@ from cuatrola_solver.advice.budget import Budget
 from cuatrola_solver.models.preset import Models
 from cuatrola_solver.game.view import View
 from helpers import as_view
+from cuatrola_solver.lab import fit_bids
+from cuatrola_solver.errors import ModelError
 
 runner = CliRunner()
 NARRO = get_rules("narro")
@@ -34,7 +36,7 @@ def _rows(n: int, seed: int = 0) -> list[dict]:
         trump = muestra // 5
         calls: list[str] = []
         for seat in (1, 2, 3, 4):
-            legal = bids._legal(NARRO, calls)
+            legal = bids.legal_calls(NARRO, calls)
             trumps = sum(1 for c in hands[seat - 1] if c // 5 == trump)
             call = "solo" if trumps >= 3 and "solo" in legal else "paso"
             rows.append({"hand": mask_of(hands[seat - 1]), "trump": trump, "seat": seat,
@@ -45,7 +47,7 @@ def _rows(n: int, seed: int = 0) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def model():
-    return bids.fit(_rows(600), NARRO, {"command": "test"})
+    return fit_bids.fit(_rows(600), NARRO, {"command": "test"})
 
 
 def test_features_of_a_hand():
@@ -100,9 +102,9 @@ def test_model_files_are_checked(tmp_path, model):
     good = tmp_path / "m.json"
     good.write_text(model.to_json())
     assert bids.load_model(NARRO, good).weights == model.weights
-    with pytest.raises(bids.ModelError, match="not found"):
+    with pytest.raises(ModelError, match="not found"):
         bids.load_model(NARRO, tmp_path / "none.json")
-    with pytest.raises(bids.ModelError, match="not online"):
+    with pytest.raises(ModelError, match="not online"):
         bids.load_model(get_rules("online"), good)
     obj = json.loads(model.to_json())
     for change, needle in (({"version": 99}, "another version"),
@@ -110,10 +112,10 @@ def test_model_files_are_checked(tmp_path, model):
                            ({"weights": {"solo": [1, 2]}}, "corrupt")):
         bad = tmp_path / "bad.json"
         bad.write_text(json.dumps({**obj, **change}))
-        with pytest.raises(bids.ModelError, match=needle):
+        with pytest.raises(ModelError, match=needle):
             bids.load_model(NARRO, bad)
     bad.write_text("{not json")
-    with pytest.raises(bids.ModelError, match="cannot be read"):
+    with pytest.raises(ModelError, match="cannot be read"):
         bids.load_model(NARRO, bad)
 
 

@@ -21,6 +21,8 @@ from cuatrola_solver.advice.budget import Budget
 from cuatrola_solver.models.preset import Models
 from cuatrola_solver.game.view import View
 from helpers import as_view
+from cuatrola_solver.lab import fit_played
+from cuatrola_solver.errors import ModelError
 
 runner = CliRunner()
 ONLINE = get_rules("online")
@@ -39,7 +41,7 @@ def _synthetic(n: int, shift: float, seed: int = 0) -> list[Prediction]:
 
 
 def test_fit_finds_a_known_shift_and_leaves_unseen_cells_alone():
-    model = played.fit(_synthetic(4000, 0.8), ONLINE, {"command": "test"})
+    model = fit_played.fit(_synthetic(4000, 0.8), ONLINE, {"command": "test"})
     a, b = model.coefficients("solo", 4)
     assert a == pytest.approx(0.8, abs=0.15) and b == pytest.approx(1.0, abs=0.15)
     assert model.p("solo", 4, 0.5) == pytest.approx(1 / (1 + np.exp(-0.8)), abs=0.04)
@@ -49,7 +51,7 @@ def test_fit_finds_a_known_shift_and_leaves_unseen_cells_alone():
 
 def test_a_cell_with_few_hands_stays_near_its_pool():
     preds = _synthetic(3000, 0.0) + [Prediction("solo", 1, "A", 0.5, True)] * 5
-    model = played.fit(preds, ONLINE, {"command": "test"})
+    model = fit_played.fit(preds, ONLINE, {"command": "test"})
     assert model.p("solo", 1, 0.5) < 0.75
 
 
@@ -63,7 +65,7 @@ def test_played_outcomes_move_the_weight_and_keep_the_shape():
 
 
 def test_advise_gives_played_odds_beside_double_dummy_and_advises_on_them():
-    model = played.fit(_synthetic(4000, 1.5), ONLINE, {"command": "test"})
+    model = fit_played.fit(_synthetic(4000, 1.5), ONLINE, {"command": "test"})
     hand, m = parse_cards("Ao Co Ac Rb Se"), parse_card("Co")
     plain = bidding.advise(View.bidding(hand, m, 4, "paso paso paso", ONLINE, None),
                            Budget(samples=2000, seed=2), Models.NONE)
@@ -96,9 +98,9 @@ def test_cli_model_option_and_bad_files(tmp_path):
                             ('{"version": 1, "rules": "online", "cells": {"x": [1]}}',
                              "corrupt")):
         bad.write_text(content)
-        with pytest.raises(played.PlayedModelError, match=needle):
+        with pytest.raises(ModelError, match=needle):
             played.load_model(ONLINE, bad)
-    with pytest.raises(played.PlayedModelError, match="not found"):
+    with pytest.raises(ModelError, match="not found"):
         played.load_model(ONLINE, tmp_path / "none.json")
 
 
@@ -151,8 +153,8 @@ def _halving() -> played.PlayedModel:
 def test_card_cells_are_fitted_per_trick_and_role_beside_the_calls():
     preds = (_card_predictions(3000, 1.0, 1, "defender")
              + _card_predictions(3000, -0.7, 4, "declarer", seed=1) + _synthetic(2000, 0.0))
-    model = played.fit(preds, ONLINE, {"command": "test"})
-    assert model.has_cards and not played.fit(_synthetic(500, 0.0), ONLINE, {}).has_cards
+    model = fit_played.fit(preds, ONLINE, {"command": "test"})
+    assert model.has_cards and not fit_played.fit(_synthetic(500, 0.0), ONLINE, {}).has_cards
     a, b = model.coefficients("t1/defender", "solo")
     assert a == pytest.approx(1.0, abs=0.2) and b == pytest.approx(1.0, abs=0.2)
     assert model.p_card("solo", 1, "defender", 0.5) == pytest.approx(1 / (1 + np.exp(-1)),
@@ -270,7 +272,7 @@ def test_cli_calibrate_cards_and_fit_card_cells(tmp_path):
     assert res.exit_code == 0, res.output
     assert played.load_model(ONLINE, model).has_cards
     plain = tmp_path / "plain.json"
-    plain.write_text(played.fit(_synthetic(300, 0.0), ONLINE, {}).to_json())
+    plain.write_text(fit_played.fit(_synthetic(300, 0.0), ONLINE, {}).to_json())
     res = runner.invoke(app, ["calibrate", str(records), "--cards", "--model", str(plain)])
     assert res.exit_code == 2 and "no card cells" in res.output
 
@@ -294,7 +296,7 @@ def test_card_predictions_weigh_the_calls_unless_they_were_forced():
 def test_a_model_without_card_cells_leaves_the_cards_double_dummy(monkeypatch):
     from cuatrola_solver.analysis import review
     from cuatrola_solver.game.hand import replay_cards
-    plain = played.fit(_synthetic(300, 0.0), ONLINE, {"command": "test"})
+    plain = fit_played.fit(_synthetic(300, 0.0), ONLINE, {"command": "test"})
     hand = next(h for t, _, h, _ in replay_cards(_blunder()) if t == 2)
     h = cardplay.hint(as_view(hand), Budget(samples=40, seed=1), Models(played=plain))
     assert h.model == "dd" and all(c.p_played is None for c in h.cards)

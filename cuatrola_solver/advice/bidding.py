@@ -62,7 +62,8 @@ from ..game.view import View
 from ..hidden.chunks import iter_chunks, sample_chunk
 from ..hidden.deals import count_deals, enumerate_deals
 from ..hidden.knowledge import knowledge_from_view
-from ..models import bids as inference, equity, played
+from ..models import equity, played
+from ..models.bids import call_weights
 from ..models.preset import Models
 from .budget import EXACT_SLICE, MIN_ROUNDS, ROUND, Budget, Progress
 from .stats import Tally, wilson
@@ -386,7 +387,7 @@ def advise(view: View, budget: Budget | None = None, models: Models | None = Non
     def run(deals: np.ndarray) -> None:
         weights = None
         if infer:
-            weights = inference.call_weights(deals, k.trump, before, range(1, seat), rules,
+            weights = call_weights(deals, k.trump, before, range(1, seat), rules,
                                              bid_model, score)
         for key, values in _solve_round(deals, k.trump, rules, keys, workers).items():
             tallies[key].add(*values, weights)

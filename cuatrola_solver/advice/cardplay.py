@@ -24,7 +24,8 @@ from ..game.view import View
 from ..hidden.chunks import iter_chunks, sample_chunk, sample_deals_seeded
 from ..hidden.deals import count_deals, enumerate_deals
 from ..hidden.knowledge import knowledge_from_view
-from ..models import bids as inference, played
+from ..models import played
+from ..models.bids import call_weights
 from ..models.preset import Models
 from .budget import MIN_ROUNDS, ROUND, SETTLED, Budget, Progress, random_seed
 from .stats import half_width
@@ -183,7 +184,7 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
             # results come back in deal order whatever the threads: the sums do not
             # depend on them
             solved = pool.map(values, deals) if pool else map(values, deals)
-            ws = (inference.call_weights(k.dealt_hands(deals), view.trump, view.calls, others,
+            ws = (call_weights(k.dealt_hands(deals), view.trump, view.calls, others,
                                          rules, bid_model, view.score)
                   if infer else np.ones(len(deals)))
             for w, (tr, mk, mg) in zip(ws.tolist(), solved):

@@ -20,7 +20,7 @@ import random
 from typing import Callable, Sequence
 
 from ..game.cards import format_card, random_deal
-from ..errors import CuatrolaError
+from ..errors import CuatrolaError, PlayerError
 from ..game.hand import Hand
 from ..game.match import Match, Score
 from ..game.play import side_of
@@ -35,8 +35,6 @@ __all__ = ["play_hand", "play_match", "iter_match", "seat_of", "singing_order", 
 MAX_MATCH_HANDS = 500
 
 
-class PlayerError(CuatrolaError):
-    """A player answered with a call, cante or card the rules refuse."""
 
 
 def singing_order(hand: Hand) -> list[int]:

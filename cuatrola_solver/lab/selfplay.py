@@ -36,7 +36,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 from ..game.auction import parse_auction
 from ..advice.stats import wilson
 from ..game.cards import random_deal
-from ..errors import CuatrolaError, quote
+from ..errors import CuatrolaError, LabError, quote
 from ..game.hand import Hand
 from ..bots.players import PimcPlayer, bid_advice, parse_player
 from ..notation.record import record_from_obj
@@ -54,8 +54,6 @@ AHEAD = 2
 RAY_TIMEOUT = 5.0
 
 
-class LabError(CuatrolaError):
-    """Bad input of a lab run: its players, its options, its output file, its cluster."""
 
 
 @dataclass(frozen=True)

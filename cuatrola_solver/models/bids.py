@@ -3,12 +3,10 @@
 A seat that passed seldom holds a sure solo; a seat that bid solo holds a strong hand.
 The :class:`BidModel` gives P(call | hand, seat, calls before): a softmax over the calls
 legal at that moment of a linear score of a few features of the hand and of the
-auction (:func:`features`).  It is fitted (:func:`fit`, numpy, L2-regularised
-multinomial logistic regression) on the calls of the **advisor bidder**: on seeded
-random deals each seat in turn calls what :func:`~cuatrola_solver.advisor.advise`
-advises from its own cards on a small budget (:func:`advisor_calls`), as the lab's
-``pimc`` players bid.  One model per preset ships in ``cuatrola_solver/data/`` with how
-it was made and how well it predicts held-out calls (log-loss against the base rates).
+auction (:func:`features`).  It is fitted by the lab
+(:mod:`cuatrola_solver.lab.fit_bids`) on the calls of the **advisor bidder**.  One model
+per preset ships in ``cuatrola_solver/models/data/`` with how it was made and how well it
+predicts held-out calls (log-loss against the base rates).
 
 Given the calls made so far, each deal of the hidden hands gets the weight
 ``prod P(call_i | hand_i, ...)`` over the calls of the seats whose hands are hidden
@@ -18,24 +16,22 @@ intervals use the effective sample size ``(sum w)^2 / sum w^2``.
 
 from __future__ import annotations
 
-import datetime
 import json
-import random
+import math
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Sequence
 
 import numpy as np
 
-from ..game.auction import Auction, CALLS
+from ..game.auction import CALLS, Auction
 from ..game.cards import NUM_CARDS, points_of
-from ..errors import CuatrolaError
 from ..game.play import partner_of
-from ..game.rules import RuleSet, get_rules, rules_spec
+from ..game.rules import RuleSet
+from .store import corrupt, data_path, read
 
-__all__ = ["BidModel", "features", "FEATURE_NAMES", "call_weights", "advisor_calls", "fit",
-           "load_model", "ModelError", "effective_size"]
+__all__ = ["BidModel", "features", "FEATURE_NAMES", "call_weights", "legal_calls",
+           "load_model", "model_path", "effective_size", "MODEL_VERSION"]
 
 MODEL_VERSION = 1
 _POINTS = np.array([points_of(c) for c in range(NUM_CARDS)], dtype=np.float64)
@@ -46,10 +42,6 @@ FEATURE_NAMES = (
     "treses", "points/10", "seat1", "seat2", "seat3", "standing_solo", "standing_higher",
     "partner_bid", "bid_at_stake/5",
 )
-
-
-class ModelError(CuatrolaError):
-    """A bid model file that is missing, corrupt, or for other rules or another version."""
 
 
 def _bits(masks: np.ndarray) -> np.ndarray:
@@ -116,7 +108,8 @@ class BidModel:
                            "provenance": self.provenance}, indent=1)
 
 
-def _legal(rules: RuleSet, calls: Sequence[str], score=None) -> list[str]:
+def legal_calls(rules: RuleSet, calls: Sequence[str], score=None) -> list[str]:
+    """The calls legal after ``calls`` (a bid model weighs only those)."""
     return _auction(calls, rules, score).legal_calls()
 
 
@@ -131,7 +124,7 @@ def call_weights(deals: np.ndarray, trump: int, calls: Sequence[str], seats: Seq
         seat = i + 1
         if seat not in seats:
             continue
-        legal = _legal(rules, calls[:i], score)
+        legal = legal_calls(rules, calls[:i], score)
         if call not in legal:
             continue            # a call the rules refuse tells the model nothing
         x = features(deals[:, seat - 1], trump, seat, calls[:i], rules)
@@ -145,150 +138,22 @@ def effective_size(w: np.ndarray) -> float:
     return float(np.sum(w)) ** 2 / s2 if s2 > 0 else 0.0
 
 
-# --- fitting -----------------------------------------------------------------------------
-
-def advisor_calls(deals: int, rules: RuleSet, seed: int, samples: int = 300,
-                  progress=None) -> list[dict]:
-    """The advisor bidder on ``deals`` seeded random deals: every call with its context
-    (dealt hand mask, trump, seat, calls before, legal calls)."""
-    from ..advice.bidding import advise
-    from ..advice.budget import Budget
-    from ..game.cards import mask_of, random_deal
-    from ..game.view import View
-    from .preset import Models
-    out = []
-    for i in range(deals):
-        rng = random.Random(f"{seed}/bids/{i}")
-        hands, muestra = random_deal(rng)
-        calls: list[str] = []
-        for seat in (1, 2, 3, 4):
-            legal = _legal(rules, calls)
-            view = View(rules, seat, mask_of(hands[seat - 1]), muestra, tuple(calls))
-            advice = advise(view, Budget(samples=samples, seed=rng.getrandbits(62), workers=1),
-                            Models.NONE)
-            call = advice.advice if advice.advice in legal else "paso"
-            out.append({"hand": mask_of(hands[seat - 1]), "trump": muestra // 5, "seat": seat,
-                        "before": list(calls), "legal": legal, "call": call})
-            calls.append(call)
-        if progress:
-            progress(i + 1, deals)
-    return out
-
-
-def read_calls(path, rules: RuleSet) -> list[dict]:
-    """The calls kept by ``cuatrola bidmodel --calls`` (one JSON object a line)."""
-    rows = []
-    with open(path, encoding="utf-8") as f:
-        for i, line in enumerate(f, 1):
-            try:
-                r = json.loads(line)
-                ok = (isinstance(r, dict) and {"hand", "trump", "seat", "before", "legal",
-                                               "call"} <= set(r) and r["call"] in CALLS)
-            except ValueError:
-                ok = False
-            if not ok:
-                raise CuatrolaError(f"{path}, line {i}: not a call of cuatrola bidmodel --calls")
-            rows.append(r)
-    if len(rows) % 4:
-        raise CuatrolaError(f"{path}: {len(rows)} calls, not four per deal")
-    return rows
-
-
-def _design(rows: list[dict], rules: RuleSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Features, legal-call mask and chosen-call index over :data:`CALLS`."""
-    x = np.zeros((len(rows), len(FEATURE_NAMES)))
-    groups: dict[tuple, list[int]] = {}       # one features() call per context, not per row
-    for i, r in enumerate(rows):
-        groups.setdefault((r["trump"], r["seat"], tuple(r["before"])), []).append(i)
-    for (trump, seat, before), idx in groups.items():
-        x[idx] = features(np.array([rows[i]["hand"] for i in idx]), trump, seat, before, rules)
-    legal = np.array([[c in r["legal"] for c in CALLS] for r in rows])
-    y = np.array([CALLS.index(r["call"]) for r in rows])
-    return x, legal, y
-
-
-def _log_loss(w: np.ndarray, x, legal, y) -> float:
-    z = np.where(legal, x @ w.T, -np.inf)
-    z -= z.max(axis=1, keepdims=True)
-    logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
-    return float(-logp[np.arange(len(y)), y].mean())
-
-
-def _fit_weights(x, legal, y, l2: float = 1e-3, steps: int = 3000, lr: float = 0.5) -> np.ndarray:
-    """Multinomial logistic regression over the legal calls, by gradient descent."""
-    n, d = x.shape
-    w = np.zeros((len(CALLS), d))
-    scale = np.maximum(np.abs(x).max(axis=0), 1e-9)
-    xs = x / scale
-    onehot = np.zeros((n, len(CALLS)))
-    onehot[np.arange(n), y] = 1.0
-    for _ in range(steps):
-        z = np.where(legal, xs @ w.T, -np.inf)
-        z -= z.max(axis=1, keepdims=True)
-        p = np.exp(z)
-        p /= p.sum(axis=1, keepdims=True)
-        grad = (p - onehot).T @ xs / n + l2 * w
-        w -= lr * grad
-    return w / scale[None, :]
-
-
-def _base_loss(legal, y, train_y) -> float:
-    """Log-loss of the base rates (the share of each call in training, among the legal)."""
-    rates = np.bincount(train_y, minlength=len(CALLS)) + 1.0
-    p = np.where(legal, rates[None, :], 0.0)
-    p /= p.sum(axis=1, keepdims=True)
-    return float(-np.log(p[np.arange(len(y)), y]).mean())
-
-
-def fit(rows: list[dict], rules: RuleSet, provenance: dict, held_out: float = 0.2) -> BidModel:
-    """Fit on the first part of ``rows`` (by deal), measure on the rest, then refit on all."""
-    x, legal, y = _design(rows, rules)
-    deals = len(rows) // 4
-    cut = 4 * int(deals * (1 - held_out))
-    w = _fit_weights(x[:cut], legal[:cut], y[:cut])
-    test = slice(cut, None)
-    measured = {"held_out_calls": int(len(y) - cut),
-                "log_loss": round(_log_loss(w, x[test], legal[test], y[test]), 4),
-                "base_rate_log_loss": round(_base_loss(legal[test], y[test], y[:cut]), 4),
-                "accuracy": round(float(np.mean(np.argmax(np.where(legal[test], x[test] @ w.T,
-                                                                    -np.inf), axis=1)
-                                                 == y[test])), 4),
-                "calls_seen": {c: int(np.sum(y == i)) for i, c in enumerate(CALLS)}}
-    w = _fit_weights(x, legal, y)
-    weights = {c: [round(float(v), 6) for v in w[i]] for i, c in enumerate(CALLS)}
-    prov = dict(provenance, **measured, date=datetime.date.today().isoformat(),
-                model_version=MODEL_VERSION)
-    return BidModel(json.dumps(rules_spec(rules)), weights, prov)
-
-
 # --- loading ------------------------------------------------------------------------------
 
 def model_path(rules: RuleSet) -> Path:
-    return Path(str(resources.files("cuatrola_solver.models") / "data" / f"bids_{rules.name}.json"))
+    """Where the package keeps the bid model of ``rules``' preset."""
+    return data_path("bids", rules.name)
 
 
 def load_model(rules: RuleSet, path: str | Path | None = None) -> BidModel:
     """The bid model of ``rules``' preset (or the file ``path``); ModelError when it is
     missing, corrupt, or for another preset or version."""
-    p = Path(path) if path is not None else model_path(rules)
-    try:
-        obj = json.loads(p.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ModelError(f"bid model {str(p)!r} not found (make it with cuatrola bidmodel "
-                         f"--rules {rules.name}, or use --no-inference)") from None
-    except (OSError, ValueError) as e:
-        raise ModelError(f"bid model {str(p)!r} cannot be read: {e}") from None
-    if not isinstance(obj, dict) or obj.get("version") != MODEL_VERSION:
-        raise ModelError(f"bid model {str(p)!r} is of another version (expected "
-                         f"{MODEL_VERSION}); remake it")
+    obj, p = read("bids", rules, model_path(rules) if path is None else path)
     if obj.get("features") != list(FEATURE_NAMES) or not isinstance(obj.get("weights"), dict):
-        raise ModelError(f"bid model {str(p)!r} is corrupt: features or weights do not match")
-    model_rules = get_rules(obj.get("rules")) if obj.get("rules") is not None else None
-    if model_rules is None or model_rules.name != rules.name:
-        raise ModelError(f"bid model {str(p)!r} is for rules "
-                         f"{obj.get('rules')!r}, not {rules.name}")
+        raise corrupt("bids", p, "features or weights do not match")
     for c, ws in obj["weights"].items():
         if c not in CALLS or not isinstance(ws, list) or len(ws) != len(FEATURE_NAMES) \
-                or not all(isinstance(v, (int, float)) for v in ws):
-            raise ModelError(f"bid model {str(p)!r} is corrupt: bad weights for {c!r}")
+                or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                           and math.isfinite(v) for v in ws):
+            raise corrupt("bids", p, f"bad weights for {c!r}")
     return BidModel(json.dumps(obj["rules"]), obj["weights"], obj.get("provenance", {}))

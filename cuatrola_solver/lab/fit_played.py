@@ -1,0 +1,89 @@
+"""Fitting the played-odds model (``cuatrola calibrate --fit``).
+
+The :class:`~cuatrola_solver.models.played.PlayedModel` maps the double-dummy P(win) of a
+call (or of a card) to the played one, ``logit(p_played) = a + b * logit(p_dd)``, per
+cell: a contract and the caller's seat (``"solo@4"``), or for cards a trick and role,
+then contract (``"t2/defender@solo"``).  :func:`fit` fits every cell by penalised
+logistic regression on the predictions of self-play records with their outcomes
+(:mod:`cuatrola_solver.lab.calibration`): each group's pool (``"solo@*"``) is pulled
+toward no change (``a = 0, b = 1``) with the weight of :data:`PRIOR_CONTRACT`
+pseudo-predictions, each cell toward its pool with :data:`PRIOR_CELL`; a cell with fewer
+than :data:`MIN_SLOPE` predictions fits its intercept only.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Iterable
+
+import numpy as np
+
+from ..game.rules import RuleSet
+from ..models.played import MODEL_VERSION, PlayedModel, logit, sigmoid
+
+__all__ = ["fit", "PRIOR_CELL", "PRIOR_CONTRACT", "MIN_SLOPE"]
+
+#: strength of the pull of a cell toward its contract's fit, and of that toward no change
+#: (in pseudo-hands)
+PRIOR_CELL = 8.0
+PRIOR_CONTRACT = 4.0
+#: a cell's slope is fitted from this many predictions on (else only its intercept)
+MIN_SLOPE = 200
+
+
+def _fit_cell(x: np.ndarray, y: np.ndarray, prior: tuple[float, float],
+              strength: float) -> tuple[float, float]:
+    """Logistic regression of ``y`` on ``x`` (one feature and an intercept), with a
+    Gaussian pull of weight ``strength`` toward ``prior``, by Newton's method.  With
+    fewer than :data:`MIN_SLOPE` predictions only the intercept is fitted (the slope
+    stays the prior's): a few bids, all of one kind, say little about the odds of others."""
+    w = np.array(prior, dtype=np.float64)
+    free = 2 if len(x) >= MIN_SLOPE else 1
+    X = np.column_stack([np.ones_like(x), x])
+    lam = strength / max(1, len(x))
+    for _ in range(50):
+        p = sigmoid(X @ w)
+        grad = (X.T @ (p - y) / len(x) + lam * (w - prior))[:free]
+        hess = ((X.T * (p * (1 - p))) @ X / len(x) + lam * np.eye(2))[:free, :free]
+        step = np.linalg.solve(hess, grad)
+        w[:free] -= step
+        if np.abs(step).max() < 1e-9:
+            break
+    return float(w[0]), float(w[1])
+
+
+def _fit_groups(rows: dict[tuple[str, object], list[tuple[float, bool]]]
+                ) -> tuple[dict[str, list[float]], dict[str, int]]:
+    """Cells ``"group@cell"`` and pools ``"group@*"`` from ``{(group, cell): [(p, won)]}``:
+    each pool fitted toward no change, each cell toward its pool."""
+    cells: dict[str, list[float]] = {}
+    counts: dict[str, int] = {}
+
+    def xy(rs):
+        return logit([p for p, _ in rs]), np.array([w for _, w in rs], dtype=np.float64)
+
+    for group in sorted({g for g, _ in rows}):
+        pool = [r for (g, _), rs in rows.items() if g == group for r in rs]
+        pooled = _fit_cell(*xy(pool), (0.0, 1.0), PRIOR_CONTRACT)
+        cells[f"{group}@*"] = [round(v, 5) for v in pooled]
+        counts[f"{group}@*"] = len(pool)
+        for (g, cell), rs in sorted(rows.items(), key=lambda kv: (kv[0][0], str(kv[0][1]))):
+            if g == group:
+                cells[f"{g}@{cell}"] = [round(v, 5) for v in _fit_cell(*xy(rs), pooled,
+                                                                      PRIOR_CELL)]
+                counts[f"{g}@{cell}"] = len(rs)
+    return cells, counts
+
+
+def fit(predictions: Iterable, rules: RuleSet, provenance: dict) -> PlayedModel:
+    """Fit the cells from predictions (``contract``, ``seat``, ``p``, ``won``, and for a
+    card's prediction its ``trick`` and ``role``): a call's under its contract and seat,
+    a card's under its trick and role, then contract."""
+    rows: dict[tuple[str, object], list[tuple[float, bool]]] = {}
+    for pr in predictions:
+        key = (f"t{pr.trick}/{pr.role}", pr.contract) if pr.trick else (pr.contract, pr.seat)
+        rows.setdefault(key, []).append((pr.p, pr.won))
+    cells, counts = _fit_groups(rows)
+    prov = dict(provenance, predictions=counts, date=datetime.date.today().isoformat(),
+                model_version=MODEL_VERSION)
+    return PlayedModel(rules.name, cells, prov)
