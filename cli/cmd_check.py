@@ -9,7 +9,7 @@ import typer
 from cuatrola_solver.game.cards import format_card
 from cuatrola_solver.game.hand import Hand
 from cuatrola_solver.notation.record import format_rules, read_record
-from cuatrola_solver.game.view import check_seen
+from cuatrola_solver.notation.replay import replay
 
 from .common import (JsonOption, RecordRulesOption, emit_json, read_input, record_rules,
                      user_errors)
@@ -38,19 +38,12 @@ def register(app: typer.Typer) -> None:
         record has one."""
         text, where = read_input(record)
         rec = record_rules(read_record(text, where), rules)
-        if rec.complete:
-            hand = Hand.from_record(rec)
-            report = check_report(hand)
-            contract, decl, done = hand.contract, hand.declarer, len(hand.tricks)
-            renuncios = hand.renuncios
-        else:
-            seen = check_seen(rec, where)
-            result = seen.result()
-            report = {"unknown_seats": rec.unknown_seats,
-                      "renuncios": [r.to_dict() for r in seen.renuncios],
-                      "result": None if result is None else result.to_dict()}
-            contract, decl, done = seen.auction.contract, seen.auction.declarer, seen.tricks_done
-            renuncios = seen.renuncios
+        hand = replay(rec)
+        report = check_report(hand)
+        if not rec.complete:
+            report = {"unknown_seats": rec.unknown_seats, **report}
+        contract, decl, done = hand.contract, hand.declarer, len(hand.tricks)
+        renuncios = hand.renuncios
         if json_out:
             emit_json(report)
             return

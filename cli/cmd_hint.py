@@ -12,10 +12,10 @@ import typer
 from tabulate import tabulate
 
 from cuatrola_solver.advice.cardplay import DEFAULT_HINT_SAMPLES, hint
-from cuatrola_solver.game.hand import Hand
 from cuatrola_solver.game.match import parse_score
-from cuatrola_solver.game.view import View, check_seen
+from cuatrola_solver.game.view import View
 from cuatrola_solver.notation.record import read_record
+from cuatrola_solver.notation.replay import read_view, replay, view_of
 
 from .cmd_advise import progress_bar
 from .common import (JsonOption, RecordRulesOption, SeedOption, card_model_note,
@@ -49,20 +49,20 @@ def source_of(record: str | None, hand: str | None, muestra: str | None, seat: i
         text, where = read_input(record)
         rec = record_rules(read_record(text, where), rules)
         if seat is None:
+            hand = replay(rec)
             if rec.complete:
-                return View.on_turn(Hand.from_record(rec))
-            seen = check_seen(rec, where)          # whose turn it is, from the seen side
-            seat = seen.pos.to_play if seen.pos is not None and not seen.over else None
+                return View.on_turn(hand)
+            seat = hand.to_play                    # whose turn it is, from the seen side
             if seat is None:
                 fail(f"{where}: there is no card to play (the auction is not over, or the "
                      f"hand is)")
-        return View.from_record(rec, seat)
+        return view_of(rec, seat)
     missing = [name for name, value in (("--hand", hand), ("--muestra", muestra),
                                         ("--seat", seat)) if value is None]
     if missing:
         fail(f"give a record, or your cards live: missing {', '.join(missing)} "
              f"(e.g. --hand \"Ao 3c Rb Ce Sb\" --muestra 3b --seat 2)")
-    return View.from_input(hand, muestra, seat, auction, played, load_rules(rules or "online"),
+    return read_view(hand, muestra, seat, auction, played, load_rules(rules or "online"),
                            parse_score(score) if score is not None else None)
 
 

@@ -27,6 +27,7 @@ from cuatrola_solver.game.match import Match
 from cuatrola_solver.game.play import (SIDE_NAMES, SUIT_NAMES, cante_points, renuncio_obligation, side_of)
 from cuatrola_solver.bots.players import parse_player
 from cuatrola_solver.notation.record import format_rules, write_text
+from cuatrola_solver.notation.replay import replay
 from cuatrola_solver.bots.playout import iter_match, play_hand, seat_of
 from cuatrola_solver.game.cards import random_deal
 from cuatrola_solver.game.view import View
@@ -236,7 +237,7 @@ def register(app: typer.Typer) -> None:
         hand_no = {"k": 0}      # the hand of the match being played
 
         def finish(rec, k: int) -> None:
-            hand = Hand.from_record(rec)
+            hand = replay(rec)
             result = hand.result()
             screen.say(f"hand {k + 1} over:")
             for line in result_lines(result.to_dict()):
@@ -251,7 +252,7 @@ def register(app: typer.Typer) -> None:
                 m = Match(rs)
                 for k, rec in enumerate(iter_match(players, rs, seed, observe)):
                     finish(rec, k)
-                    res = Hand.from_record(rec).result()
+                    res = replay(rec).result()
                     m.record_hand(res.winner, res.game_points)
                     hand_no["k"] = k + 1
                     mine = (seat - 1) % 2

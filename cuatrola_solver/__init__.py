@@ -16,7 +16,9 @@ The everyday names are here (``import cuatrola_solver as cs``)::
   rules engine), :class:`RuleSet`, :data:`PRESETS`, :func:`get_rules`, :class:`Score`,
   cards (:func:`parse_card`, :func:`format_cards`, ...);
 - records: :class:`HandRecord`, :func:`read_record`, :func:`write_record` (and the JSON
-  and text forms one by one);
+  and text forms one by one), :func:`replay` (a record into the rules engine),
+  :func:`view_of` (a record seen from one seat), :func:`read_view` (a seat's input at the
+  table), :func:`record_of` (a hand written back);
 - the errors, every one a :class:`CuatrolaError` (a ``ValueError``) whose message says
   what was wrong and where.
 
@@ -56,6 +58,9 @@ _FACE = {
     "write_record": "notation.record", "read_json": "notation.record",
     "write_json": "notation.record", "read_text": "notation.record",
     "write_text": "notation.record",
+    "replay": "notation.replay", "replay_deal": "notation.replay",
+    "record_of": "notation.replay", "view_of": "notation.replay",
+    "read_view": "notation.replay",
     # the errors
     "CuatrolaError": "errors", "NotationError": "errors", "RulesError": "errors",
     "IllegalBidError": "errors", "IllegalPlayError": "errors", "IllegalCanteError": "errors",
@@ -96,3 +101,4 @@ if TYPE_CHECKING:  # the same names, for readers and type checkers
     from .models.preset import Models
     from .notation.record import (HandRecord, read_json, read_record, read_text, write_json,
                                   write_record, write_text)
+    from .notation.replay import read_view, record_of, replay, replay_deal, view_of

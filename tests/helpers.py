@@ -74,3 +74,21 @@ def as_view(source):
     """A hint's view: a View as it is, or a Hand in play seen by its seat on turn."""
     from cuatrola_solver.game.view import View
     return source if isinstance(source, View) else View.on_turn(source)
+
+
+def start_view(hand, muestra: int, seat: int, rules=None):
+    """The view of ``seat`` just after the deal (no call yet): its cards (a list or a
+    mask) and the muestra."""
+    from cuatrola_solver.game.view import View
+    mask = hand if isinstance(hand, int) else mask_of(hand)
+    return View(get_rules(rules), seat, mask, muestra)
+
+
+def hand_knowledge(hand: Hand, seat: int, renuncios=None):
+    """What ``seat`` knows in a whole hand, the plays in ``renuncios`` (by default the
+    hand's own renuncios, as (trick, seat)) taken as renuncios."""
+    from cuatrola_solver.game.view import View
+    from cuatrola_solver.hidden.knowledge import knowledge_of
+    if renuncios is None:
+        renuncios = [(r.trick, r.seat) for r in hand.renuncios]
+    return knowledge_of(View.from_hand(hand, seat), renuncios)

@@ -12,7 +12,7 @@ from cuatrola_solver.advice import bidding, budget, cardplay, stats
 from cuatrola_solver.dd import objectives, reference, solver
 from cuatrola_solver.hidden.chunks import plan_chunks, sample_chunk, sample_deals_seeded
 from cuatrola_solver.hidden.deals import enumerate_deals, sample_deals
-from cuatrola_solver.hidden.knowledge import knowledge_at_start, knowledge_from_hand
+
 from cuatrola_solver.game import play
 from cuatrola_solver.game.cards import mask_of, parse_card, parse_cards
 from cuatrola_solver.errors import (CuatrolaError, IllegalBidError, InconsistentDealError, NotationError)
@@ -26,6 +26,9 @@ from cuatrola_solver.advice.budget import Budget
 from cuatrola_solver.models.preset import Models
 from cuatrola_solver.game.view import View
 from helpers import as_view
+from helpers import start_view
+from helpers import hand_knowledge
+from cuatrola_solver.hidden.knowledge import knowledge_of
 
 ONLINE = get_rules("online")
 NARRO = get_rules("narro")
@@ -164,7 +167,7 @@ def test_sampled_advice_matches_brute_force(rules, seat, hand, muestra, auction)
     a = bidding.advise(View.bidding(parse_cards(hand), parse_card(muestra), seat, auction, rs, None),
                        Budget(samples=n, seed=7, workers=2), Models.NONE)
     assert a.deals == n and a.seed == 7
-    k = knowledge_at_start(parse_cards(hand), parse_card(muestra), seat, rs)
+    k = knowledge_of(start_view(parse_cards(hand), parse_card(muestra), seat, rs))
     deals = sample_chunk(k, plan_chunks(n, 7, budget.ROUND)[0])
     for r in a.options:
         if not r.option.allowed:
@@ -184,7 +187,7 @@ def test_exact_mode_counts_every_deal(monkeypatch):
     equals the brute force over the same deals, as exact fractions."""
     rs = get_rules("narro")
     hand, muestra, seat = parse_cards("Ac 3o Rc Cb So"), parse_card("3c"), 2
-    k = knowledge_at_start(hand, muestra, seat, rs)
+    k = knowledge_of(start_view(hand, muestra, seat, rs))
     import cuatrola_solver.hidden.deals as deals_module
     monkeypatch.setattr(bidding, "count_deals", lambda _k: 2500)
     monkeypatch.setattr(deals_module, "count_deals", lambda _k: 2500)
@@ -217,7 +220,7 @@ def test_makes_is_derived_exactly():
     rng = np.random.default_rng(3)
     for name in ("online", "narro", "italiano", "app"):
         rs = get_rules(name)
-        k = knowledge_at_start(parse_cards("Ac 3o Rc Cb So"), parse_card("3c"), 2, rs)
+        k = knowledge_of(start_view(parse_cards("Ac 3o Rc Cb So"), parse_card("3c"), 2, rs))
         deals = sample_deals(k, 60, rng)
         trumps = np.full(len(deals), k.trump)
         rows = solver.contract_rows(rs)
@@ -297,7 +300,7 @@ def brute_hint(h: Hand):
     """Per card: (mean tricks, mean margin, P(win)) of the seat on turn's view, by the
     reference solver over every consistent deal."""
     seat = h.to_play
-    k = knowledge_from_hand(h, seat)
+    k = hand_knowledge(h, seat)
     deals = enumerate_deals(k)
     rules = h.rules
     mine, d = side_of(seat), h.pos.declaring_side
@@ -355,7 +358,7 @@ def test_hint_with_own_cante_pending():
     got = cardplay.hint(as_view(h), Budget(samples=200, seed=3), Models.NONE)
     assert got.seat == 1 and got.trick == 2 and got.cante == 0 and "40" in got.note
     # values assume the 40 is sung: the margin includes it
-    k = knowledge_from_hand(h, 1)
+    k = hand_knowledge(h, 1)
     deals = sample_deals_seeded(k, 200, 3, chunk_size=budget.ROUND)
     pos = sing(h.pos, 0, 0)
     c = got.cards[0].card

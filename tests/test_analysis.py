@@ -19,6 +19,7 @@ from cuatrola_solver.notation.record import read_record, read_text, write_text
 from cuatrola_solver.advice.budget import Budget
 from cuatrola_solver.models.preset import Models
 from helpers import as_view
+from cuatrola_solver.notation.replay import replay
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "analysis"
 RENUNCIOS = {"online-asistir": "asistir", "online-montar": "montar",
@@ -60,7 +61,7 @@ def test_blunder_known_by_construction():
     # the same value as cardplay.hint on the hand replayed up to that card
     rec = record("online-blunder")
     rec.tricks = rec.tricks[:3] + [rec.tricks[3][:2]]
-    h = cardplay.hint(as_view(Hand.from_record(rec)), Budget(exact=True), Models.NONE)
+    h = cardplay.hint(as_view(replay(rec)), Budget(exact=True), Models.NONE)
     p = {x.card: x.p_win for x in h.cards}
     assert p[parse_card("Ce")] - p[parse_card("Ae")] == pytest.approx(7 / 12)
 
@@ -69,7 +70,7 @@ def test_blunder_known_by_construction():
 def test_renuncios(name, kind):
     rec = record(name)
     a = analyze(rec, Budget(samples=100, seed=1), Models.NONE, bids=False)
-    hand = Hand.from_record(rec)
+    hand = replay(rec)
     assert a.hand.result() == hand.result()
     first = hand.renuncios[0]
     assert first.obligation == kind
@@ -169,7 +170,7 @@ def test_annotate_round_trip():
     text = write_text(out)
     back = read_text(text)
     assert back.annotations == out.annotations
-    assert Hand.from_record(back).result() == Hand.from_record(rec).result()
+    assert replay(back).result() == replay(rec).result()
     again = analyze(back, Budget(samples=100, seed=3), Models.NONE, bids=False)
     assert [c.to_dict() for c in again.cards] == [c.to_dict() for c in a.cards]
     assert write_text(annotate(again)) == text       # idempotent

@@ -14,6 +14,7 @@ from cuatrola_solver.game.hand import Hand
 from cuatrola_solver.notation.record import write_json, write_text
 
 from helpers import deal
+from cuatrola_solver.notation.replay import record_of
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -106,7 +107,7 @@ def record_file(tmp_path, cards: str, form: str = "json"):
     for c in cards.split():
         h.play(parse_card(c))
     path = tmp_path / ("hand.json" if form == "json" else "hand.txt")
-    path.write_text(write_json(h.to_record()) if form == "json" else write_text(h.to_record()))
+    path.write_text(write_json(record_of(h)) if form == "json" else write_text(record_of(h)))
     return str(path)
 
 

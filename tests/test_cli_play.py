@@ -11,6 +11,7 @@ from cuatrola_cli.main import app
 from cuatrola_solver.game.cards import format_card
 from cuatrola_solver.game.hand import Hand
 from cuatrola_solver.notation.record import read_record
+from cuatrola_solver.notation.replay import replay
 
 runner = CliRunner()
 
@@ -28,7 +29,7 @@ def test_a_whole_hand_through_stdin(tmp_path):
     assert "would be a renuncio" in res.output or "you do not hold" in res.output
     saved = list(tmp_path.iterdir())
     assert len(saved) == 1
-    hand = Hand.from_record(read_record(saved[0].read_text()))
+    hand = replay(read_record(saved[0].read_text()))
     assert hand.result() is not None and not hand.renuncios
     # the points split into cards, monte and cantes, as check shows them
     out = res.output

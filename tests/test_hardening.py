@@ -20,7 +20,7 @@ from cuatrola_solver.advice import bidding, budget, cardplay
 from cuatrola_solver.analysis import review
 from cuatrola_solver.hidden.chunks import iter_chunks, plan_chunks
 from cuatrola_solver.hidden.deals import count_deals
-from cuatrola_solver.hidden.knowledge import knowledge_from_hand
+
 from cuatrola_solver.dd import solver
 from cuatrola_solver.game.cards import parse_card, parse_cards
 from cuatrola_solver.game.hand import Hand
@@ -33,6 +33,9 @@ from cuatrola_solver.advice.budget import Budget
 from cuatrola_solver.models.preset import Models
 from cuatrola_solver.game.view import View
 from helpers import as_view
+from helpers import hand_knowledge
+from cuatrola_solver.notation.replay import replay
+from cuatrola_solver.notation.replay import record_of
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parent.parent
@@ -254,7 +257,7 @@ def test_worker_thread_error_is_raised(monkeypatch):
 def test_worker_thread_error_in_hint_is_raised(monkeypatch):
     from cuatrola_solver.game.hand import Hand
     rec = read_record((EXAMPLES / "advice" / "hint-trick3.txt").read_text())
-    hand = Hand.from_record(rec)
+    hand = replay(rec)
 
     def broken(*a, **k):
         raise OverflowError("boom in a hint worker")
@@ -293,11 +296,11 @@ def test_advise_with_huge_samples_stops_and_stays_small():
 def test_hint_with_huge_samples_stops_near_settled():
     from cuatrola_solver.game.hand import Hand
     rec = read_record((EXAMPLES / "advice" / "hint-trick3.txt").read_text())
-    h = cardplay.hint(as_view(Hand.from_record(rec)), Budget(samples=10 ** 12, seed=3),
+    h = cardplay.hint(as_view(replay(rec)), Budget(samples=10 ** 12, seed=3),
                       Models.NONE)
     assert h.deals <= budget.SETTLED
     # a small sample is unchanged by the stopping rule (it stops after MIN_ROUNDS only)
-    small = cardplay.hint(as_view(Hand.from_record(rec)), Budget(samples=1500, seed=3),
+    small = cardplay.hint(as_view(replay(rec)), Budget(samples=1500, seed=3),
                           Models.NONE)
     assert small.deals == 1500
 
@@ -312,8 +315,8 @@ def test_analyze_huge_samples_does_not_go_exact(monkeypatch):
 
     monkeypatch.setattr(review, "hint", spy)
     rec = read_record((EXAMPLES / "analysis" / "online-blunder.txt").read_text())
-    start = Hand.from_record(type(rec)(rec.rules, rec.muestra, rec.hands, rec.auction, []))
-    assert count_deals(knowledge_from_hand(start, 1)) > budget.SETTLED
+    start = replay(type(rec)(rec.rules, rec.muestra, rec.hands, rec.auction, []))
+    assert count_deals(hand_knowledge(start, 1)) > budget.SETTLED
     review._hint(start, review._Method(False, 10 ** 12, Models.NONE), 1, 1)
     assert seen == [False]
 
@@ -479,7 +482,7 @@ def test_a_card_after_an_early_end_says_when_the_hand_was_decided():
     else:
         pytest.fail("no early end found")
     done = len(hand.tricks)
-    rec = hand.to_record()
+    rec = record_of(hand)
     seat_cards = [c for c in rec.hands[0] if all(c not in t for t in rec.tricks)]
     rec.tricks.append([seat_cards[0]])
     line = one_error_line(_check(write(rec)))
@@ -494,6 +497,6 @@ def test_records_built_in_code_have_no_places():
     code = type(rec)(rec.rules, rec.muestra, rec.hands, rec.auction, rec.tricks,
                      comment=rec.comment)
     with pytest.raises(CuatrolaError) as e:
-        Hand.from_record(code)
+        replay(code)
     assert str(e.value) == "card 'Sb' in trick 3: seat 1 already played it in trick 1"
     assert code == rec   # where a record came from is not part of what it says

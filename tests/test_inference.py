@@ -13,7 +13,7 @@ from cuatrola_cli.main import app
 from cuatrola_solver.advice import bidding, cardplay
 from cuatrola_solver.models import bids
 from cuatrola_solver.hidden.chunks import sample_deals_seeded
-from cuatrola_solver.hidden.knowledge import knowledge_at_start
+
 from cuatrola_solver.game.cards import mask_of, parse_card, parse_cards, random_deal
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.advice.budget import Budget
@@ -22,6 +22,9 @@ from cuatrola_solver.game.view import View
 from helpers import as_view
 from cuatrola_solver.lab import fit_bids
 from cuatrola_solver.errors import ModelError
+from helpers import start_view
+from cuatrola_solver.notation.replay import read_view
+from cuatrola_solver.hidden.knowledge import knowledge_of
 
 runner = CliRunner()
 NARRO = get_rules("narro")
@@ -67,7 +70,7 @@ def test_the_fit_learns_a_known_rule_and_says_how_well(model):
 
 
 def test_a_solo_bid_makes_strong_hands_likelier(model):
-    k = knowledge_at_start(parse_cards("Ac 3c Rc Ab 3b"), parse_card("Ce"), 3, NARRO)
+    k = knowledge_of(start_view(parse_cards("Ac 3c Rc Ab 3b"), parse_card("Ce"), 3, NARRO))
     deals = sample_deals_seeded(k, 4000, 1)
     w = bids.call_weights(deals, k.trump, ["solo", "paso"], [1, 2], NARRO, model)
     trumps1 = np.array([bin(int(h) & (0b11111 << 5 * k.trump)).count("1") for h in deals[:, 0]])
@@ -120,7 +123,7 @@ def test_model_files_are_checked(tmp_path, model):
 
 
 def test_hint_uses_the_calls_too(model):
-    view = View.from_input("Ae 3e Re Ab 3b", "Ce", 2, "paso paso solo paso", None, NARRO)
+    view = read_view("Ae 3e Re Ab 3b", "Ce", 2, "paso paso solo paso", None, NARRO)
     plain = cardplay.hint(as_view(view), Budget(samples=400, seed=3), Models.NONE)
     weighted = cardplay.hint(as_view(view), Budget(samples=400, seed=3), Models(bids=model))
     assert plain.effective_deals is None and 0 < weighted.effective_deals < weighted.deals

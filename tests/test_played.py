@@ -23,6 +23,8 @@ from cuatrola_solver.game.view import View
 from helpers import as_view
 from cuatrola_solver.lab import fit_played
 from cuatrola_solver.errors import ModelError
+from cuatrola_solver.notation.replay import read_view
+from cuatrola_solver.notation.replay import replay
 
 runner = CliRunner()
 ONLINE = get_rules("online")
@@ -116,7 +118,7 @@ def test_the_pimc_bidder_may_bid_on_played_odds_and_the_calls():
     from cuatrola_solver.bots.players import parse_player
     p = parse_player("pimc:odds=played,inference=1,bid_samples=200")
     assert repr(p) == "pimc:bid_samples=200,odds=played,inference=1"
-    view = View.from_input("Ac 3c Ro Co Ab", "So", 2, "paso", None, ONLINE)
+    view = read_view("Ac 3c Ro Co Ab", "So", 2, "paso", None, ONLINE)
     plain = parse_player("pimc:bid_samples=200").call(view, 3)
     assert p.call(view, 3) in view.legal_calls() and plain in view.legal_calls()
     for bad in ("pimc:odds=magic", "pimc:inference=2"):
@@ -128,7 +130,7 @@ def test_the_pimc_bidder_for_the_match_or_for_the_hand():
     """narro at 19-18 (README): for the match cuatrola, for the hand another call."""
     from cuatrola_solver.game.match import Score
     from cuatrola_solver.bots.players import parse_player
-    view = View.from_input("Ac 3c Ro Co Ab", "So", 2, "paso", None, get_rules("narro"),
+    view = read_view("Ac 3c Ro Co Ab", "So", 2, "paso", None, get_rules("narro"),
                            Score(19, 18))
     match, hand = parse_player("pimc:bid_samples=2000"), parse_player("pimc:bid_samples=2000,match=0")
     assert repr(hand) == "pimc:bid_samples=2000,match=0"
@@ -175,11 +177,12 @@ def _blunder():
 
 def test_card_predictions_are_the_hints_of_the_cards_chosen():
     from cuatrola_solver.lab.calibration import card_predictions, with_card_predictions
-    from cuatrola_solver.game.hand import Hand, replay_cards
+    from cuatrola_solver.game.hand import Hand
+    from cuatrola_solver.notation.replay import replay_cards
     from cuatrola_solver.game.play import side_of
     from cuatrola_solver.notation.record import write_json
     rec = _blunder()
-    obj, winner = json.loads(write_json(rec)), Hand.from_record(rec).result().winner
+    obj, winner = json.loads(write_json(rec)), replay(rec).result().winner
     preds = card_predictions(obj, winner, samples=30, seed=5)
     expected = []
     for n, (t, _, hand, card) in enumerate(replay_cards(rec)):
@@ -191,14 +194,14 @@ def test_card_predictions_are_the_hints_of_the_cards_chosen():
                              "declarer" if side_of(seat) == hand.pos.declaring_side
                              else "defender"))
     assert [(p.trick, p.seat, p.p, p.won, p.role) for p in preds] == expected
-    assert len(expected) >= 6 and {p.contract for p in preds} == {Hand.from_record(rec).contract}
+    assert len(expected) >= 6 and {p.contract for p in preds} == {replay(rec).contract}
     one = list(with_card_predictions([(obj, winner)] * 3, samples=20, seed=1, workers=1))
     two = list(with_card_predictions([(obj, winner)] * 3, samples=20, seed=1, workers=2))
     assert one == two and one[0][2] != one[1][2]           # seeded per record, not per worker
 
 
 def test_hint_rates_each_card_as_played():
-    from cuatrola_solver.game.hand import replay_cards
+    from cuatrola_solver.notation.replay import replay_cards
     hand = next(h for t, _, h, _ in replay_cards(_blunder()) if t == 2)
     plain = cardplay.hint(as_view(hand), Budget(samples=60, seed=1), Models.NONE)
     rated = cardplay.hint(as_view(hand), Budget(samples=60, seed=1), Models(played=_halving()))
@@ -283,7 +286,7 @@ def test_card_predictions_weigh_the_calls_unless_they_were_forced():
     from cuatrola_solver.game.hand import Hand
     from cuatrola_solver.notation.record import read_record, write_json
     rec = read_record((EXAMPLES / "analysis" / "italiano-failed-solo.txt").read_text())
-    obj, winner = json.loads(write_json(rec)), Hand.from_record(rec).result().winner
+    obj, winner = json.loads(write_json(rec)), replay(rec).result().winner
     model = bids.load_model(rec.rules)
     plain = card_predictions(obj, winner, samples=60, seed=2)
     weighed = card_predictions(obj, winner, samples=60, seed=2, bid_model=model)
@@ -295,7 +298,7 @@ def test_card_predictions_weigh_the_calls_unless_they_were_forced():
 
 def test_a_model_without_card_cells_leaves_the_cards_double_dummy(monkeypatch):
     from cuatrola_solver.analysis import review
-    from cuatrola_solver.game.hand import replay_cards
+    from cuatrola_solver.notation.replay import replay_cards
     plain = fit_played.fit(_synthetic(300, 0.0), ONLINE, {"command": "test"})
     hand = next(h for t, _, h, _ in replay_cards(_blunder()) if t == 2)
     h = cardplay.hint(as_view(hand), Budget(samples=40, seed=1), Models(played=plain))

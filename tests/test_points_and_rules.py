@@ -19,6 +19,7 @@ from cuatrola_solver.errors import RulesError
 from cuatrola_solver.game.hand import Hand
 from cuatrola_solver.notation.record import read_record
 from cuatrola_solver.game.rules import PARAMETERS, PRESETS, get_rules
+from cuatrola_solver.notation.replay import replay
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -32,7 +33,7 @@ def run(*args: str, input: str | None = None):
 
 
 def hand_of(path: Path) -> Hand:
-    return Hand.from_record(read_record(path.read_text(), str(path)))
+    return replay(read_record(path.read_text(), str(path)))
 
 
 # --- the library ---------------------------------------------------------------------
@@ -63,7 +64,7 @@ def test_breakdown_of_a_cante_and_the_match_score_after():
 def test_a_tie_under_mano_is_named_mano():
     rec = read_record(BLUNDER.read_text())
     rec.rules = get_rules("online,tie_break=mano")
-    res = Hand.from_record(rec).result()
+    res = replay(rec).result()
     assert res.points == (65, 65) and res.tie_break == "mano" and res.winner == "A"
 
 
@@ -71,7 +72,7 @@ def test_match_won_by_the_hand():
     rec = read_record(NARRO.read_text())
     from cuatrola_solver.game.match import Score
     rec.score = Score(3, 19)                       # narro: to 21 by 2; B gets 2 -> 21-3
-    res = Hand.from_record(rec).result()
+    res = replay(rec).result()
     assert res.match_won_by == "B" and res.score_after.B == 21
 
 

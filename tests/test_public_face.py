@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 import cuatrola_solver as cs
 from cuatrola_cli.main import app
+from cuatrola_solver.notation.replay import replay
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -61,7 +62,7 @@ def test_advise_from_python_gives_the_command_s_numbers():
 def test_hint_from_python_gives_the_command_s_numbers():
     path = ROOT / "examples" / "advice" / "hint-trick3.txt"
     rec = cs.read_record(path.read_text())
-    view = cs.View.on_turn(cs.Hand.from_record(rec))
+    view = cs.View.on_turn(cs.replay(rec))
     lib = cs.hint(view, cs.Budget(seed=1)).to_dict()
     assert lib == cli_json("hint", str(path), "--seed", "1")
     assert lib["model"] == "played" and "effective_deals" in lib

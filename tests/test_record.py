@@ -20,6 +20,8 @@ from cuatrola_solver.notation.record import (SYMBOLS, Cante, HandRecord, format_
 from cuatrola_solver.game.rules import PRESETS, get_rules
 
 from helpers import random_game
+from cuatrola_solver.notation.replay import replay
+from cuatrola_solver.notation.replay import record_of
 
 FAST = settings(max_examples=200, deadline=None)
 
@@ -483,13 +485,13 @@ def test_json_drops_only_annotations_and_comment(rec):
 # --- replayed games -----------------------------------------------------------------
 
 def _assert_round_trips_and_replays(hand: Hand) -> None:
-    rec = hand.to_record()
+    rec = record_of(hand)
     for back in (read_text(write_text(rec)), read_json(write_json(rec)),
                  read_record(write_record(rec, "json")), read_record(write_record(rec))):
         assert back == rec
-        replay = Hand.from_record(back)
-        assert replay.result() == hand.result()
-        assert replay.renuncios == hand.renuncios
+        again = replay(back)
+        assert again.result() == hand.result()
+        assert again.renuncios == hand.renuncios
 
 
 @settings(max_examples=100, deadline=None)
@@ -533,6 +535,6 @@ def test_documented_example_reads_replays_and_matches_its_json():
         (4, 2): {"symbol": "!"}}
     assert rec.cantes == [Cante(1, 3, 1)]
     assert json.loads(write_json(rec)) == json.loads(_doc_block("json"))
-    hand = Hand.from_record(rec)
+    hand = replay(rec)
     assert hand.result() is not None and not hand.renuncios
     assert read_text(write_text(rec)) == rec

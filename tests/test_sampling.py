@@ -21,10 +21,15 @@ from cuatrola_solver.game.hand import Hand
 from cuatrola_solver.game.play import legal_mask
 from cuatrola_solver.notation.record import HandRecord
 from cuatrola_solver.game.rules import PRESETS, get_rules
-from cuatrola_solver.hidden.knowledge import Knowledge, knowledge_at_start, knowledge_from_hand
+from cuatrola_solver.hidden.knowledge import Knowledge
 from cuatrola_solver.hidden.deals import (consistent_mask, count_deals, enumerate_deals, sample_deals, unrank_deals)
 from cuatrola_solver.hidden.chunks import plan_chunks, sample_chunk, sample_deals_seeded
 from cuatrola_solver.game.play import play_forbidden
+from helpers import start_view
+from helpers import hand_knowledge
+from cuatrola_solver.notation.replay import replay
+from cuatrola_solver.notation.replay import record_of
+from cuatrola_solver.hidden.knowledge import knowledge_of
 
 RULE_VARIANTS = [PRESETS["online"], PRESETS["app"], PRESETS["narro"], PRESETS["italiano"],
                  PRESETS["online"].override(free_when_cannot_overtrump=False),
@@ -74,19 +79,19 @@ def replay_ok(hand: Hand, k: Knowledge, deal_row) -> bool:
     dealt = [int(h) | p for h, p in zip(deal_row, k.played)]
     if dealt[k.seat - 1] != hand.deal[k.seat - 1]:
         return False
-    rec = hand.to_record()
+    rec = record_of(hand)
     # early_end off: in a world where a flagged renuncio was legal, an early_end hand would
     # have stopped; the sampler learns nothing from renuncios, not even that one happened
     rec2 = HandRecord(rules=rec.rules.override(early_end=False), muestra=rec.muestra, hands=[cards_of(m) for m in dealt],
                       auction=rec.auction, tricks=rec.tricks, cantes=rec.cantes, score=rec.score)
     try:
-        replay = Hand.from_record(rec2)
+        again = replay(rec2)
     except CuatrolaError:
         return False
-    flagged = {(p.trick, p.seat) for p in k.plays if not p.inferred}
-    if not {(r.trick, r.seat) for r in replay.renuncios} <= flagged:
+    flagged = k.ignored
+    if not {(r.trick, r.seat) for r in again.renuncios} <= flagged:
         return False
-    current = replay.pos.hands if replay.pos is not None else replay.deal
+    current = again.pos.hands if again.pos is not None else again.deal
     return tuple(int(x) for x in deal_row) == tuple(current)
 
 
@@ -118,7 +123,7 @@ def as_set(deals: np.ndarray) -> set[tuple[int, ...]]:
 def test_start_counts_and_enumeration(seat, expected):
     muestra = parse_card("3o")
     mine = parse_cards("Ao 3c Rb Ce 3o" if seat == 4 else "Ao 3c Rb Ce Sb")
-    k = knowledge_at_start(mine, muestra, seat)
+    k = knowledge_of(start_view(mine, muestra, seat))
     assert count_deals(k) == expected == math.comb(15 - (seat != 4), 5) * math.comb(
         10 - (seat != 4), 5)
     deals = enumerate_deals(k)
@@ -133,17 +138,17 @@ def test_start_counts_and_enumeration(seat, expected):
 
 def test_start_knowledge_errors():
     with pytest.raises(InconsistentDealError):
-        knowledge_at_start(parse_cards("Ao 3c Rb Ce Sb"), parse_card("Ao"), 1)   # muestra is seat 4's
+        knowledge_of(start_view(parse_cards("Ao 3c Rb Ce Sb"), parse_card("Ao"), 1))   # muestra is seat 4's
     with pytest.raises(InconsistentDealError):
-        knowledge_at_start(parse_cards("Ao 3c Rb Ce Sb"), parse_card("3o"), 4)   # seat 4 lacks it
+        knowledge_of(start_view(parse_cards("Ao 3c Rb Ce Sb"), parse_card("3o"), 4))   # seat 4 lacks it
     with pytest.raises(InconsistentDealError):
-        knowledge_at_start(parse_cards("Ao 3c Rb Ce"), parse_card("3o"), 2)
+        knowledge_of(start_view(parse_cards("Ao 3c Rb Ce"), parse_card("3o"), 2))
     with pytest.raises(ValueError):
-        knowledge_at_start(parse_cards("Ao 3c Rb Ce Sb"), parse_card("3o"), 5)
+        knowledge_of(start_view(parse_cards("Ao 3c Rb Ce Sb"), parse_card("3o"), 5))
 
 
 def test_slices_and_ranks():
-    k = knowledge_at_start(parse_cards("Ao 3c Rb Ce Sb"), parse_card("3o"), 2)
+    k = knowledge_of(start_view(parse_cards("Ao 3c Rb Ce Sb"), parse_card("3o"), 2))
     full = enumerate_deals(k)
     assert (enumerate_deals(k, 1000, 5000) == full[1000:5000]).all()
     assert (enumerate_deals(k, 252000) == full[252000:]).all()
@@ -230,7 +235,7 @@ def test_knowledge_from_a_trick():
     # no trump: reveals no oros either), seat 3 plays Cc (beats: nothing), seat 4 Ac.
     hand = _played_hand("online", "Sc Ab Rb Cb Sb / Se 3e Ae Ce 3b / Cc Rc 3c So Co / Ac Ro Ao 3o Re",
                         "Ro", "Sc Se Cc Ac")
-    k = knowledge_from_hand(hand, 1)
+    k = hand_knowledge(hand, 1)
     assert k.played == (_card_mask("Sc"), _card_mask("Se"), _card_mask("Cc"), _card_mask("Ac"))
     assert k.forbidden[1] == SUIT_MASKS[1] | SUIT_MASKS[0]
     assert k.forbidden[2] == 0 and k.forbidden[3] == 0
@@ -246,10 +251,10 @@ def test_renuncio_is_not_used_for_inference():
     hand = _played_hand("online", "Se Ab Rb Cb Sc / Sb Re Ae Ce 3b / Cc Rc 3c So Co / Ac Ro Ao 3o 3e",
                         "Ro", "Se Sb")
     assert [(r.trick, r.seat) for r in hand.renuncios] == [(1, 2)]
-    k = knowledge_from_hand(hand, 1)
-    assert k.forbidden[1] == 0 and not k.plays[1].inferred
+    k = hand_knowledge(hand, 1)
+    assert k.forbidden[1] == 0 and (k.plays[1].trick, k.plays[1].seat) in k.ignored
     # taken as legal, the play says seat 2 is void in espadas and holds no oros
-    k2 = knowledge_from_hand(hand, 1, renuncios=[])
+    k2 = hand_knowledge(hand, 1, renuncios=[])
     assert k2.forbidden[1] == SUIT_MASKS[2] | SUIT_MASKS[0]
     assert count_deals(k2) < count_deals(k)
     assert consistent_mask(k, enumerate_deals(k)).all()
@@ -258,8 +263,8 @@ def test_renuncio_is_not_used_for_inference():
     for c in parse_cards("Co 3e Cc Ac Sc Re"):
         assert hand.play(c) is None
     with pytest.raises(InconsistentDealError):
-        knowledge_from_hand(hand, 1, renuncios=[])
-    k3 = knowledge_from_hand(hand, 3)
+        hand_knowledge(hand, 1, renuncios=[])
+    k3 = hand_knowledge(hand, 3)
     assert k3.forbidden[1] & SUIT_MASKS[2] == 0            # still nothing from the renuncio
     assert k3.forbidden[1] == SUIT_MASKS[1] | SUIT_MASKS[0]  # but trick 2 shows no copas, no oros
     assert as_set(enumerate_deals(k3)) == brute_force(hand, k3)
@@ -274,7 +279,7 @@ def test_cante_reveals_cards():
             for seat in (1, 2, 3, 4):
                 if seat == cante.seat:
                     continue
-                k = knowledge_from_hand(hand, seat)
+                k = hand_knowledge(hand, seat)
                 need = _card_mask(["Co Ro", "Cc Rc", "Ce Re", "Cb Rb"][cante.suit])
                 assert k.known[cante.seat - 1] & need == need & ~k.played[cante.seat - 1]
                 seen += 1
@@ -290,12 +295,12 @@ def test_a_twenty_before_the_forty_reveals_no_forty():
                         "Ao Rc Se 3e 3b", "Ao", "Ce Re Ae Se")
     hand.sing(1, 3)
     hand.play(parse_card("Sb"))
-    k = knowledge_from_hand(hand, 2)
+    k = hand_knowledge(hand, 2)
     assert sorted(k.not_both) == [(1, _card_mask("Ro Co")), (3, _card_mask("Ro Co"))]
     deals = enumerate_deals(k)
     assert as_set(deals) == brute_force(hand, k)
     assert consistent_mask(k, deals).all()
-    no_rule = knowledge_from_hand(_played_hand("online", "Ro Ce Cb Rb Ab / 3o Sc Cc 3c Re / "
+    no_rule = hand_knowledge(_played_hand("online", "Ro Ce Cb Rb Ab / 3o Sc Cc 3c Re / "
                                                "So Co Ac Ae Sb / Ao Rc Se 3e 3b", "Ao",
                                                "Ce Re Ae Se"), 2)
     assert no_rule.not_both == ()
@@ -313,7 +318,7 @@ def _mid_hands(seed: int, count: int, min_cards: int, renuncio_rate: float):
     while made < count:
         hand = random_hand(rng, rng.randint(min_cards, 19), renuncio_rate)
         seat = rng.randint(1, 4)
-        k = knowledge_from_hand(hand, seat)
+        k = hand_knowledge(hand, seat)
         if popcount(k.pool) > 9:
             continue
         made += 1
@@ -344,7 +349,7 @@ def test_samples_pass_the_resample_invariant():
     for _ in range(40):
         hand = random_hand(rng, rng.randint(0, 19), renuncio_rate=0.1)
         seat = rng.randint(1, 4)
-        k = knowledge_from_hand(hand, seat)
+        k = hand_knowledge(hand, seat)
         deals = sample_deals(k, 8, gen)
         assert consistent_mask(k, deals).all()
         for row in deals:
@@ -357,8 +362,8 @@ def test_start_knowledge_agrees_with_hand_before_play():
     hands = [order[0:5], order[5:10], order[10:15], order[15:20]]
     hand = Hand(hands, hands[3][2])
     for seat in (1, 2, 3, 4):
-        a = knowledge_from_hand(hand, seat)
-        b = knowledge_at_start(hands[seat - 1], hands[3][2], seat)
+        a = hand_knowledge(hand, seat)
+        b = knowledge_of(start_view(hands[seat - 1], hands[3][2], seat))
         assert (a.known, a.hidden_counts, a.forbidden) == (b.known, b.hidden_counts, b.forbidden)
         assert count_deals(a) == count_deals(b)
 
@@ -370,7 +375,7 @@ def _constrained_knowledge():
     rng = random.Random(21)
     while True:
         hand = random_hand(rng, 8)
-        k = knowledge_from_hand(hand, 1)
+        k = hand_knowledge(hand, 1)
         n = count_deals(k)
         if 20 <= n <= 200 and any(f & k.pool for f in k.forbidden):
             return hand, k
@@ -394,7 +399,7 @@ def test_sampling_is_uniform():
 
 
 def test_same_seed_same_deals():
-    k = knowledge_at_start(parse_cards("Ao 3c Rb Ce Sb"), parse_card("3o"), 3)
+    k = knowledge_of(start_view(parse_cards("Ao 3c Rb Ce Sb"), parse_card("3o"), 3))
     a = sample_deals(k, 1000, np.random.default_rng(99))
     b = sample_deals(k, 1000, np.random.default_rng(99))
     c = sample_deals(k, 1000, np.random.default_rng(100))
@@ -403,7 +408,7 @@ def test_same_seed_same_deals():
 
 
 def test_chunked_sampling_independent_of_workers():
-    k = knowledge_at_start(parse_cards("Ao 3c Rb Ce 3o"), parse_card("3o"), 4)
+    k = knowledge_of(start_view(parse_cards("Ao 3c Rb Ce 3o"), parse_card("3o"), 4))
     one = sample_deals_seeded(k, 2500, 42, workers=1, chunk_size=300)
     two = sample_deals_seeded(k, 2500, 42, workers=2, chunk_size=300)
     assert one.shape == (2500, 4) and (one == two).all()

@@ -18,12 +18,16 @@ from cuatrola_solver.notation.record import (read_record, record_from_obj, write
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.bots.playout import play_hand, play_match
 from cuatrola_solver.game.cards import random_deal
-from cuatrola_solver.game.view import View, check_seen
+from cuatrola_solver.game.view import View
 
 from helpers import random_game
 from cuatrola_solver.advice.budget import Budget
 from cuatrola_solver.models.preset import Models
 from helpers import as_view
+from cuatrola_solver.notation.replay import read_view
+from cuatrola_solver.notation.replay import view_of
+from cuatrola_solver.notation.replay import replay
+from cuatrola_solver.notation.replay import record_of
 
 runner = CliRunner()
 
@@ -35,19 +39,19 @@ def _hide(rec, keep):
 
 def _cut(hand: Hand, cards: int) -> Hand:
     """The same hand replayed up to its first ``cards`` cards (cantes kept)."""
-    rec = hand.to_record()
+    rec = record_of(hand)
     flat = [c for t in rec.tricks for c in t]
     n = sum(hand.active)
     keep = flat[:cards]
     rec.tricks = [keep[i:i + n] for i in range(0, len(keep), n)]
     done = cards // n
     rec.cantes = [k for k in rec.cantes if k.after_trick <= done]
-    return Hand.from_record(rec)
+    return replay(rec)
 
 
 def test_record_with_unknown_hands_round_trips():
     rng = random.Random(1)
-    rec = _hide(random_game(rng, get_rules("narro"), "solo").to_record(), {2})
+    rec = _hide(record_of(random_game(rng, get_rules("narro"), "solo")), {2})
     text = write_text(rec)
     assert '[Seat1 "?"]' in text and read_record(text) == rec
     assert read_record(write_json(rec)) == rec
@@ -63,11 +67,11 @@ def test_projection_is_the_same_from_a_hand_and_a_partial_record(preset):
         hand = random_game(rng, get_rules(preset), contract)
         for seat in (1, 2, 3, 4):
             view = View.from_hand(hand, seat)
-            partial = _hide(hand.to_record(), {seat})
-            assert View.from_record(partial, seat) == view
-            assert view.to_record() == partial or partial.auction is None
+            partial = _hide(record_of(hand), {seat})
+            assert view_of(partial, seat) == view
+            assert record_of(view) == partial or partial.auction is None
             # check on the partial record agrees with the full replay
-            seen = check_seen(partial)
+            seen = replay(partial)
             assert seen.result() == hand.result()
 
 
@@ -75,7 +79,7 @@ def test_check_proves_renuncios_of_hidden_hands_with_the_trick():
     rng = random.Random(5)
     hand = random_game(rng, get_rules("online"), "paso", renuncio_rate=0.15)
     assert hand.renuncios
-    seen = check_seen(_hide(hand.to_record(), {2}))
+    seen = replay(_hide(record_of(hand), {2}))
     r = seen.renuncios[0]
     assert (r.trick, r.seat, r.obligation, r.proved_in) == (2, 3, "asistir", 5)
     assert seen.result().ended_by == "renuncio"
@@ -86,15 +90,16 @@ def test_check_proves_renuncios_of_hidden_hands_with_the_trick():
 
 BAD = [
     ("1. Sc Sb Rc 3c\n2. Ro Se So Sc", "seat 1 already played it in trick 1"),
-    ("1. Ro", "it is seat 2's card (in its hand)"),
-    ("1. Sc Sb Rc 3c Ao", "only 4 seats play"),
-    ("1. Sc Ac Rc 3c", "trick 1, card 2 (Ac): not in the hand of seat 2"),
+    ("1. Ro", "card 'Ro' in trick 1 is seat 2's, but seat 1 leads trick 1; a trick is "
+              "written from its leader"),
+    ("1. Sc Sb Rc 3c Ao", "trick 1 has 5 cards: expected 4, one per seat in play"),
+    ("1. Sc Ac Rc 3c", "card 'Ac' in trick 1 is not in the hand of seat 2, on turn"),
     ("1. Sc Sb Rc 3c\ncante 3 oros", "Co is seat 2's card"),
     ("1. Sc Sb Rc 3c\n2. Ro Se So Ao\n3. Ac Rb 3e Ab\n4. Ce Ae 3b Re\n5. Co 3o Cb Cc\n6. Sc",
-     "the hand is over: all five tricks are played"),
+     "card 'Sc' in trick 6: the hand is over after trick 5"),
     ("1. Sc Sb Rc 3c\n2. Ro Se So\n3. Ac", "trick 2 has 3 cards"),
     ("1. Sc Sb Rc 3c\n2. Ro Se So Ao\n3. Ac Rb 3e Ab\n4. Ce Ae 3b Re\n5. Co 3o Cb Cc Sb",
-     "only 4 seats play"),
+     "trick 5 has 5 cards: expected 4, one per seat in play"),
 ]
 
 
@@ -114,14 +119,14 @@ def test_a_card_after_the_hand_is_decided_is_refused():
                            "auction": ["paso", "quintola", "paso", "paso"],
                            "tricks": [["Ao", "Ac", "Sc"], ["3o", "Rc", "Cc"], ["Ro", "3c", "Ce"]]})
     with pytest.raises(RecordError):
-        check_seen(rec)
+        replay(rec)
 
 
 def test_check_json_reports_unknown_seats_and_proof(tmp_path):
     rng = random.Random(5)
     hand = random_game(rng, get_rules("online"), "paso", renuncio_rate=0.15)
     f = tmp_path / "r.json"
-    f.write_text(write_json(_hide(hand.to_record(), {2})))
+    f.write_text(write_json(_hide(record_of(hand), {2})))
     res = runner.invoke(app, ["check", "--json", str(f)])
     assert res.exit_code == 0, res.output
     assert '"unknown_seats": [1, 3, 4]' in res.output and '"proved_in": 5' in res.output
@@ -134,14 +139,14 @@ def test_live_hint_equals_the_projected_full_record(preset, seed):
     hand = _cut(full, 6)
     seat = hand.to_play
     want = cardplay.hint(as_view(hand), Budget(samples=60, seed=11), Models.NONE).to_dict()
-    rec = hand.to_record()
+    rec = record_of(hand)
     played = write_text(rec).split("\n\n", 1)[1]
-    view = View.from_input(format_cards(cards_of(hand.deal[seat - 1])), 
+    view = read_view(format_cards(cards_of(hand.deal[seat - 1])), 
                            format_cards([rec.muestra]), seat, "paso paso paso paso", played,
                            get_rules(preset))
     assert cardplay.hint(as_view(view), Budget(samples=60, seed=11), Models.NONE).to_dict() == want
     # the cards still held are accepted for --hand too
-    held = View.from_input(format_cards(cards_of(view.held)), format_cards([rec.muestra]),
+    held = read_view(format_cards(cards_of(view.held)), format_cards([rec.muestra]),
                            seat, None, played, get_rules(preset))
     assert held == view
     # and from the command line, as JSON
@@ -159,7 +164,7 @@ def test_forty_first_hint_does_not_depend_on_the_partner_hand():
     def hint_for(hands):
         rec = record_from_obj({"rules": "italiano", "muestra": "Ro", "hands": hands,
                                "tricks": [["Rc", "Ac", "3c", "Ao"], ["Ae", "3e", "So", "Se"]]})
-        return cardplay.hint(as_view(Hand.from_record(rec)), Budget(samples=120, seed=2),
+        return cardplay.hint(as_view(replay(rec)), Budget(samples=120, seed=2),
                              Models.NONE).to_dict()
     a = hint_for(["3o Rc Sc 3e Re", "So Ac Cc Rb Cb", "3c Ce Se 3b Sb", "Ao Co Ae Ab Ro"])
     b = hint_for(["3o Rc Sc 3e Re", "So Ac Cc Rb Cb", "3c Co Se 3b Sb", "Ao Ce Ae Ab Ro"])
@@ -181,7 +186,7 @@ def test_hint_refuses_when_it_is_not_the_viewers_turn():
 def _other_deal(hand: Hand, seat: int, rng: random.Random) -> Hand:
     """The same history with the unplayed hidden cards dealt again among the other seats
     (the muestra stays with seat 4 while it is unplayed): the seat's view is unchanged."""
-    rec = hand.to_record()
+    rec = record_of(hand)
     played = {c for t in rec.tricks for c in t}
     played |= {c for k in rec.cantes for c in cards_of(cante_mask(k.suit))}   # sung: known
     pool, counts = [], {}
@@ -195,7 +200,7 @@ def _other_deal(hand: Hand, seat: int, rng: random.Random) -> Hand:
     for s, free in counts.items():
         kept = [c for c in rec.hands[s - 1] if c not in free]
         rec.hands[s - 1] = kept + [pool.pop() for _ in free]
-    return Hand.from_record(rec)
+    return replay(rec)
 
 
 @pytest.mark.parametrize("name", ["random", "heuristic", "pimc:samples=8,bid_samples=100"])
@@ -227,7 +232,7 @@ def test_play_hand_gives_a_record_check_reads(preset):
     players = [parse_player(n) for n in ("heuristic", "random", "heuristic", "random")]
     for seed in range(4):
         rec = play_hand(random_deal(random.Random(seed)), players, preset, seed=seed)
-        hand = Hand.from_record(rec)
+        hand = replay(rec)
         assert hand.result() is not None and not hand.renuncios
         assert rec == play_hand(random_deal(random.Random(seed)), players, preset, seed=seed)
 
@@ -240,7 +245,7 @@ def test_play_match_reaches_the_target_with_the_deal_rotating():
     for k, rec in enumerate(recs):
         a_pair = k % 2                      # pairs swap the A/B labels hand by hand
         assert (rec.score.A, rec.score.B) == (pair[a_pair], pair[1 - a_pair])
-        r = Hand.from_record(rec).result()
+        r = replay(rec).result()
         pair[a_pair if r.winner == "A" else 1 - a_pair] += r.game_points
     assert max(pair) >= rules.target and all(
         p < rules.target for p in (recs[-1].score.A, recs[-1].score.B))
@@ -269,6 +274,6 @@ def test_hint_at_a_boundary_for_a_seat_that_may_sing_but_not_lead():
     assert out["cards"] == [] and out["best"] is None and out["cante"] == "oros"
     assert "before seat 1 leads" in out["note"]
     # and the pimc player sings it too
-    view = View.from_input("So Co Ro Cc 3e", "Rc", 3, None, "1. Sc 3c Cc Ac 2. Re Ae Ce 3e",
+    view = read_view("So Co Ro Cc 3e", "Rc", 3, None, "1. Sc 3c Cc Ac 2. Re Ae Ce 3e",
                            get_rules("online"))
     assert parse_player("pimc:samples=30").sing(view, 1) == 0

@@ -39,7 +39,7 @@ Sampling stops early, in rounds of :data:`ROUND` deals drawn as the chunks of
 
 **Hints** (:func:`hint`).  For the seat on turn in a hand in progress, every legal card
 valued over the deals consistent with that seat's :class:`~cuatrola_solver.view.View`
-(:func:`~cuatrola_solver.hidden.knowledge.knowledge_from_view`), with :func:`solver.solve_cards` per deal.
+(:func:`~cuatrola_solver.hidden.knowledge.knowledge_of`), with :func:`solver.solve_cards` per deal.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ from ..game.rules import CONTRACT_VALUE, RuleSet, rules_spec
 from ..game.view import View
 from ..hidden.chunks import iter_chunks, sample_chunk
 from ..hidden.deals import count_deals, enumerate_deals
-from ..hidden.knowledge import knowledge_from_view
+from ..hidden.knowledge import knowledge_of
 from ..models import equity, played
 from ..models.bids import call_weights
 from ..models.preset import Models
@@ -377,7 +377,7 @@ def advise(view: View, budget: Budget | None = None, models: Models | None = Non
         check_score(rules, score)
     before = list(view.calls)
     options = bid_options(rules, seat, before, score)
-    k = knowledge_from_view(view)
+    k = knowledge_of(view)
     workers = budget.workers_or(os.cpu_count() or 1)
     keys = list(dict.fromkeys(o.key for o in options if o.allowed))
     tallies = {key: Tally() for key in keys}

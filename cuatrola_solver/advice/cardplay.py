@@ -2,7 +2,7 @@
 
 :func:`hint` values every legal card of the seat on turn over the deals consistent with
 that seat's :class:`~cuatrola_solver.game.view.View`
-(:func:`~cuatrola_solver.hidden.knowledge.knowledge_from_view`), with
+(:func:`~cuatrola_solver.hidden.knowledge.knowledge_of`), with
 :func:`~cuatrola_solver.dd.solver.solve_cards` per deal.  At a trick boundary where the
 seat may sing but does not lead, the hint is about the cante (:func:`cante_values`).
 """
@@ -23,7 +23,7 @@ from ..game.play import SIDE_NAMES, SUIT_NAMES, cante_points, cante_refusal, par
 from ..game.view import View
 from ..hidden.chunks import iter_chunks, sample_chunk, sample_deals_seeded
 from ..hidden.deals import count_deals, enumerate_deals
-from ..hidden.knowledge import knowledge_from_view
+from ..hidden.knowledge import knowledge_of
 from ..models import played
 from ..models.bids import call_weights
 from ..models.preset import Models
@@ -138,7 +138,7 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
             return _cante_hint(view, samples, seed)
         raise IllegalPlayError(f"it is seat {view.to_play}'s turn to play, not seat {seat}'s")
     base = view.position
-    k = knowledge_from_view(view)
+    k = knowledge_of(view)
     note = None
     cante = None
     options = view.cante_options()
@@ -273,7 +273,7 @@ def cante_values(view: View, options: Sequence[int | None], *, samples: int = 40
     rules = view.rules
     base = view.position
     seat, mine = view.seat, side_of(view.seat)
-    deals = sample_deals_seeded(knowledge_from_view(view), samples,
+    deals = sample_deals_seeded(knowledge_of(view), samples,
                                 random_seed() if seed is None else seed, chunk_size=ROUND)
     d = base.declaring_side
     pts = points_based(base.contract, rules)

@@ -1,7 +1,7 @@
 """Post-game analysis of a played hand: renuncios, the cost of every card, the bids.
 
 :func:`analyze` replays a :class:`~cuatrola_solver.record.HandRecord` with
-:meth:`Hand.from_record <cuatrola_solver.hand.Hand.from_record>` and returns an
+:func:`~cuatrola_solver.notation.replay.replay_deal` and returns an
 :class:`Analysis`:
 
 **Renuncios and result** -- as ``cuatrola check`` finds them; the first renuncio
@@ -86,15 +86,16 @@ from ..advice.budget import SETTLED, Budget, Progress
 from ..advice.cardplay import hint
 from ..dd import solver
 from ..game.cards import format_card, format_cards
-from ..game.hand import Hand, Renuncio, replay_cards
+from ..game.hand import Hand, Renuncio
 from ..game.match import check_score
 from ..game.play import SIDE_NAMES, renuncio_obligation, side_of
 from ..game.rules import rules_spec
 from ..game.view import View
 from ..hidden.deals import count_deals
-from ..hidden.knowledge import knowledge_from_view
+from ..hidden.knowledge import knowledge_of
 from ..models.preset import Models
 from ..notation.record import HandRecord
+from ..notation.replay import replay_cards, replay_deal
 
 __all__ = ["analyze", "Analysis", "CardReview", "BidReview", "SeatSummary", "label_of",
            "annotate", "DEFAULT_SAMPLES", "THRESHOLDS"]
@@ -523,7 +524,7 @@ def _hint(hand: Hand, how: _Method, seed: int | None, workers: int):
     ``samples`` (and than the deals sampling ever draws: a huge ``samples`` must not mean
     exact work)."""
     view = View.on_turn(hand)
-    exact = how.exact or count_deals(knowledge_from_view(view)) <= min(how.samples, SETTLED)
+    exact = how.exact or count_deals(knowledge_of(view)) <= min(how.samples, SETTLED)
     return hint(view, Budget(exact, how.samples, seed, workers),
                 Models(how.models.bids, how.card_model))
 
@@ -641,7 +642,7 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
     total)`` is called after each card and each bid review.  Raises
     :class:`~cuatrola_solver.errors.RecordError` for a record that cannot be replayed.
     """
-    final = Hand.from_record(rec)               # checks the record, errors say where
+    final = replay_deal(rec)               # checks the record, errors say where
     if rec.score is not None and bids:
         check_score(final.rules, rec.score, "the record's score")
     budget = Budget() if budget is None else budget

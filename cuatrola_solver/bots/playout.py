@@ -25,6 +25,7 @@ from ..game.hand import Hand
 from ..game.match import Match, Score
 from ..game.play import side_of
 from ..notation.record import HandRecord
+from ..notation.replay import record_of, replay
 from ..game.rules import RuleSet, get_rules
 from ..game.view import View
 
@@ -96,7 +97,7 @@ def play_hand(deal: tuple[Sequence[Sequence[int]], int], players: Sequence,
         hand.play(c)
         if observe:
             observe(hand, "card", seat, c)
-    return hand.to_record()
+    return record_of(hand)
 
 
 def play_match(players: Sequence, rules: RuleSet | str | None = None, seed: int = 0,
@@ -130,6 +131,6 @@ def iter_match(players: Sequence, rules: RuleSet | str | None = None, seed: int 
         rng = random.Random(f"{seed}/{k}")
         rec = play_hand(random_deal(rng), seated, rules, match.score(),
                         seed=rng.getrandbits(62), observe=observe)
-        result = Hand.from_record(rec).result()
+        result = replay(rec).result()
         match.record_hand(result.winner, result.game_points)
         yield rec

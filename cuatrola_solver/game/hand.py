@@ -1,48 +1,100 @@
-"""One hand of cuatrola, from the deal to the result.
+"""One hand of cuatrola, from the deal to the result, with any set of hands known.
 
-:class:`Hand` is the rules engine: it takes the deal and the muestra, then the
-auction (``bid``), the cards (``play``) and the cantes (``sing``) one by one,
-checking each against the :class:`~cuatrola_solver.rules.RuleSet`.  As in
-python-chess, a call or cante that cannot be made raises a ``ValueError``
-subclass whose message says why.  A card not in the hand of the seat on turn is
-refused too; a card that *is* held but breaks an obligation is played and
-recorded as a :class:`Renuncio`, because that is what happened at the table.
+:class:`Hand` is the rules engine: it takes the hands and the muestra, then the
+auction (``bid``), the cards (``play``) and the cantes (``sing``) one by one, checking
+each against the :class:`~cuatrola_solver.game.rules.RuleSet`.  As in python-chess, a
+call, card or cante that cannot be made raises a ``ValueError`` subclass whose message
+says why, in players' terms.  A card that *is* held but breaks an obligation is played
+and recorded as a :class:`Renuncio`, because that is what happened at the table.
 
-``Hand.from_record`` replays a :class:`~cuatrola_solver.record.HandRecord`;
-``Hand.to_record`` writes one back.
+A hand may be unknown (None): the engine then checks everything that can be checked from
+the seen side -- a card played twice, a card known to be another seat's (in its known
+hand, the muestra, a cante it sang), a cante by a seat that cannot hold the pair -- and
+finds the renuncios of a hidden hand that a later card of the same seat proves (a seat
+that did not follow, and later plays a card of the suit led:
+:func:`~cuatrola_solver.game.play.play_forbidden`).  With every hand known it is the
+whole table; with one it is what that seat has seen (:class:`~cuatrola_solver.game.view.View`
+is built on it); a record that leaves hands out is replayed the same way
+(:func:`cuatrola_solver.notation.replay.replay`).  There is one replay, whatever is known.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Sequence
 
+from ..errors import (IllegalBidError, IllegalCanteError, IllegalPlayError,
+                      InconsistentDealError, RecordError, quote)
 from .auction import Auction
-from .cards import (FULL_DECK, cards_of, format_card, format_cards, mask_of, mask_points, suit_of)
-from ..errors import (CuatrolaError, IllegalBidError, IllegalCanteError, IllegalPlayError, InconsistentDealError, RecordError, quote)
+from .cards import FULL_DECK, cards_of, format_card, format_cards, mask_of, mask_points, suit_of
 from .match import Score, match_winner
-from .play import (SIDE_NAMES, SUIT_NAMES, Position, cante_points, cante_refusal, decided_by_tricks, first_leader, legal_mask, outcome, play_card, renuncio_obligation, side_of, sing, tricks_goal, trick_winner_index)
-from ..notation.record import Cante, HandRecord
+from .play import (SIDE_NAMES, SUIT_NAMES, Position, cante_mask, cante_points, cante_refusal,
+                   decided_by_tricks, first_leader, legal_mask, outcome, play_card,
+                   play_forbidden, renuncio_obligation, side_of, sing, tricks_goal,
+                   trick_winner_index)
 from .rules import RuleSet, get_rules
+
+__all__ = ["Hand", "Cante", "Play", "Renuncio", "CanteScore", "PointsBreakdown", "Result",
+           "check_deal", "check_hands", "Locator"]
+
+#: ``at(*part)``: where a part of what is replayed was written (e.g. ``"game.txt, line 9,
+#: column 4: "``), to begin an error message; ``at()`` names the whole
+Locator = Callable[..., str]
+
+
+@dataclass(frozen=True)
+class Cante:
+    """A cante: ``seat`` sang ``suit`` after trick ``after_trick`` (1-based)."""
+
+    after_trick: int
+    seat: int
+    suit: int
+
+    def to_dict(self) -> dict:
+        return {"after_trick": self.after_trick, "seat": self.seat, "suit": "oceb"[self.suit]}
+
+
+@dataclass(frozen=True)
+class Play:
+    """``seat`` played ``card`` in trick ``trick`` (1-based) after the cards ``before``
+    of that trick."""
+
+    trick: int
+    seat: int
+    card: int
+    before: tuple[int, ...]
 
 
 @dataclass(frozen=True)
 class Renuncio:
-    """A card played against an obligation (RULES.md section 2)."""
+    """A card played against an obligation (docs/rules.md 2): seen at once in a known
+    hand, in a hidden one by a later card of the same seat.
+
+    ``legal``: the cards the seat could have played (of a hidden hand: the ones its later
+    cards show it held); ``proved_in``: the trick whose card proves it (None when the
+    hand was known)."""
 
     trick: int          # 1-based
     seat: int
     card: int
     obligation: str     # asistir | montar | fallar | montar_el_fallo
     legal: tuple[int, ...]
+    proved_in: int | None = None
 
     def to_dict(self) -> dict:
-        return {"trick": self.trick, "seat": self.seat, "card": format_card(self.card),
-                "obligation": self.obligation, "legal": [format_card(c) for c in self.legal]}
+        d = {"trick": self.trick, "seat": self.seat, "card": format_card(self.card),
+             "obligation": self.obligation, "legal": [format_card(c) for c in self.legal]}
+        if self.proved_in is not None:
+            d["proved_in"] = self.proved_in
+        return d
 
     def describe(self) -> str:
-        return (f"trick {self.trick}: seat {self.seat} played {format_card(self.card)} "
-                f"against {self.obligation.replace('_', ' ')} (legal: {format_cards(self.legal)})")
+        text = (f"trick {self.trick}: seat {self.seat} played {format_card(self.card)} "
+                f"against {self.obligation.replace('_', ' ')}")
+        if self.proved_in is None:
+            return text + f" (legal: {format_cards(self.legal)})"
+        return text + (f": it held {format_cards(self.legal)}, as its card in trick "
+                       f"{self.proved_in} proves")
 
 
 @dataclass(frozen=True)
@@ -66,8 +118,6 @@ class CanteScore:
         what = "las cuarenta" if self.points == 40 else "las veinte"
         return (f"seat {self.seat} ({self.side}) sang {what} in {SUIT_NAMES[self.suit]} "
                 f"after trick {self.after_trick}")
-
-
 @dataclass(frozen=True)
 class PointsBreakdown:
     """Where each side's points come from: the cards of the bazas it took, the monte
@@ -208,13 +258,58 @@ def check_deal(hands: Sequence[Iterable[int]], muestra: int) -> tuple[int, int, 
     return tuple(masks)
 
 
-class Hand:
-    """A hand in progress: auction, then play (with cantes between tricks)."""
+def check_hands(hands: Sequence[Iterable[int] | None], muestra: int
+                ) -> tuple[int | None, int | None, int | None, int | None]:
+    """The four hands as masks (None for an unknown hand), after checking what can be
+    checked: a full deal as :func:`check_deal` does; some hands unknown, that the known
+    ones hold five cards each, none twice, and the muestra nowhere but in seat 4's."""
+    if len(hands) != 4:
+        raise InconsistentDealError(f"a deal has 4 hands, got {len(hands)}")
+    if all(h is not None for h in hands):
+        return check_deal(hands, muestra)
+    seen: dict[int, int] = {}
+    masks: list[int | None] = []
+    for seat, hand in enumerate(hands, 1):
+        if hand is None:
+            masks.append(None)
+            continue
+        hand = cards_of(hand) if isinstance(hand, int) else list(hand)
+        if len(hand) != 5:
+            raise _deal_error(f"seat {seat} holds {len(hand)} card{'' if len(hand) == 1 else 's'} "
+                              f"({format_cards(hand)}): expected 5", "hand", seat)
+        for c in hand:
+            if c in seen:
+                raise _deal_error(f"card {quote(format_card(c))} is dealt twice: to seat "
+                                  f"{seen[c]} and to seat {seat}", "hand", seat)
+            seen[c] = seat
+        masks.append(mask_of(hand))
+    holder = seen.get(muestra)
+    if holder is not None and holder != 4:
+        raise _deal_error(f"the muestra {quote(format_card(muestra))} is in seat {holder}'s "
+                          f"hand: it belongs to seat 4, the dealer", "hand", holder)
+    if masks[3] is not None and not masks[3] >> muestra & 1:
+        raise _deal_error(
+            f"the muestra {quote(format_card(muestra))} is not in seat 4's hand "
+            f"({format_cards(cards_of(masks[3]))}): the dealer keeps it", "muestra")
+    return tuple(masks)
 
-    def __init__(self, hands: Sequence[Iterable[int]], muestra: int,
+
+class Hand:
+    """A hand in progress: auction, then play (with cantes between tricks).
+
+    ``hands[i]`` is seat ``i + 1``'s five dealt cards, or None when it is not known.
+    After each step: ``auction``, ``pos`` (the position; an unknown hand shows as no
+    cards), ``tricks`` (complete tricks as ``(seat, card)`` from the leader),
+    ``current`` (the trick on the table), ``plays`` (every card with its trick context),
+    ``cantes`` (in the order sung), ``renuncios`` (in the order played, those of hidden
+    hands once a later card proves them) and ``decided_after`` (the trick after which an
+    ``early_end`` contract was decided)."""
+
+    def __init__(self, hands: Sequence[Iterable[int] | None], muestra: int,
                  rules: RuleSet | None = None, score: Score | None = None) -> None:
         self.rules = rules or get_rules()
-        self.deal = check_deal(hands, muestra)
+        self.known = check_hands(hands, muestra)
+        self.deal = tuple(k or 0 for k in self.known)
         self.muestra = muestra
         self.trump = int(suit_of(muestra))
         self.score = score
@@ -222,8 +317,20 @@ class Hand:
         self.pos: Position | None = None
         self.tricks: list[list[tuple[int, int]]] = []   # completed tricks: (seat, card)
         self.current: list[tuple[int, int]] = []
+        self.plays: list[Play] = []
         self.cantes: list[Cante] = []
         self.renuncios: list[Renuncio] = []
+        self.decided_after: int | None = None
+        #: cards were played after an early_end decision: a renuncio that no known hand
+        #: shows let the play go on
+        self.played_on = False
+        self._played: dict[int, Play] = {}
+        self._sung: dict[int, tuple[int, int]] = {}      # card -> (singer, after trick)
+
+    @property
+    def complete(self) -> bool:
+        """True when every hand is known (the whole table)."""
+        return all(k is not None for k in self.known)
 
     # --- the auction ----------------------------------------------------------
     def bid(self, call: str) -> None:
@@ -278,62 +385,164 @@ class Hand:
         pos = self._require_play()
         if self.is_over():
             return []
+        seat = pos.to_play
+        if self.known[seat - 1] is None:
+            raise IllegalPlayError(f"seat {seat}'s hand is not known: its legal cards are not")
         r = self.rules
-        return cards_of(legal_mask(pos.hands[pos.to_play - 1], pos.trick, self.trump,
+        return cards_of(legal_mask(pos.hands[seat - 1], pos.trick, self.trump,
                                    r.beat_led_after_trump, r.free_when_cannot_overtrump))
 
-    def play(self, c: int) -> Renuncio | None:
-        """Play ``c`` for the seat on turn; returns the renuncio it commits, if any."""
-        pos = self._require_play()
+    def _holder(self, c: int) -> tuple[int, str] | None:
+        """A seat known to hold ``c`` now, and how it is known ("" when in its known hand)."""
+        for seat, mask in enumerate(self.known, 1):
+            if mask is not None and self.pos.hands[seat - 1] >> c & 1:
+                return seat, ""
+        if c == self.muestra:
+            return 4, "the muestra, which the dealer keeps"
+        if c in self._sung:
+            singer, after = self._sung[c]
+            return singer, f"sung by it after trick {after}"
+        return None
+
+    def _refusal(self, c: int) -> str | None:
+        """Why the seat on turn cannot play ``c`` (None when it can), in players' terms."""
+        pos = self.pos
+        t = self.trick_number
+        card = quote(format_card(c))
         if self.is_over():
-            raise IllegalPlayError(f"card {quote(format_card(c))} played after the hand is over")
+            if pos.is_over:
+                return f"card {card} in trick {t}: the hand is over after trick 5"
+            return (f"card {card} in trick {t}: the hand was decided after trick "
+                    f"{self.decided_after} (the {self.contract} ends as soon as the tricks "
+                    f"decide it)")
         seat = pos.to_play
+        before = self._played.get(c)
+        if before is not None:
+            return (f"card {card} in trick {t}: seat {before.seat} already played it in "
+                    f"trick {before.trick}")
+        holder = self._holder(c)
+        if holder is not None and holder[0] != seat:
+            owner, how = holder
+            if not self.active[owner - 1]:
+                return f"card {card} in trick {t}: it is seat {owner}'s, who sits out this {self.contract}"
+            won = f", who won trick {t - 1}" if t > 1 else ""
+            if self.current:
+                turn = f"seat {seat} plays next in trick {t} (led by seat {pos.leader}{won})"
+            else:
+                turn = f"seat {pos.leader} leads trick {t}{won.replace(', who', ': it')}"
+            known = f" ({how})" if how else ""
+            return f"card {card} in trick {t} is seat {owner}'s{known}, but {turn}"
         hand = pos.hands[seat - 1]
-        if not hand >> c & 1:
-            raise IllegalPlayError(
-                f"card {quote(format_card(c))} in trick {self.trick_number} is not in the hand of "
-                f"seat {seat}, on turn (holds {format_cards(cards_of(hand))})")
+        if self.known[seat - 1] is not None and not hand >> c & 1:
+            return (f"card {card} in trick {t} is not in the hand of seat {seat}, on turn "
+                    f"(holds {format_cards(cards_of(hand))})")
+        return None
+
+    def play(self, c: int) -> Renuncio | None:
+        """Play ``c`` for the seat on turn; returns the renuncio it commits, if any (a
+        renuncio of a hidden hand is found when a later card proves it)."""
+        pos = self._require_play()
+        if self.decided_after is not None and not pos.is_over and not self.complete:
+            self.played_on = True            # a renuncio no known hand shows let play go on
+        why = self._refusal(c)
+        if why is not None:
+            raise IllegalPlayError(why)
+        seat = pos.to_play
+        t = self.trick_number
         renuncio = None
-        legal = self.legal_cards()
-        if c not in legal:
-            renuncio = Renuncio(self.trick_number, seat, c,
-                                renuncio_obligation(hand, pos.trick, self.trump, c), tuple(legal))
-            self.renuncios.append(renuncio)
+        if self.known[seat - 1] is not None:
+            legal = self.legal_cards()
+            if c not in legal:
+                hand = pos.hands[seat - 1]
+                renuncio = Renuncio(t, seat, c, renuncio_obligation(hand, pos.trick,
+                                                                    self.trump, c),
+                                    tuple(legal))
+        play = Play(t, seat, c, tuple(pos.trick))
+        self.plays.append(play)
+        self._played[c] = play
         self.current.append((seat, c))
         self.pos = play_card(pos, c, self.rules.monte)
+        if renuncio is not None:
+            self.renuncios.append(renuncio)
+        elif self.known[seat - 1] is None:
+            self._prove_renuncios(seat)
         if not self.pos.trick:
             self.tricks.append(self.current)
             self.current = []
+            if (self.rules.early_end and self.decided_after is None
+                    and decided_by_tricks(self.pos, self.rules)):
+                self.decided_after = len(self.tricks)
         return renuncio
+
+    def _prove_renuncios(self, seat: int) -> None:
+        """The renuncios of hidden ``seat`` that its cards so far prove: an earlier card
+        that forbade a card it played since (docs/rules.md 2)."""
+        r = self.rules
+        mine = [p for p in self.plays if p.seat == seat]
+        proven = {(x.trick, x.seat) for x in self.renuncios}
+        found = []
+        for i, p in enumerate(mine):
+            if (p.trick, p.seat) in proven:
+                continue
+            forbidden = play_forbidden(p.card, p.before, self.trump, r.beat_led_after_trump,
+                                       r.free_when_cannot_overtrump)
+            later = [q for q in mine[i + 1:] if forbidden >> q.card & 1]
+            if not later:
+                continue
+            held = mask_of(q.card for q in later) | 1 << p.card
+            legal = legal_mask(held, p.before, self.trump, r.beat_led_after_trump,
+                               r.free_when_cannot_overtrump)
+            found.append(Renuncio(p.trick, p.seat, p.card,
+                                  renuncio_obligation(held, p.before, self.trump, p.card),
+                                  tuple(cards_of(legal)), later[0].trick))
+        if found:
+            order = {(p.trick, p.seat): i for i, p in enumerate(self.plays)}
+            self.renuncios = sorted(self.renuncios + found,
+                                    key=lambda x: order[(x.trick, x.seat)])
 
     # --- cantes ---------------------------------------------------------------
     def cante_refusal(self, seat: int, suit: int) -> str | None:
-        return cante_refusal(self._require_play(), self.rules, seat, suit)
+        """Why ``seat`` may not sing ``suit`` now (None when it may); of a hidden seat, as
+        far as the seen side can tell: it could hold the pair."""
+        pos = self._require_play()
+        if self.known[seat - 1] is not None or not pos.active[seat - 1]:
+            return cante_refusal(pos, self.rules, seat, suit)
+        need = cante_mask(suit)
+        gone = [p for p in self.plays if need >> p.card & 1]
+        if gone:
+            p = gone[0]
+            return f"seat {p.seat} played {format_card(p.card)} in trick {p.trick}"
+        for c in cards_of(need):
+            holder = self._holder(c)
+            if holder is not None and holder[0] != seat:
+                how = f" ({holder[1]})" if holder[1] else " (in its hand)"
+                return f"{format_card(c)} is seat {holder[0]}'s card{how}"
+        hands = list(pos.hands)
+        hands[seat - 1] |= need              # it could hold them: the rest of the rules
+        return cante_refusal(pos.with_changes(hands=tuple(hands)), self.rules, seat, suit)
 
     def sing(self, seat: int, suit: int) -> Cante:
         """``seat`` sings ``suit`` now, between tricks; raises IllegalCanteError if refused."""
         pos = self._require_play()
-        reason = cante_refusal(pos, self.rules, seat, suit)
+        reason = self.cante_refusal(seat, suit)
         if reason is not None:
             raise IllegalCanteError(f"seat {seat} may not sing {SUIT_NAMES[suit]} after trick "
                                     f"{len(self.tricks)}: {reason}")
         self.pos = sing(pos, side_of(seat), suit)
         cante = Cante(len(self.tricks), seat, suit)
         self.cantes.append(cante)
+        for c in cards_of(cante_mask(suit)):
+            self._sung[c] = (seat, cante.after_trick)
         return cante
 
     # --- the end --------------------------------------------------------------
-    def _early_ended(self) -> bool:
-        return (self.pos is not None and self.rules.early_end and not self.pos.trick
-                and decided_by_tricks(self.pos, self.rules))
-
     def is_over(self) -> bool:
-        """True after trick 5, or once an early_end contract is decided (without renuncio)."""
+        """True after trick 5, or once an early_end contract is decided (without renuncio:
+        play that went on after the decision shows there was one, seen or not)."""
         if self.pos is None:
             return False
-        if self.pos.is_over:
-            return True
-        return self._early_ended() and not self.renuncios
+        return self.pos.is_over or (self.decided_after is not None and not self.renuncios
+                                    and not self.played_on)
 
     def points_breakdown(self) -> PointsBreakdown:
         """Each side's points so far, split into cards, monte and cantes."""
@@ -344,143 +553,88 @@ class Hand:
                            self.points_breakdown())
 
     def result(self) -> Result | None:
-        """The hand's result, or None while it is undecided (RULES.md 4, 6, 8.5, 8.6)."""
+        """The hand's result, or None while it is undecided (docs/rules.md 4, 6, 8.5, 8.6):
+        the first renuncio decides it, with the preset's penalty."""
         pos = self.pos
         if pos is None:
             return None
         if self.renuncios:
             first = self.renuncios[0]
-            winner = 1 - side_of(first.seat)
+            winner = 1 - side_of(first.seat)      # contrasolo's lone players sit on two sides
             return self._result(winner, self.rules.renuncio_value(pos.contract), "renuncio")
-        if pos.is_over:
+        if pos.is_over or self.decided_after is not None:
             winner, value = outcome(pos, self.rules)
-            return self._result(winner, value, "play")
-        if self._early_ended():
-            winner, value = outcome(pos, self.rules)
-            return self._result(winner, value, "early_end")
+            return self._result(winner, value, "play" if pos.is_over else "early_end")
         return None
 
-    # --- records --------------------------------------------------------------
-    @classmethod
-    def from_record(cls, rec) -> "Hand":
-        """Replay a :class:`~cuatrola_solver.record.HandRecord`; errors say where (the
-        record's name, then line and column or the JSON field) and why, in players' terms."""
-        at = rec.at if isinstance(rec, HandRecord) else (lambda *key: "")
-        if not rec.complete:
-            unknown = rec.unknown_seats
-            raise RecordError(
-                f"{at()}the hand{'s' if len(unknown) > 1 else ''} of seat{'s' if len(unknown) > 1 else ''} "
-                f"{', '.join(map(str, unknown))} {'are' if len(unknown) > 1 else 'is'} unknown: "
-                f"this needs the whole deal (check and hint read such records)")
-        try:
-            hand = cls(rec.hands, rec.muestra, rec.rules, rec.score)
-        except CuatrolaError as e:
-            raise RecordError(f"{at(*getattr(e, 'part', ()))}bad deal: {e}") from None
-        calls = ["paso"] * 4 if rec.auction is None else rec.auction
-        if len(calls) != 4:
-            raise RecordError(f"{at('auction')}the auction has {len(calls)} calls: expected 4 "
-                              f"(one per seat) or none (all passed)")
+    # --- replaying what was written down -----------------------------------------------
+    def replay(self, calls: Sequence[str] | None, tricks: Sequence[Sequence[int]] = (),
+               cantes: Sequence[Cante] = (), *, at: Locator | None = None,
+               complete_auction: bool = True) -> "Hand":
+        """Play the calls, the tricks (each from its leader; the last may be incomplete)
+        and the cantes (each after its trick) into this hand, checking each; returns the
+        hand.  ``calls`` None means all passed.  With ``complete_auction`` False the calls
+        may stop before the fourth (a seat's view during the auction).  Every error is a
+        :class:`~cuatrola_solver.errors.RecordError` that says where: ``at(*part)`` begins
+        its message (a record's file, line and column, or field: the parts are the keys
+        of :attr:`HandRecord.places <cuatrola_solver.notation.record.HandRecord.places>`)
+        and then why, in players' terms."""
+        at = at or (lambda *part: "")
+        if calls is None and complete_auction:
+            calls = ["paso"] * 4
+        calls = list(calls or ())
+        if complete_auction and len(calls) != 4:
+            raise RecordError(f"{at('auction')}the auction has {len(calls)} "
+                              f"call{'' if len(calls) == 1 else 's'}: expected 4 (one per "
+                              f"seat) or none (all passed)")
         for i, call in enumerate(calls, 1):
             try:
-                hand.bid(call)
+                self.bid(call)
             except IllegalBidError as e:
-                raise RecordError(f"{at('call', i)}auction, call {i} ({quote(call)}): {e}") from None
+                raise RecordError(f"{at('call', i)}auction, call {i} ({quote(call)}): {e}") \
+                    from None
+        if self.pos is None and (tricks or cantes):
+            raise RecordError(f"{at()}cards are played, but the auction has only "
+                              f"{len(calls)} call{'' if len(calls) == 1 else 's'} of 4")
         # cantes in the order of their tricks; i: the cante's place in the record
-        cantes = sorted(enumerate(rec.cantes), key=lambda ik: ik[1].after_trick)
-        for i, k in cantes:
+        order = sorted(enumerate(cantes), key=lambda ik: ik[1].after_trick)
+        for i, k in order:
             if not 1 <= k.after_trick <= 4:
                 raise RecordError(f"{at('cante', i)}cante of seat {k.seat} after trick "
                                   f"{k.after_trick}: cantes are declared after tricks 1 to 4")
-        for t, trick in enumerate(rec.tricks, 1):
-            seats = sum(hand.active)
-            if len(trick) > seats and not hand.is_over():
-                raise RecordError(
-                    f"{at('card', t, seats + 1)}trick {t} has {len(trick)} cards: expected "
-                    f"{seats}, one per seat in play; card {seats + 1} "
-                    f"({quote(format_card(trick[seats]))}) belongs to the next trick, which "
-                    f"begins with its number ('{t + 1}.')")
-            if t < len(rec.tricks) and len(trick) < seats:
-                raise RecordError(f"{at('trick', t)}trick {t} has {len(trick)} cards: expected "
-                                  f"{seats}, one per seat in play (only the last "
-                                  f"trick of a record may be incomplete)")
+        for t, trick in enumerate(tricks, 1):
+            seats = sum(self.active)
+            if len(trick) > seats and not self.is_over():
+                nxt = (f"; card {seats + 1} ({quote(format_card(trick[seats]))}) belongs to "
+                       f"the next trick, which begins with its number ('{t + 1}.')"
+                       if t < 5 else "")
+                raise RecordError(f"{at('card', t, seats + 1)}trick {t} has {len(trick)} cards: "
+                                  f"expected {seats}, one per seat in play{nxt}")
+            if t < len(tricks) and len(trick) < seats:
+                raise RecordError(f"{at('trick', t)}trick {t} has {len(trick)} "
+                                  f"card{'' if len(trick) == 1 else 's'}: expected {seats}, "
+                                  f"one per seat in play (only the last trick of a record "
+                                  f"may be incomplete)")
             for j, c in enumerate(trick, 1):
-                why = hand._replay_refusal(c, t)
-                if why is not None:
-                    raise RecordError(f"{at('card', t, j)}{why}")
                 try:
-                    hand.play(c)
+                    self.play(c)
                 except IllegalPlayError as e:
-                    raise RecordError(f"{at('card', t, j)}trick {t}, card {j}: {e}") from None
-            if len(hand.tricks) == t:
-                for i, k in cantes:
+                    hint = ("; a trick is written from its leader, in playing order"
+                            if ", but seat " in str(e) else "")
+                    raise RecordError(f"{at('card', t, j)}{e}{hint}") from None
+            if len(self.tricks) == t:
+                for i, k in order:
                     if k.after_trick == t:
                         try:
-                            hand.sing(k.seat, k.suit)
+                            self.sing(k.seat, k.suit)
                         except IllegalCanteError as e:
-                            raise RecordError(f"{at('cante', i)}cante after trick {t}: {e}") from None
-        late = [(i, k) for i, k in cantes if k.after_trick > len(hand.tricks)]
+                            raise RecordError(f"{at('cante', i)}cante after trick {t}: {e}") \
+                                from None
+        late = [(i, k) for i, k in order if k.after_trick > len(self.tricks)]
         if late:
             i, k = late[0]
-            raise RecordError(f"{at('cante', i)}cante of seat {k.seat} after trick "
-                              f"{k.after_trick}, but the record has only {len(hand.tricks)} "
-                              f"complete tricks")
-        return hand
-
-    def _replay_refusal(self, c: int, t: int) -> str | None:
-        """Why card ``c``, the next card of trick ``t`` in a record, cannot be played, in
-        players' terms (None if it can, or for the reasons ``play`` gives itself)."""
-        card = quote(format_card(c))
-        pos = self.pos
-        if pos is None:
-            return None
-        if self.is_over():
             done = len(self.tricks)
-            if done == 5:
-                return f"card {card} in trick {t}: the hand is over after trick 5"
-            return (f"card {card} in trick {t}: the hand was decided after trick {done} "
-                    f"(the {self.contract} ends as soon as the tricks decide it)")
-        seat = pos.to_play
-        if pos.hands[seat - 1] >> c & 1:
-            return None
-        for n, played in enumerate(self.tricks + [self.current], 1):
-            for who, d in played:
-                if d == c:
-                    return (f"card {card} in trick {t}: seat {who} already played it in "
-                            f"trick {n}")
-        owner = next(s for s in (1, 2, 3, 4) if self.deal[s - 1] >> c & 1)
-        if not self.active[owner - 1]:
-            return (f"card {card} in trick {t}: it is seat {owner}'s, who sits out this "
-                    f"{self.contract}")
-        won = f", who won trick {t - 1}" if t > 1 else ""
-        if self.current:
-            turn = f"seat {seat} plays next in trick {t} (led by seat {pos.leader}{won})"
-        else:
-            turn = f"seat {pos.leader} leads trick {t}{won.replace(', who', ': it')}"
-        return (f"card {card} in trick {t} is seat {owner}'s, but {turn}; a trick is written "
-                f"from its leader, in playing order")
-
-    def to_record(self) -> HandRecord:
-        hands = [cards_of(m) for m in self.deal]
-        return HandRecord(rules=self.rules, muestra=self.muestra, hands=hands,
-                          auction=list(self.auction.calls) if self.auction.calls else None,
-                          tricks=[[c for _, c in t] for t in self.tricks]
-                          + ([[c for _, c in self.current]] if self.current else []),
-                          cantes=list(self.cantes), score=self.score)
-
-
-def replay_cards(rec: HandRecord) -> Iterator[tuple[int, int, Hand, int]]:
-    """Yield ``(trick, position, hand, card)`` before each card of a record that
-    :meth:`Hand.from_record` has already checked, replaying it the same way: ``hand`` is
-    one :class:`Hand`, advanced after each yield (copy it to keep a position)."""
-    hand = Hand(rec.hands, rec.muestra, rec.rules, rec.score)
-    for call in (["paso"] * 4 if rec.auction is None else rec.auction):
-        hand.bid(call)
-    cantes = sorted(rec.cantes, key=lambda k: k.after_trick)
-    for t, trick in enumerate(rec.tricks, 1):
-        for j, c in enumerate(trick, 1):
-            yield t, j, hand, c
-            hand.play(c)
-        if len(hand.tricks) == t:
-            for k in cantes:
-                if k.after_trick == t:
-                    hand.sing(k.seat, k.suit)
+            raise RecordError(f"{at('cante', i)}cante of seat {k.seat} after trick "
+                              f"{k.after_trick}, but the record has only {done} complete "
+                              f"trick{'' if done == 1 else 's'}")
+        return self

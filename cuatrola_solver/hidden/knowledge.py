@@ -41,27 +41,14 @@ from typing import Iterable
 
 import numpy as np
 
-from ..errors import InconsistentDealError, quote
+from ..errors import InconsistentDealError
 from ..game.cards import FULL_DECK, cards_of, format_card, format_cards, mask_of, popcount
 from ..game.play import cante_mask, play_forbidden
-from ..game.rules import RuleSet, get_rules
+from ..game.rules import RuleSet
+from ..game.hand import Play
 from ..game.view import View
 
-__all__ = ["Play", "Knowledge", "knowledge_at_start", "knowledge_from_hand",
-           "knowledge_from_view"]
-
-@dataclass(frozen=True)
-class Play:
-    """One card of the history: ``seat`` played ``card`` in trick ``trick`` (1-based),
-    after the cards ``before`` of that trick.  ``inferred`` is False for a renuncio,
-    which the sampler does not learn from."""
-
-    trick: int
-    seat: int
-    card: int
-    before: tuple[int, ...]
-    inferred: bool = True
-
+__all__ = ["Knowledge", "knowledge_of"]
 
 @dataclass(frozen=True)
 class Knowledge:
@@ -76,7 +63,8 @@ class Knowledge:
       always 0 for the observer);
     - ``played``: cards the seat has played in this hand.
 
-    ``plays`` is the history the knowledge was derived from (empty at the start).
+    ``plays`` is the history the knowledge was derived from (empty at the start), and
+    ``ignored`` the plays, as ``(trick, seat)``, taken as renuncios: they reveal nothing.
     ``not_both`` lists (seat, mask) pairs: the seat does not hold *all* the cards of the
     mask now (``forty_first``: a side that sang a 20 before the 40 could not sing the 40,
     so neither of its active seats held the trump rey and caballo together).
@@ -92,6 +80,7 @@ class Knowledge:
     forbidden: tuple[int, int, int, int]
     played: tuple[int, int, int, int] = (0, 0, 0, 0)
     plays: tuple[Play, ...] = ()
+    ignored: frozenset[tuple[int, int]] = frozenset()
     not_both: tuple[tuple[int, int], ...] = ()
 
     @property
@@ -126,47 +115,9 @@ class Knowledge:
         return "\n".join(lines)
 
 
-def _check_seat(seat: int) -> None:
-    if seat not in (1, 2, 3, 4):
-        raise ValueError(f"bad seat {quote(seat)}: expected 1 to 4")
-
-
-def knowledge_at_start(hand: Iterable[int] | int, muestra: int, seat: int,
-                       rules: RuleSet | None = None) -> Knowledge:
-    """What ``seat`` knows after the deal: its five cards and the muestra (in seat 4's
-    hand).  ``hand`` is a list of cards or a mask."""
-    _check_seat(seat)
-    mask = hand if isinstance(hand, int) else mask_of(hand)
-    if popcount(mask) != 5 or mask & ~FULL_DECK:
-        raise InconsistentDealError(f"seat {seat} holds {popcount(mask)} cards "
-                                    f"({format_cards(cards_of(mask & FULL_DECK))}): expected 5")
-    m = 1 << muestra
-    if seat == 4 and not mask & m:
-        raise InconsistentDealError(f"the muestra {quote(format_card(muestra))} is not in seat 4's "
-                                    f"hand ({format_cards(cards_of(mask))}): the dealer keeps it")
-    if seat != 4 and mask & m:
-        raise InconsistentDealError(f"the muestra {quote(format_card(muestra))} is in seat {seat}'s "
-                                    f"hand: it belongs to seat 4, the dealer")
-    known = [0, 0, 0, 0]
-    known[seat - 1] = mask
-    known[3] |= m
-    hidden = tuple(0 if s == seat else 5 - popcount(known[s - 1]) for s in (1, 2, 3, 4))
-    return Knowledge(seat, muestra, muestra // 5, rules or get_rules(), (True,) * 4,
-                     tuple(known), hidden, (0, 0, 0, 0))
-
-
-def knowledge_from_hand(hand, seat: int,
-                        renuncios: Iterable[tuple[int, int]] | None = None) -> Knowledge:
-    """What ``seat`` knows in a :class:`~cuatrola_solver.hand.Hand` in progress: the
-    knowledge of its :class:`~cuatrola_solver.view.View`, the plays in ``renuncios``
-    (by default ``hand.renuncios``) taken as renuncios."""
-    if renuncios is None:
-        renuncios = [(r.trick, r.seat) for r in hand.renuncios]
-    return knowledge_from_view(View.from_hand(hand, seat), renuncios)
-
-
-def knowledge_from_view(view, renuncios: Iterable[tuple[int, int]] | None = None) -> Knowledge:
-    """What a :class:`~cuatrola_solver.view.View` tells about the current hands.
+def knowledge_of(view: View, renuncios: Iterable[tuple[int, int]] | None = None) -> Knowledge:
+    """What a :class:`~cuatrola_solver.game.view.View` tells about the current hands: the
+    one way to the knowledge behind every answer.
 
     ``renuncios`` lists the plays, as (trick number, seat) pairs, that were renuncios
     and so reveal nothing; by default the renuncios the view has seen.  Raises
@@ -174,20 +125,18 @@ def knowledge_from_view(view, renuncios: Iterable[tuple[int, int]] | None = None
     legal that the seat's later plays show was not).
     """
     seat = view.seat
-    _check_seat(seat)
     rules = view.rules
     trump = view.trump
     if renuncios is None:
         renuncios = [(r.trick, r.seat) for r in view.renuncios]
-    skip = {(int(t), int(s)) for t, s in renuncios}
-    plays = [Play(p.trick, p.seat, p.card, p.before, (p.trick, p.seat) not in skip)
-             for p in view.plays]
+    skip = frozenset((int(t), int(s)) for t, s in renuncios)
+    plays = list(view.plays)
     played = [0, 0, 0, 0]
     for p in plays:
         played[p.seat - 1] |= 1 << p.card
     forbidden = [0, 0, 0, 0]
     for i, p in enumerate(plays):
-        if not p.inferred or p.seat == seat:
+        if (p.trick, p.seat) in skip or p.seat == seat:
             continue
         f = play_forbidden(p.card, p.before, trump, rules.beat_led_after_trump,
                            rules.free_when_cannot_overtrump)
@@ -237,7 +186,7 @@ def knowledge_from_view(view, renuncios: Iterable[tuple[int, int]] | None = None
                                         f"{format_cards(cards_of(need))}, which the cantes "
                                         f"show it did not hold")
     return Knowledge(seat, view.muestra, trump, rules, active, tuple(known), hidden,
-                     tuple(forbidden), tuple(played), tuple(plays), tuple(not_both))
+                     tuple(forbidden), tuple(played), tuple(plays), skip, tuple(not_both))
 
 
 def _no_forty(mate: int, after: int, need: int, plays: list[Play], played: list[int],

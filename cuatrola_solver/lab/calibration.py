@@ -37,7 +37,7 @@ from ..advice.cardplay import hint
 from ..models import bids
 from ..advice.stats import wilson
 from ..errors import CuatrolaError, RecordError
-from ..game.hand import Hand, replay_cards
+from ..notation.replay import replay_cards, replay_deal
 from ..game.play import side_of
 from ..models.played import card_role
 from ..bots.players import parse_player
@@ -339,7 +339,7 @@ def read_records(path: str, lines: Iterable[bytes | str]) -> Iterator[tuple[dict
         if not rec.complete:
             raise RecordError(f"{where}: the record does not give every hand, so its "
                               f"result is not known")
-        result = Hand.from_record(rec).result()
+        result = replay_deal(rec).result()
         if result is None:
             raise RecordError(f"{where}: the hand is not finished: it has no result")
         yield obj, result.winner

@@ -37,7 +37,7 @@ from ..game.auction import parse_auction
 from ..advice.stats import wilson
 from ..game.cards import random_deal
 from ..errors import CuatrolaError, LabError, quote
-from ..game.hand import Hand
+from ..notation.replay import replay_deal
 from ..bots.players import PimcPlayer, bid_advice, parse_player
 from ..notation.record import record_from_obj
 from ..game.rules import get_rules, rules_spec
@@ -200,7 +200,7 @@ def play_board(config: LabConfig, i: int) -> list[dict]:
             seated = [_Recorder(players[side_a if s % 2 else side_b], config.odds_samples,
                                 forced, bids) for s in (1, 2, 3, 4)]
             rec = play_hand(deal, seated, rules, seed=seed)
-            result = Hand.from_record(rec).result()
+            result = replay_deal(rec).result()
             lineup = {"A": getattr(config, side_a), "B": getattr(config, side_b)}
             obj = rec.to_json_obj()
             obj["lab"] = lab_fields(config, i, play, lineup, seed, bids, result)
@@ -214,7 +214,7 @@ def play_board(config: LabConfig, i: int) -> list[dict]:
         seated = [_Recorder(players[first if s % 2 else second], config.odds_samples,
                             None, bids) for s in (1, 2, 3, 4)]
         for k, rec in enumerate(iter_match(seated, rules, seed)):
-            result = Hand.from_record(rec).result()
+            result = replay_deal(rec).result()
             # in hand k, side A's seats hold hand 0's players of seats 1+k and 3+k
             a_is_first = k % 2 == 0
             lineup = {"A": getattr(config, first if a_is_first else second),

@@ -2,7 +2,7 @@
 
 A :class:`HandRecord` is what a record says, checked for form only (cards, seats,
 bids that can be read); whether it could have happened is checked by replaying it
-with :meth:`cuatrola_solver.hand.Hand.from_record`.  Both forms round-trip:
+with :func:`cuatrola_solver.notation.replay.replay`.  Both forms round-trip:
 ``read_json(write_json(r)) == r`` and ``read_text(write_text(r)) == r``, and
 :func:`read_record` / :func:`write_record` pick the form.
 
@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..game.auction import parse_call
+from ..game.hand import Cante
 from ..game.cards import (Suit, format_card, format_cards, parse_card, parse_cards, parse_suit, split_tokens)
 from ..errors import CuatrolaError, RecordError, quote
 from ..game.match import Score, parse_score
@@ -53,18 +54,6 @@ SCHEMA = 1
 #: odds: :mod:`cuatrola_solver.lab`).  Any other unknown field is refused, so that a
 #: misspelt field ("auction" as "auctoin") is not silently dropped.
 EXTENSIONS = ("lab",)
-
-
-@dataclass(frozen=True)
-class Cante:
-    """A cante: ``seat`` sang ``suit`` after trick ``after_trick`` (1-based)."""
-
-    after_trick: int
-    seat: int
-    suit: int
-
-    def to_dict(self) -> dict:
-        return {"after_trick": self.after_trick, "seat": self.seat, "suit": "oceb"[self.suit]}
 
 
 @dataclass
@@ -91,7 +80,7 @@ class HandRecord:
     #: ``rules`` is then the default preset, and a command's ``--rules`` may replace it
     rules_given: bool = field(default=True, compare=False)
     #: where the record was read from ("stdin", a file name), and where each of its parts
-    #: is in it, for the messages of a replay (``Hand.from_record``): keys ``("muestra",)``,
+    #: is in it, for the messages of a replay (``notation.replay``): keys ``("muestra",)``,
     #: ``("hand", seat)``, ``("auction",)``, ``("call", i)``, ``("trick", t)``,
     #: ``("card", t, j)``, ``("cante", i)`` (i: index in ``cantes``); values "line 9,
     #: column 4" (text form) or a field path "tricks[2][0]" (JSON).  Not part of equality.

@@ -119,7 +119,7 @@ def new_hand(rng, rules, auction=None):
 
 
 def save(name: str, hand: Hand, comment: str) -> None:
-    rec = hand.to_record()
+    rec = cs.record_of(hand)
     rec.comment = comment
     (HERE / f"{name}.txt").write_text(cs.write_text(rec), encoding="utf-8")
     print(f"{name}: contract {hand.contract}, renuncios "
