@@ -10,6 +10,7 @@ from tabulate import tabulate
 
 from cuatrola_solver.models import equity
 from cuatrola_solver.game.match import match_winner
+from cuatrola_solver.game.seats import Side
 from cuatrola_solver.game.rules import rules_spec
 
 from .common import (JsonOption, RulesOption, emit_json, fail, load_rules, save_figure,
@@ -36,7 +37,7 @@ def _grid(tab: equity.EquityTable, top: int, mano: bool) -> str:
         row = [str(theirs)]
         for mine in range(top + 1):
             won = match_winner(tab.rules, mine, theirs)
-            row.append("won" if won == "A" else "lost" if won == "B"
+            row.append("won" if won is Side.A else "lost" if won is Side.B
                        else _cell(tab.p_win(mine, theirs, mano)))
         rows.append(row)
     return tabulate(rows, headers=["them \\ you"] + [str(m) for m in range(top + 1)],

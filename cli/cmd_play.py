@@ -24,7 +24,7 @@ from cuatrola_solver.game.cards import cards_of, format_card, parse_card, parse_
 from cuatrola_solver.errors import CuatrolaError, quote
 from cuatrola_solver.game.hand import Hand
 from cuatrola_solver.game.match import Match
-from cuatrola_solver.game.play import (SIDE_NAMES, SUIT_NAMES, cante_points, renuncio_obligation, side_of)
+from cuatrola_solver.game.play import (SUIT_NAMES, cante_points, renuncio_obligation, side_of)
 from cuatrola_solver.bots.players import parse_player
 from cuatrola_solver.notation.record import format_rules, write_text
 from cuatrola_solver.notation.replay import replay
@@ -97,7 +97,7 @@ class Human:
 
     def status(self, view: View) -> None:
         s = self.screen
-        s.say(f"seat {view.seat} (side {SIDE_NAMES[view.side]}); muestra "
+        s.say(f"seat {view.seat} (side {view.side}); muestra "
               f"{s.card(view.muestra)}, triunfo {SUIT_NAMES[view.trump]}"
               + (f"; score A {view.score.A} - B {view.score.B}" if view.score else ""))
         s.say(f"your cards: {s.hand(view.held, view.trump)}")
@@ -278,5 +278,5 @@ def _contract(screen: Screen, hand: Hand) -> None:
 
 def _trick_done(screen: Screen, hand: Hand) -> None:
     t = len(hand.tricks)
-    screen.say(f"trick {t} to seat {hand.pos.leader} (side {SIDE_NAMES[side_of(hand.pos.leader)]})"
+    screen.say(f"trick {t} to seat {hand.pos.leader} (side {side_of(hand.pos.leader)})"
                f"; tricks A {hand.pos.tricks[0]} - B {hand.pos.tricks[1]}")

@@ -20,6 +20,7 @@ from cuatrola_solver.advice.budget import Budget
 from cuatrola_solver.models.preset import Models
 from helpers import as_view
 from cuatrola_solver.notation.replay import replay
+from cuatrola_solver.game.seats import Side
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "analysis"
 RENUNCIOS = {"online-asistir": "asistir", "online-montar": "montar",
@@ -148,7 +149,7 @@ def test_bid_review_failed_solo():
     solo = b.option("solo")
     assert solo.dd_makes is False and solo.dd_game_points == -2
     assert solo.p_win > 0.5
-    assert a.hand.result().winner == "A"
+    assert a.hand.result().winner is Side.A
 
 
 def test_seed_reproducible_and_reported():

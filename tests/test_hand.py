@@ -9,6 +9,7 @@ import pytest
 from cuatrola_solver.game.cards import TOTAL_CARD_POINTS, mask_points, parse_card
 from cuatrola_solver.errors import IllegalPlayError, InconsistentDealError, RecordError
 from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.seats import Side
 from cuatrola_solver.game.play import first_leader, legal_mask, next_seat, play_card, Position
 from cuatrola_solver.notation.record import record_from_obj
 from cuatrola_solver.game.rules import PRESETS, get_rules
@@ -65,7 +66,7 @@ def test_random_games_with_renuncios(preset):
                 first = hand.renuncios[0]
                 seen.add(first.obligation)
                 assert res.ended_by == "renuncio"
-                assert res.winner == "BA"[(first.seat - 1) % 2]
+                assert res.winner is Side.of(first.seat).other
                 factor = 2 if rules.renuncio_penalty == "double" else 1
                 assert res.game_points == factor * {"paso": 1, "solo": 2, "contrasolo": 4,
                                                     "cuatrola": 4, "quintola": 5}[contract]

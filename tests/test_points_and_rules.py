@@ -20,6 +20,7 @@ from cuatrola_solver.game.hand import Hand
 from cuatrola_solver.notation.record import read_record
 from cuatrola_solver.game.rules import PARAMETERS, PRESETS, get_rules
 from cuatrola_solver.notation.replay import replay
+from cuatrola_solver.game.seats import Side
 
 runner = CliRunner()
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -46,14 +47,14 @@ def test_breakdown_adds_up_to_the_points_and_names_the_tie_break():
     assert bd.total == res.points == (65, 65)
     assert bd.trick_winners == (2, 2, 2, 3, 3)
     assert sum(bd.cards) == 120                    # every card point of the deck
-    assert res.tie_break == "last_trick" and res.winner == "A"   # seat 3 took the last baza
+    assert res.tie_break == "last_trick" and res.winner is Side.A   # seat 3 took the last baza
     assert res.score_after is None                 # the record has no score
 
 
 def test_breakdown_of_a_cante_and_the_match_score_after():
     res = hand_of(NARRO).result()
     (k,) = res.breakdown.cantes
-    assert (k.seat, k.side, "oceb"[k.suit], k.after_trick, k.points) == (3, "A", "c", 1, 20)
+    assert (k.seat, str(k.side), "oceb"[k.suit], k.after_trick, k.points) == (3, "A", "c", 1, 20)
     assert res.breakdown.total == res.points
     assert res.tie_break is None
     assert (res.score_before.A, res.score_before.B) == (3, 5)
@@ -65,7 +66,7 @@ def test_a_tie_under_mano_is_named_mano():
     rec = read_record(BLUNDER.read_text())
     rec.rules = get_rules("online,tie_break=mano")
     res = replay(rec).result()
-    assert res.points == (65, 65) and res.tie_break == "mano" and res.winner == "A"
+    assert res.points == (65, 65) and res.tie_break == "mano" and res.winner is Side.A
 
 
 def test_match_won_by_the_hand():
@@ -73,7 +74,7 @@ def test_match_won_by_the_hand():
     from cuatrola_solver.game.match import Score
     rec.score = Score(3, 19)                       # narro: to 21 by 2; B gets 2 -> 21-3
     res = replay(rec).result()
-    assert res.match_won_by == "B" and res.score_after.B == 21
+    assert res.match_won_by is Side.B and res.score_after.B == 21
 
 
 # --- check ---------------------------------------------------------------------------

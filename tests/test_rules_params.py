@@ -14,6 +14,7 @@ from cuatrola_solver.game.play import cante_refusal, legal_mask, outcome, renunc
 from cuatrola_solver.game.rules import PRESETS, get_rules
 
 from helpers import make_hand, masks, position
+from cuatrola_solver.game.seats import Side
 
 
 def legal(hand: str, trick: str, trump: str, rules) -> str:
@@ -234,7 +235,7 @@ def test_monte_and_early_end():
         hand.play(parse_card(card))
     assert hand.is_over()
     res = hand.result()
-    assert (res.winner, res.game_points, res.ended_by) == ("A", 4, "early_end")
+    assert (str(res.winner), res.game_points, res.ended_by) == ("A", 4, "early_end")
     assert res.points == (11 + 2 + 2 + 10 + 3 + 3, 0)   # no monte
     # the same play under online goes on to trick 5
     online = make_hand(deal, "Sb", "online", ["paso", "cuatrola", "paso", "paso"])
@@ -351,7 +352,7 @@ def test_renuncio_penalty():
         r = hand.play(parse_card("Ae"))
         assert r.obligation == "asistir" and r.legal == tuple(parse_cards("Sc Cc Rc 3c"))
         res = hand.result()
-        assert (res.winner, res.game_points, res.ended_by) == ("A", points, "renuncio")
+        assert (str(res.winner), res.game_points, res.ended_by) == ("A", points, "renuncio")
 
 
 # --- section 7: the match -------------------------------------------------------
@@ -359,10 +360,10 @@ def test_renuncio_penalty():
 def test_target_and_win_by():
     # narro 10: "Las partidas se juegan a 21 puntos. Es necesario ganar con dos puntos de
     # ventaja, como en el paddel."  001: "gana la pareja que consiga primero los 11 puntos"
-    assert match_winner(get_rules("app"), 11, 10) == "A"
+    assert match_winner(get_rules("app"), 11, 10) is Side.A
     assert match_winner(get_rules("narro"), 21, 20) is None
-    assert match_winner(get_rules("narro"), 22, 20) == "A"
-    assert match_winner(get_rules("online,target=5"), 3, 5) == "B"
+    assert match_winner(get_rules("narro"), 22, 20) is Side.A
+    assert match_winner(get_rules("online,target=5"), 3, 5) is Side.B
 
 
 def test_match_pairs_swap_labels_every_hand():
@@ -370,9 +371,9 @@ def test_match_pairs_swap_labels_every_hand():
     # A/B from one hand to the next"
     from cuatrola_solver.game.match import Match
     m = Match(get_rules("narro"))
-    m.record_hand("A", 2)            # hand 1: pair 0 is side A
+    m.record_hand(Side.A, 2)            # hand 1: pair 0 is side A
     assert m.points == [2, 0] and m.score() == Score(0, 2)   # hand 2: pair 0 is side B
-    m.record_hand("A", 4)            # pair 1 wins a contrasolo as side A
+    m.record_hand(Side.A, 4)            # pair 1 wins a contrasolo as side A
     assert m.points == [2, 4] and m.winner() is None
     m.points = [21, 19]
     assert m.winner() == 0

@@ -28,6 +28,7 @@ from cuatrola_solver.notation.replay import read_view
 from cuatrola_solver.notation.replay import view_of
 from cuatrola_solver.notation.replay import replay
 from cuatrola_solver.notation.replay import record_of
+from cuatrola_solver.game.seats import Side
 
 runner = CliRunner()
 
@@ -246,7 +247,7 @@ def test_play_match_reaches_the_target_with_the_deal_rotating():
         a_pair = k % 2                      # pairs swap the A/B labels hand by hand
         assert (rec.score.A, rec.score.B) == (pair[a_pair], pair[1 - a_pair])
         r = replay(rec).result()
-        pair[a_pair if r.winner == "A" else 1 - a_pair] += r.game_points
+        pair[a_pair if r.winner is Side.A else 1 - a_pair] += r.game_points
     assert max(pair) >= rules.target and all(
         p < rules.target for p in (recs[-1].score.A, recs[-1].score.B))
     assert recs == play_match(players, "online", seed=2)

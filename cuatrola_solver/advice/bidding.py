@@ -56,8 +56,9 @@ from ..errors import IllegalBidError, NotationError
 from ..game.auction import Auction, parse_auction
 from ..game.cards import format_card, format_cards
 from ..game.match import Score, check_score
-from ..game.play import SIDE_NAMES, active_seats, declaring_side, side_of, tricks_goal
+from ..game.play import active_seats, declaring_side, side_of, tricks_goal
 from ..game.rules import CONTRACT_VALUE, RuleSet, rules_spec
+from ..game.seats import Side
 from ..game.view import View
 from ..hidden.chunks import iter_chunks, sample_chunk
 from ..hidden.deals import count_deals, enumerate_deals
@@ -191,7 +192,7 @@ class OptionResult:
             decl = o.declarer
             d["contract"] = o.contract
             d["declarer"] = (None if not decl else list(decl) if len(decl) == 2 else decl[0])
-            d["side"] = SIDE_NAMES[o.side]
+            d["side"] = str(Side(o.side))
         else:
             d["reason"] = o.reason
         return d

@@ -19,7 +19,8 @@ from ..dd import solver
 from ..dd.objectives import points_based
 from ..errors import IllegalPlayError, NotationError
 from ..game.cards import format_card
-from ..game.play import SIDE_NAMES, SUIT_NAMES, cante_points, cante_refusal, partner_of, side_of, sing
+from ..game.play import SUIT_NAMES, cante_points, cante_refusal, partner_of, side_of, sing
+from ..game.seats import Side
 from ..game.view import View
 from ..hidden.chunks import iter_chunks, sample_chunk, sample_deals_seeded
 from ..hidden.deals import count_deals, enumerate_deals
@@ -78,7 +79,7 @@ class Hint:
         decl = self.declarer
         return {"seat": self.seat, "trick": self.trick, "contract": self.contract,
                 "declarer": None if not decl else list(decl) if len(decl) == 2 else decl[0],
-                "side": SIDE_NAMES[self.side], "exact": self.exact, "deals": self.deals,
+                "side": str(Side(self.side)), "exact": self.exact, "deals": self.deals,
                 "seed": self.seed, "cards": [c.to_dict() for c in self.cards],
                 "best": None if self.best is None else format_card(self.best),
                 "cante": None if self.cante is None else SUIT_NAMES[self.cante],

@@ -88,7 +88,8 @@ from ..dd import solver
 from ..game.cards import format_card, format_cards
 from ..game.hand import Hand, Renuncio
 from ..game.match import check_score
-from ..game.play import SIDE_NAMES, renuncio_obligation, side_of
+from ..game.play import renuncio_obligation, side_of
+from ..game.seats import Side
 from ..game.rules import rules_spec
 from ..game.view import View
 from ..hidden.deals import count_deals
@@ -245,7 +246,7 @@ class CardReview:
         loss, loss_dd = self.loss, self.loss_dd
         return {
             "trick": self.trick, "position": self.position, "seat": self.seat,
-            "side": SIDE_NAMES[self.side], "card": format_card(self.card), "kind": self.kind,
+            "side": str(self.side), "card": format_card(self.card), "kind": self.kind,
             "legal": [format_card(c) for c in self.legal],
             "obligation": self.obligation,
             "dd": None if self.dd_before is None else {"before": self.dd_before,
@@ -351,7 +352,7 @@ class BidReview:
     def to_dict(self) -> dict:
         match = self.advice_per_hand is not None
         played = any(o.p_played is not None for o in self.options)
-        d = {"seat": self.seat, "side": SIDE_NAMES[side_of(self.seat)], "call": self.call,
+        d = {"seat": self.seat, "side": str(side_of(self.seat)), "call": self.call,
              "advice": self.advice, "ev_loss": round(self.ev_loss, 6),
              "dd_best": self.dd_best, "dd_points_lost": self.dd_points_lost,
              "missed": self.missed, "deals": self.deals, "exact": self.exact,
@@ -378,7 +379,7 @@ class SeatSummary:
     dd_only: int
 
     def to_dict(self) -> dict:
-        return {"seat": self.seat, "side": SIDE_NAMES[side_of(self.seat)],
+        return {"seat": self.seat, "side": str(side_of(self.seat)),
                 "cards": self.cards, "choices": self.choices,
                 "accuracy": None if self.accuracy is None else round(self.accuracy, 1),
                 "inaccuracies": self.inaccuracies, "mistakes": self.mistakes,
@@ -459,7 +460,7 @@ def win_chances(analysis: "Analysis") -> list[dict]:
     result = hand.result()
     for i, c in enumerate(analysis.cards, 1):
         if c.kind == "after_renuncio" and result is not None:
-            knew = dd = 1.0 if result.winner == "A" else 0.0
+            knew = dd = 1.0 if result.winner is Side.A else 0.0
         else:
             if c.p_rated is not None:
                 knew = c.p_rated if c.side == side_a else 1 - c.p_rated

@@ -124,7 +124,7 @@ def apply_item(pos: play.Position, item, rules: RuleSet) -> play.Position:
     if isinstance(item, (tuple, list)):
         side, suit = item[-2], item[-1]
         if suit not in play.cante_options(pos, rules, side):
-            raise ValueError(f"side {play.SIDE_NAMES[side]} may not sing suit {suit} now")
+            raise ValueError(f"side {play.Side(side)} may not sing suit {suit} now")
         return play.sing(pos, side, suit)
     if item not in legal_cards(pos, rules):
         raise ValueError(f"card {item} is not a legal card here")

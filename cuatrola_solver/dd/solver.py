@@ -349,7 +349,7 @@ def _row_heads(rules: RuleSet) -> tuple:
             shown = list(declarer)
         else:
             shown = declarer[0]
-        heads.append((contract, shown, play.SIDE_NAMES[play.declaring_side(declarer)],
+        heads.append((contract, shown, str(play.declaring_side(declarer)),
                       points_based(contract, rules)))
     return tuple(heads)
 

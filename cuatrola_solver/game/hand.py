@@ -28,11 +28,12 @@ from ..errors import (IllegalBidError, IllegalCanteError, IllegalPlayError,
 from .auction import Auction
 from .cards import FULL_DECK, cards_of, format_card, format_cards, mask_of, mask_points, suit_of
 from .match import Score, match_winner
-from .play import (SIDE_NAMES, SUIT_NAMES, Position, cante_mask, cante_points, cante_refusal,
+from .play import (SUIT_NAMES, Position, cante_mask, cante_points, cante_refusal,
                    decided_by_tricks, first_leader, legal_mask, outcome, play_card,
                    play_forbidden, renuncio_obligation, side_of, sing, tricks_goal,
                    trick_winner_index)
 from .rules import RuleSet, get_rules
+from .seats import Side
 
 __all__ = ["Hand", "Cante", "Play", "Renuncio", "CanteScore", "PointsBreakdown", "Result",
            "check_deal", "check_hands", "Locator"]
@@ -107,11 +108,11 @@ class CanteScore:
     points: int             # 20 (las veinte) or 40 (las cuarenta, in trumps)
 
     @property
-    def side(self) -> str:
-        return SIDE_NAMES[side_of(self.seat)]
+    def side(self) -> Side:
+        return side_of(self.seat)
 
     def to_dict(self) -> dict:
-        return {"seat": self.seat, "side": self.side, "suit": "oceb"[self.suit],
+        return {"seat": self.seat, "side": str(self.side), "suit": "oceb"[self.suit],
                 "after_trick": self.after_trick, "points": self.points}
 
     def describe(self) -> str:
@@ -130,8 +131,8 @@ class PointsBreakdown:
 
     @property
     def cante_points(self) -> tuple[int, int]:
-        a = sum(k.points for k in self.cantes if k.side == "A")
-        b = sum(k.points for k in self.cantes if k.side == "B")
+        a = sum(k.points for k in self.cantes if k.side is Side.A)
+        b = sum(k.points for k in self.cantes if k.side is Side.B)
         return a, b
 
     @property
@@ -149,7 +150,7 @@ class PointsBreakdown:
 
 @dataclass(frozen=True)
 class Result:
-    winner: str             # "A" or "B"
+    winner: Side
     game_points: int        # match points scored by the winner
     points: tuple[int, int]
     tricks: tuple[int, int]
@@ -160,8 +161,8 @@ class Result:
     #: the match score (A-B) before and after the hand, when the record has one
     score_before: Score | None = None
     score_after: Score | None = None
-    #: "A"/"B" when this hand wins the match
-    match_won_by: str | None = None
+    #: the side that wins the match with this hand
+    match_won_by: Side | None = None
 
     def tie_break_text(self) -> str | None:
         """The tie-break in players' words, e.g. 'a 65-65 tie: side B took the last baza'."""
@@ -173,7 +174,7 @@ class Result:
         return f"{tie}, won by side {self.winner}, the side of the mano (seat 1)"
 
     def to_dict(self) -> dict:
-        return {"winner": self.winner, "game_points": self.game_points,
+        return {"winner": str(self.winner), "game_points": self.game_points,
                 "points": {"A": self.points[0], "B": self.points[1]},
                 "tricks": {"A": self.tricks[0], "B": self.tricks[1]},
                 "ended_by": self.ended_by,
@@ -181,7 +182,7 @@ class Result:
                 "tie_break": self.tie_break,
                 "score_before": None if self.score_before is None else self.score_before.to_dict(),
                 "score_after": None if self.score_after is None else self.score_after.to_dict(),
-                "match_won_by": self.match_won_by}
+                "match_won_by": None if self.match_won_by is None else str(self.match_won_by)}
 
 
 def points_breakdown(tricks: Sequence[Sequence[tuple[int, int]]], cantes: Sequence[Cante],
@@ -204,7 +205,7 @@ def points_breakdown(tricks: Sequence[Sequence[tuple[int, int]]], cantes: Sequen
     return PointsBreakdown(tuple(cards), tuple(mont), scored, tuple(winners))
 
 
-def hand_result(pos: Position, rules: RuleSet, score: Score | None, winner: int, value: int,
+def hand_result(pos: Position, rules: RuleSet, score: Score | None, winner: Side, value: int,
                 ended_by: str, breakdown: PointsBreakdown) -> Result:
     """The :class:`Result` of a decided hand: the tie-break named on a tie on points, and
     the match score before and after when it is known."""
@@ -215,10 +216,10 @@ def hand_result(pos: Position, rules: RuleSet, score: Score | None, winner: int,
     before = after = won = None
     if score is not None:
         before = score
-        after = Score(before.A + (value if winner == 0 else 0),
-                      before.B + (value if winner == 1 else 0))
+        after = Score(before.A + (value if winner is Side.A else 0),
+                      before.B + (value if winner is Side.B else 0))
         won = match_winner(rules, after.A, after.B)
-    return Result(SIDE_NAMES[winner], value, pos.points, pos.tricks, ended_by, breakdown, tie,
+    return Result(Side(winner), value, pos.points, pos.tricks, ended_by, breakdown, tie,
                   before, after, won)
 
 
@@ -548,7 +549,7 @@ class Hand:
         """Each side's points so far, split into cards, monte and cantes."""
         return points_breakdown(self.tricks, self.cantes, self.trump, self.rules.monte)
 
-    def _result(self, winner: int, value: int, ended_by: str) -> Result:
+    def _result(self, winner: Side, value: int, ended_by: str) -> Result:
         return hand_result(self.pos, self.rules, self.score, winner, value, ended_by,
                            self.points_breakdown())
 
@@ -560,7 +561,7 @@ class Hand:
             return None
         if self.renuncios:
             first = self.renuncios[0]
-            winner = 1 - side_of(first.seat)      # contrasolo's lone players sit on two sides
+            winner = side_of(first.seat).other    # contrasolo's lone players sit on two sides
             return self._result(winner, self.rules.renuncio_value(pos.contract), "renuncio")
         if pos.is_over or self.decided_after is not None:
             winner, value = outcome(pos, self.rules)

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from ..errors import NotationError, quote
 from .rules import CONTRACT_VALUE, RuleSet
+from .seats import Side
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,8 @@ class Score:
     A: int = 0
     B: int = 0
 
-    def of(self, side: int) -> int:
+    def of(self, side: Side) -> int:
+        """The score of ``side``."""
         return self.B if side else self.A
 
     def to_dict(self) -> dict[str, int]:
@@ -82,11 +84,11 @@ def bid_cap_reason(rules: RuleSet, pair_score: int, contract: str) -> str | None
     return None
 
 
-def match_winner(rules: RuleSet, a: int, b: int) -> str | None:
-    """'A' or 'B' when that side has won the match at score a-b, else None."""
-    for name, mine, theirs in (("A", a, b), ("B", b, a)):
+def match_winner(rules: RuleSet, a: int, b: int) -> Side | None:
+    """The side that has won the match at score a-b (a: side A's), else None."""
+    for side, mine, theirs in ((Side.A, a, b), (Side.B, b, a)):
         if mine >= rules.target and mine - theirs >= rules.win_by:
-            return name
+            return side
     return None
 
 
@@ -98,20 +100,21 @@ class Match:
     points: list[int] = field(default_factory=lambda: [0, 0])
     hands_played: int = 0
 
-    def pair_of_side(self, side: str) -> int:
-        """Which pair plays as side ``'A'`` or ``'B'`` in the current hand."""
+    def pair_of_side(self, side: Side) -> int:
+        """Which pair (0 or 1) plays as ``side`` in the current hand."""
         a_pair = self.hands_played % 2
-        return a_pair if side == "A" else 1 - a_pair
+        return a_pair if side is Side.A else 1 - a_pair
 
     def score(self) -> Score:
         """The current hand's A/B score."""
-        return Score(self.points[self.pair_of_side("A")], self.points[self.pair_of_side("B")])
+        return Score(self.points[self.pair_of_side(Side.A)],
+                     self.points[self.pair_of_side(Side.B)])
 
-    def record_hand(self, winner: str, game_points: int) -> None:
+    def record_hand(self, winner: Side, game_points: int) -> None:
         self.points[self.pair_of_side(winner)] += game_points
         self.hands_played += 1
 
     def winner(self) -> int | None:
         """The pair (0 or 1) that has won the match, if any."""
-        w = match_winner(self.rules, self.points[0], self.points[1])
-        return None if w is None else "AB".index(w)
+        w = match_winner(self.rules, self.points[0], self.points[1])   # pair 0's score first
+        return None if w is None else int(w)

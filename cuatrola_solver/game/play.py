@@ -3,7 +3,8 @@ classification, the trick winner, who may sing.  Shared by the rules engine
 (``hand.py``), the reference solver and the sampler; the compiled solver mirrors
 them in ``ext/solver.pyx`` and is tested against them.
 
-Seats are 1..4, sides are 0 (A: seats 1 & 3) and 1 (B: seats 2 & 4).
+Seats are 1..4; sides are :class:`~cuatrola_solver.game.seats.Side` A (seats 1 & 3) and
+B (seats 2 & 4), which index the pairs of a position.
 """
 
 from __future__ import annotations
@@ -13,15 +14,15 @@ from typing import Sequence
 
 from .cards import SUIT_MASKS, Rank, card, higher_in_suit, mask_points
 from .rules import CONTRACT_VALUE, SOLO_TRICKS_GOAL, TRICKS_GOAL
+from .seats import Side
 
-SIDE_NAMES = ("A", "B")
 SUIT_NAMES = ("oros", "copas", "espadas", "bastos")
 OBLIGATIONS = ("asistir", "montar", "fallar", "montar_el_fallo")
 
 
-def side_of(seat: int) -> int:
-    """0 for side A (seats 1 and 3), 1 for side B (seats 2 and 4)."""
-    return (seat - 1) & 1
+def side_of(seat: int) -> Side:
+    """The side of ``seat``: A (seats 1 and 3) or B (seats 2 and 4)."""
+    return Side((seat - 1) & 1)
 
 
 def partner_of(seat: int) -> int:
@@ -48,9 +49,9 @@ def active_seats(declarer: Sequence[int]) -> tuple[bool, bool, bool, bool]:
     return tuple(s != out for s in (1, 2, 3, 4))
 
 
-def declaring_side(declarer: Sequence[int]) -> int:
+def declaring_side(declarer: Sequence[int]) -> Side:
     """The side a result is measured for: A for paso, else the (solo) declarer's side."""
-    return side_of(declarer[0]) if declarer else 0
+    return side_of(declarer[0]) if declarer else Side.A
 
 
 def first_leader(active: Sequence[bool]) -> int:
@@ -178,7 +179,7 @@ class Position:
         return self.tricks[0] + self.tricks[1]
 
     @property
-    def declaring_side(self) -> int:
+    def declaring_side(self) -> Side:
         """The side whose result the solver measures: A for paso, else the (solo) declarer's."""
         return declaring_side(self.declarer)
 
@@ -217,19 +218,19 @@ def cante_refusal(pos: Position, rules, seat: int, suit: int) -> str | None:
     if pos.sung >> suit & 1:
         return f"{name} has already been sung"
     if pos.boundary_sung[side]:
-        return f"side {SIDE_NAMES[side]} has already sung after trick {t}"
+        return f"side {Side(side)} has already sung after trick {t}"
     if rules.cante_by == "last_trick_winner":
         if side_of(pos.leader) != side:
             return f"only the side that won trick {t} may sing"
     elif pos.tricks[side] == 0:
-        return f"side {SIDE_NAMES[side]} has not won a trick yet"
+        return f"side {Side(side)} has not won a trick yet"
     if rules.max_cantes_per_side and pos.cantes[side] >= rules.max_cantes_per_side:
-        return f"side {SIDE_NAMES[side]} has already sung {pos.cantes[side]} times"
+        return f"side {Side(side)} has already sung {pos.cantes[side]} times"
     if rules.forty_first and suit != pos.trump and not pos.sung >> pos.trump & 1:
         forty = cante_mask(pos.trump)
         for mate in (1, 2, 3, 4):
             if side_of(mate) == side and pos.active[mate - 1] and pos.hands[mate - 1] & forty == forty:
-                return f"side {SIDE_NAMES[side]} can sing the 40 and must sing it before any 20"
+                return f"side {Side(side)} can sing the 40 and must sing it before any 20"
     return None
 
 
@@ -307,13 +308,13 @@ def decided_by_tricks(pos: Position, rules) -> bool:
     return pos.tricks[d] >= goal or pos.tricks[1 - d] > 5 - goal
 
 
-def outcome(pos: Position, rules) -> tuple[int, int]:
+def outcome(pos: Position, rules) -> tuple[Side, int]:
     """(winning side, match points it scores) of a hand played to its end, or decided
     by its tricks (RULES.md section 4)."""
     d = pos.declaring_side
     goal = tricks_goal(pos.contract, rules)
     if goal is not None:
-        winner = d if pos.tricks[d] >= goal else 1 - d
+        winner = d if pos.tricks[d] >= goal else d.other
         return winner, CONTRACT_VALUE[pos.contract]
     margin = pos.points[d] - pos.points[1 - d]
     if margin == 0:
@@ -327,7 +328,7 @@ def outcome(pos: Position, rules) -> tuple[int, int]:
             value = 2
         elif rules.pass_bonus == "over_100" and pos.points[winner] > 100:
             value = 2
-    return winner, value
+    return Side(winner), value
 
 
 def deal_position(hands: Sequence[int], trump: int, contract: str,

@@ -8,12 +8,52 @@ the next hand's seat 1 is this hand's seat 2 (docs/rules.md 7).
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 from ..errors import NotationError, quote
 
-__all__ = ["SEATS", "check_seat"]
+__all__ = ["SEATS", "Side", "check_seat"]
 
 #: the seats in playing order
 SEATS = (1, 2, 3, 4)
+
+
+class Side(IntEnum):
+    """A side of one hand: A (seats 1 and 3, the mano's) or B (seats 2 and 4).
+
+    It indexes the pairs of a position (``pos.tricks[side]``) and reads as its letter
+    (``f"side {side}"`` is ``"side A"``); records and JSON write the letter."""
+
+    A = 0
+    B = 1
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __format__(self, spec: str) -> str:
+        return format(self.name, spec)
+
+    @property
+    def other(self) -> "Side":
+        return Side(1 - self)
+
+    @property
+    def seats(self) -> tuple[int, int]:
+        """The seats of this side, in playing order."""
+        return (1, 3) if self is Side.A else (2, 4)
+
+    @classmethod
+    def of(cls, seat: int) -> "Side":
+        """The side of ``seat``."""
+        return cls((seat - 1) & 1)
+
+    @classmethod
+    def parse(cls, text: str) -> "Side":
+        """``"A"`` or ``"B"`` (as records write them)."""
+        try:
+            return cls[text]
+        except (KeyError, TypeError):
+            raise NotationError(f"bad side {quote(text)}: expected A or B") from None
 
 
 def check_seat(seat: object, where: str = "") -> int:

@@ -27,9 +27,9 @@ from .auction import parse_auction
 from .cards import cards_of, format_card, format_cards, mask_of, parse_card, parse_cards, popcount, suit_of
 from .hand import Cante, Hand, Play, Renuncio
 from .match import Score
-from .play import SIDE_NAMES, SUIT_NAMES, Position, cante_points, cante_refusal, legal_mask, side_of
+from .play import SUIT_NAMES, Position, cante_points, cante_refusal, legal_mask, side_of
 from .rules import RuleSet, get_rules
-from .seats import check_seat
+from .seats import Side, check_seat
 
 __all__ = ["View"]
 
@@ -139,7 +139,7 @@ class View:
         return int(suit_of(self.muestra))
 
     @property
-    def side(self) -> int:
+    def side(self) -> Side:
         return side_of(self.seat)
 
     @property
@@ -242,7 +242,7 @@ class View:
 
     def describe(self) -> str:
         """A short text for people: the seat, its cards, the muestra and the state."""
-        lines = [f"seat {self.seat} ({'side ' + SIDE_NAMES[self.side]}), holds "
+        lines = [f"seat {self.seat} (side {self.side}), holds "
                  f"{format_cards(cards_of(self.held))}; muestra {format_card(self.muestra)} "
                  f"(triunfo {SUIT_NAMES[self.trump]})"]
         if self.auction_over:

@@ -342,5 +342,5 @@ def read_records(path: str, lines: Iterable[bytes | str]) -> Iterator[tuple[dict
         result = replay_deal(rec).result()
         if result is None:
             raise RecordError(f"{where}: the hand is not finished: it has no result")
-        yield obj, result.winner
+        yield obj, str(result.winner)
 

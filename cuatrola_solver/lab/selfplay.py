@@ -180,7 +180,7 @@ def lab_fields(config: LabConfig, board: int, play: int, lineup: dict, seed: int
     d = {"config": config.key(), "deal": board, "play": play, "lineup": lineup, "seed": seed}
     d.update(extra)
     d["bids"] = bids
-    d["result"] = {"winner": result.winner, "game_points": result.game_points}
+    d["result"] = {"winner": str(result.winner), "game_points": result.game_points}
     return d
 
 

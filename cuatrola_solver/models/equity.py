@@ -37,6 +37,7 @@ import numpy as np
 from ..errors import CuatrolaError
 from . import store
 from ..game.match import Score, bid_cap_reason, match_winner
+from ..game.seats import Side
 from ..game.rules import CONTRACT_VALUE, RuleSet, get_rules
 
 __all__ = ["CAP_CLASSES", "cap_class", "HandResults", "EquityTable", "table",
@@ -244,7 +245,7 @@ class EquityTable:
             raise ValueError("scores are not negative")
         w = match_winner(self.rules, mine, theirs)
         if w is not None:
-            return 1.0 if w == "A" else 0.0
+            return 1.0 if w is Side.A else 0.0
         if min(mine, theirs) >= self.lead_from:
             return self._lead[(mine - theirs, bool(mano))]
         return self._values[(mine, theirs, bool(mano))]
@@ -310,7 +311,7 @@ def simulate_matches(rules: RuleSet, results: HandResults, mine: int, theirs: in
         while True:
             w = match_winner(rules, m, t)
             if w is not None:
-                wins += w == "A"
+                wins += w is Side.A
                 break
             caps = (cap_class(rules, m), cap_class(rules, t)) if a else \
                 (cap_class(rules, t), cap_class(rules, m))
