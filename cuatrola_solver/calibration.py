@@ -200,6 +200,8 @@ class Group:
 
     def add(self, p: float, won: bool) -> None:
         k = min(self.bins - 1, int(p * self.bins))
+        if k + 1 < self.bins and p >= (k + 1) / self.bins:
+            k += 1              # p * bins rounded below an edge: 0.58 * 100 = 57.999...
         self.n += 1
         self.sum_p += p
         self.wins += int(won)
