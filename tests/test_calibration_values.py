@@ -5,8 +5,10 @@ formula in the test), not read back from the module."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+import os
 from pathlib import Path
 
 import pytest
@@ -303,9 +305,11 @@ def test_the_cards_after_a_renuncio_are_not_predictions():
 
 
 def _task(args):
-    """A stand-in for a record's hints: what it was asked, as a prediction."""
+    """A stand-in for a record's hints: what it was asked (and the process that was
+    asked), as a prediction."""
     obj, winner, samples, seed, infer = args
-    return [Prediction("solo", obj["n"], winner, samples / 1000, infer, seed)]
+    return [Prediction("solo", obj["n"], winner, samples / 1000, infer, seed,
+                       str(os.getpid()))]
 
 
 def test_card_predictions_of_records_in_order_whatever_the_workers(monkeypatch):
@@ -317,8 +321,10 @@ def test_card_predictions_of_records_in_order_whatever_the_workers(monkeypatch):
         got = list(with_card_predictions(iter(records), samples=20, seed=7, workers=workers,
                                          infer=False))
         assert [(o, w) for o, w, _ in got] == records
-        assert [preds for _, _, preds in got] == [
-            [Prediction("solo", n, "AB"[n % 2], 0.02, False, 7 + 100 * n)] for n in range(40)]
+        assert [dataclasses.replace(p, role="") for _, _, [p] in got] == [
+            Prediction("solo", n, "AB"[n % 2], 0.02, False, 7 + 100 * n) for n in range(40)]
+        pids = {p.role for _, _, [p] in got}
+        assert (pids == {str(os.getpid())}) == (workers == 1)     # forked workers, or not
     [(_, _, [p])] = with_card_predictions([({"n": 0}, "A")])
     assert (p.p, p.won, p.trick) == (0.1, True, 0)              # 100 deals, inference, seed 0
 

@@ -174,11 +174,11 @@ def test_calls_and_cards_have_pools_of_their_own():
                                                             abs=2e-5)
     assert model.cells["t2/defender@paso"] == pytest.approx(
         [best_intercept(*xy(paso_cards), pool, 8.0), pool[1]], abs=2e-5)
-    assert sorted(model.cells) == ["solo@*", "solo@2", "t2/declarer@*", "t2/declarer@paso",
+    assert list(model.cells) == ["solo@*", "solo@2", "t2/declarer@*", "t2/declarer@paso",
                                    "t2/defender@*", "t2/defender@paso", "t2/defender@solo"]
-    assert model.provenance["predictions"] == {
+    assert list(model.provenance["predictions"].items()) == list({
         "solo@*": 250, "solo@2": 250, "t2/declarer@*": 1, "t2/declarer@paso": 1,
-        "t2/defender@*": 280, "t2/defender@paso": 30, "t2/defender@solo": 250}
+        "t2/defender@*": 280, "t2/defender@paso": 30, "t2/defender@solo": 250}.items())
     assert model.coefficients("t2/defender", "paso") == tuple(model.cells["t2/defender@paso"])
     assert model.p_card("paso", 2, "defender", 0.4) == pytest.approx(
         sigmoid(model.cells["t2/defender@paso"][0]
