@@ -124,6 +124,7 @@ def test_the_number_of_bins_is_checked():
 def every_group() -> Calibration:
     cal = Calibration(10)
     for pred in (Prediction("cuatrola", 3, "A", 0.6, True),
+                 Prediction("cuatrola", 1, "A", 0.1, False),
                  Prediction("paso", 4, "B", 0.3, False),
                  Prediction("solo", 2, "B", 0.4, True),
                  Prediction("paso", 1, "A", 0.7, True),
@@ -143,26 +144,26 @@ def test_groups_come_in_order_with_their_labels():
     rows = d["groups"]
     assert [r["group"] for r in rows] == [
         "paso, side A", "paso, side B", "paso, seat 1", "paso, seat 4",
-        "solo, seat 2", "solo, seat 4", "contrasolo, seat 2", "cuatrola, seat 3",
-        "quintola, seat 1", "seat 1", "seat 2", "seat 3", "seat 4", "overall",
+        "solo, seat 2", "solo, seat 4", "contrasolo, seat 2", "cuatrola, seat 1",
+        "cuatrola, seat 3", "quintola, seat 1", "seat 1", "seat 2", "seat 3", "seat 4", "overall",
         "cards, trick 1, declarer", "cards, trick 1, defender", "cards, trick 2, defender",
         "cards, overall"]
     by = {r["group"]: r for r in rows}
-    assert [r["contract"] for r in rows[:9]] == ["paso"] * 4 + ["solo", "solo", "contrasolo",
-                                                                "cuatrola", "quintola"]
-    assert all(r["contract"] is None for r in rows[9:])
+    assert [r["contract"] for r in rows[:10]] == ["paso"] * 4 + [
+        "solo", "solo", "contrasolo", "cuatrola", "cuatrola", "quintola"]
+    assert all(r["contract"] is None for r in rows[10:])
     assert by["paso, side A"]["side"] == "A" and "seat" not in by["paso, side A"]
     assert by["paso, seat 4"]["seat"] == 4 and by["seat 3"]["seat"] == 3
     assert by["cards, trick 2, defender"]["trick"] == 2
     assert by["cards, trick 2, defender"]["role"] == "defender"
-    assert all(r.get("cards") is True for r in rows[14:])
-    assert not any("cards" in r for r in rows[:14])
+    assert all(r.get("cards") is True for r in rows[15:])
+    assert not any("cards" in r for r in rows[:15])
     assert "trick" not in by["cards, overall"] and "seat" not in by["overall"]
     # the figures of each group are its own predictions'
     assert by["paso, side A"]["n"] == 1 and by["paso, side A"]["mean_p"] == pytest.approx(0.7)
     assert by["seat 2"]["n"] == 2 and by["seat 2"]["observed"] == 0.5
-    assert by["seat 1"]["mean_p"] == pytest.approx(0.45)           # paso .7, quintola .2
-    assert by["overall"]["n"] == 7 and by["overall"]["observed"] == pytest.approx(4 / 7)
+    assert by["seat 1"]["mean_p"] == pytest.approx(1 / 3)      # paso .7, quintola .2, cuatrola .1
+    assert by["overall"]["n"] == 8 and by["overall"]["observed"] == pytest.approx(4 / 8)
     assert by["cards, overall"]["n"] == 3
     assert by["cards, overall"]["brier"] == pytest.approx((0.36 + 0.2025 + 0.3025) / 3)
     assert by["cards, trick 1, declarer"]["mean_p"] == pytest.approx(0.55)
@@ -271,9 +272,13 @@ def test_a_player_keeps_only_the_calls_of_the_seats_playing_it():
     cal = Calibration(player="heuristic")
     cal.add_record(obj, "A")
     cal.add_record({"auction": ["paso"] * 4, "lab": {"bids": []}}, "B")
+    cal.add_record(obj, "B")
+    cal.add_record({"auction": ["paso"] * 4}, "A")
     d = cal.to_dict()
-    assert (d["records"], d["without_odds"]) == (2, 1)
-    assert {r["group"]: r["n"] for r in d["groups"]}["overall"] == 2
+    assert (d["records"], d["without_odds"]) == (4, 2)
+    overall = {r["group"]: r for r in d["groups"]}["overall"]
+    assert overall["n"] == 4 and overall["observed"] == 0.5        # won with A, lost with B
+    assert overall["mean_p"] == pytest.approx(0.2)                  # seats 1 and 3: .1, .3
 
 
 def test_add_record_adds_the_cards_it_is_given():
@@ -302,6 +307,9 @@ def test_the_cards_after_a_renuncio_are_not_predictions():
     assert [(p.trick, p.seat) for p in preds] == [(1, 1), (2, 4)]
     assert all(p.contract == "paso" and p.won == (p.side == winner) for p in preds)
     assert [p.role for p in preds] == ["declarer", "defender"]
+    # by default: 100 deals, seed 0
+    assert card_predictions(obj, winner) == card_predictions(obj, winner, samples=100, seed=0)
+    assert card_predictions(obj, winner) != card_predictions(obj, winner, samples=100, seed=1)
 
 
 def _task(args):
@@ -326,7 +334,8 @@ def test_card_predictions_of_records_in_order_whatever_the_workers(monkeypatch):
         pids = {p.role for _, _, [p] in got}
         assert (pids == {str(os.getpid())}) == (workers == 1)     # forked workers, or not
     [(_, _, [p])] = with_card_predictions([({"n": 0}, "A")])
-    assert (p.p, p.won, p.trick) == (0.1, True, 0)              # 100 deals, inference, seed 0
+    # 100 deals, inference, seed 0, in this process
+    assert (p.p, p.won, p.trick, p.role) == (0.1, True, 0, str(os.getpid()))
 
 
 def test_card_predictions_weigh_the_calls_with_the_preset_bid_model():

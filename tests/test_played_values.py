@@ -102,6 +102,19 @@ def test_a_cell_is_the_maximum_of_its_penalised_likelihood():
         best_pair(x, y, (0, 1), 4.0), abs=1e-6)
 
 
+def test_a_cell_of_predictions_at_the_extremes():
+    """Most predictions at 1-2% or 98-99% with outcomes nearly decided: the likelihood
+    is flat there (p (1 - p) near 0) and the pull toward the prior carries the curvature."""
+    rng = random.Random(7)
+    rows = []
+    for _ in range(300):
+        p = rng.choice([0.01, 0.02, 0.98, 0.99, 0.5, 0.3, 0.7])
+        rows.append((p, rng.random() < sigmoid(0.3 + 2.5 * logit(p))))
+    x, y = xy(rows)
+    assert played._fit_cell(x, y, (0.0, 1.0), 8.0) == pytest.approx(
+        best_pair(x, y, (0.0, 1.0), 8.0), abs=1e-6)
+
+
 def test_below_the_minimum_sample_the_slope_stays_the_priors():
     """On 199 predictions spread over many values, with a slope of 2 in the data: only
     the intercept is fitted; from 200 (MIN_SLOPE) the slope too."""
@@ -174,6 +187,8 @@ def test_calls_and_cards_have_pools_of_their_own():
                                                             abs=2e-5)
     assert model.cells["t2/defender@paso"] == pytest.approx(
         [best_intercept(*xy(paso_cards), pool, 8.0), pool[1]], abs=2e-5)
+    for v in model.cells.values():
+        assert all(c == round(c, 5) for c in v)                       # five decimals kept
     assert list(model.cells) == ["solo@*", "solo@2", "t2/declarer@*", "t2/declarer@paso",
                                    "t2/defender@*", "t2/defender@paso", "t2/defender@solo"]
     assert list(model.provenance["predictions"].items()) == list({
@@ -285,8 +300,9 @@ def test_a_good_model_file_may_leave_out_its_provenance(tmp_path):
         played.load_model(ONLINE, missing)
     assert str(e.value) == (f"played-odds model {str(missing)!r} not found (fit one with "
                             "cuatrola calibrate --fit RECORDS -o FILE, or use --model dd)")
-    with pytest.raises(played.PlayedModelError, match=r"cannot be read: "):
+    with pytest.raises(played.PlayedModelError) as e:
         played.load_model(ONLINE, tmp_path)                        # a directory
+    assert str(e.value).startswith(f"played-odds model {str(tmp_path)!r} cannot be read: ")
 
 
 # --- the outcomes as played -------------------------------------------------------------
