@@ -204,7 +204,10 @@ class Group:
         self.bin_wins = self.bin_wins or [0] * self.bins
 
     def add(self, p: float, won: bool) -> None:
-        k = min(self.bins - 1, int(p * self.bins))
+        k = int(p * self.bins)
+        if p >= (k + 1) / self.bins:
+            k += 1              # p * bins rounded below an edge: 0.58 * 100 = 57.999...
+        k = min(self.bins - 1, k)
         self.n += 1
         self.sum_p += p
         self.wins += int(won)

@@ -1,0 +1,333 @@
+"""Played odds: the fit against a plain maximisation of the same penalised likelihood,
+and the model's figures on small cases worked out by hand (issue 17)."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import math
+import random
+
+import numpy as np
+import pytest
+
+from cuatrola_solver import played
+from cuatrola_solver.calibration import Prediction
+from cuatrola_solver.rules import get_rules
+
+ONLINE = get_rules("online")
+
+
+def logit(p: float) -> float:
+    """The model's logit: of p clipped to [0.01, 0.99]."""
+    p = min(max(p, 0.01), 0.99)
+    return math.log(p / (1 - p))
+
+
+def sigmoid(z: float) -> float:
+    return 1 / (1 + math.exp(-z))
+
+
+def golden(f, lo: float, hi: float, tol: float = 1e-10) -> float:
+    """The maximum of a unimodal f on [lo, hi], by golden-section search (no gradient)."""
+    r = (math.sqrt(5) - 1) / 2
+    a, b = lo, hi
+    c, d = b - r * (b - a), a + r * (b - a)
+    fc, fd = f(c), f(d)
+    while b - a > tol:
+        if fc > fd:
+            b, d, fd = d, c, fc
+            c = b - r * (b - a)
+            fc = f(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + r * (b - a)
+            fd = f(d)
+    return (a + b) / 2
+
+
+def penalised(x, y, prior, strength):
+    """The log-likelihood of logit(P(won)) = a + b x, minus strength/2 |(a, b) - prior|^2."""
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+
+    def f(a, b):
+        z = a + b * x
+        ll = -(y * np.logaddexp(0, -z) + (1 - y) * np.logaddexp(0, z)).sum()
+        return ll - strength / 2 * ((a - prior[0]) ** 2 + (b - prior[1]) ** 2)
+    return f
+
+
+def best_intercept(x, y, prior, strength) -> float:
+    """The slope held at the prior's, the best intercept."""
+    f = penalised(x, y, prior, strength)
+    return golden(lambda a: f(a, prior[1]), -10, 10)
+
+
+def best_pair(x, y, prior, strength) -> tuple[float, float]:
+    """The best (a, b): the best intercept for each slope, the best slope of those."""
+    f = penalised(x, y, prior, strength)
+
+    def a_of(b):
+        return golden(lambda a: f(a, b), -10, 10)
+    b = golden(lambda b: f(a_of(b), b), -10, 10)
+    return a_of(b), b
+
+
+def sample(n: int, a: float, b: float, seed: int) -> list[tuple[float, bool]]:
+    """(p, won) with p spread over (0.03, 0.97) and logit P(won) = a + b logit(p)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        p = rng.uniform(0.03, 0.97)
+        out.append((p, rng.random() < sigmoid(a + b * logit(p))))
+    return out
+
+
+def xy(rows):
+    return (np.array([logit(p) for p, _ in rows]), np.array([float(w) for _, w in rows]))
+
+
+# --- one cell ---------------------------------------------------------------------------
+
+def test_a_cell_is_the_maximum_of_its_penalised_likelihood():
+    x, y = xy(sample(300, 0.5, 1.6, seed=1))
+    a, b = played._fit_cell(x, y, (0.3, 0.8), 8.0)
+    ea, eb = best_pair(x, y, (0.3, 0.8), 8.0)
+    assert a == pytest.approx(ea, abs=1e-6) and b == pytest.approx(eb, abs=1e-6)
+    assert a == pytest.approx(0.5, abs=0.4) and b == pytest.approx(1.6, abs=0.4)
+    # a strong pull: near the prior; in whole numbers, the same
+    a, b = played._fit_cell(x, y, (0, 1), 1e6)
+    assert (a, b) == pytest.approx((0, 1), abs=1e-3)
+    assert played._fit_cell(x, y, (0, 1), 4.0) == pytest.approx(
+        best_pair(x, y, (0, 1), 4.0), abs=1e-6)
+
+
+def test_a_cell_of_predictions_at_the_extremes():
+    """Most predictions at 1-2% or 98-99% with outcomes nearly decided: the likelihood
+    is flat there (p (1 - p) near 0) and the pull toward the prior carries the curvature."""
+    rng = random.Random(7)
+    rows = []
+    for _ in range(300):
+        p = rng.choice([0.01, 0.02, 0.98, 0.99, 0.5, 0.3, 0.7])
+        rows.append((p, rng.random() < sigmoid(0.3 + 2.5 * logit(p))))
+    x, y = xy(rows)
+    assert played._fit_cell(x, y, (0.0, 1.0), 8.0) == pytest.approx(
+        best_pair(x, y, (0.0, 1.0), 8.0), abs=1e-6)
+
+
+def test_below_the_minimum_sample_the_slope_stays_the_priors():
+    """On 199 predictions spread over many values, with a slope of 2 in the data: only
+    the intercept is fitted; from 200 (MIN_SLOPE) the slope too."""
+    rows = sample(200, -0.4, 2.0, seed=2)
+    x, y = xy(rows[:199])
+    a, b = played._fit_cell(x, y, (0.2, 0.9), 8.0)
+    assert b == 0.9
+    assert a == pytest.approx(best_intercept(x, y, (0.2, 0.9), 8.0), abs=1e-6)
+    x, y = xy(rows)
+    a, b = played._fit_cell(x, y, (0.2, 0.9), 8.0)
+    ea, eb = best_pair(x, y, (0.2, 0.9), 8.0)
+    assert a == pytest.approx(ea, abs=1e-6) and b == pytest.approx(eb, abs=1e-6)
+    assert b > 1.4                                   # the data's slope, not the prior's
+    assert played.MIN_SLOPE == 200
+
+
+def test_a_cell_of_one_prediction_is_pulled_with_the_whole_strength():
+    x, y = np.array([logit(0.7)]), np.array([1.0])
+    a, b = played._fit_cell(x, y, (0.2, 1.1), 8.0)
+    assert b == 1.1
+    assert a == pytest.approx(best_intercept(x, y, (0.2, 1.1), 8.0), abs=1e-6)
+    # by hand: sigmoid(a + 1.1 logit .7) - 1 + 8 (a - .2) = 0; at a = .2, sigmoid(1.132)
+    # = .7562, so a = .2 + .2438 / (8 + .7562 * .2438) = .2298 (one Newton step)
+    assert a == pytest.approx(0.2298, abs=1e-4)
+
+
+# --- pools and cells --------------------------------------------------------------------
+
+def test_a_small_cell_is_pulled_toward_its_pool_not_toward_no_change():
+    """solo@4: 2000 predictions whose true map is logit' = 0.9 + 1.3 logit; solo@1: six
+    predictions, three won and three lost at 50%.  The pool (both seats) is fitted toward
+    no change with 4 pseudo-hands, each cell toward the pool with 8."""
+    seat4 = sample(2000, 0.9, 1.3, seed=3)
+    seat1 = [(0.5, True), (0.5, False)] * 3
+    preds = ([Prediction("solo", 4, "B", p, w) for p, w in seat4]
+             + [Prediction("solo", 1, "A", p, w) for p, w in seat1])
+    model = played.fit(preds, ONLINE, {"command": "test"})
+    pool = best_pair(*xy(seat4 + seat1), (0.0, 1.0), 4.0)
+    assert model.cells["solo@*"] == pytest.approx(pool, abs=2e-5)
+    cell4 = best_pair(*xy(seat4), pool, 8.0)
+    assert model.cells["solo@4"] == pytest.approx(cell4, abs=2e-5)
+    assert model.cells["solo@4"] == pytest.approx([0.9, 1.3], abs=0.2)
+    cell1 = best_intercept(*xy(seat1), pool, 8.0)
+    assert model.cells["solo@1"] == pytest.approx([cell1, pool[1]], abs=2e-5)
+    # on its own the cell says a = 0 (as many won as lost at 50%); pulled toward the
+    # pool it keeps most of the pool's a, toward no change it would stay at 0
+    assert 0.5 * pool[0] < model.cells["solo@1"][0] < pool[0]
+    assert best_intercept(*xy(seat1), (0.0, 1.0), 8.0) == pytest.approx(0, abs=1e-6)
+    assert model.p("solo", 1, 0.5) == pytest.approx(sigmoid(cell1), abs=1e-4)
+    # five decimals kept
+    for v in model.cells.values():
+        assert all(c == round(c, 5) for c in v)
+    assert model.provenance["predictions"] == {"solo@*": 2006, "solo@1": 6, "solo@4": 2000}
+
+
+def test_calls_and_cards_have_pools_of_their_own():
+    calls = sample(250, 1.0, 1.0, seed=4)
+    cards = sample(250, -1.0, 1.0, seed=5)
+    paso_cards = sample(30, 0.0, 1.0, seed=6)
+    preds = ([Prediction("solo", 2, "B", p, w) for p, w in calls]
+             + [Prediction("solo", 3, "A", p, w, 2, "defender") for p, w in cards]
+             + [Prediction("paso", 1, "A", p, w, 2, "defender") for p, w in paso_cards]
+             + [Prediction("paso", 1, "A", 0.3, True, 2, "declarer")])
+    model = played.fit(preds, ONLINE, {})
+    solo = best_pair(*xy(calls), (0.0, 1.0), 4.0)
+    assert model.cells["solo@*"] == pytest.approx(solo, abs=2e-5)
+    pool = best_pair(*xy(cards + paso_cards), (0.0, 1.0), 4.0)
+    assert model.cells["t2/defender@*"] == pytest.approx(pool, abs=2e-5)
+    assert model.cells["t2/defender@solo"] == pytest.approx(best_pair(*xy(cards), pool, 8.0),
+                                                            abs=2e-5)
+    assert model.cells["t2/defender@paso"] == pytest.approx(
+        [best_intercept(*xy(paso_cards), pool, 8.0), pool[1]], abs=2e-5)
+    for v in model.cells.values():
+        assert all(c == round(c, 5) for c in v)                       # five decimals kept
+    assert list(model.cells) == ["solo@*", "solo@2", "t2/declarer@*", "t2/declarer@paso",
+                                   "t2/defender@*", "t2/defender@paso", "t2/defender@solo"]
+    assert list(model.provenance["predictions"].items()) == list({
+        "solo@*": 250, "solo@2": 250, "t2/declarer@*": 1, "t2/declarer@paso": 1,
+        "t2/defender@*": 280, "t2/defender@paso": 30, "t2/defender@solo": 250}.items())
+    assert model.coefficients("t2/defender", "paso") == tuple(model.cells["t2/defender@paso"])
+    assert model.p_card("paso", 2, "defender", 0.4) == pytest.approx(
+        sigmoid(model.cells["t2/defender@paso"][0]
+                + model.cells["t2/defender@paso"][1] * logit(0.4)))
+
+
+def test_fit_says_how_it_was_made():
+    preds = [Prediction("paso", s, "AB"[s % 2 == 0], 0.5, s < 3) for s in (1, 2, 3, 4)]
+    model = played.fit(preds, get_rules("narro"), {"command": "cuatrola calibrate x",
+                                                   "hands": 4})
+    assert model.rules == "narro"
+    assert model.provenance == {
+        "command": "cuatrola calibrate x", "hands": 4,
+        "predictions": {"paso@*": 4, "paso@1": 1, "paso@2": 1, "paso@3": 1, "paso@4": 1},
+        "date": datetime.date.today().isoformat(), "model_version": 1}
+    assert not model.has_cards
+
+
+# --- using a model ----------------------------------------------------------------------
+
+MODEL = played.PlayedModel("online", {"solo@4": [0.5, 2.0], "solo@*": [-1.0, 1.0],
+                                      "t3/declarer@*": [0.25, 0.5]}, {"hands": 9})
+
+
+def test_a_model_maps_the_odds_by_cell_then_pool_then_unchanged():
+    assert MODEL.coefficients("solo", 4) == (0.5, 2.0)
+    assert MODEL.coefficients("solo", 2) == (-1.0, 1.0)
+    assert MODEL.coefficients("paso", 2) == (0.0, 1.0)
+    assert MODEL.p("solo", 4, 0.6) == pytest.approx(sigmoid(0.5 + 2 * math.log(1.5)))
+    assert MODEL.p("solo", 2, 0.5) == pytest.approx(sigmoid(-1))
+    assert MODEL.p("paso", 1, 0.3) == pytest.approx(0.3)
+    # clipped to [0.01, 0.99] before the logit
+    assert MODEL.p("paso", 1, 0.0) == pytest.approx(0.01)
+    assert MODEL.p("paso", 1, 1.0) == pytest.approx(0.99)
+    assert MODEL.p("solo", 4, 1.0) == pytest.approx(sigmoid(0.5 + 2 * math.log(99)))
+    assert isinstance(MODEL.p("solo", 4, 0.6), float)
+    assert MODEL.p_card("solo", 3, "declarer", 0.8) == pytest.approx(
+        sigmoid(0.25 + 0.5 * math.log(4)))
+    assert MODEL.p_card("solo", 3, "defender", 0.8) == pytest.approx(0.8)
+    assert MODEL.p_card("solo", 2, "declarer", 0.8) == pytest.approx(0.8)
+    assert isinstance(MODEL.p_card("solo", 3, "declarer", 0.8), float)
+    assert MODEL.has_cards
+    assert not played.PlayedModel("online", {"solo@*": [0, 1], "quintola@2": [0, 1]},
+                                  {}).has_cards
+
+
+def test_a_model_is_written_as_it_is_read(tmp_path):
+    text = MODEL.to_json()
+    assert text == (
+        '{\n "version": 1,\n "rules": "online",\n'
+        ' "form": "logit(p_played) = a + b * logit(clip(p_dd, 0.01, 0.99))",\n'
+        ' "cells": {\n  "solo@4": [\n   0.5,\n   2.0\n  ],\n  "solo@*": [\n   -1.0,\n   1.0\n'
+        '  ],\n  "t3/declarer@*": [\n   0.25,\n   0.5\n  ]\n },\n'
+        ' "provenance": {\n  "hands": 9\n }\n}')
+    path = tmp_path / "m.json"
+    path.write_text(text)
+    assert played.load_model(ONLINE, path) == MODEL
+    assert played.load_model(ONLINE, str(path)) == MODEL
+
+
+def test_the_preset_model_is_found_by_its_rules_name():
+    path = played.model_path(ONLINE)
+    assert path.name == "played_online.json" and path.parent.name == "data"
+    assert path.parent.parent.name == "cuatrola_solver" and path.is_file()
+    assert played.load_model(ONLINE).cells == json.loads(path.read_text())["cells"]
+
+
+@pytest.mark.parametrize("obj, words", [
+    ([], "is of another version (expected 1); fit it again"),
+    ({"rules": "online", "cells": {}}, "is of another version (expected 1); fit it again"),
+    ({"version": 2, "rules": "online", "cells": {}},
+     "is of another version (expected 1); fit it again"),
+    ({"version": 1, "cells": {}}, "is for rules None, not online"),
+    ({"version": 1, "rules": "narro", "cells": {}}, "is for rules 'narro', not online"),
+    ({"version": 1, "rules": "online"}, "is corrupt: bad cells"),
+    ({"version": 1, "rules": "online", "cells": [[0, 1]]}, "is corrupt: bad cells"),
+    ({"version": 1, "rules": "online", "cells": {"solo@*": [0, 1, 2]}}, "is corrupt: bad cells"),
+    ({"version": 1, "rules": "online", "cells": {"solo@*": [0]}}, "is corrupt: bad cells"),
+    ({"version": 1, "rules": "online", "cells": {"solo@*": [0, 1], "x": "ab"}},
+     "is corrupt: bad cells"),
+    ({"version": 1, "rules": "online", "cells": {"solo@*": [0, "1"]}}, "is corrupt: bad cells"),
+    ({"version": 1, "rules": "online", "cells": {"solo@*": [0, float("nan")]}},
+     "is corrupt: bad cells"),
+    ({"version": 1, "rules": "online", "cells": {"solo@*": [float("inf"), 1]}},
+     "is corrupt: bad cells"),
+    ({"version": 1, "rules": "online", "cells": {"solo@*": [0, None]}}, "is corrupt: bad cells"),
+])
+def test_a_bad_model_file_says_what_is_wrong(tmp_path, obj, words):
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(obj))
+    with pytest.raises(played.PlayedModelError) as e:
+        played.load_model(ONLINE, path)
+    assert str(e.value) == f"played-odds model {str(path)!r} {words}"
+
+
+def test_a_good_model_file_may_leave_out_its_provenance(tmp_path):
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"version": 1, "rules": "online",
+                                "cells": {"solo@*": [0, 1.5], "solo@2": [-0.5, 1]}}))
+    m = played.load_model(ONLINE, path)
+    assert m == played.PlayedModel("online", {"solo@*": [0, 1.5], "solo@2": [-0.5, 1]}, {})
+    missing = tmp_path / "none.json"
+    with pytest.raises(played.PlayedModelError) as e:
+        played.load_model(ONLINE, missing)
+    assert str(e.value) == (f"played-odds model {str(missing)!r} not found (fit one with "
+                            "cuatrola calibrate --fit RECORDS -o FILE, or use --model dd)")
+    with pytest.raises(played.PlayedModelError) as e:
+        played.load_model(ONLINE, tmp_path)                        # a directory
+    assert str(e.value).startswith(f"played-odds model {str(tmp_path)!r} cannot be read: ")
+
+
+# --- the outcomes as played -------------------------------------------------------------
+
+def same(got, expected) -> bool:
+    return ([g for g, _ in got] == [g for g, _ in expected]
+            and [q for _, q in got] == pytest.approx([q for _, q in expected]))
+
+
+def test_played_outcomes_when_the_search_never_saw_a_loss_or_a_win():
+    # won only: 2 points 70%, 4 points 30%; played 60%: the won part is scaled to .6,
+    # the lost .4 is the contract's value lost
+    assert same(played.played_outcomes(((2, 0.7), (4, 0.3)), 0.6, 2),
+                ((-2, 0.4), (2, 0.42), (4, 0.18)))
+    # lost only
+    assert same(played.played_outcomes(((-4, 0.5), (-2, 0.5)), 0.3, 2),
+                ((-4, 0.35), (-2, 0.35), (2, 0.3)))
+    # both seen: each part keeps its shape; 0 points is a loss
+    assert same(played.played_outcomes(((-1, 0.2), (0, 0.2), (1, 0.4), (3, 0.2)), 0.9, 1),
+                ((-1, 0.05), (0, 0.05), (1, 0.6), (3, 0.3)))
+    # given in any order, sorted by points
+    assert same(played.played_outcomes(((3, 0.2), (-1, 0.4), (1, 0.4)), 0.5, 1),
+                ((-1, 0.5), (1, 0.5 * 0.4 / 0.6), (3, 0.5 * 0.2 / 0.6)))
+    # certain: the other part is left out
+    assert played.played_outcomes(((-1, 0.5), (1, 0.5)), 1.0, 1) == ((1, 1.0),)
+    assert played.played_outcomes(((-1, 0.5), (1, 0.5)), 0.0, 1) == ((-1, 1.0),)
+    assert played.played_outcomes(((2, 1.0),), 1.0, 2) == ((2, 1.0),)
+    assert played.played_outcomes(((-5, 1.0),), 0.0, 5) == ((-5, 1.0),)
