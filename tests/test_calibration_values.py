@@ -13,14 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from cuatrola_solver import calibration, inference
-from cuatrola_solver.calibration import (DEFAULT_BINS, Calibration, Group, Prediction,
-                                         card_predictions, forced_auction, predictions,
-                                         read_records, with_card_predictions)
+from cuatrola_solver.lab import calibration
+from cuatrola_solver.models import bids
+from cuatrola_solver.lab.calibration import (DEFAULT_BINS, Calibration, Group, Prediction, card_predictions, forced_auction, predictions, read_records, with_card_predictions)
 from cuatrola_solver.errors import CuatrolaError, RecordError
-from cuatrola_solver.hand import Hand
-from cuatrola_solver.played import PlayedModel
-from cuatrola_solver.record import read_record, write_json
+from cuatrola_solver.models.played import PlayedModel
+from cuatrola_solver.notation.record import read_record, write_json
+from cuatrola_solver.notation.replay import replay
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -295,7 +294,7 @@ def test_add_record_adds_the_cards_it_is_given():
 
 def _obj(name: str) -> tuple[dict, str]:
     rec = read_record((EXAMPLES / "analysis" / name).read_text())
-    return json.loads(write_json(rec)), Hand.from_record(rec).result().winner
+    return json.loads(write_json(rec)), str(replay(rec).result().winner)
 
 
 def test_the_cards_after_a_renuncio_are_not_predictions():
@@ -340,7 +339,7 @@ def test_card_predictions_of_records_in_order_whatever_the_workers(monkeypatch):
 
 def test_card_predictions_weigh_the_calls_with_the_preset_bid_model():
     obj, winner = _obj("italiano-failed-solo.txt")
-    model = inference.load_model(read_record(
+    model = bids.load_model(read_record(
         (EXAMPLES / "analysis" / "italiano-failed-solo.txt").read_text()).rules)
     [(_, _, inferred)] = with_card_predictions([(obj, winner)], samples=30, seed=4)
     [(_, _, plain)] = with_card_predictions([(obj, winner)], samples=30, seed=4, infer=False)

@@ -11,9 +11,11 @@ import random
 import numpy as np
 import pytest
 
-from cuatrola_solver import played
-from cuatrola_solver.calibration import Prediction
-from cuatrola_solver.rules import get_rules
+from cuatrola_solver.models import played
+from cuatrola_solver.lab.calibration import Prediction
+from cuatrola_solver.game.rules import get_rules
+from cuatrola_solver.errors import ModelError
+from cuatrola_solver.lab import fit_played
 
 ONLINE = get_rules("online")
 
@@ -91,14 +93,14 @@ def xy(rows):
 
 def test_a_cell_is_the_maximum_of_its_penalised_likelihood():
     x, y = xy(sample(300, 0.5, 1.6, seed=1))
-    a, b = played._fit_cell(x, y, (0.3, 0.8), 8.0)
+    a, b = fit_played._fit_cell(x, y, (0.3, 0.8), 8.0)
     ea, eb = best_pair(x, y, (0.3, 0.8), 8.0)
     assert a == pytest.approx(ea, abs=1e-6) and b == pytest.approx(eb, abs=1e-6)
     assert a == pytest.approx(0.5, abs=0.4) and b == pytest.approx(1.6, abs=0.4)
     # a strong pull: near the prior; in whole numbers, the same
-    a, b = played._fit_cell(x, y, (0, 1), 1e6)
+    a, b = fit_played._fit_cell(x, y, (0, 1), 1e6)
     assert (a, b) == pytest.approx((0, 1), abs=1e-3)
-    assert played._fit_cell(x, y, (0, 1), 4.0) == pytest.approx(
+    assert fit_played._fit_cell(x, y, (0, 1), 4.0) == pytest.approx(
         best_pair(x, y, (0, 1), 4.0), abs=1e-6)
 
 
@@ -111,7 +113,7 @@ def test_a_cell_of_predictions_at_the_extremes():
         p = rng.choice([0.01, 0.02, 0.98, 0.99, 0.5, 0.3, 0.7])
         rows.append((p, rng.random() < sigmoid(0.3 + 2.5 * logit(p))))
     x, y = xy(rows)
-    assert played._fit_cell(x, y, (0.0, 1.0), 8.0) == pytest.approx(
+    assert fit_played._fit_cell(x, y, (0.0, 1.0), 8.0) == pytest.approx(
         best_pair(x, y, (0.0, 1.0), 8.0), abs=1e-6)
 
 
@@ -120,20 +122,20 @@ def test_below_the_minimum_sample_the_slope_stays_the_priors():
     the intercept is fitted; from 200 (MIN_SLOPE) the slope too."""
     rows = sample(200, -0.4, 2.0, seed=2)
     x, y = xy(rows[:199])
-    a, b = played._fit_cell(x, y, (0.2, 0.9), 8.0)
+    a, b = fit_played._fit_cell(x, y, (0.2, 0.9), 8.0)
     assert b == 0.9
     assert a == pytest.approx(best_intercept(x, y, (0.2, 0.9), 8.0), abs=1e-6)
     x, y = xy(rows)
-    a, b = played._fit_cell(x, y, (0.2, 0.9), 8.0)
+    a, b = fit_played._fit_cell(x, y, (0.2, 0.9), 8.0)
     ea, eb = best_pair(x, y, (0.2, 0.9), 8.0)
     assert a == pytest.approx(ea, abs=1e-6) and b == pytest.approx(eb, abs=1e-6)
     assert b > 1.4                                   # the data's slope, not the prior's
-    assert played.MIN_SLOPE == 200
+    assert fit_played.MIN_SLOPE == 200
 
 
 def test_a_cell_of_one_prediction_is_pulled_with_the_whole_strength():
     x, y = np.array([logit(0.7)]), np.array([1.0])
-    a, b = played._fit_cell(x, y, (0.2, 1.1), 8.0)
+    a, b = fit_played._fit_cell(x, y, (0.2, 1.1), 8.0)
     assert b == 1.1
     assert a == pytest.approx(best_intercept(x, y, (0.2, 1.1), 8.0), abs=1e-6)
     # by hand: sigmoid(a + 1.1 logit .7) - 1 + 8 (a - .2) = 0; at a = .2, sigmoid(1.132)
@@ -151,7 +153,7 @@ def test_a_small_cell_is_pulled_toward_its_pool_not_toward_no_change():
     seat1 = [(0.5, True), (0.5, False)] * 3
     preds = ([Prediction("solo", 4, "B", p, w) for p, w in seat4]
              + [Prediction("solo", 1, "A", p, w) for p, w in seat1])
-    model = played.fit(preds, ONLINE, {"command": "test"})
+    model = fit_played.fit(preds, ONLINE, {"command": "test"})
     pool = best_pair(*xy(seat4 + seat1), (0.0, 1.0), 4.0)
     assert model.cells["solo@*"] == pytest.approx(pool, abs=2e-5)
     cell4 = best_pair(*xy(seat4), pool, 8.0)
@@ -178,7 +180,7 @@ def test_calls_and_cards_have_pools_of_their_own():
              + [Prediction("solo", 3, "A", p, w, 2, "defender") for p, w in cards]
              + [Prediction("paso", 1, "A", p, w, 2, "defender") for p, w in paso_cards]
              + [Prediction("paso", 1, "A", 0.3, True, 2, "declarer")])
-    model = played.fit(preds, ONLINE, {})
+    model = fit_played.fit(preds, ONLINE, {})
     solo = best_pair(*xy(calls), (0.0, 1.0), 4.0)
     assert model.cells["solo@*"] == pytest.approx(solo, abs=2e-5)
     pool = best_pair(*xy(cards + paso_cards), (0.0, 1.0), 4.0)
@@ -202,7 +204,7 @@ def test_calls_and_cards_have_pools_of_their_own():
 
 def test_fit_says_how_it_was_made():
     preds = [Prediction("paso", s, "AB"[s % 2 == 0], 0.5, s < 3) for s in (1, 2, 3, 4)]
-    model = played.fit(preds, get_rules("narro"), {"command": "cuatrola calibrate x",
+    model = fit_played.fit(preds, get_rules("narro"), {"command": "cuatrola calibrate x",
                                                    "hands": 4})
     assert model.rules == "narro"
     assert model.provenance == {
@@ -257,15 +259,18 @@ def test_a_model_is_written_as_it_is_read(tmp_path):
 def test_the_preset_model_is_found_by_its_rules_name():
     path = played.model_path(ONLINE)
     assert path.name == "played_online.json" and path.parent.name == "data"
-    assert path.parent.parent.name == "cuatrola_solver" and path.is_file()
+    assert path.parent.parent.name == "models" and path.is_file()
     assert played.load_model(ONLINE).cells == json.loads(path.read_text())["cells"]
 
 
+REMEDY = "fit one with cuatrola calibrate --fit RECORDS -o FILE, or use --model dd"
+
+
 @pytest.mark.parametrize("obj, words", [
-    ([], "is of another version (expected 1); fit it again"),
-    ({"rules": "online", "cells": {}}, "is of another version (expected 1); fit it again"),
+    ([], "is of another version (expected 1); " + REMEDY),
+    ({"rules": "online", "cells": {}}, "is of another version (expected 1); " + REMEDY),
     ({"version": 2, "rules": "online", "cells": {}},
-     "is of another version (expected 1); fit it again"),
+     "is of another version (expected 1); " + REMEDY),
     ({"version": 1, "cells": {}}, "is for rules None, not online"),
     ({"version": 1, "rules": "narro", "cells": {}}, "is for rules 'narro', not online"),
     ({"version": 1, "rules": "online"}, "is corrupt: bad cells"),
@@ -284,7 +289,7 @@ def test_the_preset_model_is_found_by_its_rules_name():
 def test_a_bad_model_file_says_what_is_wrong(tmp_path, obj, words):
     path = tmp_path / "m.json"
     path.write_text(json.dumps(obj))
-    with pytest.raises(played.PlayedModelError) as e:
+    with pytest.raises(ModelError) as e:
         played.load_model(ONLINE, path)
     assert str(e.value) == f"played-odds model {str(path)!r} {words}"
 
@@ -296,11 +301,11 @@ def test_a_good_model_file_may_leave_out_its_provenance(tmp_path):
     m = played.load_model(ONLINE, path)
     assert m == played.PlayedModel("online", {"solo@*": [0, 1.5], "solo@2": [-0.5, 1]}, {})
     missing = tmp_path / "none.json"
-    with pytest.raises(played.PlayedModelError) as e:
+    with pytest.raises(ModelError) as e:
         played.load_model(ONLINE, missing)
     assert str(e.value) == (f"played-odds model {str(missing)!r} not found (fit one with "
                             "cuatrola calibrate --fit RECORDS -o FILE, or use --model dd)")
-    with pytest.raises(played.PlayedModelError) as e:
+    with pytest.raises(ModelError) as e:
         played.load_model(ONLINE, tmp_path)                        # a directory
     assert str(e.value).startswith(f"played-odds model {str(tmp_path)!r} cannot be read: ")
 
