@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import random
 from pathlib import Path
 
@@ -311,3 +312,21 @@ def test_a_model_without_card_cells_leaves_the_cards_double_dummy(monkeypatch):
     out = runner.invoke(app, ["hint", str(EXAMPLES / "advice" / "hint-trick3.txt"),
                               "--samples", "40", "--seed", "1"]).output
     assert "cards rated double dummy" in out and "P(win) played" not in out
+
+
+def test_a_contrasolo_is_mapped_by_the_contrasolo_bidder_s_cell():
+    """The fit keys a contrasolo by its last bidder (the contrasolo's), for that bidder's
+    side: the advice reads the same cell, for the same side."""
+    from cuatrola_solver.models.played import PlayedModel
+    narro = get_rules("narro")
+    # only seat 2's contrasolo cell moves the odds: +2 on the logit of seat 2's side
+    model = PlayedModel("narro", {"contrasolo@2": [2.0, 1.0]}, {})
+    view = View.bidding("Ac 3c Rc Ce Sb", "3o", 2, "solo", narro)
+    plain = bidding.advise(view, Budget(samples=2000, seed=4), Models.NONE)
+    mapped = bidding.advise(view, Budget(samples=2000, seed=4), Models(played=model))
+    p = plain.option("contrasolo").p_win            # seat 2's side's, the caller's
+    assert 0.01 < p < 0.99
+    want = 1 / (1 + math.exp(-(2.0 + math.log(p / (1 - p)))))
+    assert mapped.option("contrasolo").p_played == pytest.approx(want)
+    # paso leaves seat 1's solo standing: no cell of it, so no change
+    assert mapped.option("paso").p_played == pytest.approx(plain.option("paso").p_win)

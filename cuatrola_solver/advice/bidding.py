@@ -273,8 +273,9 @@ def _results(options: list[Option], tallies: dict, exact: bool, seat: int) -> li
 
 def _with_played(results: list[OptionResult], model, seat: int) -> list[OptionResult]:
     """The results with the played odds of every allowed option (a PlayedModel): the
-    declaring side's double-dummy P(win) mapped by the model's cell of the contract and
-    its caller (paso: the advising seat, for its side)."""
+    caller's side's double-dummy P(win) mapped by the model's cell of the contract and
+    its caller, as the fit keys them (paso: the advising seat, for its side; a bid: the
+    last seat to bid it -- for contrasolo the contrasolo bidder, not the solo's)."""
     out = []
     for r in results:
         o = r.option
@@ -285,10 +286,10 @@ def _with_played(results: list[OptionResult], model, seat: int) -> list[OptionRe
         if o.contract == "paso":
             p = model.p("paso", seat, r.p_win)
         else:
-            decl = o.declarer[0]
-            flip = side_of(decl) != mine
-            p_decl = model.p(o.contract, decl, 1 - r.p_win if flip else r.p_win)
-            p = 1 - p_decl if flip else p_decl
+            caller = o.declarer[-1]
+            flip = side_of(caller) != mine
+            p_caller = model.p(o.contract, caller, 1 - r.p_win if flip else r.p_win)
+            p = 1 - p_caller if flip else p_caller
         outcomes = played.played_outcomes(r.outcomes, p, CONTRACT_VALUE[o.contract])
         out.append(dataclasses.replace(r, p_played=p, outcomes_played=outcomes,
                                        ev_played=sum(g * q for g, q in outcomes)))
