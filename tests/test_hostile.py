@@ -459,7 +459,7 @@ def check_outcome(case: Case, code: int, stdout: str, stderr: str) -> None:
             assert replays(case.record), "exit 0 for a record that cannot have happened"
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[ascii(c.name)[1:-1] for c in CASES])
 def test_hostile_input(case: Case):
     old = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(TIME_LIMIT)
