@@ -131,24 +131,23 @@ def test_bid_review_missed_cuatrola():
     a = analyze(record("app-missed-cuatrola"), Budget(samples=300, seed=1), Models.NONE)
     b = a.bids[1]
     assert (b.seat, b.call, b.dd_best, b.missed) == (2, "paso", "cuatrola", "cuatrola")
-    assert b.option("cuatrola").dd_makes and b.option("cuatrola").dd_game_points == 4
-    assert b.option("paso").dd_game_points == 1 and b.dd_points_lost == 3
+    assert b.dd_makes("cuatrola") and b.dd_game_points("cuatrola") == 4
+    assert b.dd_game_points("paso") == 1 and b.dd_points_lost == 3
     assert [x.seat for x in a.bids] == [1, 2, 3, 4]
     # dd values are the dd_table's rows, seen from the seat's side
     rows = {(r["contract"], r["declarer"]): r for r in a.dd_table}
-    assert b.option("cuatrola").dd_game_points == rows[("cuatrola", 2)]["game_points"]
-    assert b.option("paso").dd_game_points == -rows[("paso", None)]["game_points"]
+    assert b.dd_game_points("cuatrola") == rows[("cuatrola", 2)]["game_points"]
+    assert b.dd_game_points("paso") == -rows[("paso", None)]["game_points"]
     for r in a.bids:
-        assert r.ev_loss >= 0 and r.option(r.advice).allowed
+        assert r.ev_loss >= 0 and r.option(r.advice).option.allowed
 
 
 def test_bid_review_failed_solo():
     a = analyze(record("italiano-failed-solo"), Budget(samples=300, seed=1), Models.NONE)
     b = a.bids[3]
     assert (b.seat, b.call) == (4, "solo")
-    solo = b.option("solo")
-    assert solo.dd_makes is False and solo.dd_game_points == -2
-    assert solo.p_win > 0.5
+    assert b.dd_makes("solo") is False and b.dd_game_points("solo") == -2
+    assert b.option("solo").p_win > 0.5
     assert a.hand.result().winner is Side.A
 
 

@@ -306,7 +306,7 @@ def test_a_model_without_card_cells_leaves_the_cards_double_dummy(monkeypatch):
     assert h.model == "dd" and all(c.p_played is None for c in h.cards)
     a = review.analyze(_blunder(), Budget(samples=30, seed=1), Models(played=plain))
     assert a.model == "dd" and all(c.p_played is None for c in a.cards)
-    assert all(o.p_played is not None for b in a.bids for o in b.options if o.allowed)
+    assert all(o.p_played is not None for b in a.bids for o in b.answer.options if o.option.allowed)
     from cuatrola_solver.models import preset
     monkeypatch.setattr(preset, "_played_model", lambda rules: plain)
     out = runner.invoke(app, ["hint", str(EXAMPLES / "advice" / "hint-trick3.txt"),

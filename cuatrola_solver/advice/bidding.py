@@ -178,6 +178,12 @@ class OptionResult:
     ev_played: float | None = None
     outcomes_played: tuple[tuple[int, float], ...] | None = None
 
+    @property
+    def ev_rated(self) -> float | None:
+        """The EV the advice is chosen on: as played with a played-odds model, else
+        double dummy."""
+        return self.ev_played if self.ev_played is not None else self.ev
+
     def to_dict(self, match: bool = False, played: bool = False) -> dict:
         o = self.option
         d = {"bid": o.bid, "allowed": o.allowed, "p_win": self.p_win,

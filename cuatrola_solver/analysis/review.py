@@ -80,8 +80,9 @@ import copy
 import multiprocessing
 import sys
 from dataclasses import dataclass, field
+from typing import Mapping
 
-from ..advice.bidding import advise
+from ..advice.bidding import Advice, OptionResult, advise
 from ..advice.budget import SETTLED, Budget, Progress
 from ..advice.cardplay import hint
 from ..dd import solver
@@ -264,62 +265,42 @@ class CardReview:
 
 
 @dataclass(frozen=True)
-class BidOption:
-    bid: str
-    allowed: bool
-    contract: str | None
-    declarer: tuple[int, ...]
-    p_win: float | None
-    ev: float | None
-    dd_makes: bool | None          # the seat's side wins, on the actual deal
-    dd_game_points: int | None     # match points of the seat's side, on the actual deal
-    reason: str | None = None
-    p_match: float | None = None   # the seat's pair wins the match (with the score)
-    p_played: float | None = None  # with a played-odds model: P(win) and EV as played
-    ev_played: float | None = None
-
-    @property
-    def ev_advised(self) -> float | None:
-        """The EV the advice is chosen on: as played with a model, else double dummy."""
-        return self.ev_played if self.ev_played is not None else self.ev
-
-    def to_dict(self, match: bool = False, played: bool = False) -> dict:
-        decl = self.declarer
-        d = {"bid": self.bid, "allowed": self.allowed, "contract": self.contract,
-             "declarer": _declarer(decl), "p_win": self.p_win, "ev": self.ev,
-             "dd_makes": self.dd_makes, "dd_game_points": self.dd_game_points,
-             "reason": self.reason}
-        if played:
-            d["p_played"], d["ev_played"] = self.p_played, self.ev_played
-        if match:
-            d["p_match"] = self.p_match
-        return d
-
-
-@dataclass(frozen=True)
 class BidReview:
+    """One seat's call against the advisor's answer at its turn (``answer``: the
+    :class:`~cuatrola_solver.advice.bidding.Advice` of its own hand, the calls before it
+    and the score), and what each allowed call would have scored on the actual deal,
+    double dummy (``dd[bid]``: ``(makes, game points)`` of the seat's side)."""
+
     seat: int
     call: str
-    advice: str
-    options: tuple[BidOption, ...]
-    deals: int
-    exact: bool
-    seed: int | None
-    #: with the match score: the call of highest ev (the advice plays for the match)
-    advice_per_hand: str | None = None
+    answer: Advice
+    dd: Mapping[str, tuple[bool, int]]
 
-    def option(self, bid: str) -> BidOption:
-        for o in self.options:
-            if o.bid == bid:
-                return o
-        raise KeyError(bid)
+    @property
+    def advice(self) -> str:
+        """The advised call (for the match, with the score)."""
+        return self.answer.advice
+
+    @property
+    def advice_per_hand(self) -> str | None:
+        """With the match score: the call of highest ev (the advice plays for the match)."""
+        return self.answer.advice_per_hand
+
+    def option(self, bid: str) -> OptionResult:
+        return self.answer.option(bid)
+
+    def dd_makes(self, bid: str) -> bool | None:
+        return self.dd[bid][0] if bid in self.dd else None
+
+    def dd_game_points(self, bid: str) -> int | None:
+        return self.dd[bid][1] if bid in self.dd else None
 
     @property
     def ev_loss(self) -> float:
         """Expected match points per hand given away against the best call for the hand
         (as played when the review has played odds)."""
         best = self.option(self.advice_per_hand or self.advice)
-        return max(0.0, best.ev_advised - self.option(self.call).ev_advised)
+        return max(0.0, best.ev_rated - self.option(self.call).ev_rated)
 
     @property
     def match_loss(self) -> float | None:
@@ -332,31 +313,46 @@ class BidReview:
     def dd_best(self) -> str:
         """The allowed call that scores most on the actual deal (ties: the weaker call)."""
         best = None
-        for o in self.options:
-            if o.allowed and (best is None or o.dd_game_points > best.dd_game_points):
-                best = o
-        return best.bid
+        for r in self.answer.options:
+            bid = r.option.bid
+            if r.option.allowed and (best is None or self.dd[bid][1] > self.dd[best][1]):
+                best = bid
+        return best
 
     @property
     def dd_points_lost(self) -> int:
-        return self.option(self.dd_best).dd_game_points - self.option(self.call).dd_game_points
+        return self.dd[self.dd_best][1] - self.dd[self.call][1]
 
     @property
     def missed(self) -> str | None:
         """A bid the seat did not make that wins on the actual deal and scores more."""
-        best = self.option(self.dd_best)
-        if best.bid not in ("paso", self.call) and best.dd_makes and self.dd_points_lost > 0:
-            return best.bid
+        best = self.dd_best
+        if best not in ("paso", self.call) and self.dd[best][0] and self.dd_points_lost > 0:
+            return best
         return None
+
+    def _option_dict(self, r: OptionResult, match: bool, played: bool) -> dict:
+        o = r.option
+        makes, points = self.dd.get(o.bid, (None, None))
+        d = {"bid": o.bid, "allowed": o.allowed, "contract": o.contract,
+             "declarer": _declarer(o.declarer), "p_win": r.p_win, "ev": r.ev,
+             "dd_makes": makes, "dd_game_points": points, "reason": o.reason}
+        if played:
+            d["p_played"], d["ev_played"] = r.p_played, r.ev_played
+        if match:
+            d["p_match"] = r.p_match
+        return d
 
     def to_dict(self) -> dict:
         match = self.advice_per_hand is not None
-        played = any(o.p_played is not None for o in self.options)
+        played = any(r.p_played is not None for r in self.answer.options)
+        a = self.answer
         d = {"seat": self.seat, "side": str(side_of(self.seat)), "call": self.call,
              "advice": self.advice, "ev_loss": round(self.ev_loss, 6),
              "dd_best": self.dd_best, "dd_points_lost": self.dd_points_lost,
-             "missed": self.missed, "deals": self.deals, "exact": self.exact,
-             "seed": self.seed, "options": [o.to_dict(match, played) for o in self.options]}
+             "missed": self.missed, "deals": a.deals, "exact": a.exact,
+             "seed": a.seed,
+             "options": [self._option_dict(r, match, played) for r in a.options]}
         if match:
             d["advice_per_hand"] = self.advice_per_hand
             d["match_loss"] = round(self.match_loss, 6)
@@ -566,23 +562,18 @@ def _review_bids(hand: Hand, table: list[dict], rows: list, how: _Method,
         s = None if seed is None else seed + 100 + seat
         view = View(hand.rules, seat, hand.deal[seat - 1], hand.muestra,
                     tuple(calls[:seat - 1]), score=hand.score)
-        adv = advise(view, Budget(how.exact, how.samples, s, workers), how.models)
+        answer = advise(view, Budget(how.exact, how.samples, s, workers), how.models)
         mine = side_of(seat)
-        options = []
-        for r in adv.options:
+        dd = {}
+        for r in answer.options:
             o = r.option
-            makes = gp = None
             if o.allowed:
                 row = by_key[(o.contract, tuple(o.declarer))]
                 v = _seat_view({"makes": row["makes"], "game_points": row["game_points"],
                                 "tricks": row["tricks"], "margin": row["margin"]},
-                               mine, 0 if row["side"] == "A" else 1)
-                makes, gp = bool(v["makes"]), v["game_points"]
-            options.append(BidOption(o.bid, o.allowed, o.contract, tuple(o.declarer),
-                                     r.p_win, r.ev, makes, gp, o.reason, r.p_match,
-                                     r.p_played, r.ev_played))
-        out.append(BidReview(seat, calls[seat - 1], adv.advice, tuple(options), adv.deals,
-                             adv.exact, adv.seed, adv.advice_per_hand))
+                               mine, Side.parse(row["side"]))
+                dd[o.bid] = (bool(v["makes"]), v["game_points"])
+        out.append(BidReview(seat, calls[seat - 1], answer, dd))
     return out
 
 
