@@ -448,8 +448,9 @@ class View:
         """The seat's own input, as ``hint --hand ... --played ...`` gives it.
 
         ``hand`` is the five cards dealt, or the cards still held (the seat's cards in
-        ``played`` complete them).  ``auction`` the calls so far (absent: all passed, when
-        cards were played); ``played`` the play section of a record."""
+        ``played`` complete them).  ``auction`` the calls so far (absent: all passed, so
+        that with nothing played either the view is at the opening lead); ``played`` the
+        play section of a record."""
         rules = rules if isinstance(rules, RuleSet) else get_rules(rules)
         cards = parse_cards(hand, "--hand")
         m = parse_card(muestra, "(--muestra)")
@@ -458,7 +459,7 @@ class View:
         tricks, cantes = read_play(played or "", "--played")
         calls = (tuple(parse_call(c, f"(call {i} in --auction)")
                        for i, c in enumerate(auction.replace(",", " ").split(), 1))
-                 if auction else ("paso",) * 4 if tricks else ())
+                 if auction else ("paso",) * 4)
         held = mask_of(cards)
         if len(cards) < 5:
             # the cards still held: add the ones this seat played

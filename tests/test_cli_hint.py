@@ -1,0 +1,37 @@
+"""``cuatrola hint`` live, from a seat's own cards: the opening lead, a seat not on turn."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from cuatrola_cli.main import app
+from cuatrola_solver.game.cards import parse_cards
+from cuatrola_solver.game.view import View
+
+runner = CliRunner()
+LIVE = ["hint", "--hand", "Sc 3c Se 3e Sb", "--muestra", "Rc", "--samples", "60", "--seed", "1",
+        "--no-inference", "--model", "dd"]
+
+
+def test_the_opening_lead_needs_neither_auction_nor_played():
+    """Issue 19: the first lead is a decision too; the calls default to all passing
+    whether or not cards were played."""
+    res = runner.invoke(app, LIVE + ["--seat", "1", "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["trick"] == 1 and out["contract"] == "paso"
+    assert sorted(c["card"] for c in out["cards"]) == sorted("Sc 3c Se 3e Sb".split())
+    view = View.from_input("Sc 3c Se 3e Sb", "Rc", 1)
+    assert view.calls == ("paso",) * 4 and view.to_play == 1
+    assert view.legal_cards() == sorted(parse_cards("Sc 3c Se 3e Sb"))
+
+
+def test_a_seat_not_on_turn_is_told_whose_turn_it_is():
+    res = runner.invoke(app, LIVE + ["--seat", "2"])
+    assert res.exit_code == 2
+    assert res.stderr.strip() == "error: it is seat 1's turn to play, not seat 2's"
+    # an auction still going on is said as such
+    res = runner.invoke(app, LIVE + ["--seat", "2", "--auction", "paso"])
+    assert res.exit_code == 2 and "the auction is not over" in res.stderr
