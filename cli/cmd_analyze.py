@@ -202,7 +202,8 @@ def register(app: typer.Typer) -> None:
         review of each call, the result with its points and a summary per seat.
         --html writes the same as a page to look at, --plot the graph of the win chances."""
         budget = command_budget(exact, samples, seed, workers)
-        for path, kinds in ((html, None), (plot, (".png", ".svg"))):
+        for path, kinds in ((html, None), (plot, (".png", ".svg")),
+                            (None if str(annotate) == "-" else annotate, None)):
             if path is not None:
                 check_writable(path, kinds)
         if plot is not None and importlib.util.find_spec("matplotlib") is None:

@@ -29,6 +29,7 @@ from cuatrola_solver.bots.players import parse_player
 from cuatrola_solver.notation.record import format_rules, write_text
 from cuatrola_solver.bots.playout import iter_match, play_hand, seat_of
 from cuatrola_solver.game.cards import random_deal
+from cuatrola_solver.game.seats import check_seat
 from cuatrola_solver.game.view import View
 
 from .common import RulesOption, command_models, fail, load_rules, user_errors
@@ -181,7 +182,7 @@ def register(app: typer.Typer) -> None:
     @app.command("play")
     @user_errors
     def play_command(
-        seat: int = typer.Option(1, "--seat", "-s", min=1, max=4, help="Your seat, 1-4 "
+        seat: int = typer.Option(1, "--seat", "-s", metavar="N", help="Your seat, 1-4 "
                                  "(seat 4 deals; in a match everyone moves one seat on each hand)."),
         bots: str = typer.Option("pimc", "--bots", "-b", help="The other three players: one "
                                  "name for all (pimc, heuristic, random) or three, comma "
@@ -190,17 +191,23 @@ def register(app: typer.Typer) -> None:
         seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the deals and the bots."),
         hints: bool = typer.Option(False, "--hints", help="Show the hint before each decision "
                                "(odds as the hand will be played, the calls weighed)."),
-        save: Optional[Path] = typer.Option(None, "--save", help="Write each hand's record "
-                                            "to this folder."),
+        save: Optional[Path] = typer.Option(None, "--save", metavar="DIR", help="Write "
+                                            "each hand's record to this folder (made if "
+                                            "missing, and said)."),
         match: bool = typer.Option(False, "--match", help="Play a whole match to the target."),
     ) -> None:
         """Play one seat against three bots: calls, cantes and cards typed as lines."""
+        check_seat(seat, "--seat")
         rs = load_rules(rules)
         specs = [b for b in bots.split(",")] if "," in bots else [bots] * 3
         if len(specs) != 3:
             fail(f"--bots {quote(bots)}: expected one player or three, comma separated")
         others = [parse_player(b) for b in specs]
+        made = False                # --save names a folder: made when missing, and said
         if save is not None:
+            if save.exists() and not save.is_dir():
+                fail(f"cannot write to --save {quote(str(save))}: it is a file, not a folder")
+            made = not save.exists()
             try:
                 save.mkdir(parents=True, exist_ok=True)
             except OSError as e:
@@ -215,6 +222,8 @@ def register(app: typer.Typer) -> None:
         players = others[:seat - 1] + [human] + others[seat - 1:]
         screen.say(f"cuatrola, rules {format_rules(rs)}, seed {seed}; you are seat {seat}; "
                    f"trumps are marked *")
+        if made:
+            screen.say(f"made the folder {save} for the records")
 
         def observe(hand: Hand, kind: str, who: int, choice) -> None:
             player = players[(who - 1 + hand_no["k"]) % 4]

@@ -454,8 +454,7 @@ class View:
         rules = rules if isinstance(rules, RuleSet) else get_rules(rules)
         cards = parse_cards(hand, "--hand")
         m = parse_card(muestra, "(--muestra)")
-        if seat not in (1, 2, 3, 4):
-            raise RecordError(f"bad seat {seat!r} in --seat: expected 1 to 4")
+        check_seat(seat, "--seat")
         tricks, cantes = read_play(played or "", "--played")
         calls = (tuple(parse_call(c, f"(call {i} in --auction)")
                        for i, c in enumerate(auction.replace(",", " ").split(), 1))
