@@ -214,6 +214,22 @@ def call_odds(option: dict) -> tuple[float | None, float | None]:
     return option.get("p_win"), option.get("ev")
 
 
+def best_cards(card: dict) -> str:
+    """The card that did best on what the seat knew (``Ac``); cards that tie for it as
+    ``Re or Ac`` (at most three named): the P(win) shown beside is each one's."""
+    best = card["best"]
+    return " or ".join(best[:3]) + (" or …" if len(best) > 3 else "")
+
+
+def drop_empty_columns(headers: list[str], rows: list[list[str]],
+                       keep: int = 1) -> tuple[list[str], list[list[str]]]:
+    """The table without the columns (after the first ``keep``) whose every cell is
+    empty: no column of blanks."""
+    used = [i for i in range(len(headers))
+            if i < keep or any(r[i] and r[i] != "<td></td>" for r in rows)]
+    return [headers[i] for i in used], [[r[i] for i in used] for r in rows]
+
+
 def _e(x) -> str:
     return html.escape(str(x), quote=True)
 
@@ -319,8 +335,8 @@ def _play_table(report: dict) -> str:
                 note += ("; " if note else "") + "double-dummy error, sound on what was known"
             p, best_p = card_odds(c)
             pw = _pct(p)
-            best = " ".join(c["best"][:3]) + " " + _pct(best_p)
-            loss = f"{c['loss']:.2f}"
+            best = f"{best_cards(c)} {_pct(best_p)}"
+            loss = _pct(c["loss"])
         dd = ""
         if c["dd"]:
             word = {True: "win", False: "lose"}
@@ -329,7 +345,7 @@ def _play_table(report: dict) -> str:
         cls = ' class="bad"' if c["symbol"] else ""
         rows.append([str(c["trick"]), str(c["seat"]), f"<td{cls}>{_e(card)}</td>", pw, best,
                      loss, dd, note])
-    return _table(["baza", "seat", "card", "P(win) knew", "best alternatives", "loss",
+    return _table(["baza", "seat", "card", "P(win) knew", "best card", "win lost",
                    "double dummy", "label"], rows)
 
 
@@ -345,8 +361,8 @@ def _bids_table(report: dict) -> str:
                      f"{call['dd_game_points']:+d}",
                      f"{b['dd_best']} {best['dd_game_points']:+d}",
                      f"{b['missed']} was there to be made" if b["missed"] else ""])
-    return _table(["seat", "call", "P(win) EV", "advice", "EV lost", "double dummy",
-                   "best double dummy", "note"], rows)
+    return _table(*drop_empty_columns(["seat", "call", "P(win) EV", "advice", "EV lost",
+                                       "double dummy", "best double dummy", "note"], rows))
 
 
 def _summary_table(report: dict) -> str:
@@ -358,10 +374,11 @@ def _summary_table(report: dict) -> str:
                      "–" if s["accuracy"] is None else f"{s['accuracy']:.0f}%",
                      str(s["choices"]), str(s["inaccuracies"]), str(s["mistakes"]),
                      str(s["blunders"]), str(s["renuncios"]),
-                     f"{100 * s['win_chance_lost']:.0f}%", str(s["points_lost"])])
+                     f"{100 * s['win_chance_lost']:.0f}%", str(s["points_lost"]),
+                     f"{s['dd_errors']} ({s['dd_only']})"])
     return _table(["seat", "side", "accuracy", "choices", "?! inaccuracies", "? mistakes",
-                   "?? blunders", "renuncios", "win chance lost", "match points lost (dd)"],
-                  rows)
+                   "?? blunders", "renuncios", "win chance lost", "match points lost (dd)",
+                   "dd errors (sound)"], rows)
 
 
 def _result_section(report: dict) -> str:
@@ -433,7 +450,8 @@ def html_report(report: dict, title: str = "cuatrola analysis") -> str:
         "<p>P(win): the chance of the card's side from what its player knew"
         + (", as the hand will be played (the played-odds model)"
            if report.get("model") == "played" else ", double dummy")
-        + "; best: the cards that did best; loss: the win chance given away. ?! an "
+        + "; best card: the card that did best on that knowledge (cards that tie joined "
+        "by 'or'), and its P(win); win lost: the win chance given away. ?! an "
         "inaccuracy (10 points or more), ? a mistake (20), ?? a blunder (30).</p>",
         _play_table(report),
     ]
@@ -442,7 +460,12 @@ def html_report(report: dict, title: str = "cuatrola analysis") -> str:
                   "<p>P(win) and EV from the seat's own hand; double dummy: the match points "
                   "on the actual deal.</p>", _bids_table(report)]
     parts += ["<h2>The result</h2>", _result_section(report),
-              "<h2>Per seat</h2>", _summary_table(report),
+              "<h2>Per seat</h2>",
+              "<p>Accuracy (the share of a seat's choices losing less than 10% of winning "
+              "chances) and the win chance lost: on what the seat knew. Match points lost "
+              "and errors: double dummy, with every card seen; in brackets the errors that "
+              "were sound on what the seat knew, which is how an accurate seat can still "
+              "lose points.</p>", _summary_table(report),
               '<p class="foot">Written by cuatrola analyze --html. This page needs no '
               "network.</p></main>",
               f'<script type="application/json" id="report-data">{data}</script>',
