@@ -158,3 +158,16 @@ def test_tables_in_one_unit_and_no_blank_column():
     summary = text.split("Summary", 1)[1]
     assert "dd pts lost" in summary and "dd errors (sound)" in summary
     assert "were sound on what it knew" in summary
+
+
+def test_the_graph_ends_at_the_result():
+    """Issue 19, item 4: the curves ended at A 28% / B 72% though side A won.  In
+    analyze --json the last point of win_chances is the result, whatever ended the hand
+    (five tricks, a renuncio, an early end)."""
+    for name in ("online-blunder", "online-montar", "italiano-failed-solo", "app-fallar"):
+        d = analyze_json(str(EXAMPLES / f"{name}.txt"), "--samples", "40", "--seed", "1",
+                         "--no-bids")
+        a_won = d["result"]["winner"] == "A"
+        last = d["win_chances"][-1]
+        assert last["knew"] == float(a_won) and last["knew_b"] == float(not a_won), name
+        assert last["dd"] == int(a_won) and last["decided"], name
