@@ -82,8 +82,8 @@ import sys
 from dataclasses import dataclass, field
 
 from ..advice.bidding import advise
-from ..advice.budget import SETTLED, Budget, Progress
-from ..advice.cardplay import hint
+from ..advice.budget import Budget, Progress
+from ..advice.cardplay import exact_when_few, hint
 from ..dd import solver
 from ..game.cards import format_card, format_cards
 from ..game.hand import Hand, Renuncio, replay_cards
@@ -91,8 +91,6 @@ from ..game.match import check_score
 from ..game.play import SIDE_NAMES, renuncio_obligation, side_of
 from ..game.rules import rules_spec
 from ..game.view import View
-from ..hidden.deals import count_deals
-from ..hidden.knowledge import knowledge_from_view
 from ..models.preset import Models
 from ..notation.record import HandRecord
 
@@ -553,8 +551,7 @@ def _hint(hand: Hand, how: _Method, seed: int | None, workers: int):
     ``samples`` (and than the deals sampling ever draws: a huge ``samples`` must not mean
     exact work)."""
     view = View.on_turn(hand)
-    exact = how.exact or count_deals(knowledge_from_view(view)) <= min(how.samples, SETTLED)
-    return hint(view, Budget(exact, how.samples, seed, workers),
+    return hint(view, exact_when_few(view, Budget(how.exact, how.samples, seed, workers)),
                 Models(how.models.bids, how.card_model))
 
 
