@@ -56,9 +56,9 @@ OBLIGATION_WORDS = {
 COMMANDS = (
     "what you may type:",
     "  a call: paso (or pass), solo, contrasolo, cuatrola, quintola",
-    "  a card: its rank then its suit, as 3o, Cc, Ab (ranks A 3 R C S, or K N J for rey, "
-    "caballo, sota; suits o c e b; the * of a trump may be left out); Enter plays your "
-    "only legal card",
+    "  a card: its rank then its suit, as 3o, Cc, Ab (ranks A 3 R C S, or K N J for rey,",
+    "    caballo, sota; suits o c e b; a trump's * may be left out); Enter plays your only",
+    "    legal card, shown in [brackets]",
     "  a cante: the suit (bastos, or b); Enter sings the one in [brackets]; no keeps quiet",
     "  ? shows this; the end of input (Ctrl-D) ends the game",
 )
@@ -276,7 +276,8 @@ class Human:
         if self.hints:
             # hint's own budget, and every layout when they are no more than it samples
             h = hint(view, exact_when_few(view, Budget(seed=view.seed(seed))), self.models)
-            how = (f"all {h.deals:,} layouts" if h.exact else f"{h.deals:,} deals")
+            how = (f"{h.deals:,} deals" if not h.exact else "the one layout left"
+                   if h.deals == 1 else f"all {h.deals:,} layouts")
             s.say("  hint: " + "  ".join(
                 f"{format_card(c.card)} "
                 f"{100 * (c.p_win if c.p_played is None else c.p_played):.0f}%"
@@ -287,6 +288,7 @@ class Human:
                             else f"your card ({s.cards(legal, view.trump)}):")
             if not text:
                 if forced:
+                    s.say(f"  you play {s.card(legal[0], view.trump)}")
                     return legal[0]
                 s.say("  type a card, as 3o (? shows the commands)")
                 continue

@@ -167,7 +167,7 @@ def test_the_commands_pass_and_enter_for_a_forced_card():
     assert "what you may type:" in out and "paso (or pass)" in out
     assert "your call (paso solo cuatrola quintola): pass\n" in out
     assert "  type a card, as 3o (? shows the commands)" in out     # Enter needs a forced card
-    assert re.search(r"your card \[\w\w\*?\]: \n", out)             # a forced card by Enter
+    assert re.search(r"your card \[(\w\w)\*?\]: \n  you play \1\*?\n", out)   # forced: Enter
     assert "hand 1 over:" in out
 
 
