@@ -244,7 +244,7 @@ class Human:
             best = best_cante(values)
             ranked = sorted(values, key=lambda o: o == best, reverse=True)
             s.say("  hint: " + ("keep quiet" if best is None else f"sing {SUIT_NAMES[best]}")
-                  + ": your side wins " + ", ".join(
+                  + ": your pair wins " + ", ".join(
                       f"{100 * values[o][0]:.0f}% "
                       + ("without a cante" if o is None else f"singing {SUIT_NAMES[o]}")
                       for o in ranked) + f" ({CANTE_HINT_SAMPLES} deals)")

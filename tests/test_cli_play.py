@@ -131,7 +131,7 @@ def test_the_cante_prompt_shows_the_hint_defaults_to_singing_and_confirms(tmp_pa
     assert typed == ["sing [copas]/no: "]                     # the default is explicit
     lines = out.splitlines()
     k = next(i for i, x in enumerate(lines) if x == "you may sing: copas (20)")
-    assert re.fullmatch(r"  hint: (sing copas|keep quiet): your side wins \d+% "
+    assert re.fullmatch(r"  hint: (sing copas|keep quiet): your pair wins \d+% "
                         r"(singing copas|without a cante), \d+% (singing copas|without a "
                         r"cante) \(400 deals\)", lines[k + 1]), lines[k + 1]
     assert lines[k + 2] == "sing [copas]/no: bastso"
