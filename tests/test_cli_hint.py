@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from typer.testing import CliRunner
 
@@ -35,3 +36,24 @@ def test_a_seat_not_on_turn_is_told_whose_turn_it_is():
     # an auction still going on is said as such
     res = runner.invoke(app, LIVE + ["--seat", "2", "--auction", "paso"])
     assert res.exit_code == 2 and "the auction is not over" in res.stderr
+
+
+def test_the_opening_lead_through_a_real_pipe():
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "cuatrola_cli.main", *LIVE, "--seat", "1"],
+                          capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("seat 1, trick 1: play ") and "contract paso" in done.stdout
+
+
+def test_help_names_the_values_and_ends_on_a_sentence():
+    """Issue 19, item 10: hint --help ended on a dangling 'Or give your cards live:',
+    play --help showed FILE for the --save folder, and typer's range hid check_seat."""
+    out = runner.invoke(app, ["hint", "--help"], env={"COLUMNS": "200"}).stdout
+    assert "Or give your cards live:" not in out
+    flat = " ".join(out.replace("│", " ").split())
+    assert "the options marked Live (--hand, --muestra, --seat)." in flat
+    assert "1<=x<=4" not in out
+    out = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "200"}).stdout
+    assert re.search(r"--save\s+DIR", out) and "1<=x<=4" not in out
