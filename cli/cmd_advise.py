@@ -12,6 +12,7 @@ from tabulate import tabulate
 from cuatrola_solver.advice.bidding import DEFAULT_SAMPLES, advise
 from cuatrola_solver.advice.budget import Progress
 from cuatrola_solver.game.match import parse_score
+from cuatrola_solver.game.seats import check_seat
 from cuatrola_solver.game.view import View
 
 from .common import (JsonOption, RulesOption, SeedOption, command_budget, command_models,
@@ -20,8 +21,6 @@ from .common import (JsonOption, RulesOption, SeedOption, command_budget, comman
 from .render import colour_cards, muestra_text
 
 BARS = "▁▂▃▄▅▆▇█"
-ADVICE_VERB = {"paso": "Pass", "solo": "Go solo", "contrasolo": "Answer contrasolo",
-               "cuatrola": "Bid cuatrola", "quintola": "Bid quintola"}
 
 
 @contextmanager
@@ -78,11 +77,12 @@ def _side(seat: int) -> int:
 
 
 def advice_sentence(report: dict) -> str:
-    """``Go solo: you win 83% (±1%), +1.32 points per hand on average; paso: 61%, +0.22``."""
+    """``Call solo: you win 83% (±1%), +1.32 points per hand on average; paso: 61%,
+    +0.22``: the advised call named as the others are, by its word in the game."""
     seat = report["seat"]
     opts = {o["bid"]: o for o in report["options"]}
     best = opts[report["advice"]]
-    verb = ADVICE_VERB[best["bid"]]
+    verb = f"Call {best['bid']}"
     if best["bid"] == "paso" and best["contract"] != "paso":
         decl = best["declarer"]
         if _side(decl[0] if isinstance(decl, list) else decl) != _side(seat):
@@ -184,6 +184,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Odds and advice for each call this seat may make now (later seats assumed to pass)."""
         budget = command_budget(exact, samples, seed, workers)
+        check_seat(seat, "--seat")
         rs = load_rules(rules)
         view = View.bidding(hand, muestra, seat, auction, rs,
                             parse_score(score, rules=rs) if score is not None else None)

@@ -12,7 +12,8 @@ import typer
 from tabulate import tabulate
 
 from cuatrola_solver.analysis import review
-from cuatrola_solver.analysis.report import call_odds, card_odds, html_report, plot_win_chances
+from cuatrola_solver.analysis.report import (best_cards, call_odds, card_odds, drop_empty_columns,
+                                             html_report, plot_win_chances)
 from cuatrola_solver.errors import quote
 from cuatrola_solver.notation.record import format_rules, read_record, write_text
 
@@ -57,7 +58,6 @@ def _card_row(c: dict) -> list[str]:
         return [str(c["seat"]), c["card"], "", "", "", "", "forced"]
     if c["kind"] == "after_renuncio":
         return [str(c["seat"]), c["card"], "", "", "", "", "after the renuncio: not valued"]
-    best = " ".join(c["best"][:3])
     note = []
     if c["kind"] == "renuncio":
         note.append(f"renuncio ({c['obligation'].replace('_', ' ')})")
@@ -68,8 +68,8 @@ def _card_row(c: dict) -> list[str]:
     elif c["unpunished"]:
         note.append("cost nothing double dummy")
     p, best_p = card_odds(c)
-    return [str(c["seat"]), c["card"] + sym, _pct(p), f"{best} {_pct(best_p)}",
-            f"{c['loss']:.2f}", _dd(c), "; ".join(note)]
+    return [str(c["seat"]), c["card"] + sym, _pct(p), f"{best_cards(c)} {_pct(best_p)}",
+            _pct(c["loss"]), _dd(c), "; ".join(note)]
 
 
 def render(report: dict) -> str:
@@ -116,22 +116,25 @@ def render(report: dict) -> str:
                 notes.append(f"seat {b['seat']} called {b['call']}: {b['missed']} makes on "
                              f"this deal double dummy ({m['dd_game_points']:+d} instead of "
                              f"{call['dd_game_points']:+d})")
-        lines.append(tabulate(rows, headers=["seat", "call", "P(win) EV", "advice", "EV lost"]
-                              + (["match lost"] if match else []) + ["dd", "dd best"],
-                              disable_numparse=True))
+        headers, rows = drop_empty_columns(
+            ["seat", "call", "P(win) EV", "advice", "EV lost"]
+            + (["match lost"] if match else []) + ["dd", "dd best"], rows)
+        lines.append(tabulate(rows, headers=headers, disable_numparse=True))
         lines += notes
 
     lines += ["", "Play (P(win) of the seat's side from what it knew"
               + (", as the hand will be played" if report.get("model") == "played" else "")
-              + "; dd: double dummy before→after the card)"]
+              + "; best: the card that did best on that knowledge, and its P(win); win lost: "
+              "the difference; dd: double dummy before→after the card)"]
     by_trick: dict[int, list[dict]] = {}
     for c in report["cards"]:
         by_trick.setdefault(c["trick"], []).append(c)
     for t, cards in by_trick.items():
         lines.append(f"trick {t}")
-        table = tabulate([_card_row(c) for c in cards],
-                         headers=["seat", "card", "P(win)", "best", "loss", "dd", "note"],
-                         disable_numparse=True)
+        headers, rows = drop_empty_columns(
+            ["seat", "card", "P(win)", "best", "win lost", "dd", "note"],
+            [_card_row(c) for c in cards], keep=2)
+        table = tabulate(rows, headers=headers, disable_numparse=True)
         lines += ["  " + x for x in table.splitlines()]
 
     lines.append("")
@@ -145,8 +148,10 @@ def render(report: dict) -> str:
         lines.append("the first renuncio decides the hand: later cards are not valued")
     lines += result_lines(report["result"], None)
 
-    lines += ["", "Summary (accuracy: share of a seat's choices losing < 10% winning "
-              "chances; pts lost: match points given away double dummy)"]
+    lines += ["", "Summary (on what each seat knew: accuracy, the share of its choices losing "
+              "less than 10% of winning chances, and the chances it lost; dd, with every card "
+              "seen: the match points its cards gave away and its errors, in brackets those "
+              "that were sound on what it knew)"]
     rows = []
     for s in report["summary"]:
         if not s["cards"]:
@@ -157,7 +162,7 @@ def render(report: dict) -> str:
                      str(s["renuncios"]), f"{100 * s['win_chance_lost']:.0f}%",
                      str(s["points_lost"]), f"{s['dd_errors']} ({s['dd_only']})"])
     lines.append(tabulate(rows, headers=["seat", "side", "accuracy", "choices", "?!", "?",
-                                         "??", "renuncios", "win lost", "pts lost",
+                                         "??", "renuncios", "win lost", "dd pts lost",
                                          "dd errors (sound)"], disable_numparse=True))
     return "\n".join(lines)
 
@@ -202,7 +207,8 @@ def register(app: typer.Typer) -> None:
         review of each call, the result with its points and a summary per seat.
         --html writes the same as a page to look at, --plot the graph of the win chances."""
         budget = command_budget(exact, samples, seed, workers)
-        for path, kinds in ((html, None), (plot, (".png", ".svg"))):
+        for path, kinds in ((html, None), (plot, (".png", ".svg")),
+                            (None if str(annotate) == "-" else annotate, None)):
             if path is not None:
                 check_writable(path, kinds)
         if plot is not None and importlib.util.find_spec("matplotlib") is None:

@@ -11,10 +11,9 @@ from typing import Optional
 import typer
 
 from cuatrola_solver import __version__
-from cuatrola_solver.models import bids
 
 from .cmd_advise import progress_bar
-from .common import RulesOption, fail, load_rules, user_errors
+from .common import RulesOption, check_writable, fail, load_rules, user_errors
 from cuatrola_solver.lab import fit_bids
 
 
@@ -28,17 +27,24 @@ def register(app: typer.Typer) -> None:
         seed: int = typer.Option(1, "--seed", min=0, help="Seed of the deals and the advice."),
         samples: int = typer.Option(300, "--samples", min=20, max=20_000,
                                     help="Deals each advice samples (the lab bidder's budget)."),
-        out: Optional[Path] = typer.Option(None, "--out", "-o", help="Where to write the model "
-                                           "(default: the package's data file of the preset)."),
+        out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
+                                           help="The model file to write (required: no "
+                                           "command writes into the installed package)."),
         calls: Optional[Path] = typer.Option(None, "--calls", help="Keep the advisor's calls "
                                              "in this file (JSON lines), or fit on the calls "
                                              "already in it."),
     ) -> None:
-        """Fit P(call | hand, seat, calls before) on the advisor bidder's calls."""
+        """Fit P(call | hand, seat, calls before) on the advisor bidder's calls.
+
+        The model goes to -o FILE; the one the commands use is the package's, which no
+        command changes (docs/lab.md, 'Fitting the models')."""
         rs = load_rules(rules)
-        if rs.differences() and out is None:
-            fail(f"--rules {rules!r} overrides the preset: give --out FILE (the package "
-                 f"keeps one model per preset)")
+        if out is None:
+            fail("bidmodel needs -o FILE, the model file to write (the shipped model is "
+                 "never overwritten)")
+        check_writable(out)
+        if calls is not None and not calls.exists():
+            check_writable(calls)
         if calls is not None and calls.exists():
             rows = fit_bids.read_calls(calls, rs)
             deals = len(rows) // 4
@@ -55,7 +61,7 @@ def register(app: typer.Typer) -> None:
         model = fit_bids.fit(rows, rs, {"command": command.strip(), "deals": deals,
                                          "seed": seed, "samples": samples,
                                          "lab_version": __version__})
-        path = out or bids.model_path(rs)
+        path = out
         try:
             Path(path).write_text(model.to_json() + "\n", encoding="utf-8")
         except OSError as e:

@@ -19,7 +19,7 @@ from cuatrola_solver.errors import quote
 from cuatrola_solver.bots.players import parse_player
 from cuatrola_solver.game.rules import get_rules
 
-from .common import JsonOption, emit_json, fail, save_figure, user_errors
+from .common import JsonOption, check_writable, emit_json, fail, save_figure, user_errors
 from cuatrola_solver.lab import fit_played
 
 #: groups drawn in the plot's reliability panel: at least this many predictions, and
@@ -79,6 +79,8 @@ def plot(report: dict, path: str) -> None:
         if g["contract"] == "paso" and "seat" in g:
             continue                            # paso is drawn per side
         bins = [b for b in g["bins"] if b["count"] >= PLOT_MIN_BIN]
+        if not bins:
+            continue                            # no point to draw: no line, no legend
         xs = [b["mean_p"] for b in bins]
         ys = [b["observed"] for b in bins]
         left.plot(xs, ys, marker="o", ms=3, lw=1.2,
@@ -87,6 +89,10 @@ def plot(report: dict, path: str) -> None:
     left.set_title(f"reliability by contract and seat (bins of {PLOT_MIN_BIN}+ predictions)")
     if left.get_lines()[1:]:
         left.legend(fontsize=7, loc="upper left")
+    else:
+        left.text(0.5, 0.5, f"no contract and seat with {PLOT_MIN} predictions or more\n"
+                  f"and {PLOT_MIN_BIN} in a bin: play more hands", ha="center",
+                  va="center", fontsize=10, color="0.35", transform=left.transAxes)
     overall = next((g for g in report["groups"] if g["group"] == "overall"), None)
     if overall and overall["n"]:
         xs = [b["mean_p"] for b in overall["bins"]]
@@ -106,6 +112,9 @@ def plot(report: dict, path: str) -> None:
         right.legend(fontsize=8, loc="upper left")
         right.set_title(f"all predictions: n={overall['n']}, Brier {overall['brier']:.3f}, "
                         f"ECE {100 * overall['ece']:.1f}%")
+    else:
+        right.text(0.5, 0.5, "no predictions in these records", ha="center", va="center",
+                   fontsize=10, color="0.35", transform=right.transAxes)
     right.set_ylabel("observed win rate")
     save_figure(fig, path)
 
@@ -180,10 +189,15 @@ def register(app: typer.Typer) -> None:
         the played-odds model that advise uses."""
         if plot_file is not None and Path(plot_file).suffix.lower() not in (".png", ".svg"):
             fail(f"bad plot file {quote(plot_file)}: expected a name ending in .png or .svg")
+        if plot_file is not None:
+            check_writable(Path(plot_file))
         if fit and out is None:
-            fail("--fit needs -o FILE, the model file to write")
+            fail("--fit needs -o FILE, the model file to write (the shipped model is never "
+                 "overwritten)")
         if out is not None and not fit:
             fail("-o FILE goes with --fit")
+        if out is not None:
+            check_writable(out)
         cal = Calibration(bins, player=None if player is None
                           else repr(parse_player(player)))
         if fit:

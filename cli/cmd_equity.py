@@ -13,8 +13,8 @@ from cuatrola_solver.game.match import match_winner
 from cuatrola_solver.game.seats import Side
 from cuatrola_solver.game.rules import rules_spec
 
-from .common import (JsonOption, RulesOption, emit_json, fail, load_rules, save_figure,
-                     user_errors)
+from .common import (JsonOption, RulesOption, check_writable, emit_json, fail, load_rules,
+                     save_figure, user_errors)
 from cuatrola_solver.lab import measure_equity
 
 
@@ -102,7 +102,11 @@ def register(app: typer.Typer) -> None:
                                  ".svg, .pdf; needs matplotlib, the 'lab' extra)."),
         regenerate: bool = typer.Option(
             False, "--regenerate", help="Measure the preset's hand results again (random "
-            "deals, advisor bidding, double-dummy play) and store them with the package."),
+            "deals, advisor bidding, double-dummy play), write them to -o FILE and show "
+            "the table they give."),
+        out: Optional[Path] = typer.Option(
+            None, "--out", "-o", metavar="FILE", help="With --regenerate: the hand results "
+            "file to write (required: no command writes into the installed package)."),
         deals: int = typer.Option(2000, "--deals", min=1, help="With --regenerate: random "
                                   "deals to measure."),
         seed: int = typer.Option(1, "--seed", help="With --regenerate: seed of the deals."),
@@ -111,6 +115,18 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """The chance of winning the match from every score (match equity), by preset."""
         rs = load_rules(rules)
+        if plot_file is not None:
+            if Path(plot_file).suffix.lower() not in (".png", ".svg", ".pdf"):
+                fail(f"bad plot file {plot_file!r}: expected a name ending in .png, .svg or .pdf")
+            check_writable(Path(plot_file))
+        if out is not None and not regenerate:
+            fail("-o FILE goes with --regenerate")
+        if regenerate and out is None:
+            fail("--regenerate needs -o FILE, the hand results file to write (the shipped "
+                 "results are never overwritten)")
+        if out is not None:
+            check_writable(out)
+        tab = None
         if regenerate:
             if rs.differences():
                 fail(f"--regenerate measures a preset: give its name alone, not {rules!r}")
@@ -118,18 +134,15 @@ def register(app: typer.Typer) -> None:
 
             with progress_bar("hand results") as bar:
                 results = measure_equity.measure_hand_results(rs, deals, seed, samples, progress=bar)
-            path = equity.data_path(rs.name)
             try:
-                measure_equity.write_hand_results(results, path)
+                measure_equity.write_hand_results(results, out)
             except OSError as e:
-                fail(f"cannot write the hand results to {str(path)!r}: {e}")
-            equity.load_hand_results.cache_clear()
-            equity.table.cache_clear()
-            typer.echo(f"wrote {path}: {_source(results)}", err=True)
-        tab = equity.table(rs)
+                fail(f"cannot write the hand results to {str(out)!r}: {e.strerror or e}")
+            typer.echo(f"wrote {out}: {_source(results)}", err=True)
+            tab = equity.EquityTable(rs, results)      # the table of the new results
+        if tab is None:
+            tab = equity.table(rs)
         if plot_file is not None:
-            if Path(plot_file).suffix.lower() not in (".png", ".svg", ".pdf"):
-                fail(f"bad plot file {plot_file!r}: expected a name ending in .png, .svg or .pdf")
             plot(tab, plot_file)
         if json_out:
             emit_json({"rules": rules_spec(rs), "target": tab.target, "win_by": tab.win_by,

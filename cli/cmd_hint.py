@@ -13,6 +13,7 @@ from tabulate import tabulate
 
 from cuatrola_solver.advice.cardplay import DEFAULT_HINT_SAMPLES, hint
 from cuatrola_solver.game.match import parse_score
+from cuatrola_solver.game.seats import check_seat
 from cuatrola_solver.game.view import View
 from cuatrola_solver.notation.record import read_record
 from cuatrola_solver.notation.replay import read_view, replay, view_of
@@ -72,11 +73,12 @@ def register(app: typer.Typer) -> None:
     def hint_command(
         record: Optional[str] = typer.Argument(
             None, metavar="RECORD", help="An unfinished hand record (JSON or text form; "
-            "hands not seen may be '?'), or - for stdin.  Or give your cards live:"),
+            "hands not seen may be '?'), or - for stdin; or, instead of a record, your "
+            "cards live with the options marked Live (--hand, --muestra, --seat)."),
         hand: Optional[str] = typer.Option(None, "--hand", "-H", help="Live: your five "
                                            "cards as dealt (or the cards you still hold)."),
         muestra: Optional[str] = typer.Option(None, "--muestra", "-m", help="Live: the muestra."),
-        seat: Optional[int] = typer.Option(None, "--seat", "-s", min=1, max=4,
+        seat: Optional[int] = typer.Option(None, "--seat", "-s", metavar="N",
                                            help="Live: your seat, 1-4 (with a record: answer "
                                            "for this seat; default the seat on turn)."),
         auction: Optional[str] = typer.Option(None, "--auction", "-a", help="Live: the four "
@@ -100,6 +102,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """The value of each legal card for the seat on turn, from what it knows (best first)."""
         budget = command_budget(exact, samples, seed, workers)
+        if seat is not None:
+            check_seat(seat, "--seat")
         view = source_of(record, hand, muestra, seat, auction, played, rules, score)
         models = command_models(view.rules, model_name, inference=not no_inference)
         note = card_model_note(models.played, view.rules)

@@ -2,8 +2,16 @@
 
 The person is one more player (:class:`Human`): asked for calls, cantes and cards
 from its view, like the bots, by plain lines on stdin, so a pipe can drive it.  A bad
-or illegal entry is refused with the reason and asked again; end of input ends the
-game cleanly (records already saved stay saved)."""
+or illegal entry is refused with the reason and asked again; ``?`` shows what may be
+typed; end of input ends the game cleanly (records already saved stay saved).
+
+What the person sees is said from their seat (:class:`Table`): their pair and the
+other pair, never the side letters, which swap between the pairs from hand to hand of
+a match; their cards always in one order (trumps first, strongest first in a suit);
+after every baza the bazas and points of each pair.  With ``--hints`` every decision
+gets the hint ``cuatrola hint`` and ``cuatrola advise`` would give: the same stopping
+rule, and every layout when they are few (:func:`~cuatrola_solver.advice.cardplay.
+exact_when_few`, as ``analyze`` does)."""
 
 from __future__ import annotations
 
@@ -17,19 +25,23 @@ import typer
 
 from cuatrola_solver.advice.bidding import advise
 from cuatrola_solver.advice.budget import Budget, random_seed
-from cuatrola_solver.advice.cardplay import hint
+from cuatrola_solver.advice.cardplay import (CANTE_HINT_SAMPLES, best_cante, cante_values,
+                                             exact_when_few, hint)
 from cuatrola_solver.models.preset import Models
 from cuatrola_solver.game.auction import parse_call
-from cuatrola_solver.game.cards import cards_of, format_card, parse_card, parse_suit, suit_of
+from cuatrola_solver.game.cards import (cards_of, format_card, parse_card, random_deal,
+                                        suit_of)
 from cuatrola_solver.errors import CuatrolaError, quote
 from cuatrola_solver.game.hand import Hand
 from cuatrola_solver.game.match import Match
-from cuatrola_solver.game.play import (SUIT_NAMES, cante_points, renuncio_obligation, side_of)
+from cuatrola_solver.game.play import (SUIT_NAMES, cante_points, partner_of, renuncio_obligation,
+                                       side_of)
 from cuatrola_solver.bots.players import parse_player
 from cuatrola_solver.notation.record import format_rules, write_text
 from cuatrola_solver.notation.replay import replay
 from cuatrola_solver.bots.playout import iter_match, play_hand, seat_of
-from cuatrola_solver.game.cards import random_deal
+from cuatrola_solver.game.seats import check_seat
+from cuatrola_solver.game.seats import Side
 from cuatrola_solver.game.view import View
 
 from .common import RulesOption, command_models, fail, load_rules, user_errors
@@ -42,10 +54,28 @@ OBLIGATION_WORDS = {
     "fallar": "void in the suit led, you must trump (fallar)",
     "montar_el_fallo": "you must over-trump the trump in the trick (montar el fallo)",
 }
+#: what may be typed, shown by '?' at any prompt
+COMMANDS = (
+    "what you may type:",
+    "  a call: paso (or pass), solo, contrasolo, cuatrola, quintola",
+    "  a card: its rank then its suit, as 3o, Cc, Ab (ranks A 3 R C S, or K N J for rey,",
+    "    caballo, sota; suits o c e b; a trump's * may be left out); Enter plays your only",
+    "    legal card, shown in [brackets]",
+    "  a cante: the suit (bastos, or b); Enter sings the one in [brackets]; no keeps quiet",
+    "  ? shows this; the end of input (Ctrl-D) ends the game",
+)
+#: English words read at the call prompt, as English K N J are read for cards
+CALL_WORDS = {"pass": "paso"}
 
 
 class EndOfInput(Exception):
     """The person's input ended: the game stops where it is."""
+
+
+def in_hand_order(cards, trump: int) -> list[int]:
+    """The person's cards as every line shows them: trumps first, then oros, copas,
+    espadas, bastos, the strongest first within a suit (as 3 R C S)."""
+    return sorted(cards, key=lambda c: (suit_of(c) != trump, suit_of(c), -c))
 
 
 class Screen:
@@ -61,13 +91,81 @@ class Screen:
     def cards(self, cs, trump: int | None = None) -> str:
         return " ".join(self.card(c, trump) for c in cs)
 
-    def hand(self, mask: int, trump: int) -> str:
-        """The cards sorted by suit, trumps first, strongest first within a suit."""
-        cs = sorted(cards_of(mask), key=lambda c: (suit_of(c) != trump, suit_of(c), c))
-        return self.cards(cs, trump)
+    def hand(self, cards, trump: int) -> str:
+        """Cards (a mask or a list) in :func:`in_hand_order`."""
+        cs = cards_of(cards) if isinstance(cards, int) else cards
+        return self.cards(in_hand_order(cs, trump), trump)
 
     def say(self, text: str = "") -> None:
         typer.echo(text)
+
+
+class Table:
+    """The game as seen from the person's chair: which hand of the match it is, their
+    seat in it, the match score, every side said as "your pair" or "the other pair"."""
+
+    def __init__(self, screen: Screen, seat: int, rules, match: bool) -> None:
+        self.screen = screen
+        self.first_seat = seat          # the person's seat in the first hand
+        self.rules = rules
+        self.match = Match(rules) if match else None
+        self.k = 0                      # the hand being played (0-based)
+        self.announced = False
+
+    @property
+    def seat(self) -> int:
+        """The person's seat in this hand."""
+        return seat_of(self.first_seat, self.k)
+
+    @property
+    def side(self) -> Side:
+        """The person's side in this hand (it changes between hands of a match)."""
+        return side_of(self.seat)
+
+    def pair(self, side: Side | str) -> str:
+        """``your pair`` or ``the other pair``, for a side (or its letter, as a result's
+        dict gives it)."""
+        theirs = Side.parse(side) if isinstance(side, str) else Side(side)
+        return "your pair" if theirs is self.side else "the other pair"
+
+    def score(self) -> tuple[int, int]:
+        """Your pair's and the other pair's match points before this hand."""
+        mine = side_of(self.first_seat)           # pair 0 is side A of the first hand
+        return self.match.points[mine], self.match.points[1 - mine]
+
+    def score_text(self) -> str:
+        mine, theirs = self.score()
+        return f"your pair {mine} - the other pair {theirs}"
+
+    def who(self, seat: int, player=None) -> str:
+        """``you``, and the others by seat with their role and player: ``seat 3 (your
+        partner, pimc)``, ``seat 2 (pimc)``; without a player ``seat 2 (the other
+        pair)``."""
+        if seat == self.seat:
+            return "you"
+        role = ("your partner" if seat == partner_of(self.seat) else
+                "the other pair" if player is None else None)
+        name = None if player is None else repr(player)
+        inside = ", ".join(x for x in (role, name) if x)
+        return f"seat {seat}" + (f" ({inside})" if inside else "")
+
+    def begin_hand(self) -> None:
+        """Say once, as the hand starts, which seat the person has and the score."""
+        if self.announced:
+            return
+        self.announced = True
+        if self.match is None:
+            return
+        role = {1: " (the mano)", 4: " (the dealer)"}.get(self.seat, "")
+        self.screen.say(f"hand {self.k + 1}: you are seat {self.seat}{role}, your pair is "
+                        f"side {self.side} in its record; match: {self.score_text()} "
+                        f"(to {self.rules.target})")
+
+    def end_hand(self, winner: Side, points: int) -> None:
+        if self.match is not None:
+            self.match.record_hand(winner, points)
+        self.k += 1
+        self.announced = False
 
 
 class Human:
@@ -75,52 +173,63 @@ class Human:
 
     name = "you"
 
-    def __init__(self, screen: Screen, hints: bool, samples: int,
+    def __init__(self, screen: Screen, table: Table, hints: bool,
                  models: Models = Models.NONE) -> None:
         self.screen = screen
+        self.table = table
         self.hints = hints
-        self.samples = samples
         #: the hints' models: odds as the hand will be played, the hidden hands weighted
         #: by the calls
         self.models = models
 
     def ask(self, prompt: str) -> str:
-        typer.echo(prompt + " ", nl=False)
-        sys.stdout.flush()
-        line = sys.stdin.readline()
-        if not line:
-            typer.echo("")
-            raise EndOfInput
-        if not sys.stdin.isatty():
-            typer.echo(line.rstrip("\n"))      # a transcript of piped input reads as typed
-        return line.strip()
+        """One line of input for ``prompt``; ``?`` is answered here, by the commands."""
+        while True:
+            typer.echo(prompt + " ", nl=False)
+            sys.stdout.flush()
+            line = sys.stdin.readline()
+            if not line:
+                typer.echo("")
+                raise EndOfInput
+            if not sys.stdin.isatty():
+                typer.echo(line.rstrip("\n"))      # a transcript of piped input reads as typed
+            text = line.strip()
+            if text != "?":
+                return text
+            for x in COMMANDS:
+                self.screen.say(x)
 
     def status(self, view: View) -> None:
         s = self.screen
-        s.say(f"seat {view.seat} (side {view.side}); muestra "
-              f"{s.card(view.muestra)}, triunfo {SUIT_NAMES[view.trump]}"
-              + (f"; score A {view.score.A} - B {view.score.B}" if view.score else ""))
+        self.table.begin_hand()
+        s.say(f"seat {view.seat}; muestra {s.card(view.muestra)}, triunfo "
+              f"{SUIT_NAMES[view.trump]}"
+              + (f"; match: {self.table.score_text()}" if self.table.match else ""))
         s.say(f"your cards: {s.hand(view.held, view.trump)}")
 
     def call(self, view: View, seed: int) -> str:
         self.status(view)
         legal = view.legal_calls()
         if self.hints:
-            a = advise(view, Budget(samples=self.samples * 25, seed=view.seed(seed), workers=1),
-                       self.models)
+            # advise's own default budget: sampling stops once every call is within ±1%
+            a = advise(view, Budget(seed=view.seed(seed), workers=1), self.models)
             for o in a.options:
                 if o.option.allowed:
                     p, ev = ((o.p_played, o.ev_played) if o.p_played is not None
                              else (o.p_win, o.ev))
                     self.screen.say(f"  hint: {o.option.bid:<10} wins {100 * p:5.1f}%  "
                                     f"ev {ev:+.2f}")
-            self.screen.say(f"  hint: advice {a.advice}")
+            self.screen.say(f"  hint: advice {a.advice} ({a.deals:,} deals)")
         while True:
             text = self.ask(f"your call ({' '.join(legal)}):")
+            if not text:
+                self.screen.say(f"  type one of: {' '.join(legal)} (? shows the commands)")
+                continue
             try:
-                call = parse_call(text, "")
-            except CuatrolaError as e:
-                self.screen.say(f"  {e}")
+                call = parse_call(CALL_WORDS.get(text.lower(), text), "")
+            except CuatrolaError:
+                self.screen.say(f"  {quote(text)} is not a call: type one of "
+                                f"{' '.join(legal)} (? shows the commands)")
                 continue
             reason = view.seen.auction.refusal(call)
             if reason is None:
@@ -128,42 +237,65 @@ class Human:
             self.screen.say(f"  not allowed: {reason}")
 
     def sing(self, view: View, seed: int) -> int | None:
-        options = view.cante_options()
-        names = [f"{SUIT_NAMES[s]} ({cante_points(s, view.trump)})" for s in options]
-        self.screen.say(f"you may sing: {', '.join(names)}")
+        s = self.screen
+        options = view.cante_options()           # the 40 first
+        names = [SUIT_NAMES[o] for o in options]
+        s.say("you may sing: " + ", ".join(f"{SUIT_NAMES[o]} ({cante_points(o, view.trump)})"
+                                           for o in options))
+        if self.hints:
+            values = cante_values(view, [None] + options, samples=CANTE_HINT_SAMPLES,
+                                  seed=view.seed(seed))
+            best = best_cante(values)
+            ranked = sorted(values, key=lambda o: o == best, reverse=True)
+            s.say("  hint: " + ("keep quiet" if best is None else f"sing {SUIT_NAMES[best]}")
+                  + ": your pair wins " + ", ".join(
+                      f"{100 * values[o][0]:.0f}% "
+                      + ("without a cante" if o is None else f"singing {SUIT_NAMES[o]}")
+                      for o in ranked) + f" ({CANTE_HINT_SAMPLES} deals)")
+        choices = "/".join([f"[{names[0]}]"] + names[1:] + ["no"])
         while True:
-            text = self.ask(f"sing which ({' / '.join(SUIT_NAMES[s] for s in options)}), "
-                            f"or no:")
-            if text.lower() in ("no", "n", "-", ""):
+            typed = self.ask(f"sing {choices}:")
+            text = typed.lower()
+            if text == "":
+                return options[0]
+            if text in ("no", "n", "-"):
+                s.say("  you keep quiet")
                 return None
-            try:
-                suit = int(parse_suit(text[0] if text.lower() in SUIT_NAMES else text, ""))
-            except CuatrolaError:
-                self.screen.say(f"  {quote(text)} is not a suit: answer oros, copas, espadas, "
-                                f"bastos or no")
-                continue
-            if suit in options:
-                return suit
-            self.screen.say(f"  you cannot sing {SUIT_NAMES[suit]} now")
+            found = [o for o in options if SUIT_NAMES[o].startswith(text)]
+            if len(found) == 1:
+                return found[0]
+            s.say(f"  {quote(typed)} is not one of your cantes: answer "
+                  f"{' or '.join(names)}, or no")
 
     def card(self, view: View, seed: int) -> int:
         s = self.screen
         pos = view.position
         self.status(view)
         if pos.trick:
-            s.say(f"trick {view.trick_number}, led by seat {pos.leader}: "
+            s.say(f"trick {view.trick_number}, led by {self.table.who(pos.leader)}: "
                   f"{s.cards(pos.trick, view.trump)}")
         else:
             s.say(f"trick {view.trick_number}: you lead")
-        legal = view.legal_cards()
+        legal = in_hand_order(view.legal_cards(), view.trump)
         if self.hints:
-            h = hint(view, Budget(samples=self.samples, seed=view.seed(seed)), self.models)
+            # hint's own budget, and every layout when they are no more than it samples
+            h = hint(view, exact_when_few(view, Budget(seed=view.seed(seed))), self.models)
+            how = (f"{h.deals:,} deals" if not h.exact else "the one layout left"
+                   if h.deals == 1 else f"all {h.deals:,} layouts")
             s.say("  hint: " + "  ".join(
                 f"{format_card(c.card)} "
                 f"{100 * (c.p_win if c.p_played is None else c.p_played):.0f}%"
-                for c in h.cards))
+                for c in h.cards) + f"  ({how})")
+        forced = len(legal) == 1
         while True:
-            text = self.ask(f"your card ({s.cards(legal, view.trump)}):")
+            text = self.ask(f"your card [{s.card(legal[0], view.trump)}]:" if forced
+                            else f"your card ({s.cards(legal, view.trump)}):")
+            if not text:
+                if forced:
+                    s.say(f"  you play {s.card(legal[0], view.trump)}")
+                    return legal[0]
+                s.say("  type a card, as 3o (? shows the commands)")
+                continue
             try:
                 c = parse_card(text.rstrip("*"), "")
             except CuatrolaError as e:
@@ -182,7 +314,7 @@ def register(app: typer.Typer) -> None:
     @app.command("play")
     @user_errors
     def play_command(
-        seat: int = typer.Option(1, "--seat", "-s", min=1, max=4, help="Your seat, 1-4 "
+        seat: int = typer.Option(1, "--seat", "-s", metavar="N", help="Your seat, 1-4 "
                                  "(seat 4 deals; in a match everyone moves one seat on each hand)."),
         bots: str = typer.Option("pimc", "--bots", "-b", help="The other three players: one "
                                  "name for all (pimc, heuristic, random) or three, comma "
@@ -190,18 +322,25 @@ def register(app: typer.Typer) -> None:
         rules: str = RulesOption,
         seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the deals and the bots."),
         hints: bool = typer.Option(False, "--hints", help="Show the hint before each decision "
-                               "(odds as the hand will be played, the calls weighed)."),
-        save: Optional[Path] = typer.Option(None, "--save", help="Write each hand's record "
-                                            "to this folder."),
+                                   "(as hint and advise give it: odds as the hand will be "
+                                   "played, the calls weighed; about a second each)."),
+        save: Optional[Path] = typer.Option(None, "--save", metavar="DIR", help="Write "
+                                            "each hand's record to this folder (made if "
+                                            "missing, and said)."),
         match: bool = typer.Option(False, "--match", help="Play a whole match to the target."),
     ) -> None:
         """Play one seat against three bots: calls, cantes and cards typed as lines."""
+        check_seat(seat, "--seat")
         rs = load_rules(rules)
         specs = [b for b in bots.split(",")] if "," in bots else [bots] * 3
         if len(specs) != 3:
             fail(f"--bots {quote(bots)}: expected one player or three, comma separated")
         others = [parse_player(b) for b in specs]
+        made = False                # --save names a folder: made when missing, and said
         if save is not None:
+            if save.exists() and not save.is_dir():
+                fail(f"cannot write to --save {quote(str(save))}: it is a file, not a folder")
+            made = not save.exists()
             try:
                 save.mkdir(parents=True, exist_ok=True)
             except OSError as e:
@@ -210,73 +349,74 @@ def register(app: typer.Typer) -> None:
             seed = random_seed()
         colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
         screen = Screen(colour)
+        table = Table(screen, seat, rs, match)
         # the hints' odds are at the table: played, the hidden hands weighted by the calls
-        human = Human(screen, hints, samples=40,
+        human = Human(screen, table, hints,
                       models=command_models(rs, "played") if hints else Models.NONE)
         players = others[:seat - 1] + [human] + others[seat - 1:]
-        screen.say(f"cuatrola, rules {format_rules(rs)}, seed {seed}; you are seat {seat}; "
-                   f"trumps are marked *")
+        screen.say(f"cuatrola, rules {format_rules(rs)}, seed {seed}; you are seat {seat}"
+                   + (" in the first hand" if match else "") + "; trumps are marked *; "
+                   "? shows the commands")
+        if made:
+            screen.say(f"made the folder {save} for the records")
 
         def observe(hand: Hand, kind: str, who: int, choice) -> None:
-            player = players[(who - 1 + hand_no["k"]) % 4]
-            label = "you" if player is human else f"seat {who} ({player!r})"
-            if player is human:
-                pass
-            elif kind == "call":
+            table.begin_hand()
+            player = players[(who - 1 + table.k) % 4]
+            label = table.who(who, None if player is human else player)
+            if kind == "call" and player is not human:
                 screen.say(f"{label} calls {choice}")
             elif kind == "cante":
-                screen.say(f"{label} sings {SUIT_NAMES[choice]} "
-                           f"({cante_points(choice, hand.trump)})")
-            else:
+                what = "las cuarenta" if cante_points(choice, hand.trump) == 40 else "las veinte"
+                screen.say(f"{label} {'sing' if player is human else 'sings'} {what} in "
+                           f"{SUIT_NAMES[choice]}: +{cante_points(choice, hand.trump)} for "
+                           f"{table.pair(side_of(who))}")
+            elif kind == "card" and player is not human:
                 screen.say(f"{label} plays {screen.card(choice, hand.trump)}")
             if kind == "card" and not hand.current and hand.tricks:
-                _trick_done(screen, hand)
+                _trick_done(screen, table, hand)
             if kind == "call" and hand.auction.is_complete:
-                _contract(screen, hand)
+                _contract(screen, table, hand)
 
-        hand_no = {"k": 0}      # the hand of the match being played
-
-        def finish(rec, k: int) -> None:
+        def finish(rec) -> None:
             hand = replay(rec)
             result = hand.result()
-            screen.say(f"hand {k + 1} over:")
-            for line in result_lines(result.to_dict()):
+            screen.say(f"hand {table.k + 1} over:")
+            for line in result_lines(result.to_dict(), mine=str(table.side)):
                 screen.say("  " + line)
             if save is not None:
-                path = save / f"hand-{seed}-{k + 1:03d}.txt"
+                path = save / f"hand-{seed}-{table.k + 1:03d}.txt"
                 path.write_text(write_text(rec), encoding="utf-8")
                 screen.say(f"record saved: {path}")
+            table.end_hand(result.winner, result.game_points)
 
         try:
             if match:
-                m = Match(rs)
-                for k, rec in enumerate(iter_match(players, rs, seed, observe)):
-                    finish(rec, k)
-                    res = replay(rec).result()
-                    m.record_hand(res.winner, res.game_points)
-                    hand_no["k"] = k + 1
-                    mine = (seat - 1) % 2
-                    screen.say(f"match: your pair {m.points[mine]} - {m.points[1 - mine]}; "
-                               f"you are seat {seat_of(seat, k + 1)} next hand")
-                w = m.winner()
-                screen.say("match over: " + ("your pair wins" if w == (seat - 1) % 2
-                                             else "the other pair wins"))
+                for rec in iter_match(players, rs, seed, observe):
+                    finish(rec)
+                mine, theirs = table.score()
+                screen.say(f"match over: {'your pair' if mine > theirs else 'the other pair'} "
+                           f"wins, your pair {mine} - the other pair {theirs}")
             else:
                 rng = random.Random(f"{seed}/0")
                 rec = play_hand(random_deal(rng), players, rs, seed=rng.getrandbits(62),
                                 observe=observe)
-                finish(rec, 0)
+                finish(rec)
         except EndOfInput:
             screen.say("end of input: game over")
 
 
-def _contract(screen: Screen, hand: Hand) -> None:
+def _contract(screen: Screen, table: Table, hand: Hand) -> None:
     decl = hand.declarer
-    who = "" if not decl else " by seat " + " against seat ".join(map(str, decl))
+    who = "" if not decl else " by " + " against ".join(table.who(s) for s in decl)
     screen.say(f"contract: {hand.contract}{who}")
 
 
-def _trick_done(screen: Screen, hand: Hand) -> None:
-    t = len(hand.tricks)
-    screen.say(f"trick {t} to seat {hand.pos.leader} (side {side_of(hand.pos.leader)})"
-               f"; tricks A {hand.pos.tricks[0]} - B {hand.pos.tricks[1]}")
+def _trick_done(screen: Screen, table: Table, hand: Hand) -> None:
+    """The baza's winner, then the bazas and points of each pair so far (the points:
+    cards, cantes, and the monte after the last baza)."""
+    pos = hand.pos
+    mine = table.side
+    screen.say(f"trick {len(hand.tricks)} to {table.who(pos.leader)}: bazas your pair "
+               f"{pos.tricks[mine]} - the other pair {pos.tricks[1 - mine]}; points your pair "
+               f"{pos.points[mine]} - the other pair {pos.points[1 - mine]}")

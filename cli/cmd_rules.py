@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from typing import Optional
 
@@ -23,23 +24,65 @@ def _show(value) -> str:
     return str(value)
 
 
+def chunks(text: str, inside: bool = True) -> list[str]:
+    """The pieces of ``text`` a line may end after: its words, and with ``inside``
+    (a value, not prose) the parts of a word such as ``exact_target`` or ``paso,solo``
+    up to each ``_`` or ``,``."""
+    out = []
+    for word in str(text).split():
+        out += re.findall(r"[^_,]+[_,]?|[_,]", word) if inside else [word]
+        out[-1] += " "
+    if out:
+        out[-1] = out[-1].rstrip()
+    return out
+
+
+def wrap_cell(text: str, width: int | None, inside: bool = True) -> str:
+    """``text`` in lines of at most ``width`` characters, broken only between the
+    :func:`chunks` (never inside a word such as ``carbunco``)."""
+    if width is None or len(str(text)) <= width:
+        return str(text)
+    lines, line = [], ""
+    for piece in chunks(text, inside):
+        if line and len((line + piece).rstrip()) > width:
+            lines.append(line.rstrip())
+            line = ""
+        line += piece
+    lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
 def fit_widths(rows: list[list[str]], headers: list[str], flexible: list[int],
                width: int | None = None) -> list[int | None]:
-    """``maxcolwidths`` for tabulate so that the table fits ``width`` columns (the
-    terminal's, 80 when piped; ``COLUMNS`` overrides): the widest of the wrappable
-    columns (all but the first) is narrowed until the table fits, the ``flexible`` ones
-    (long text) down to 18 characters, the others down to 7."""
+    """The widths the columns are wrapped to (None: not wrapped) so that the table fits
+    ``width`` columns (the terminal's, 80 when piped; ``COLUMNS`` overrides): the widest
+    of the wrappable columns (all but the first) is narrowed until the table fits, the
+    ``flexible`` ones (prose, wrapped between words) down to 18 characters, the others
+    (values, wrapped also after ``_`` and ``,``) down to 7 -- and none below its longest
+    unbreakable piece (:func:`chunks`): no word is cut, and a table that cannot fit
+    without cutting one is wider than ``width``."""
     if width is None:
         width = shutil.get_terminal_size((80, 24)).columns
     widths = [max(len(str(h)), *(len(str(r[i])) for r in rows)) for i, h in enumerate(headers)]
     natural = list(widths)
-    floor = [None] + [18 if i in flexible else 7 for i in range(1, len(headers))]
+    floor = [None] + [max(18 if i in flexible else 7, len(str(headers[i])),
+                          *(len(c.rstrip()) for r in rows
+                            for c in chunks(r[i], i not in flexible)))
+                      for i in range(1, len(headers))]
     while sum(widths) + 2 * (len(headers) - 1) > width - 2:
         i = max(range(1, len(widths)), key=lambda k: (widths[k] - floor[k], k in flexible))
         if widths[i] <= floor[i]:
             break
         widths[i] -= 1
     return [None if w == n else w for w, n in zip(widths, natural)]
+
+
+def wrapped_table(rows: list[list[str]], headers: list[str], flexible: list[int]) -> str:
+    """The table, its long cells wrapped between words to fit the terminal."""
+    widths = fit_widths(rows, headers, flexible)
+    cells = [[wrap_cell(c, w, i not in flexible) for i, (c, w) in enumerate(zip(r, widths))]
+             for r in rows]
+    return tabulate(cells, headers=headers)
 
 
 def register(app: typer.Typer) -> None:
@@ -62,8 +105,7 @@ def register(app: typer.Typer) -> None:
             rows = [[p.name] + [_show(getattr(r, p.name)) for r in PRESETS.values()] + [p.meaning]
                     for p in params]
             headers = ["parameter", *PRESETS, "meaning"]
-            typer.echo(tabulate(rows, headers=headers,
-                                maxcolwidths=fit_widths(rows, headers, [len(headers) - 1])))
+            typer.echo(wrapped_table(rows, headers, [len(headers) - 1]))
             return
         rules = get_rules(preset)
         if json_out:
@@ -77,4 +119,4 @@ def register(app: typer.Typer) -> None:
         title = f"rules: {rules.name}" + (f" with {', '.join(changed)} changed" if changed else "")
         typer.echo(title)
         headers = ["parameter", "value", "meaning", "source (seed)"]
-        typer.echo(tabulate(rows, headers=headers, maxcolwidths=fit_widths(rows, headers, [2, 3])))
+        typer.echo(wrapped_table(rows, headers, [2, 3]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import List, Optional
 
 import typer
@@ -10,7 +11,8 @@ from tabulate import tabulate
 
 from cuatrola_solver.lab import selfplay
 
-from .common import JsonOption, MAX_WORKERS, RulesOption, emit_json, fail, user_errors
+from .common import (JsonOption, MAX_WORKERS, RulesOption, check_writable, emit_json, fail,
+                     user_errors)
 
 
 def _interval(d: dict, scale: float = 1.0, digits: int = 3) -> str:
@@ -97,6 +99,8 @@ def register(app: typer.Typer) -> None:
             fail("give either --hands N or --matches N, not both")
         if ray is not None and workers is not None:
             fail("--workers counts local processes: with --ray the cluster's CPUs work")
+        if out is not None:
+            check_writable(Path(out))
         mode, count = ("matches", matches) if matches is not None else ("hands", hands or 100)
         config = selfplay.LabConfig.make(a, b, rules, seed, mode, count, odds_samples,
                                     auction or ())

@@ -181,7 +181,11 @@ def read_input(path: str, what: str = "record") -> tuple[str, str]:
                  f"{getattr(e, 'strerror', None) or e}")
     if len(data) > MAX_INPUT_BYTES:
         fail(f"{what} {quote(name)} is too big: more than {MAX_INPUT_BYTES >> 20} MB")
-    return decode_input(data, name), name
+    text = decode_input(data, name)
+    if not text.lstrip("\ufeff").strip():
+        fail(f"empty input: stdin holds no {what}" if path == "-"
+             else f"empty input: {what} file {quote(path)} holds nothing")
+    return text, name
 
 
 def check_writable(path: Path, suffixes: tuple[str, ...] | None = None) -> None:
@@ -269,6 +273,37 @@ class _ReaderGone(Exception):
     """stdout's reader went away (EPIPE); typer would exit 1 on it, we exit 0."""
 
 
+def plain_help(text: str | None) -> str | None:
+    """A help text as the help shows it: each paragraph one line (the terminal wraps it,
+    not the source's line breaks) and square brackets shown as typed (``[lab]`` is not
+    markup)."""
+    if not text:
+        return text
+    import inspect
+    paragraphs = [" ".join(p.split()) for p in inspect.cleandoc(text).split("\n\n")]
+    text = "\n\n".join(p for p in paragraphs if p)
+    try:
+        from rich.markup import escape
+    except ImportError:                                   # pragma: no cover - no rich
+        return text
+    return escape(text)
+
+
+def plain_helps(group: Any) -> None:
+    """Every help text of ``group``'s commands and options through :func:`plain_help`
+    (once)."""
+    if getattr(group, "_plain_help_done", False):
+        return
+    group._plain_help_done = True
+    for command in [group, *getattr(group, "commands", {}).values()]:
+        command.help = plain_help(command.help)
+        if getattr(command, "short_help", None):
+            command.short_help = plain_help(command.short_help)
+        for param in getattr(command, "params", ()):
+            if getattr(param, "help", None):
+                param.help = plain_help(param.help)
+
+
 class CommandLine(TyperGroup):
     """The app's click group: every way a command can fail ends here, as one line on
     stderr and an exit code -- 2 for bad input (options, records, files, stdin), 0 when
@@ -278,6 +313,7 @@ class CommandLine(TyperGroup):
              complete_var: str | None = None, standalone_mode: bool = True,
              **extra: Any) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
+        plain_helps(self)
         try:
             code = super().main(argv, prog_name, complete_var, standalone_mode=False,
                                 **extra)

@@ -71,6 +71,32 @@ def test_check_missing_file():
     assert r.exit_code == 2 and "not found" in r.output
 
 
+@pytest.mark.parametrize("command", [["check"], ["hint", "--samples", "5"],
+                                     ["analyze", "--samples", "2", "--no-bids"]])
+@pytest.mark.parametrize("data", ["", "\n  \n", "\ufeff"])
+def test_empty_input_is_said_as_such(command, data, tmp_path, monkeypatch):
+    """Issue 19: 'check -' on empty stdin said 'missing tag [Muestra]'."""
+    r = run(command[0], "-", *command[1:], input=data)
+    assert r.exit_code == 2 and r.stderr == "error: empty input: stdin holds no record\n"
+    monkeypatch.chdir(tmp_path)
+    Path("empty.txt").write_text(data, encoding="utf-8")
+    r = run(command[0], "empty.txt", *command[1:])
+    assert r.exit_code == 2
+    assert r.stderr == "error: empty input: record file 'empty.txt' holds nothing\n"
+
+
+@pytest.mark.parametrize("args", [["advise", "Ac 3c Ro Co Ab", "-m", "So"],
+                                  ["hint", "--hand", "Sc 3c Se 3e Sb", "--muestra", "Rc"],
+                                  ["hint", str(EXAMPLES / "advice" / "hint-trick3.txt")],
+                                  ["play"]])
+@pytest.mark.parametrize("seat", ["5", "0", "-1"])
+def test_a_bad_seat_is_said_one_way(args, seat):
+    """Issue 19: three wordings of one mistake; now check_seat's everywhere."""
+    r = run(*args, "--seat", seat, input="")
+    assert r.exit_code == 2, r.output
+    assert r.stderr == f"error: bad seat {seat} in --seat: expected 1 to 4\n"
+
+
 def test_deal_is_reproducible_and_checkable():
     a = run("deal", "--seed", "7", "--count", "3", "--json")
     b = run("deal", "--seed", "7", "--count", "3", "--json")
@@ -155,3 +181,36 @@ def test_bench_json_small():
     assert out["schema"] == 1 and set(out["cases"]) == {"tricks3", "margin4", "makes", "ddtable"}
     for case in out["cases"].values():
         assert case["compiled"]["us_per_deal"] > 0 and case["compiled"]["nodes_per_deal"] > 0
+
+
+@pytest.mark.parametrize("args", [
+    ["analyze", str(EXAMPLES / "analysis" / "online-blunder.txt"), "--samples", "5",
+     "--no-bids", "--annotate", "{out}"],
+    ["analyze", str(EXAMPLES / "analysis" / "online-blunder.txt"), "--samples", "5",
+     "--no-bids", "--html", "{out}"],
+    ["selfplay", "--a", "random", "--b", "random", "--hands", "1", "--odds-samples", "0",
+     "--out", "{out}"],
+    ["calibrate", str(EXAMPLES / "records" / "online-renuncio.json"), "--plot", "{out}.png"],
+    ["equity", "--plot", "{out}.png"],
+])
+def test_an_output_file_in_a_missing_folder_is_refused(args, tmp_path):
+    """Issue 19 (docs/commands.md, 'What every command shares'): a file output goes into a
+    folder that exists; a missing one is refused before any work, naming it."""
+    out = tmp_path / "no" / "such" / "out"
+    r = run(*[a.replace("{out}", str(out)) for a in args])
+    assert r.exit_code == 2, r.output
+    assert "no directory" in r.stderr and str(out.parent) in r.stderr
+    assert not (tmp_path / "no").exists()
+
+
+def test_play_save_makes_a_missing_folder_and_says_so(tmp_path):
+    folder = tmp_path / "games" / "today"
+    r = run("play", "--bots", "random", "--seed", "1", "--save", str(folder), input="")
+    assert r.exit_code == 0 and folder.is_dir()
+    assert f"made the folder {folder} for the records" in r.stdout
+    r = run("play", "--bots", "random", "--seed", "1", "--save", str(folder), input="")
+    assert "made the folder" not in r.stdout            # only when it was made
+    afile = tmp_path / "a-file"
+    afile.write_text("x")
+    r = run("play", "--save", str(afile), input="")
+    assert r.exit_code == 2 and "it is a file, not a folder" in r.stderr

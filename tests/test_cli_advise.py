@@ -69,7 +69,7 @@ def test_advise_human_output():
             "--seed", "4")
     assert r.exit_code == 0, r.output
     first = r.stdout.splitlines()[0]
-    assert first.split(":")[0] in {"Pass", "Go solo", "Bid cuatrola", "Bid quintola"}
+    assert first.split(":")[0] in {"Call paso", "Call solo", "Call cuatrola", "Call quintola"}
     assert "points per hand on average" in first
     assert "seed 4" in r.stdout and "95% interval" in r.stdout and "<- advice" in r.stdout
 

@@ -124,3 +124,50 @@ def test_bad_input_exits_2(tmp_path):
     r = run("analyze", BLUNDER, "--samples", "10", "--no-bids", "--annotate",
             str(tmp_path / "no" / "such" / "dir.txt"))
     assert r.exit_code == 2 and "cannot write" in r.output
+
+
+def test_tables_in_one_unit_and_no_blank_column():
+    """Issue 19, item 9: 'loss 0.66' beside 'win lost 66%'; empty 'EV lost' and 'note'
+    columns; 'best: Re Ac 57%' (which card, at what?); accuracy 100% beside points lost."""
+    import re
+    from cuatrola_cli.cmd_analyze import render
+    from cuatrola_solver.analysis.report import html_report
+    r = run("analyze", BLUNDER, "--samples", "200", "--seed", "1", "--json")
+    d = json.loads(r.stdout)
+    text = render(d)
+    ae = next(c for c in d["cards"] if c["card"] == "Ae")
+    row = next(x for x in text.splitlines() if x.split()[1:2] == ["Ae??"])
+    assert f"{100 * ae['loss']:.0f}%" in row.split() and f"{ae['loss']:.2f}" not in row
+    # every loss is a percentage, as the summary's win lost is
+    for line in text.splitlines():
+        cells = line.split()
+        if len(cells) > 5 and cells[0].isdigit() and re.fullmatch(r"\w{2}\W*", cells[1]):
+            assert not re.search(r"\b0\.\d\d\b", line), line
+    # the best cards that tie are joined by 'or', and the P(win) is each one's
+    tie = next(c for c in d["cards"] if len(c["best"]) > 1)
+    assert " or ".join(tie["best"][:3]) in text
+    # no column of blanks: nothing was lost in the bidding, so no 'EV lost'
+    assert all(b["ev_loss"] < 0.005 and not b["missed"] for b in d["bids"])
+    bidding = text.split("Bidding", 1)[1].split("\n\n", 1)[0]
+    assert "EV lost" not in bidding
+    page = html_report(d)
+    bids = page.split("<h2>The bidding</h2>", 1)[1].split("</table>", 1)[0]
+    assert "EV lost" not in bids and "<th>note</th>" not in bids
+    assert "<td></td>" not in bids
+    # points lost double dummy are said to be double dummy, next to the sound errors
+    summary = text.split("Summary", 1)[1]
+    assert "dd pts lost" in summary and "dd errors (sound)" in summary
+    assert "were sound on what it knew" in summary
+
+
+def test_the_graph_ends_at_the_result():
+    """Issue 19, item 4: the curves ended at A 28% / B 72% though side A won.  In
+    analyze --json the last point of win_chances is the result, whatever ended the hand
+    (five tricks, a renuncio, an early end)."""
+    for name in ("online-blunder", "online-montar", "italiano-failed-solo", "app-fallar"):
+        d = analyze_json(str(EXAMPLES / f"{name}.txt"), "--samples", "40", "--seed", "1",
+                         "--no-bids")
+        a_won = d["result"]["winner"] == "A"
+        last = d["win_chances"][-1]
+        assert last["knew"] == float(a_won) and last["knew_b"] == float(not a_won), name
+        assert last["dd"] == int(a_won) and last["decided"], name

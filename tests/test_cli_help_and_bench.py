@@ -36,6 +36,33 @@ def test_top_level_help_in_card_players_words():
     assert "--install-completion" in out
 
 
+def _boxed(out: str, title: str) -> list[str]:
+    """The text lines of the help's box ``title``, without its frame."""
+    lines = out.splitlines()
+    start = next(i for i, x in enumerate(lines) if x.startswith(f"╭─ {title} "))
+    end = next(i for i in range(start, len(lines)) if lines[i].startswith("╰"))
+    return [x[2:-1].rstrip() for x in lines[start + 1:end]]
+
+
+@pytest.mark.parametrize("columns", [80, 120])
+def test_command_list_wraps_at_the_terminal_not_at_the_source(columns):
+    """Issue 19: the list broke 'every deal played twice, the' / 'line-ups swapped'
+    where the docstring's line ended.  Each description is its first paragraph, and a
+    line ends early only when the next word would not fit."""
+    lines = _boxed(run("--help", columns=columns).stdout, "Commands")
+    width = max(len(x) for x in lines)
+    indent = len(lines[0]) - len(lines[0].split(None, 1)[1])
+    for a, b in zip(lines, lines[1:]):
+        if b[:indent].strip():                  # b starts the next command
+            continue
+        assert len(a) + 1 + len(b.split()[0]) > width, (a, b)
+
+
+def test_help_shows_square_brackets_as_typed():
+    out = run("analyze", "--help", columns=200).stdout
+    assert "pip install 'cuatrola-solver[lab]'" in out
+
+
 def test_usage_names_the_argument():
     assert "advise [OPTIONS] HAND\n" in run("advise", "--help").stdout.replace(" \n", "\n") \
         or re.search(r"advise \[OPTIONS\] HAND\s", run("advise", "--help").stdout)
@@ -55,6 +82,26 @@ def test_rules_fits_the_terminal(columns):
         widest = max(len(line) for line in out.splitlines())
         assert widest <= max(columns, 90), (args, columns, widest)   # 80: 4 presets need ~86
     assert max(len(x) for x in run("rules", columns=200).stdout.splitlines()) > 120
+
+
+@pytest.mark.parametrize("columns", [80, 100])
+def test_rules_never_cuts_a_word(columns):
+    """Issue 19: at 80 columns 'exact_target' came out as 'exact_t' / 'arget'.  A value
+    may break after '_' or ',', prose between words; nothing else."""
+    from cuatrola_cli.cmd_rules import _show
+    from cuatrola_solver.game.rules import PARAMETERS, PRESETS
+    pieces = set()
+    for p in PARAMETERS.values():
+        texts = [p.name, p.meaning, *p.sources.values()] + [_show(getattr(r, p.name))
+                                                              for r in PRESETS.values()]
+        for word in (w for text in texts for w in str(text).split()):
+            cs = re.findall(r"[^_,]+[_,]?|[_,]", word)     # a line holds a run of them
+            pieces |= {"".join(cs[i:j]) for i in range(len(cs)) for j in range(i + 1, len(cs) + 1)}
+    pieces |= {"parameter", "value", "meaning", "source", "(seed)", "rules:", "narro"} | set(PRESETS)
+    for args in (["rules"], ["rules", "narro"]):
+        out = run(*args, columns=columns).stdout
+        words = {w for line in out.splitlines() for w in line.split() if set(w) != {"-"}}
+        assert words <= pieces, sorted(words - pieces)[:10]
 
 
 def test_advise_table_headers_and_the_dealer_header():

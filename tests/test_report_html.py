@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from cuatrola_cli.main import app
 from cuatrola_solver.analysis.review import analyze
 from cuatrola_solver.notation.record import read_record
-from cuatrola_solver.analysis.report import html_report
+from cuatrola_solver.analysis.report import card_odds, html_report
 from cuatrola_solver.advice.budget import Budget
 from cuatrola_solver.models.preset import Models
 
@@ -42,26 +42,43 @@ def test_win_chances_follow_the_hand(blunder_report):
     cards = blunder_report["cards"]
     assert len(pts) == len(cards) + 1 and pts[0]["card"] is None
     assert [p["card"] for p in pts[1:]] == [c["card"] for c in cards]
-    assert all(0 <= p["knew"] <= 1 for p in pts)
     # double dummy: side B's hand until seat 4's blunder Ae??, side A's after it
     ae = next(i for i, p in enumerate(pts) if p["card"] == "Ae")
     assert pts[ae]["symbol"] == "??" and pts[ae]["label"] == "blunder"
     assert {p["dd"] for p in pts[:ae]} == {0} and {p["dd"] for p in pts[ae:]} == {1}
-    assert blunder_report["result"]["winner"] == "A"      # the end agrees with the result
-    # a valued card's point is its p_win seen from side A; a forced card carries it on
+    # each side's line is seen from its own seats only, never from the other side's
+    for p in pts:
+        assert p["view_a"] in (None, 1, 3) and p["view_b"] in (None, 2, 4)
+        for key in ("knew", "knew_b"):
+            assert p[key] is None or 0 <= p[key] <= 1
+    assert {p["view_a"] for p in pts} >= {1, 3} and {p["view_b"] for p in pts} >= {2, 4}
+    # a chosen card's point is the chance its player gave it, on its side's line
     for p, c in zip(pts[1:], cards):
         assert p["valued"] == (c["kind"] != "forced")
-        if c["p_win"] is not None:
-            want = c["p_win"] if c["side"] == "A" else 1 - c["p_win"]
-            assert p["knew"] == pytest.approx(want, abs=1e-6)
+        if c["kind"] == "choice" and not p["decided"]:
+            key, view = ("knew", "view_a") if c["side"] == "A" else ("knew_b", "view_b")
+            assert p[key] == pytest.approx(card_odds(c)[0], abs=1e-6) and p[view] == c["seat"]
+    # after Ae?? seat 4 knows side B is lost (15%), while seat 1 values its side from its
+    # own view: the two lines do not mirror each other
+    assert pts[ae]["knew_b"] < 0.3 and pts[ae]["view_a"] == 1
+    assert pts[ae]["knew"] + pts[ae]["knew_b"] != pytest.approx(1)
+    # the last point is the result: side A won
+    assert blunder_report["result"]["winner"] == "A"
+    last = pts[-1]
+    assert (last["knew"], last["knew_b"], last["dd"], last["decided"]) == (1.0, 0.0, 1, True)
+    assert not any(p["decided"] for p in pts[:-1])
 
 
 def test_win_chances_after_a_renuncio_are_the_result():
     d = analyze(read_record(MONTAR.read_text()), Budget(samples=40, seed=1, workers=1),
                 Models.NONE, bids=False).to_dict()
     winner_a = d["result"]["winner"] == "A"
-    after = [p for p, c in zip(d["win_chances"][1:], d["cards"]) if c["kind"] == "after_renuncio"]
-    assert after and all(p["knew"] == float(winner_a) and p["dd"] == int(winner_a) for p in after)
+    decided = [p for p, c in zip(d["win_chances"][1:], d["cards"])
+               if c["kind"] in ("renuncio", "after_renuncio")]
+    assert len(decided) >= 2 and all(p["decided"] for p in decided)
+    assert all(p["knew"] == float(winner_a) and p["knew_b"] == float(not winner_a)
+               and p["dd"] == int(winner_a) for p in decided)
+    assert d["win_chances"][-1]["knew"] == float(winner_a)
 
 
 def test_page_is_self_contained(blunder_report):
@@ -108,10 +125,15 @@ def test_page_loads_in_chromium_with_no_console_error_and_draws_the_graph(tmp_pa
     console = [x for x in p.stderr.splitlines() if "CONSOLE" in x]
     assert console == [], console
     graph = re.search(r'<svg id="graph".*?</svg>', dom, re.S).group(0)
-    # the four lines (each side, knew and double dummy), drawn by the script
-    for cls in ("line-knew-A", "line-knew-B", "line-dd-A", "line-dd-B"):
+    # a line per side, drawn by the script, over the double-dummy shading of both sides
+    for cls in ("line-knew-A", "line-knew-B"):
         assert re.search(rf'<path[^>]*d="M[\d.]+,[\d.]+ L[^"]*"[^>]*class="{cls}"', graph) \
             or re.search(rf'<path[^>]*class="{cls}"[^>]*d="M', graph), cls
+    shading = re.findall(r'<rect[^>]*class="dd-([AB])"', graph)
+    assert shading == ["B"] * 15 + ["A"] * 5       # from card 15, Ae??, on: side A's
+    # the page says what the graph shows, and ends at the result
+    assert "from what that side's own players knew" in dom and "The last point is the result" in dom
+    assert "the hand is decided: side A scores 1" in dom
     assert len(re.findall(r'<circle[^>]*class="mistake"', graph)) == 2     # 3c? and Ae??
     assert "baza 5" in graph
 

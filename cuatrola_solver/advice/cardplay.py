@@ -10,7 +10,7 @@ seat may sing but does not lead, the hint is about the cante (:func:`cante_value
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -31,7 +31,7 @@ from ..models.preset import Models
 from .budget import MIN_ROUNDS, ROUND, SETTLED, Budget, Progress, random_seed
 from .stats import half_width
 
-__all__ = ["CardHint", "Hint", "hint", "cante_values", "best_cante",
+__all__ = ["CardHint", "Hint", "hint", "exact_when_few", "cante_values", "best_cante",
            "DEFAULT_HINT_SAMPLES", "CANTE_HINT_SAMPLES"]
 
 #: deals of a sampled hint
@@ -86,6 +86,19 @@ class Hint:
                 "note": self.note, "model": self.model,
                 **({} if self.effective_deals is None
                    else {"effective_deals": round(self.effective_deals, 1)})}
+
+
+def exact_when_few(view: View, budget: Budget, default: int = DEFAULT_HINT_SAMPLES) -> Budget:
+    """``budget`` made exact when the deals consistent with ``view`` are no more than the
+    deals it would sample (its ``samples``, else ``default``, and never more than the
+    :data:`SETTLED` deals sampling ever draws: a huge ``samples`` must not mean exact
+    work).  Valuing every layout then costs no more than sampling as many, and the
+    answer is sure; ``analyze`` and ``play --hints`` value their cards this way."""
+    if budget.exact:
+        return budget
+    if count_deals(knowledge_of(view)) <= min(budget.samples_or(default), SETTLED):
+        return replace(budget, exact=True)
+    return budget
 
 
 def hint(view: View, budget: Budget | None = None, models: Models | None = None, *,

@@ -5,8 +5,9 @@ win chances as PNG/SVG.
 one HTML page that opens offline: the CSS, the script and the suit drawings are
 inline, nothing is fetched.  It shows the deal drawn as cards, each baza in turn
 (stepping through the hand with the buttons or the arrow keys), the graph of each
-side's chance of winning along the hand -- from what the player knew and double
-dummy -- with the mistakes marked, every valued card with its label and the best
+side's chance of winning along the hand -- each side's from what its own players knew,
+ending at the result, over a background shaded by the side that wins double dummy --
+with the mistakes marked, every valued card with its label and the best
 alternatives, the bid review, the result with its points and the summary per seat.
 The script draws the graph from the data embedded in the page and, when it has run
 without error, sets ``data-report="ok"`` on ``<body>`` (the test looks for it).
@@ -103,12 +104,20 @@ _SCRIPT = r"""
     if (text !== undefined) { e.textContent = text; }
     return e;
   }
-  // --- the graph: side A's and side B's chance of winning after each card ---
+  // --- the graph: each side's chance of winning after each card, from its own view ---
   var pts = R.win_chances, n = pts.length - 1;
+  var KEY = {A: "knew", B: "knew_b"}, VIEW = {A: "view_a", B: "view_b"};
   var svg = document.getElementById("graph");
   var W = 1000, H = 360, L = 60, Rm = 20, T = 20, B = 60;
   var x = function (i) { return L + (W - L - Rm) * (n ? i / n : 0); };
   var y = function (p) { return T + (H - T - B) * (1 - p); };
+  // the background: which side wins double dummy (all cards seen) from each point on
+  pts.forEach(function (p, i) {
+    if (p.dd === null || p.dd === undefined || i === n) { return; }
+    var side = p.dd ? "A" : "B";
+    svg.appendChild(el("rect", {x: x(i), y: T, width: x(i + 1) - x(i), height: H - T - B,
+                                fill: COL[side], "fill-opacity": 0.10, "class": "dd-" + side}));
+  });
   var g = el("g", {"class": "axes"});
   [0, 0.25, 0.5, 0.75, 1].forEach(function (p) {
     g.appendChild(el("line", {x1: L, x2: W - Rm, y1: y(p), y2: y(p), stroke: p === 0.5 ? "#999" : "#e3ddcf"}));
@@ -127,28 +136,22 @@ _SCRIPT = r"""
     }
   });
   svg.appendChild(g);
-  function path(key, side, dashed) {
-    var d = "", prev = null;
+  function path(side) {
+    var d = "", key = KEY[side];
     pts.forEach(function (p, i) {
       var v = p[key];
       if (v === null || v === undefined) { return; }
-      if (side === "B") { v = 1 - v; }
-      if (key === "dd" && prev !== null) { d += " L" + x(i) + "," + y(prev); }
       d += (d ? " L" : "M") + x(i) + "," + y(v);
-      prev = v;
     });
     if (!d) { return null; }
-    var a = {d: d, fill: "none", stroke: COL[side], "stroke-width": dashed ? 2 : 2.5,
-             "class": "line-" + key + "-" + side};
-    if (dashed) { a["stroke-dasharray"] = "7,5"; a["stroke-opacity"] = 0.65; }
-    return svg.appendChild(el("path", a));
+    return svg.appendChild(el("path", {d: d, fill: "none", stroke: COL[side], "stroke-width": 2.5,
+                                       "class": "line-knew-" + side}));
   }
-  path("dd", "A", true); path("dd", "B", true);
-  path("knew", "A", false); path("knew", "B", false);
+  path("A"); path("B");
   pts.forEach(function (p, i) {
-    if (!p.symbol || p.knew === null) { return; }
-    var side = (p.seat % 2) ? "A" : "B";
-    var v = side === "A" ? p.knew : 1 - p.knew;
+    if (!p.symbol) { return; }
+    var side = (p.seat % 2) ? "A" : "B", v = p[KEY[side]];
+    if (v === null || v === undefined) { return; }
     var m = el("circle", {cx: x(i), cy: y(v), r: 7, fill: "#fff", stroke: COL[side], "stroke-width": 3, "class": "mistake"});
     m.appendChild(el("title", {}, "seat " + p.seat + " " + p.card + p.symbol + " (" + p.label + ")"));
     svg.appendChild(m);
@@ -173,12 +176,19 @@ _SCRIPT = r"""
     var p = pts[step];
     var txt = step === 0 ? "before the first card" :
       "card " + step + " of " + n + ": seat " + p.seat + " plays " + p.card + (p.symbol || "");
-    if (p.knew !== null) {
-      txt += " \u2014 side A " + Math.round(100 * p.knew) + "%, side B " + Math.round(100 * (1 - p.knew)) + "% " +
-        (p.valued ? "from what the player knew" : "(no choice: the last estimate)");
+    if (p.decided && R.result) {
+      txt += " \u2014 the hand is decided: side " + R.result.winner + " scores " + R.result.game_points + ".";
+    } else {
+      var parts = [];
+      ["A", "B"].forEach(function (side) {
+        var v = p[KEY[side]];
+        if (v !== null && v !== undefined) {
+          parts.push("side " + side + " " + Math.round(100 * v) + "% (from seat " + p[VIEW[side]] + "'s view)");
+        }
+      });
+      if (parts.length) { txt += " \u2014 " + parts.join(", "); }
+      if (p.dd !== null) { txt += "; double dummy side " + (p.dd ? "A" : "B") + " wins"; }
     }
-    if (p.dd !== null) { txt += "; double dummy side " + (p.dd ? "A" : "B") + " wins"; }
-    if (step === n && R.result) { txt += ". The hand is over: side " + R.result.winner + " scores " + R.result.game_points + "."; }
     document.getElementById("step-text").textContent = txt;
   }
   document.getElementById("first").onclick = function () { show(0); };
@@ -212,6 +222,22 @@ def call_odds(option: dict) -> tuple[float | None, float | None]:
     if option.get("p_played") is not None:
         return option["p_played"], option["ev_played"]
     return option.get("p_win"), option.get("ev")
+
+
+def best_cards(card: dict) -> str:
+    """The card that did best on what the seat knew (``Ac``); cards that tie for it as
+    ``Re or Ac`` (at most three named): the P(win) shown beside is each one's."""
+    best = card["best"]
+    return " or ".join(best[:3]) + (" or …" if len(best) > 3 else "")
+
+
+def drop_empty_columns(headers: list[str], rows: list[list[str]],
+                       keep: int = 1) -> tuple[list[str], list[list[str]]]:
+    """The table without the columns (after the first ``keep``) whose every cell is
+    empty: no column of blanks."""
+    used = [i for i in range(len(headers))
+            if i < keep or any(r[i] and r[i] != "<td></td>" for r in rows)]
+    return [headers[i] for i in used], [[r[i] for i in used] for r in rows]
 
 
 def _e(x) -> str:
@@ -319,8 +345,8 @@ def _play_table(report: dict) -> str:
                 note += ("; " if note else "") + "double-dummy error, sound on what was known"
             p, best_p = card_odds(c)
             pw = _pct(p)
-            best = " ".join(c["best"][:3]) + " " + _pct(best_p)
-            loss = f"{c['loss']:.2f}"
+            best = f"{best_cards(c)} {_pct(best_p)}"
+            loss = _pct(c["loss"])
         dd = ""
         if c["dd"]:
             word = {True: "win", False: "lose"}
@@ -329,7 +355,7 @@ def _play_table(report: dict) -> str:
         cls = ' class="bad"' if c["symbol"] else ""
         rows.append([str(c["trick"]), str(c["seat"]), f"<td{cls}>{_e(card)}</td>", pw, best,
                      loss, dd, note])
-    return _table(["baza", "seat", "card", "P(win) knew", "best alternatives", "loss",
+    return _table(["baza", "seat", "card", "P(win) knew", "best card", "win lost",
                    "double dummy", "label"], rows)
 
 
@@ -345,8 +371,8 @@ def _bids_table(report: dict) -> str:
                      f"{call['dd_game_points']:+d}",
                      f"{b['dd_best']} {best['dd_game_points']:+d}",
                      f"{b['missed']} was there to be made" if b["missed"] else ""])
-    return _table(["seat", "call", "P(win) EV", "advice", "EV lost", "double dummy",
-                   "best double dummy", "note"], rows)
+    return _table(*drop_empty_columns(["seat", "call", "P(win) EV", "advice", "EV lost",
+                                       "double dummy", "best double dummy", "note"], rows))
 
 
 def _summary_table(report: dict) -> str:
@@ -358,10 +384,11 @@ def _summary_table(report: dict) -> str:
                      "–" if s["accuracy"] is None else f"{s['accuracy']:.0f}%",
                      str(s["choices"]), str(s["inaccuracies"]), str(s["mistakes"]),
                      str(s["blunders"]), str(s["renuncios"]),
-                     f"{100 * s['win_chance_lost']:.0f}%", str(s["points_lost"])])
+                     f"{100 * s['win_chance_lost']:.0f}%", str(s["points_lost"]),
+                     f"{s['dd_errors']} ({s['dd_only']})"])
     return _table(["seat", "side", "accuracy", "choices", "?! inaccuracies", "? mistakes",
-                   "?? blunders", "renuncios", "win chance lost", "match points lost (dd)"],
-                  rows)
+                   "?? blunders", "renuncios", "win chance lost", "match points lost (dd)",
+                   "dd errors (sound)"], rows)
 
 
 def _result_section(report: dict) -> str:
@@ -420,9 +447,13 @@ def html_report(report: dict, title: str = "cuatrola analysis") -> str:
         "<h2>The deal</h2>", _deal_section(report, played_at),
         "<h2>Win chances along the hand</h2>",
         '<p class="legend"><span class="side-A">━ side A (seats 1, 3)</span>'
-        '<span class="side-B">━ side B (seats 2, 4)</span><span>solid: from what the player '
-        "knew" + (", as the hand will be played" if report.get("model") == "played" else "")
-        + "; dashed: double dummy (all cards visible); ○ a mistake</span></p>",
+        '<span class="side-B">━ side B (seats 2, 4)</span><span>each line is that side\'s '
+        "chance of winning the hand after every card, from what that side's own players "
+        "knew then (the one who played the card, or the one to play next)"
+        + (", as the hand will be played" if report.get("model") == "played" else "")
+        + "; the two need not add up to 100%: each side sees only its own cards. The last "
+        "point is the result. Shading: the side that wins double dummy (every card seen, "
+        "perfect play from there). ○ a mistake.</span></p>",
         '<svg id="graph" viewBox="0 0 1000 360" role="img" '
         'aria-label="each side\'s chance of winning after each card"></svg>',
         '<div class="controls"><button id="first">« start</button><button id="prev">‹ back'
@@ -433,7 +464,8 @@ def html_report(report: dict, title: str = "cuatrola analysis") -> str:
         "<p>P(win): the chance of the card's side from what its player knew"
         + (", as the hand will be played (the played-odds model)"
            if report.get("model") == "played" else ", double dummy")
-        + "; best: the cards that did best; loss: the win chance given away. ?! an "
+        + "; best card: the card that did best on that knowledge (cards that tie joined "
+        "by 'or'), and its P(win); win lost: the win chance given away. ?! an "
         "inaccuracy (10 points or more), ? a mistake (20), ?? a blunder (30).</p>",
         _play_table(report),
     ]
@@ -442,7 +474,12 @@ def html_report(report: dict, title: str = "cuatrola analysis") -> str:
                   "<p>P(win) and EV from the seat's own hand; double dummy: the match points "
                   "on the actual deal.</p>", _bids_table(report)]
     parts += ["<h2>The result</h2>", _result_section(report),
-              "<h2>Per seat</h2>", _summary_table(report),
+              "<h2>Per seat</h2>",
+              "<p>Accuracy (the share of a seat's choices losing less than 10% of winning "
+              "chances) and the win chance lost: on what the seat knew. Match points lost "
+              "and errors: double dummy, with every card seen; in brackets the errors that "
+              "were sound on what the seat knew, which is how an accurate seat can still "
+              "lose points.</p>", _summary_table(report),
               '<p class="foot">Written by cuatrola analyze --html. This page needs no '
               "network.</p></main>",
               f'<script type="application/json" id="report-data">{data}</script>',
@@ -451,31 +488,38 @@ def html_report(report: dict, title: str = "cuatrola analysis") -> str:
 
 
 def plot_win_chances(report: dict, path: str | Path, title: str = "") -> None:
-    """The graph of the report (side A's and B's win chances along the hand, from what
-    the player knew and double dummy, mistakes marked) to a .png or .svg file."""
+    """The graph of the report to a .png or .svg file: each side's chance of winning
+    after every card, from what that side's own players knew (``knew``, ``knew_b``),
+    ending at the result, over a background shaded by the side that wins double dummy,
+    the mistakes marked; the legend says what each line is."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.patches import Patch
     except ImportError:
         raise CuatrolaError("--plot needs matplotlib: pip install 'cuatrola-solver[lab]'") \
             from None
     pts = report["win_chances"]
     xs = [p["index"] for p in pts]
-    fig, ax = plt.subplots(figsize=(10, 4), dpi=100)
+    played = report.get("model") == "played"
+    fig, ax = plt.subplots(figsize=(10, 5.2), dpi=100)
+    for i, p in enumerate(pts[:-1]):
+        if p["dd"] is not None:
+            ax.axvspan(p["index"], pts[i + 1]["index"], color=SIDE_COLOURS["A" if p["dd"] else "B"],
+                       alpha=0.10, lw=0)
+    key = {"A": "knew", "B": "knew_b"}
     for side, colour in SIDE_COLOURS.items():
-        flip = (lambda v: v) if side == "A" else (lambda v: 1 - v)
-        kx = [p["index"] for p in pts if p["knew"] is not None]
-        ky = [flip(p["knew"]) for p in pts if p["knew"] is not None]
-        ax.plot(kx, ky, color=colour, lw=2.2, label=f"side {side}, from what the player knew")
-        dx = [p["index"] for p in pts if p["dd"] is not None]
-        dy = [flip(p["dd"]) for p in pts if p["dd"] is not None]
-        ax.step(dx, dy, where="post", color=colour, lw=1.5, ls="--", alpha=0.6,
-                label=f"side {side}, double dummy")
+        kx = [p["index"] for p in pts if p[key[side]] is not None]
+        ky = [p[key[side]] for p in pts if p[key[side]] is not None]
+        ax.plot(kx, ky, color=colour, lw=2.2,
+                label=f"side {side} ({'seats 1, 3' if side == 'A' else 'seats 2, 4'})")
     for p in pts:
-        if p["symbol"] and p["knew"] is not None:
+        if p["symbol"]:
             side = "A" if p["seat"] % 2 else "B"
-            v = p["knew"] if side == "A" else 1 - p["knew"]
+            v = p[key[side]]
+            if v is None:
+                continue
             ax.plot([p["index"]], [v], "o", ms=9, mfc="white", mec=SIDE_COLOURS[side], mew=2.5)
             ax.annotate(p["card"] + p["symbol"], (p["index"], v), xytext=(0, 9),
                         textcoords="offset points", ha="center", color=SIDE_COLOURS[side],
@@ -493,7 +537,16 @@ def plot_win_chances(report: dict, path: str | Path, title: str = "") -> None:
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
     ax.set_ylabel("chance of winning the hand")
     ax.set_title(title or "Win chances along the hand")
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+    handles, labels = ax.get_legend_handles_labels()
+    handles += [Patch(color=SIDE_COLOURS["A"], alpha=0.18), Patch(color=SIDE_COLOURS["B"], alpha=0.18)]
+    labels += ["shaded: side A wins double dummy (every card seen)",
+               "shaded: side B wins double dummy"]
+    ax.legend(handles, labels, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2),
+              ncol=2, frameon=False,
+              title="Each side's chance of winning after each card"
+              + (", as the hand will be played" if played else "")
+              + ",\nfrom what that side's own players knew then: the two need not add up to "
+              "100%. The last point is the result; ○ a mistake.", title_fontsize=8)
     ax.grid(axis="y", color="#eee")
     fig.tight_layout()
     kind = Path(path).suffix.lstrip(".").lower() or "png"

@@ -83,8 +83,8 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 from ..advice.bidding import Advice, OptionResult, advise
-from ..advice.budget import SETTLED, Budget, Progress
-from ..advice.cardplay import hint
+from ..advice.budget import Budget, Progress
+from ..advice.cardplay import exact_when_few, hint
 from ..dd import solver
 from ..game.cards import format_card, format_cards
 from ..game.hand import Hand, Renuncio
@@ -93,8 +93,6 @@ from ..game.play import renuncio_obligation, side_of
 from ..game.seats import Side
 from ..game.rules import rules_spec
 from ..game.view import View
-from ..hidden.deals import count_deals
-from ..hidden.knowledge import knowledge_of
 from ..models.preset import Models
 from ..notation.record import HandRecord
 from ..notation.replay import replay_cards, replay_deal
@@ -428,46 +426,76 @@ class Analysis:
 
 
 def win_chances(analysis: "Analysis") -> list[dict]:
-    """Side A's chance of winning the hand along the play, for the graph of the report:
+    """Each side's chance of winning the hand along the play, for the graph of the report:
     one point before the first card (``index`` 0) and one after each card.
 
-    ``knew``: from what the seat that played the card knew (the P(win) it is rated on,
-    as played with a played-odds model, turned to side A's view); ``dd``: double dummy
-    (1 when side A wins with perfect play from there, else 0).  A forced card changes
-    neither (the last value is carried on); after a renuncio both are the decided
-    result.  ``symbol``/``label`` mark the mistakes;
-    ``valued`` is False for a card whose ``knew`` is carried on (forced, after a renuncio).
-    Side B's chance is ``1 - knew`` and ``1 - dd``."""
+    Each side's chance is valued from what that side's own seats knew at that moment,
+    never from the other side's view: ``knew`` is side A's chance from side A's view,
+    ``knew_b`` side B's from side B's (``view_a`` and ``view_b`` name the seat whose view
+    it is).  After card ``i`` a side's value is, in this order of preference:
+
+    - the chance the seat that played card ``i`` gave it, if that seat is of the side and
+      chose the card (its ``p_rated``: as played with a played-odds model);
+    - else the chance of the best card of the next seat to play, if that seat is of the
+      side and has a choice (its ``best_p_rated``: the position after card ``i`` valued
+      from its view);
+    - else the side's last value, carried on (a forced card says nothing new).
+
+    The two need not add up to 1: each side sees only its own cards.  Once the hand is
+    decided -- its last card, an early end, the first renuncio and the cards after it --
+    both are the result (1 for the side that scores, 0 for the other), so the last point
+    is the result.  ``dd``: double dummy, 1 when side A wins with perfect play from there
+    on, else 0.  ``symbol``/``label`` mark the mistakes; ``valued`` is False for a card
+    that was not valued (forced, after a renuncio); ``decided`` is True on the points
+    that are the result."""
     hand = analysis.hand
     decl = _declarer(hand.declarer)
-    side_a = 0
+    cards = analysis.cards
     dd0 = None
     for row in analysis.dd_table:
         if row["contract"] == hand.contract and row["declarer"] == decl:
             dd0 = int(row["makes"]) if row["side"] == "A" else 1 - int(row["makes"])
-    first = next((c for c in analysis.cards if c.best_p_rated is not None), None)
-    knew0 = None
-    if first is not None:
-        knew0 = first.best_p_rated if first.side == side_a else 1 - first.best_p_rated
-    points = [{"index": 0, "trick": 1, "seat": None, "card": None,
-               "knew": None if knew0 is None else round(knew0, 6), "dd": dd0,
-               "symbol": None, "label": None, "valued": knew0 is not None}]
-    knew, dd = knew0, dd0
     result = hand.result()
-    for i, c in enumerate(analysis.cards, 1):
-        if c.kind == "after_renuncio" and result is not None:
-            knew = dd = 1.0 if result.winner is Side.A else 0.0
-        else:
-            if c.p_rated is not None:
-                knew = c.p_rated if c.side == side_a else 1 - c.p_rated
-            if c.dd_after is not None:
-                m = int(bool(c.dd_after["makes"]))
-                dd = m if c.side == side_a else 1 - m
-        points.append({"index": i, "trick": c.trick, "seat": c.seat,
-                       "card": format_card(c.card),
-                       "knew": None if knew is None else round(knew, 6),
-                       "dd": None if dd is None else int(dd), "symbol": c.symbol,
-                       "label": c.label, "valued": c.p_win is not None})
+    winner = None if result is None else int(result.winner)
+    knew: list[float | None] = [None, None]     # side A's, side B's
+    view: list[int | None] = [None, None]
+
+    def point(i: int, c: CardReview | None, dd, decided: bool) -> dict:
+        return {"index": i, "trick": 1 if c is None else c.trick,
+                "seat": None if c is None else c.seat,
+                "card": None if c is None else format_card(c.card),
+                "knew": None if knew[0] is None else round(knew[0], 6),
+                "knew_b": None if knew[1] is None else round(knew[1], 6),
+                "view_a": view[0], "view_b": view[1],
+                "dd": None if dd is None else int(dd),
+                "symbol": None if c is None else c.symbol,
+                "label": None if c is None else c.label,
+                "valued": c is None or c.p_win is not None, "decided": decided}
+
+    def facing(j: int, skip_side: int | None = None) -> None:
+        """Card ``j``'s seat, on turn with a choice, values the position it faces."""
+        if j < len(cards) and cards[j].kind in ("choice", "renuncio") \
+                and cards[j].best_p_rated is not None and cards[j].side != skip_side:
+            knew[cards[j].side], view[cards[j].side] = cards[j].best_p_rated, cards[j].seat
+
+    facing(0)
+    points = [point(0, None, dd0, False)]
+    dd = dd0
+    decided = False
+    for i, c in enumerate(cards, 1):
+        decided = decided or c.kind in ("renuncio", "after_renuncio") or i == len(cards)
+        if c.dd_after is not None:
+            m = int(bool(c.dd_after["makes"]))
+            dd = m if c.side == 0 else 1 - m
+        played = c.kind == "choice" and c.p_rated is not None
+        if played:
+            knew[c.side], view[c.side] = c.p_rated, c.seat
+        facing(i, c.side if played else None)      # the player's own value comes first
+        if decided and winner is not None:
+            knew = [1.0 if winner == 0 else 0.0, 1.0 if winner == 1 else 0.0]
+            view = [None, None]
+            dd = 1 if winner == 0 else 0
+        points.append(point(i, c, dd, decided and winner is not None))
     return points
 
 
@@ -521,8 +549,7 @@ def _hint(hand: Hand, how: _Method, seed: int | None, workers: int):
     ``samples`` (and than the deals sampling ever draws: a huge ``samples`` must not mean
     exact work)."""
     view = View.on_turn(hand)
-    exact = how.exact or count_deals(knowledge_of(view)) <= min(how.samples, SETTLED)
-    return hint(view, Budget(exact, how.samples, seed, workers),
+    return hint(view, exact_when_few(view, Budget(how.exact, how.samples, seed, workers)),
                 Models(how.models.bids, how.card_model))
 
 
