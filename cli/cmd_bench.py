@@ -1,4 +1,4 @@
-"""``cuatrola bench``: the solver benchmark of DESIGN.md."""
+"""``cuatrola bench``: the solver benchmark (docs/benchmark.md)."""
 
 from __future__ import annotations
 

@@ -46,7 +46,7 @@ def test_options_nobody_bid():
     assert all(x.allowed for x in o.values())
     assert (o["paso"].contract, o["paso"].declarer, o["paso"].defending) == ("paso", (), False)
     assert (o["solo"].contract, o["solo"].declarer) == ("solo", (1,))
-    # paso is measured for the advising seat's side (RULES.md 8.10)
+    # paso is measured for the advising seat's side (docs/rules.md 8.10)
     p = opts("online", 2)["paso"]
     assert (p.side, p.defending) == (1, False)
 

@@ -109,7 +109,7 @@ PERFT = {
 
 
 def naive_legal(held: list[int], trick: list[int], trump: int, rules) -> list[int]:
-    """Legal cards written card by card from RULES.md section 2, independently of
+    """Legal cards written card by card from docs/rules.md section 2, independently of
     play.legal_mask, so that the perft numbers check one against the other."""
     if not trick:
         return list(held)

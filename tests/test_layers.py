@@ -43,3 +43,39 @@ def test_every_layer_is_in_the_contract():
                     if p.is_dir() and (p / "__init__.py").exists())
     for name in layers:
         assert re.search(rf"cuatrola_solver\.{name}\b", contract), name
+
+
+ROOT = PACKAGE.parent
+#: the files a reader of the repository reads: code, docs, the build
+READ = ["README.md", "pyproject.toml", "setup.py", "docs/*.md", "examples/**/*.md",
+        "examples/**/*.py", "cuatrola_solver/**/*.py", "cli/*.py", "ext/*.pyx", "tests/*.py",
+        ".ci/run"]
+#: names of files that live outside the repository, which nothing may cite
+OUTSIDE = re.compile(r"(?<!docs/)\bRULES\.md\b|\bDESIGN\.md\b|shared/seeds|\.\./shared")
+
+
+def _read_files() -> list[Path]:
+    return sorted({p for pattern in READ for p in ROOT.glob(pattern) if p.is_file()})
+
+
+def test_nothing_cites_a_file_the_repository_does_not_have():
+    found = [f"{p.relative_to(ROOT)}:{n}: {line.strip()}"
+             for p in _read_files() if p.name not in ("test_layers.py", "test_rules_doc.py")
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if OUTSIDE.search(line)]
+    assert not found, "\n".join(found)
+
+
+def test_every_relative_link_of_the_docs_leads_somewhere():
+    link = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+    broken = []
+    for p in _read_files():
+        if p.suffix != ".md":
+            continue
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+            for target in link.findall(line):
+                if "://" in target or target.startswith("mailto:"):
+                    continue
+                if not (p.parent / target).exists():
+                    broken.append(f"{p.relative_to(ROOT)}:{n}: {target}")
+    assert not broken, "\n".join(broken)

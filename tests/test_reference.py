@@ -139,7 +139,7 @@ def test_tie_won_by_b_on_the_last_trick(solve, tie, makes):
 @pytest.mark.parametrize("tie,makes", [("last_trick", True), ("mano", False)])
 def test_contrasolo_tie_with_seat_1_out(solve, tie, makes):
     """Contrasolo [2, 3], measured for seat 2 (side B): under 'mano' the tie goes to side
-    A although seat 1 sits out (RULES.md 8.3)."""
+    A although seat 1 sits out (docs/rules.md 8.3)."""
     pos, rules = last_trick(("", "Ao", "Sc", ""), 2, (60, 37), tie, contract="contrasolo",
                             declarer=(2, 3), active=(False, True, True, False))
     rules = rules.override(contrasolo=True)

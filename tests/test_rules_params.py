@@ -1,6 +1,6 @@
-"""One test (at least) per rule parameter of RULES.md, on hand-made positions.
+"""One test (at least) per rule parameter of docs/rules.md, on hand-made positions.
 
-Each test quotes the seed sentence it implements.
+Each test quotes the sentence of the rule document it implements.
 """
 
 from __future__ import annotations
@@ -27,17 +27,17 @@ def legal(hand: str, trick: str, trump: str, rules) -> str:
 # --- section 2: legal play ----------------------------------------------------
 
 def test_asistir_and_montar():
-    # 000: "Asistir: si tienes cartas del palo de salida, debes jugar ese palo."
-    # 000: "Montar: si asistes, debes superar la mejor carta de ese palo si puedes"
+    # online: "Asistir: si tienes cartas del palo de salida, debes jugar ese palo."
+    # online: "Montar: si asistes, debes superar la mejor carta de ese palo si puedes"
     assert legal("Sc Ac Ro 3b", "Rc", "o", "online") == "Ac"
     # narro 24: "El jugador que no puede montar, tiene que asistir si puede hacerlo."
     assert legal("Sc Cc Ro 3b", "Rc", "o", "narro") == "Sc Cc"
 
 
 def test_beat_led_after_trump():
-    # 000: "(es obligatorio, aunque ya haya triunfo en la baza)"
+    # online: "(es obligatorio, aunque ya haya triunfo en la baza)"
     assert legal("Cb Ab Ro", "Rb So", "o", "online") == "Ab"
-    # 001: "En caso de fallo previo, no estás obligado a montar la carta que inició el
+    # app: "En caso de fallo previo, no estás obligado a montar la carta que inició el
     # truco. , pero estás obligado a tirar el mismo palo."
     for preset in ("app", "narro", "italiano"):
         assert legal("Cb Ab Ro", "Rb So", "o", preset) == "Cb Ab"
@@ -50,7 +50,7 @@ def test_arrastre_must_montar_in_trump():
 
 
 def test_fallar():
-    # 000: "Fallar: si no tienes el palo de salida, puedes jugar triunfo"; narro 25:
+    # online: "Fallar: si no tienes el palo de salida, puedes jugar triunfo"; narro 25:
     # "El jugador que no tiene cartas para asistir, tiene que fallar"
     for preset in PRESETS:
         assert legal("So Ro Ae 3e", "Rc", "o", preset) == "So Ro"
@@ -60,13 +60,13 @@ def test_fallar():
 
 
 def test_montar_el_fallo():
-    # 000: "Montar el fallo: si ya se ha echado triunfo y tú tampoco tienes el palo,
+    # online: "Montar el fallo: si ya se ha echado triunfo y tú tampoco tienes el palo,
     # debes superar ese triunfo si puedes."
     assert legal("So Ao Ae", "Rc Co", "o", "online") == "Ao"
 
 
 def test_free_when_cannot_overtrump():
-    # 001: "Si no tienes cartas para montar un fallo anterior, puedes tirar cualquiera"
+    # app: "Si no tienes cartas para montar un fallo anterior, puedes tirar cualquiera"
     # narro 26: "puede ahorrarse un pinte y echar la carta que quiera cuando no tiene para
     # asistir y un contrario ha fallado con un pinte mayor que el suyo."
     for preset in PRESETS:
@@ -76,7 +76,7 @@ def test_free_when_cannot_overtrump():
 
 
 def test_no_exemption_when_partner_wins():
-    # RULES.md 2.7: no seed grants one. Seat 3 must beat its partner's Ac.
+    # docs/rules.md 2.7: no rule document grants one. Seat 3 must beat its partner's Ac.
     assert legal("Sc 3c", "Rc Cc", "o", "online") == "3c"
 
 
@@ -99,7 +99,7 @@ def test_renuncio_names(hand, trick, card, obligation):
 
 
 def test_naming_lower_trump_only_strict():
-    # RULES.md 8.12: only lower trumps, a non-trump played while
+    # docs/rules.md 8.12: only lower trumps, a non-trump played while
     # free_when_cannot_overtrump is false -> montar_el_fallo
     m = masks("So Ae")[0]
     assert renuncio_obligation(m, parse_cards("Rc Ao"), 0, parse_card("Ae")) == "montar_el_fallo"
@@ -111,7 +111,7 @@ DEAL = "Ao 3o Ro Co So / Ac 3c Rc Cc Sc / Ae 3e Re Ce Se / Ab 3b Rb Cb Sb"
 
 
 def test_bids_only_go_up():
-    # 000: "cada uno puede pasar o subir la apuesta"; 004: "Bids can only go up"
+    # online: "cada uno puede pasar o subir la apuesta"; 004: "Bids can only go up"
     with pytest.raises(IllegalBidError, match="stronger"):
         make_hand(DEAL, "Sb", "online", ["solo", "solo", "paso", "paso"])
     hand = make_hand(DEAL, "Sb", "online", ["solo", "cuatrola", "paso", "paso"])
@@ -138,7 +138,7 @@ def test_contrasolo():
     assert hand.active == (True, True, False, False)
     hand = make_hand(DEAL, "Sb", "narro", ["paso", "paso", "solo", "contrasolo"])
     assert hand.declarer == (3, 4)
-    # take-over by the contrasolo bidder's partner (RULES.md 8.11)
+    # take-over by the contrasolo bidder's partner (docs/rules.md 8.11)
     hand = make_hand(DEAL, "Sb", "narro", ["solo", "contrasolo", "paso", "contrasolo"])
     assert hand.declarer == (1, 4)
     with pytest.raises(IllegalBidError, match="contrasolo"):  # not against a partner
@@ -148,7 +148,7 @@ def test_contrasolo():
 
 
 def test_bid_cap_exact_target():
-    # 001: "si una pareja tiene por ejemplo 8 puntos, no se puede jugar un quinto o
+    # app: "si una pareja tiene por ejemplo 8 puntos, no se puede jugar un quinto o
     # cuatro, sino solo uno."
     with pytest.raises(IllegalBidError, match="target"):
         make_hand(DEAL, "Sb", "app", ["cuatrola", "paso", "paso", "paso"], Score(8, 0))
@@ -160,7 +160,7 @@ def test_bid_cap_exact_target():
 
 
 def test_bid_cap_near_target():
-    # 004: "on 17 points or more you cannot bid something that would take you past 21."
+    # italiano: "on 17 points or more you cannot bid something that would take you past 21."
     with pytest.raises(IllegalBidError):
         make_hand(DEAL, "Sb", "italiano", ["quintola", "paso", "paso", "paso"], Score(17, 0))
     make_hand(DEAL, "Sb", "italiano", ["solo", "paso", "paso", "paso"], Score(17, 0))
@@ -177,20 +177,20 @@ def final(contract="paso", declarer=(), tricks=(3, 2), points=(70, 60), leader=1
 
 
 def test_solo_goal():
-    # 000: "Solo — ... Gana si consigue más puntos que la pareja rival."
-    # 004: "It is won on tricks, not points ... solo needs 3 tricks (2 points)"
+    # online: "Solo — ... Gana si consigue más puntos que la pareja rival."
+    # italiano: "It is won on tricks, not points ... solo needs 3 tricks (2 points)"
     pos = final("solo", (1,), tricks=(3, 2), points=(50, 80))
     assert outcome(pos, get_rules("online")) == (1, 2)
     assert outcome(pos, get_rules("italiano")) == (0, 2)
 
 
 def test_tie_break():
-    # 000: "si hay empate, se la lleva quien ganó la última baza."
-    # 001: "En caso de empate, gana la pareja que tenga la mano"
+    # online: "si hay empate, se la lleva quien ganó la última baza."
+    # app: "En caso de empate, gana la pareja que tenga la mano"
     pos = final(points=(65, 65), leader=2)  # side B took trick 5
     assert outcome(pos, get_rules("online"))[0] == 1
     assert outcome(pos, get_rules("app"))[0] == 0
-    # RULES.md 8.3: mano when seat 1 sits out still goes to side A
+    # docs/rules.md 8.3: mano when seat 1 sits out still goes to side A
     solo3 = final("solo", (2,), points=(65, 65), leader=2)
     assert outcome(solo3, get_rules("app"))[0] == 0
 
@@ -201,16 +201,16 @@ def test_pass_bonus():
     pos = final(tricks=(0, 5), points=(0, 130), leader=2)
     assert outcome(pos, get_rules("narro")) == (1, 2)
     assert outcome(pos, get_rules("online")) == (1, 1)
-    # 004: "The pair with most points wins the hand: 1 point, or 2 above 100 points."
+    # italiano: "The pair with most points wins the hand: 1 point, or 2 above 100 points."
     pos = final(tricks=(4, 1), points=(101, 29))
     assert outcome(pos, get_rules("italiano")) == (0, 2)
     assert outcome(final(tricks=(4, 1), points=(100, 30)), get_rules("italiano")) == (0, 1)
-    # RULES.md 8.4: carbunco applies to paso only
+    # docs/rules.md 8.4: carbunco applies to paso only
     assert outcome(final("solo", (1,), tricks=(5, 0), points=(130, 0)), get_rules("narro")) == (0, 2)
 
 
 def test_contract_values_and_goals():
-    # 000: "Cuatrola — ... ganar al menos 4 de las 5 bazas. Vale 4 puntos."
+    # online: "Cuatrola — ... ganar al menos 4 de las 5 bazas. Vale 4 puntos."
     # "Quintola — la apuesta máxima: ganar las 5 bazas. Vale 5 puntos."
     rules = get_rules("online")
     assert outcome(final("cuatrola", (2,), tricks=(1, 4)), rules) == (1, 4)
@@ -222,8 +222,8 @@ def test_contract_values_and_goals():
 
 
 def test_monte_and_early_end():
-    # 000: "La pareja que gana la última baza (la quinta) suma 10 puntos extra"
-    # 004: "The hand ends as soon as that becomes impossible, and the points go to the
+    # online: "La pareja que gana la última baza (la quinta) suma 10 puntos extra"
+    # italiano: "The hand ends as soon as that becomes impossible, and the points go to the
     # opposing pair."
     deal = "Ao 3o Ro Co So / Ac 3c Rc Cc Sc / Ae 3e Re Ce Se / Ab 3b Rb Cb Sb"
     hand = make_hand(deal, "Sb", "italiano", ["paso", "cuatrola", "paso", "paso"])
@@ -268,8 +268,8 @@ def _active(declarer):
 
 
 def test_cantes_in():
-    # 000: "No se canta bajo cuatrola ni quintola."
-    # 004: "there are no declarations" (when someone bids)
+    # online: "No se canta bajo cuatrola ni quintola."
+    # italiano: "there are no declarations" (when someone bids)
     assert cante_refusal(after_trick_1(get_rules("online"), "solo", (1,)),
                          get_rules("online"), 1, 0) is None
     assert "cuatrola" in cante_refusal(after_trick_1(None, "cuatrola", (1,)), get_rules("online"), 1, 0)
@@ -280,7 +280,7 @@ def test_cantes_in():
 
 
 def test_cante_by():
-    # 000: "Solo puedes cantar en tu turno y después de que tu pareja haya ganado una baza."
+    # online: "Solo puedes cantar en tu turno y después de que tu pareja haya ganado una baza."
     # narro 29: "Es necesario, además, que la baza la haya ganado el que canta o su compañero."
     # side A won trick 1 (leader 1), side B won trick 2 (leader 2): after trick 2 ...
     pos = after_trick_1(None, leader=2, tricks=(1, 1))
@@ -317,7 +317,7 @@ def test_cante_after_tricks():
 
 
 def test_max_cantes_and_forty_first():
-    # 004: "Two declarations per pair at most, and 40 before 20."
+    # italiano: "Two declarations per pair at most, and 40 before 20."
     rules = get_rules("italiano")
     pos = after_trick_1(None)
     assert "40" in cante_refusal(pos, rules, 1, 1)      # the 20 in copas must wait
@@ -328,7 +328,7 @@ def test_max_cantes_and_forty_first():
 
 
 def test_cante_points_in_a_hand():
-    # 000: "40 si es el palo de triunfo (las cuarenta) o 20 si es otro palo (las veinte)"
+    # online: "40 si es el palo de triunfo (las cuarenta) o 20 si es otro palo (las veinte)"
     deal = "Ro Co Rc Cc Ab / Ao 3o So Ac 3c / Ae 3e Re Ce Se / 3b Rb Cb Sb Sc"
     hand = make_hand(deal, "Sc", "online")            # trump copas
     for card in ("Ab", "So", "Se", "Sb"):              # seat 1 wins trick 1
@@ -367,7 +367,7 @@ def test_target_and_win_by():
 
 
 def test_match_pairs_swap_labels_every_hand():
-    # RULES.md 7: "the next hand's dealer is this hand's seat 1 ... the pairs swap labels
+    # docs/rules.md 7: "the next hand's dealer is this hand's seat 1 ... the pairs swap the labels
     # A/B from one hand to the next"
     from cuatrola_solver.game.match import Match
     m = Match(get_rules("narro"))

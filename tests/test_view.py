@@ -114,7 +114,7 @@ def test_check_refuses_what_cannot_have_been_seen(tmp_path, play, needle):
 
 
 def test_a_card_after_the_hand_is_decided_is_refused():
-    """italiano ends a bid contract once its tricks decide it (RULES.md 8.6)."""
+    """italiano ends a bid contract once its tricks decide it (docs/rules.md 8.6)."""
     rec = record_from_obj({"rules": "italiano", "muestra": "Ab",
                            "hands": [None, "Ao 3o Ro Co So", None, None],
                            "auction": ["paso", "quintola", "paso", "paso"],

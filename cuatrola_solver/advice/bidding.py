@@ -7,7 +7,7 @@ that results *assuming the later seats pass* is valued on the same deals, drawn 
 :func:`~cuatrola_solver.hidden.knowledge.knowledge_at_start`:
 
 - ``paso`` -> the standing contract (nobody bid: the normal hand, measured for seat
-  ``N``'s side, RULES.md 8.10; an opponent's bid: seat ``N``'s side defends it; the
+  ``N``'s side, docs/rules.md 8.10; an opponent's bid: seat ``N``'s side defends it; the
   partner's bid: the partner plays it);
 - a bid -> that contract declared by seat ``N`` (a take-over: seat ``N`` declares and
   his partner sits out; contrasolo: declarers ``(solo bidder, N)``).
@@ -233,7 +233,7 @@ class Advice:
         raise KeyError(bid)
 
     def to_dict(self) -> dict:
-        """The ``advise --json`` object of DESIGN.md (without ``schema``); with a match
+        """The ``advise --json`` object (docs/json.md; without ``schema``); with a match
         score, every option has ``p_match`` and ``advice_per_hand`` is added."""
         match = self.advice_per_hand is not None
         d = {"rules": rules_spec(self.rules), "seat": self.seat,

@@ -5,7 +5,7 @@
 :class:`Analysis`:
 
 **Renuncios and result** -- as ``cuatrola check`` finds them; the first renuncio
-decides the hand with the preset's penalty (``renuncio_penalty``, RULES.md 6, 8.5).
+decides the hand with the preset's penalty (``renuncio_penalty``, docs/rules.md 6, 8.5).
 
 **Every card played** (up to and including the first renuncio; the later cards are
 listed with ``kind = "after_renuncio"`` and not valued: the hand was already decided)
@@ -13,7 +13,7 @@ is valued twice, always *for the side of the seat that played it*:
 
 - *double dummy* (all cards visible, as endplay's ``analyse_play``):
   :func:`solver.solve_cards` on the position before the card, objectives ``makes``,
-  ``game_points``, ``tricks`` and ``margin`` (each its own optimum, RULES.md 8.9).
+  ``game_points``, ``tricks`` and ``margin`` (each its own optimum, docs/rules.md 8.9).
   ``dd.before`` is the value of the position (the best card), ``dd.after`` the value
   after the card played; ``dd_loss = before.makes - after.makes`` (1 when the card
   throws away a hand that was won double dummy) and ``dd_points_lost`` the match

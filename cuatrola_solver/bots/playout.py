@@ -6,7 +6,7 @@ hand through the rules engine (:class:`~cuatrola_solver.hand.Hand`): each call, 
 and card is asked of the player whose turn it is, given that seat's
 :class:`~cuatrola_solver.view.View` and a seed, and checked.  At a trick boundary the
 seats that may sing are asked in turn: the side that won the trick first (its leader,
-then its partner), then the other side (RULES.md 8.2).  It returns the hand's record,
+then its partner), then the other side (docs/rules.md 8.2).  It returns the hand's record,
 which ``check`` and ``analyze`` read.
 
 :func:`play_match` plays hands to the preset's target: the deal passes to the next

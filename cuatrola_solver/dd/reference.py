@@ -7,7 +7,7 @@ nothing of them.
 
 Values are measured for the declaring side ``d = pos.declaring_side`` (A for paso,
 the solo bidder's side for contrasolo); ``d`` maximises, the other side minimises.
-Objectives (RULES.md 8.9: each is its own optimum):
+Objectives (docs/rules.md 8.9: each is its own optimum):
 
 ``tricks``
     the final number of tricks of side ``d``;
@@ -22,7 +22,7 @@ Objectives (RULES.md 8.9: each is its own optimum):
 
 Cantes: at a trick boundary the side that won the last trick chooses first among its
 :func:`play.cante_options` and must sing one when there is one; then the other side.
-Each choice is a node of the choosing side.  ``early_end`` is ignored (RULES.md 8.14).
+Each choice is a node of the choosing side.  ``early_end`` is ignored (docs/rules.md 8.14).
 
 Positions are memoised per call (a :class:`play.Position` is hashable), which keeps
 the plain minimax fast enough for whole deals.

@@ -14,7 +14,7 @@ Verbs (values measured for the declaring side, see :mod:`reference`):
 - :func:`dd_tables` -- the double-dummy tables of many deals (numpy, several cores);
 - :func:`dd_table` -- every contract and declarer of a deal, as ``solve --json`` rows.
 
-Objectives: ``tricks``, ``margin``, ``makes``, ``game_points`` (RULES.md 8.9).
+Objectives: ``tricks``, ``margin``, ``makes``, ``game_points`` (docs/rules.md 8.9).
 """
 
 from __future__ import annotations
@@ -356,7 +356,7 @@ def _row_heads(rules: RuleSet) -> tuple:
 
 def table_rows(table, rules: RuleSet) -> list[dict]:
     """One deal's table from :func:`dd_tables` (``(rows, 4)``) as the ``results`` of
-    ``solve --json`` (DESIGN.md): one dict per contract and declarer."""
+    ``solve --json`` (docs/json.md): one dict per contract and declarer."""
     return [{"contract": contract, "declarer": list(shown) if isinstance(shown, list) else shown,
              "side": side, "tricks": tricks, "margin": margin if has_margin else None,
              "makes": bool(makes), "game_points": game}
@@ -366,7 +366,7 @@ def table_rows(table, rules: RuleSet) -> list[dict]:
 
 def dd_table(hands: Sequence[int], trump: int, rules: RuleSet) -> list[dict]:
     """The double-dummy table of a deal: one dict per contract and declarer, as the
-    ``results`` of ``solve --json`` (DESIGN.md)."""
+    ``results`` of ``solve --json`` (docs/json.md)."""
     table = dd_tables(np.array([hands], dtype=np.int64), np.array([trump], dtype=np.int64),
                       rules, workers=1)
     return table_rows(table[0], rules)

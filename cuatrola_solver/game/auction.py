@@ -3,7 +3,7 @@
 A call is ``paso`` or a contract stronger than the standing one; under
 ``partner_may_take_over`` the partner of the highest bidder may also bid the same
 contract and take it over; under ``contrasolo`` an opponent of a standing solo may
-answer ``contrasolo`` (RULES.md sections 3 and 8.11).  With a match score the caps
+answer ``contrasolo`` (docs/rules.md sections 3 and 8.11).  With a match score the caps
 of ``bid_cap`` apply (8.8).
 """
 

@@ -5,7 +5,7 @@ strength from the sota (0) to the as (4).  A set of cards is a 20-bit mask, so a
 hand, a trick or the whole deck is one ``int``; within a suit a higher bit is a
 stronger card.  This is the representation the compiled solver uses too.
 
-Notation (DESIGN.md): rank then suit, case-insensitive.  Ranks ``A 3 R C S``
+Notation (README, "Notation"; docs/record-format.md): rank then suit, case-insensitive.  Ranks ``A 3 R C S``
 (English aliases ``K`` rey, ``N`` caballo, ``J`` sota), suits ``o c e b``.
 ``parse_card`` / ``format_card`` and ``parse_cards`` / ``format_cards`` are pairs:
 ``parse(format(x)) == x``.

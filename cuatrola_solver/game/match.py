@@ -1,6 +1,6 @@
 """The match (la partida): score, target, win by, and the caps on bids.
 
-Seat numbers are re-based every hand (RULES.md section 7): the next hand's dealer is
+Seat numbers are re-based every hand (docs/rules.md section 7): the next hand's dealer is
 this hand's seat 1, so the pair that is side A in one hand is side B in the next.
 :class:`Match` keeps the score of the two pairs and maps them to A and B hand by hand.
 """

@@ -65,7 +65,7 @@ def _highest_of_suit(trick: Sequence[int], suit: int) -> int:
 
 def legal_mask(hand: int, trick: Sequence[int], trump: int,
                beat_led_after_trump: bool, free_when_cannot_overtrump: bool) -> int:
-    """The cards of ``hand`` that may be played to ``trick`` (RULES.md section 2)."""
+    """The cards of ``hand`` that may be played to ``trick`` (docs/rules.md section 2)."""
     if not trick:
         return hand
     led = trick[0] // 5
@@ -88,7 +88,7 @@ def legal_mask(hand: int, trick: Sequence[int], trump: int,
 
 
 def renuncio_obligation(hand: int, trick: Sequence[int], trump: int, c: int) -> str:
-    """The obligation broken by playing illegal card ``c`` (RULES.md 2 and 8.12)."""
+    """The obligation broken by playing illegal card ``c`` (docs/rules.md 2 and 8.12)."""
     led = trick[0] // 5
     if hand & SUIT_MASKS[led]:
         return "montar" if c // 5 == led else "asistir"
@@ -200,7 +200,7 @@ class Position:
 
 def cante_refusal(pos: Position, rules, seat: int, suit: int) -> str | None:
     """Why ``seat`` may not sing ``suit`` now, at the boundary before the lead of
-    ``pos``'s trick (RULES.md section 5 and 8.7); None when it may."""
+    ``pos``'s trick (docs/rules.md section 5 and 8.7); None when it may."""
     t = pos.tricks_played
     side = side_of(seat)
     name = SUIT_NAMES[suit]
@@ -238,7 +238,7 @@ def cante_options(pos: Position, rules, side: int) -> list[int]:
     """Suits side ``side`` may sing now, at the boundary before the lead of ``pos``'s trick.
 
     Empty unless the trick is empty and the boundary is one where cantes are allowed
-    (RULES.md section 5).  With ``forty_first`` only the trump suit is offered when it
+    (docs/rules.md section 5).  With ``forty_first`` only the trump suit is offered when it
     can be sung.
     """
     if pos.trick or pos.boundary_sung[side] or not rules.cantes_count(pos.contract):
@@ -310,7 +310,7 @@ def decided_by_tricks(pos: Position, rules) -> bool:
 
 def outcome(pos: Position, rules) -> tuple[Side, int]:
     """(winning side, match points it scores) of a hand played to its end, or decided
-    by its tricks (RULES.md section 4)."""
+    by its tricks (docs/rules.md section 4)."""
     d = pos.declaring_side
     goal = tricks_goal(pos.contract, rules)
     if goal is not None:

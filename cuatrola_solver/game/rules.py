@@ -1,9 +1,10 @@
 """The rules of one way of playing cuatrola, as data.
 
-:class:`RuleSet` has one field per rule of RULES.md; :data:`PRESETS` holds the four
-rule documents of ``shared/seeds`` as values.  Nothing else in the project tests a
+:class:`RuleSet` has one field per rule parameter of docs/rules.md; :data:`PRESETS`
+holds the four presets, one per rule document (docs/rules.md names them), as values.  Nothing else in the project tests a
 preset's name: algorithms read the parameters.  ``PARAMETERS`` documents every
-parameter with the seed sentence it comes from (shown by ``cuatrola rules``).
+parameter with the sentence of the rule document it comes from (shown by ``cuatrola
+rules``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any, Mapping
 
 from ..errors import RulesError, quote
 
-#: contracts in order of strength (RULES.md section 3)
+#: contracts in order of strength (docs/rules.md section 3)
 CONTRACTS = ("paso", "solo", "contrasolo", "cuatrola", "quintola")
 CONTRACT_VALUE = {"paso": 1, "solo": 2, "contrasolo": 4, "cuatrola": 4, "quintola": 5}
 #: tricks a lone declarer needs, for contracts decided on tricks
@@ -110,7 +111,8 @@ _DEFAULTS: dict[str, Any] = {f.name: f.default for f in dataclasses.fields(RuleS
 
 @dataclass(frozen=True)
 class Parameter:
-    """One documented rule parameter: its meaning and the seed sentences behind it."""
+    """One documented rule parameter: its meaning and the rule documents' sentences
+    behind it."""
 
     name: str
     section: str

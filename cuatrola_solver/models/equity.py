@@ -3,14 +3,14 @@
 A match is a chain of hands.  Each hand, one pair holds seats 1 & 3 (side A, the
 *mano*'s side) and the other seats 2 & 4 (side B); the deal passes to the next seat, so
 the next hand's seat 1 is this hand's seat 2 and the pairs swap labels every hand
-(RULES.md 7).  A state of the match is therefore *my pair's score, their pair's score,
+(docs/rules.md 7).  A state of the match is therefore *my pair's score, their pair's score,
 and whether my pair is side A in the next hand* (``mano``).
 
 **Hand results** (:class:`HandResults`): how often side A or side B scores 1, 2, 4, 5...
 match points in a hand, as counts.  The counts depend on who may bid what, so they are
 kept per pair of *cap classes*: a pair's class is the most a bid of it may be worth
 under the match caps at its score (5: any bid; 4: no quintola; 2: solo at most;
-1: paso only; RULES.md 3, ``bid_cap``).  Without caps every hand is class ``(5, 5)``.
+1: paso only; docs/rules.md 3, ``bid_cap``).  Without caps every hand is class ``(5, 5)``.
 The counts shipped with the package (``cuatrola_solver/data/hand_results_PRESET.json``,
 with their provenance) are measured by :func:`measure_hand_results`: random deals, each
 seat bidding as :func:`bidding.advise` advises from its own cards on a few sampled deals

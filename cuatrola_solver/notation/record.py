@@ -1,4 +1,4 @@
-"""Hand records: the JSON form (schema 1, DESIGN.md) and the text form.
+"""Hand records: the JSON form (schema 1) and the text form (docs/record-format.md).
 
 A :class:`HandRecord` is what a record says, checked for form only (cards, seats,
 bids that can be read); whether it could have happened is checked by replaying it
