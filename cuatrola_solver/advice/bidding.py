@@ -1,10 +1,10 @@
-"""Bid advice and card hints: odds over the deals consistent with one seat's knowledge.
+"""Bid advice: the odds of every call over the deals consistent with one seat's knowledge.
 
 **Advice** (:func:`advise`).  The seat ``N`` about to speak knows its five cards, the
 muestra and the calls of seats ``1 .. N-1``.  For each call it may make now
 (:meth:`Auction.legal_calls`; refused calls are listed with the reason) the contract
 that results *assuming the later seats pass* is valued on the same deals, drawn from
-:func:`~cuatrola_solver.hidden.knowledge.knowledge_at_start`:
+what the seat's view knows (:func:`~cuatrola_solver.hidden.knowledge.knowledge_of`):
 
 - ``paso`` -> the standing contract (nobody bid: the normal hand, measured for seat
   ``N``'s side, docs/rules.md 8.10; an opponent's bid: seat ``N``'s side defends it; the
@@ -12,7 +12,7 @@ that results *assuming the later seats pass* is valued on the same deals, drawn 
 - a bid -> that contract declared by seat ``N`` (a take-over: seat ``N`` declares and
   his partner sits out; contrasolo: declarers ``(solo bidder, N)``).
 
-Per deal the double-dummy solver (:func:`solver.solve_batch`, numpy in and out, the GIL
+Per deal the double-dummy solver (:func:`~cuatrola_solver.dd.solver.solve_batch`, numpy in and out, the GIL
 released, several threads) gives the declaring side's ``game_points`` (for contracts
 decided on points) and ``tricks``.  Since ``makes`` is a monotone function of both
 (``makes == game_points > 0``; for contracts on tricks ``makes == tricks >= goal`` and
@@ -32,14 +32,11 @@ preset's match-equity table (:mod:`equity`).  The advice is then the allowed cal
 highest ``p_match`` (ties: higher ``ev``, then the weaker call); ``advice_per_hand``
 keeps the call of highest ``ev``.
 
-Sampling stops early, in rounds of :data:`ROUND` deals drawn as the chunks of
-:func:`~cuatrola_solver.hidden.chunks.plan_chunks`, once every allowed option's Wilson half-width is at most
-``tolerance``; the deals and the stopping point depend on the seed only, never on
-``workers``.
-
-**Hints** (:func:`hint`).  For the seat on turn in a hand in progress, every legal card
-valued over the deals consistent with that seat's :class:`~cuatrola_solver.view.View`
-(:func:`~cuatrola_solver.hidden.knowledge.knowledge_of`), with :func:`solver.solve_cards` per deal.
+Sampling stops early, in rounds of ``ROUND`` deals drawn as the chunks of
+:func:`~cuatrola_solver.hidden.chunks.plan_chunks`, once every allowed option's Wilson
+half-width is within the budget's ``tolerance`` (:mod:`~cuatrola_solver.advice.budget`);
+the deals and the stopping point depend on the seed only, never on ``workers``.  The
+card hints are :mod:`~cuatrola_solver.advice.cardplay`'s.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Post-game analysis of a played hand: renuncios, the cost of every card, the bids.
 
-:func:`analyze` replays a :class:`~cuatrola_solver.record.HandRecord` with
+:func:`analyze` replays a :class:`~cuatrola_solver.notation.record.HandRecord` with
 :func:`~cuatrola_solver.notation.replay.replay_deal` and returns an
 :class:`Analysis`:
 

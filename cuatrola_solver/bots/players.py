@@ -1,10 +1,10 @@
 """Players (bots): policies that call, sing and play from one seat's view.
 
-A :class:`Policy` answers three questions, each from a :class:`~cuatrola_solver.view.View`
+A :class:`Policy` answers three questions, each from a :class:`~cuatrola_solver.game.view.View`
 and a seed, and from nothing else (OpenSpiel's policies): ``call(view, seed)`` during the
 auction, ``sing(view, seed)`` at a trick boundary where the seat may sing (a suit, or
 None to keep quiet), ``card(view, seed)`` when it is the seat's turn to play.  The
-answers must be legal: the caller (:func:`cuatrola_solver.selfplay.play_hand`, the
+answers must be legal: the caller (:func:`cuatrola_solver.bots.playout.play_hand`, the
 ``play`` command) checks them.  Given the same view and seed a player answers the same,
 whatever the hidden cards: it never sees them.
 

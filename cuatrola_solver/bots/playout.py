@@ -1,10 +1,10 @@
 """Playing out: hands and matches between players who each see only their own view.
 
 :func:`play_hand` deals nothing itself: it takes a deal (see
-:func:`cuatrola_solver.cards.random_deal`) and four players (seats 1 to 4) and runs the
-hand through the rules engine (:class:`~cuatrola_solver.hand.Hand`): each call, cante
+:func:`cuatrola_solver.game.cards.random_deal`) and four players (seats 1 to 4) and runs the
+hand through the rules engine (:class:`~cuatrola_solver.game.hand.Hand`): each call, cante
 and card is asked of the player whose turn it is, given that seat's
-:class:`~cuatrola_solver.view.View` and a seed, and checked.  At a trick boundary the
+:class:`~cuatrola_solver.game.view.View` and a seed, and checked.  At a trick boundary the
 seats that may sing are asked in turn: the side that won the trick first (its leader,
 then its partner), then the other side (docs/rules.md 8.2).  It returns the hand's record,
 which ``check`` and ``analyze`` read.

@@ -112,7 +112,7 @@ class View:
 
     @classmethod
     def from_hand(cls, hand, seat: int) -> "View":
-        """Project a :class:`~cuatrola_solver.hand.Hand` onto ``seat``."""
+        """Project a :class:`~cuatrola_solver.game.hand.Hand` onto ``seat``."""
         tricks = [tuple(c for _, c in t) for t in hand.tricks]
         if hand.current:
             tricks.append(tuple(c for _, c in hand.current))

@@ -222,7 +222,7 @@ def format_bench(result: dict) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":          # python -m cuatrola_solver.bench
+if __name__ == "__main__":          # python -m cuatrola_solver.lab.bench
     import sys
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     print(format_bench(run_bench(deals=n)))

@@ -1,6 +1,6 @@
 """How well predicted odds match what happened at the table.
 
-The self-play lab (:mod:`cuatrola_solver.lab`) records, at each bid decision, the
+The self-play lab (:mod:`cuatrola_solver.lab.selfplay`) records, at each bid decision, the
 advisor's P(win) of every call.  Each hand gives *predictions* with known outcomes:
 
 - a bid contract (solo, contrasolo, cuatrola, quintola): the P(win) its declarer (the

@@ -19,7 +19,7 @@ Each hand is one line of JSON: the schema-1 record plus the extension field ``la
 (see :func:`lab_fields`), which carries, for each bid decision, the advisor's odds as
 ``advise`` gave them -- the bidder's own when it bids with the advisor (``pimc`` with
 ``bid=advisor``: the odds it bid on), else the advisor's over ``odds_samples`` deals
-(none when 0).  :mod:`cuatrola_solver.calibration` reads them.
+(none when 0).  :mod:`cuatrola_solver.lab.calibration` reads them.
 """
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ class _Recorder:
 
 
 def _odds(advice, by: str) -> dict:
-    """The recorded form of an :class:`~cuatrola_solver.advisor.Advice`: every allowed
+    """The recorded form of an :class:`~cuatrola_solver.advice.bidding.Advice`: every allowed
     call with its contract, p_win and ev for the bidder's side (p_match with a score)."""
     options = []
     for r in advice.options:

@@ -1,7 +1,7 @@
 """Played odds: from the double-dummy P(win) to the chance as the hand will be played.
 
 Double-dummy odds assume every card is seen; at the table each seat sees its own.
-Measured in self-play (:mod:`cuatrola_solver.lab`, four ``pimc`` players), a solo from
+Measured in self-play (:mod:`cuatrola_solver.lab.selfplay`, four ``pimc`` players), a solo from
 seats 2 to 4 wins more often than double dummy says (the defenders cannot see each
 other's cards) and side A's paso less.  A :class:`PlayedModel` maps the double-dummy
 P(win) of a call to the played one, per contract and seat of the caller (``paso``: the

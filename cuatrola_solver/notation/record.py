@@ -51,7 +51,7 @@ from ..game.rules import DEFAULT_PRESET, RuleSet, get_rules, rules_spec
 SCHEMA = 1
 #: fields a JSON record may carry beyond the hand itself, which readers skip: ``lab``,
 #: what the self-play lab adds (the deal's index, the line-ups, each bid decision's
-#: odds: :mod:`cuatrola_solver.lab`).  Any other unknown field is refused, so that a
+#: odds: :mod:`cuatrola_solver.lab.selfplay`).  Any other unknown field is refused, so that a
 #: misspelt field ("auction" as "auctoin") is not silently dropped.
 EXTENSIONS = ("lab",)
 
@@ -280,7 +280,7 @@ def format_rules(spec: RuleSet | str | Mapping[str, Any]) -> str:
 
     ``"narro"`` for a preset; ``"narro,tie_break=mano,cantes_in=paso solo"`` for the
     object form ``{"preset": "narro", "tie_break": "mano", "cantes_in": ["paso", "solo"]}``
-    (:func:`~cuatrola_solver.rules.rules_spec`): booleans as ``true``/``false``, lists
+    (:func:`~cuatrola_solver.game.rules.rules_spec`): booleans as ``true``/``false``, lists
     with spaces.  ``get_rules(format_rules(r)) == r``.
     """
     if isinstance(spec, RuleSet):
