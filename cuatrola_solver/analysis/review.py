@@ -574,7 +574,7 @@ def _review_card(hand: Hand, trick: int, position: int, card: int, how: _Method,
                           pp[card], best_pp)
     after = {"makes": False, "game_points": -hand.rules.renuncio_value(hand.contract),
              "tricks": None, "margin": None}
-    obligation = renuncio_obligation(hand.pos.hands[seat - 1], hand.pos.trick, hand.trump, card)
+    obligation = renuncio_obligation(hand.pos.hand(seat), hand.pos.trick, hand.trump, card)
     return CardReview(trick, position, seat, card, "renuncio", legal, before, after, 0.0,
                       best_p, best, h.deals, h.exact, h.seed, obligation,
                       None if best_pp is None else 0.0, best_pp)

@@ -390,13 +390,13 @@ class Hand:
         if self.known[seat - 1] is None:
             raise IllegalPlayError(f"seat {seat}'s hand is not known: its legal cards are not")
         r = self.rules
-        return cards_of(legal_mask(pos.hands[seat - 1], pos.trick, self.trump,
+        return cards_of(legal_mask(pos.hand(seat), pos.trick, self.trump,
                                    r.beat_led_after_trump, r.free_when_cannot_overtrump))
 
     def _holder(self, c: int) -> tuple[int, str] | None:
         """A seat known to hold ``c`` now, and how it is known ("" when in its known hand)."""
         for seat, mask in enumerate(self.known, 1):
-            if mask is not None and self.pos.hands[seat - 1] >> c & 1:
+            if mask is not None and self.pos.hand(seat) >> c & 1:
                 return seat, ""
         if c == self.muestra:
             return 4, "the muestra, which the dealer keeps"
@@ -433,7 +433,7 @@ class Hand:
                 turn = f"seat {pos.leader} leads trick {t}{won.replace(', who', ': it')}"
             known = f" ({how})" if how else ""
             return f"card {card} in trick {t} is seat {owner}'s{known}, but {turn}"
-        hand = pos.hands[seat - 1]
+        hand = pos.hand(seat)
         if self.known[seat - 1] is not None and not hand >> c & 1:
             return (f"card {card} in trick {t} is not in the hand of seat {seat}, on turn "
                     f"(holds {format_cards(cards_of(hand))})")
@@ -454,7 +454,7 @@ class Hand:
         if self.known[seat - 1] is not None:
             legal = self.legal_cards()
             if c not in legal:
-                hand = pos.hands[seat - 1]
+                hand = pos.hand(seat)
                 renuncio = Renuncio(t, seat, c, renuncio_obligation(hand, pos.trick,
                                                                     self.trump, c),
                                     tuple(legal))
@@ -506,7 +506,7 @@ class Hand:
         """Why ``seat`` may not sing ``suit`` now (None when it may); of a hidden seat, as
         far as the seen side can tell: it could hold the pair."""
         pos = self._require_play()
-        if self.known[seat - 1] is not None or not pos.active[seat - 1]:
+        if self.known[seat - 1] is not None or not pos.in_play(seat):
             return cante_refusal(pos, self.rules, seat, suit)
         need = cante_mask(suit)
         gone = [p for p in self.plays if need >> p.card & 1]
