@@ -94,10 +94,23 @@ def test_heuristic_sings_the_40_before_a_20_and_the_lower_suit_first():
 
 # --- cards 1: leading ---------------------------------------------------------------------
 
+def test_the_tres_is_not_the_master_trump_while_the_dealer_shows_the_as():
+    """The muestra (the as of oros) is face up in the dealer's hand: the tres is not the
+    best trump out, so seat 1 cashes its as of copas instead of leading into the as."""
+    assert plays(H, view("3o Ac Rc Sb Se", "Ao", 1)) == "Ac"
+
+
 def test_the_tres_is_the_master_trump_once_the_dealer_has_played_the_as():
     # trick 1: the dealer trumps with the as; trick 2: seat 1 wins with the as of espadas
     v = view("3o Ac Rc Sb Ae", "Ao", 1, "1. Sb Cb Rb Ao 2. Ce Ae Se Re")
     assert plays(H, v) == "3o"
+
+
+def test_the_dealers_muestra_is_a_trump_the_other_side_holds():
+    """Only the muestra (sota of oros) is left of the trumps, with the dealer, an
+    opponent: seat 1 draws it with its as (arrastre) rather than cash the rey of copas."""
+    v = view("Ao Ac Rc Sb Se", "So", 1, "1. Sb 3o Ro Co 2. Sc Cc 3c Ac")
+    assert plays(H, v) == "Ao"
 
 
 def test_the_partners_muestra_is_no_reason_to_lead_trumps():
@@ -106,6 +119,15 @@ def test_the_partners_muestra_is_no_reason_to_lead_trumps():
     of copas."""
     v = view("Ao 3o Ro Ac Rc", "So", 2, "1. Sc Ac Cc 3c 2. 3o Sb Co Se")
     assert plays(H, v) == "Rc"
+
+
+def test_the_trumps_the_partner_sang_are_not_the_other_sides():
+    """Seat 3 sang the 40 (it holds the rey and caballo of oros), the other trumps are
+    played: the opponents hold none, so seat 1 keeps its as of oros and leads its
+    bastos."""
+    v = view("Sb Rc Ae Ao Cb", "So", 1,
+             "1. Sb 3o Rb So 2. Sc Ac Cc Rc cante 3 oros 3. Se Ce Ae Re")
+    assert plays(H, v) == "Cb"
 
 
 def test_the_dealer_does_not_lead_trumps_when_nobody_else_has_any():
@@ -153,6 +175,12 @@ def test_partners_master_trump_is_safe_once_the_dealer_has_played():
     oros (the muestra) is still in the dealer's hand, not seat 2's, the last to play."""
     v = view("Ac Sc Sb Se Ce", "Ao", 1, "1. Sb Cb Ab Rb 2. 3o Co")
     assert plays(H, v) == "Ac"
+
+
+def test_partners_tres_of_trumps_is_not_safe_before_the_dealers_as():
+    """Seat 1 led the tres of oros; the dealer, still to play, shows the as: seat 3
+    (void in oros) throws its sota, not its as."""
+    assert plays(H, view("Ac Sc Sb Se Ce", "Ao", 3, "1. 3o Co")) == "Sc"
 
 
 def test_partners_plain_as_is_safe_only_when_no_trump_can_be_left_behind():
