@@ -194,11 +194,12 @@ class Seen:
         return None
 
     def _replay(self, tricks: Sequence[Sequence[int]], cantes: Sequence[Cante]) -> None:
-        cantes = sorted(cantes, key=lambda k: k.after_trick)
-        for k in cantes:
+        # cantes in the order of their tricks; i: the cante's place in the record
+        cantes = sorted(enumerate(cantes), key=lambda ik: ik[1].after_trick)
+        for i, k in cantes:
             if not 1 <= k.after_trick <= 4:
                 raise self.error(f"cante of seat {k.seat} after trick {k.after_trick}: cantes "
-                                 f"are declared after tricks 1 to 4")
+                                 f"are declared after tricks 1 to 4", "cante", i)
         played: dict[int, tuple[int, int]] = {}       # card -> (trick, seat)
         for t, trick in enumerate(tricks, 1):
             in_play = sum(self.pos.active)
@@ -212,17 +213,17 @@ class Seen:
             for j, c in enumerate(trick, 1):
                 self._play(t, j, c, played)
             if not self.pos.trick:
-                for k in cantes:
+                for i, k in cantes:
                     if k.after_trick == t:
-                        self._sing(k)
+                        self._sing(k, i)
                 if (self.rules.early_end and self.decided_after is None
                         and decided_by_tricks(self.pos, self.rules)):
                     self.decided_after = t
-        late = [k for k in cantes if k.after_trick > self.tricks_done]
+        late = [(i, k) for i, k in cantes if k.after_trick > self.tricks_done]
         if late:
-            k = late[0]
+            i, k = late[0]
             raise self.error(f"cante of seat {k.seat} after trick {k.after_trick}, but the record "
-                             f"has only {_plural(self.tricks_done, 'complete trick')}")
+                             f"has only {_plural(self.tricks_done, 'complete trick')}", "cante", i)
 
     def _play(self, t: int, j: int, c: int, played: dict[int, tuple[int, int]]) -> None:
         pos = self.pos
@@ -259,7 +260,8 @@ class Seen:
         played[c] = (t, seat)
         self.pos = play_card(pos, c, self.rules.monte)
 
-    def _sing(self, k: Cante) -> None:
+    def _sing(self, k: Cante, i: int) -> None:
+        """Sing ``k``, the record's cante ``i`` (its place, for errors)."""
         pos = self.pos
         need = cante_mask(k.suit)
         place = f"cante of seat {k.seat} ({SUIT_NAMES[k.suit]}) after trick {k.after_trick}"
@@ -268,19 +270,19 @@ class Seen:
             if gone:
                 p = gone[0]
                 raise self.error(f"{place}: seat {p.seat} played {format_card(p.card)} in "
-                                 f"trick {p.trick}")
+                                 f"trick {p.trick}", "cante", i)
             for c in cards_of(need):
                 holder = self._holder(c)
                 if holder is not None and holder[0] != k.seat:
                     raise self.error(f"{place}: {format_card(c)} is seat {holder[0]}'s card "
-                                     f"({holder[1]})")
+                                     f"({holder[1]})", "cante", i)
             hands = list(pos.hands)
             hands[k.seat - 1] |= need        # it could hold them: check the rest of the rules
             reason = cante_refusal(pos.with_changes(hands=tuple(hands)), self.rules, k.seat, k.suit)
         else:
             reason = cante_refusal(pos, self.rules, k.seat, k.suit)
         if reason is not None:
-            raise self.error(f"{place}: {reason}")
+            raise self.error(f"{place}: {reason}", "cante", i)
         for c in cards_of(need):
             self._sung_cards[c] = (k.seat, k.after_trick)
         self.cantes_sung.append(k)

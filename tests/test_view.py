@@ -268,3 +268,80 @@ def test_hint_at_a_boundary_for_a_seat_that_may_sing_but_not_lead():
     view = View.from_input("So Co Ro Cc 3e", "Rc", 3, None, "1. Sc 3c Cc Ac 2. Re Ae Ce 3e",
                            get_rules("online"))
     assert parse_player("pimc:samples=30").sing(view, 1) == 0
+
+
+# --- the seat's view, value by value (issue 17) ---------------------------------------------
+
+import dataclasses  # noqa: E402
+
+from cuatrola_solver.cards import parse_card  # noqa: E402
+from cuatrola_solver.match import Score  # noqa: E402
+from cuatrola_solver.record import Cante, read_json  # noqa: E402
+from cuatrola_solver.view import Seen  # noqa: E402
+
+SEAT2 = "Co Ro Sb Rb 3b"          # seat 2's hand in the records below; the muestra Ab
+
+
+def _rec(tricks, rules="online", auction=None, cantes=None, hands=None):
+    obj = {"rules": rules, "muestra": "Ab", "hands": hands or [None, SEAT2, None, None],
+           "tricks": tricks}
+    if auction:
+        obj["auction"] = auction
+    if cantes:
+        obj["cantes"] = cantes
+    return record_from_obj(obj)
+
+
+def _view(hand, muestra, seat, played="", auction=None, rules="online", score=None):
+    return View.from_input(hand, muestra, seat, auction, played or None, rules, score)
+
+
+@pytest.mark.parametrize("form", ["text", "json"])
+def test_a_cante_after_trick_0_is_refused_where_it_is_written(form, tmp_path):
+    if form == "text":
+        text = ('[Muestra "Ab"]\n[Seat2 "Co Ro Sb Rb 3b"]\n\ncante 2 oros after 0\n'
+                '1. Sc Sb Rc 3c\n')
+        rec, where = read_record(text, "r.txt"), "r.txt, line 4, column 1"
+    else:
+        text = ('{"muestra": "Ab", "hands": [null, "Co Ro Sb Rb 3b", null, null], '
+                '"tricks": [["Sc", "Sb", "Rc", "3c"]], '
+                '"cantes": [{"after_trick": 0, "seat": 2, "suit": "o"}]}')
+        rec, where = read_json(text, "r.json"), "r.json, cantes[0]"
+    with pytest.raises(RecordError) as e:
+        check_seen(rec)
+    assert str(e.value) == (f"{where}: cante of seat 2 after trick 0: cantes are declared "
+                            f"after tricks 1 to 4")
+
+
+def test_cantes_out_of_their_place_are_refused_with_it():
+    rec = read_json('{"muestra": "Ab", "hands": [null, "Co Ro Sb Rb 3b", null, null], '
+                    '"tricks": [["Sc", "Sb", "Rc", "3c"]], "cantes": ['
+                    '{"after_trick": 1, "seat": 2, "suit": "o"}, '
+                    '{"after_trick": 5, "seat": 1, "suit": "c"}]}', "r.json")
+    with pytest.raises(RecordError, match=r"^r\.json, cantes\[1\]: cante of seat 1 after "
+                                          r"trick 5: cantes are declared after tricks 1 to 4$"):
+        check_seen(rec)
+    rec.cantes[1] = Cante(3, 1, 1)
+    with pytest.raises(RecordError, match=r"^r\.json, cantes\[1\]: cante of seat 1 after "
+                                          r"trick 3, but the record has only 1 complete "
+                                          r"trick$"):
+        check_seen(rec)
+    rec.cantes[1] = Cante(1, 3, 0)                  # oros: seat 2 holds the pair
+    with pytest.raises(RecordError, match=r"^r\.json, cantes\[1\]: cante of seat 3 \(oros\) "
+                                          r"after trick 1: Co is seat 2's card \(in its "
+                                          r"hand\)$"):
+        check_seen(rec)
+    rec.cantes[1] = Cante(1, 1, 1)                  # copas: seat 3 played the rey
+    with pytest.raises(RecordError, match=r"cantes\[1\]: cante of seat 1 \(copas\) after "
+                                          r"trick 1: seat 3 played Rc in trick 1$"):
+        check_seen(rec)
+    seen = check_seen(dataclasses.replace(rec, cantes=rec.cantes[:1]))
+    assert seen.cantes_sung == [Cante(1, 2, 0)] and seen.pos.points == (0, 18 + 20)
+    rec.cantes = [Cante(1, 4, 2)]                   # side B won trick 1: seat 4 may sing
+    seen = check_seen(rec)
+    assert seen.cantes_sung == [Cante(1, 4, 2)] and seen.pos.points == (0, 18 + 20)
+    rec.cantes = [Cante(1, 1, 2)]                   # side A has not won a trick
+    with pytest.raises(RecordError, match=r"cantes\[0\]: cante of seat 1 \(espadas\) after "
+                                          r"trick 1: side A has not won a trick yet$"):
+        check_seen(rec)
+
