@@ -296,6 +296,82 @@ def _view(hand, muestra, seat, played="", auction=None, rules="online", score=No
     return View.from_input(hand, muestra, seat, auction, played or None, rules, score)
 
 
+def test_cante_options_offer_the_40_first_then_by_suit():
+    # bastos are trumps: the 40 before the 20 in oros
+    v = _view("Rb Cb Ro Co Ac", "Sb", 1, "1. Ac Sc Cc Rc")
+    assert v.cante_options() == [3, 0]
+    # two 20s, copas and bastos (oros trumps): by suit
+    v = _view("Rc Cc Rb Cb Ae", "So", 1, "1. Ae Se Ce Re")
+    assert v.cante_options() == [1, 3]
+    # none during the auction, within a trick, or before the side has won a trick
+    assert _view("Rb Cb Ro Co Ac", "Sb", 1, auction="paso").cante_options() == []
+    assert _view("Rb Cb Ro Co Ac", "Sb", 1, "1. Ac Sc Cc Rc 2. Ro").cante_options() == []
+    assert _view("Rb Cb Ro Co Sc", "Sb", 1, "1. Sc Ac Cc Rc").cante_options() == []
+    # a pair one of whose cards is played is gone
+    v = _view("Rb Cb Ro Co Ac", "Sb", 1, "1. Ac Sc Cc Rc 2. Co Ao So 3o")
+    assert v.cante_options() == [3]
+
+
+def test_cante_options_under_forty_first_are_the_seats_own():
+    """italiano: the 40 before any 20.  The seat that holds both is offered the 40 only;
+    a seat with a 20 alone is offered it (its partner's cards it does not see)."""
+    v = _view("Rb Cb Ro Co Ac", "Sb", 1, "1. Ac Sc Cc Rc", rules="italiano")
+    assert v.cante_options() == [3]
+    v = _view("Ro Co Ac Ae Se", "Sb", 1, "1. Ac Sc Cc Rc", rules="italiano")
+    assert v.cante_options() == [0]
+
+
+def test_a_renuncio_gives_the_hand_to_the_other_side_for_the_contract_value():
+    for rules, auction, tricks, value in [
+            ("online", None, [["So", "Sb", "Ao", "3o"]], 1),
+            ("narro", None, [["So", "Sb", "Ao", "3o"]], 2),                # paid double
+            ("online", ["paso", "solo", "paso", "paso"], [["So", "Sb", "Ao"]], 2),
+            ("narro", ["paso", "solo", "paso", "paso"], [["So", "Sb", "Ao"]], 4),
+            ("narro", ["solo", "contrasolo", "paso", "paso"], [["So", "Sb"]], 8)]:
+        seen = check_seen(_rec(tricks, rules, auction))
+        r = seen.renuncios[0]
+        assert (r.trick, r.seat, r.obligation, r.legal, r.proved_in) == (
+            1, 2, "asistir", tuple(parse_cards("Co Ro")), None)
+        res = seen.result()
+        assert (res.winner, res.game_points, res.ended_by) == ("A", value, "renuncio"), rules
+        assert res.tricks == (0, 1)            # seat 2's sota of trumps took the trick
+
+
+def test_a_renuncio_of_a_hidden_hand_is_proved_by_its_later_card():
+    """Seat 3 threw an espada on the as of copas, then played the rey of copas: it held
+    one.  Seat 2 (known) then did not follow oros.  In order of play: seat 3's first, so
+    side B wins the hand."""
+    seen = check_seen(_rec([["Ac", "Sb", "Se", "Ab"], ["So", "Ao", "Rb", "Rc"]]))
+    assert [r.to_dict() for r in seen.renuncios] == [
+        {"trick": 1, "seat": 3, "card": "Se", "obligation": "asistir", "legal": ["Rc"],
+         "proved_in": 2},
+        {"trick": 2, "seat": 2, "card": "Rb", "obligation": "asistir", "legal": ["Co", "Ro"]}]
+    assert [r.describe() for r in seen.renuncios] == [
+        "trick 1: seat 3 played Se against asistir: it held Rc, as its card in trick 2 proves",
+        "trick 2: seat 2 played Rb against asistir (legal: Co Ro)"]
+    res = seen.result()
+    assert (res.winner, res.game_points, res.ended_by) == ("B", 1, "renuncio")
+    v = View.from_record(_rec([["Ac", "Sb", "Se", "Ab"], ["So", "Ao", "Rb", "Rc"]]), 2)
+    assert v.renuncios == seen.renuncios and v.is_over()
+    # a later card that does not break the obligation proves nothing
+    seen = check_seen(_rec([["Ac", "Sb", "Se", "Ab"], ["So", "Ao", "Ro", "Ae"]]))
+    assert seen.renuncios == [] and seen.result() is None and not seen.over
+
+
+def test_a_renuncio_against_fallar_and_montar_is_proved_too():
+    # seat 3 threw an espada on the as of oros, then trumped the sota of copas: it had a
+    # trump to play in trick 1 (fallar)
+    seen = check_seen(_rec([["Ao", "Ro", "Se", "So"], ["Sc", "Sb", "Cb", "3c"]]))
+    r = seen.renuncios[0]
+    assert (r.trick, r.seat, r.obligation, r.proved_in) == (1, 3, "fallar", 2)
+    assert r.legal == (parse_card("Cb"),)
+    # seat 3 played the sota of copas under the caballo, then the as: it could montar
+    seen = check_seen(_rec([["Cc", "Sb", "Sc", "Rc"], ["Co", "Ac", "So", "Ao"]]))
+    r = seen.renuncios[0]
+    assert (r.trick, r.seat, r.obligation, r.proved_in) == (1, 3, "montar", 2)
+    assert r.legal == (parse_card("Ac"),)
+
+
 @pytest.mark.parametrize("form", ["text", "json"])
 def test_a_cante_after_trick_0_is_refused_where_it_is_written(form, tmp_path):
     if form == "text":
@@ -345,3 +421,154 @@ def test_cantes_out_of_their_place_are_refused_with_it():
                                           r"trick 1: side A has not won a trick yet$"):
         check_seen(rec)
 
+
+def test_a_card_known_elsewhere_is_refused_saying_how_it_is_known():
+    # the muestra is the dealer's, a sung card the singer's, a known hand's card its own
+    with pytest.raises(RecordError, match=r"trick 1, card 1 \(Ab\): played by seat 1, on turn, "
+                                          r"but it is seat 4's card \(the muestra, which the "
+                                          r"dealer keeps\)$"):
+        check_seen(_rec([["Ab"]]))
+    with pytest.raises(RecordError, match=r"trick 2, card 2 \(Re\): played by seat 4, on turn, "
+                                          r"but it is seat 3's card \(sung by it after trick "
+                                          r"1\)$"):
+        check_seen(_rec([["So", "Co", "Ao", "3o"], ["Sc", "Re"]],
+                        cantes=[{"after_trick": 1, "seat": 3, "suit": "e"}]))
+    with pytest.raises(RecordError, match=r"trick 1, card 1 \(Co\): played by seat 1, on turn, "
+                                          r"but it is seat 2's card \(in its hand\)$"):
+        check_seen(_rec([["Co"]]))
+    # the dealer plays it like any of its cards
+    assert check_seen(_rec([["Sc", "3b", "Rc", "Ab"]])).plays[-1].seat == 4
+
+
+def test_the_deal_and_the_auction_are_checked_as_seen():
+    r = get_rules("online")
+    ab = parse_card("Ab")
+    bad = [
+        ([None, mask_of(parse_cards("Co Ro Sb Rb")), None, None], None,
+         "record: seat 2 holds 4 cards (Co Ro Sb Rb): expected 5"),
+        ([mask_of(parse_cards("Co Ro Sb Rb 3b")), mask_of(parse_cards("Co Ao Ac Rc 3c")),
+          None, None], None, "record: card 'Co' is given to seat 1 and to seat 2"),
+        ([mask_of(parse_cards("Ab Ro Sb Rb 3b")), None, None, None], None,
+         "record: the muestra 'Ab' is in seat 1's hand: it belongs to seat 4, the dealer"),
+        ([None, None, None, mask_of(parse_cards("Co Ro Sb Rb 3b"))], None,
+         "record: the muestra 'Ab' is not in seat 4's hand (Co Ro Sb Rb 3b): the dealer "
+         "keeps it"),
+        ([None] * 4, ["paso"] * 3,
+         "record: the auction has 3 calls: expected 4 (one per seat) or none (all passed)"),
+        ([None] * 4, ["paso", "paso", "quintola", "solo"],
+         "record: auction, call 4 ('solo'): seat 4 may not call 'solo': a bid must be "
+         "stronger than the standing quintola"),
+    ]
+    for known, calls, message in bad:
+        with pytest.raises(RecordError) as e:
+            Seen(r, ab, known, calls, [], [])
+        assert str(e.value) == message
+    with pytest.raises(RecordError) as e:
+        Seen(r, ab, [None] * 4, ["paso"], [[parse_card("Ac")]], [], complete_auction=False)
+    assert str(e.value) == "record: cards are played, but the auction has only 1 call of 4"
+    seen = Seen(r, ab, [None, mask_of(parse_cards(SEAT2)), None, None], None, [], [])
+    assert seen.auction.is_complete and seen.pos.hands == (0, mask_of(parse_cards(SEAT2)), 0, 0)
+    assert Seen(r, ab, [None] * 4, ["paso"], [], [], complete_auction=False).pos is None
+
+
+def test_the_view_from_the_seats_own_input():
+    # the cards still held, completed by the ones the seat played
+    v = _view("Ro Co Ac", "Sb", 1, "1. Ae Se Ce Re 2. Rc Sc")
+    assert v.hand == mask_of(parse_cards("Ro Co Ac Ae Rc"))
+    assert v.held == mask_of(parse_cards("Ro Co Ac"))
+    assert v.calls == ("paso",) * 4 and v.trick_number == 2 and v.to_play == 3
+    assert _view("Ro Co Ac Ae Rc", "Sb", 1, "1. Ae Se Ce Re 2. Rc Sc") == v
+    assert _view("Ro Co Ac Ae Rc", "Sb", 1).calls == ()
+    assert _view("Ro Co Ac Ae Rc", "Sb", 3, auction="paso,solo").calls == ("paso", "solo")
+    for args, message in [
+            (("Ro Co Ae Ac", "Sb", 1, "1. Ae Se Ce Re 2. Rc Sc"),
+             "--hand: Ae is played in --played, so it is no longer held"),
+            (("Ro Co Ac Ab", "Sb", 1, "1. Ae Se Ce Re 2. Rc Sc"),
+             "--hand 'Ro Co Ac Ab': seat 1 holds 4 cards and played 2: expected 5 in all"),
+            (("Ro Co Ac", "Sb", 5), "bad seat 5 in --seat: expected 1 to 4"),
+            (("Ro Co Ac Sc Se", "Sb", 1, "1. Ae", "paso paso"),
+             "seat 1's view: cards are played, but the auction has only 2 calls of 4")]:
+        with pytest.raises(RecordError) as e:
+            _view(*args)
+        assert str(e.value) == message
+    with pytest.raises(RecordError, match="bad seat 0: expected 1 to 4"):
+        View(get_rules("online"), 0, mask_of(parse_cards("Ro Co Ac Sc Se")), parse_card("Sb"))
+    with pytest.raises(RecordError, match="the record does not give seat 1's hand, so it "
+                                          "cannot be seen from seat 1"):
+        View.from_record(_rec([]), 1)
+    assert View.from_record(_rec([]), 2).calls == ("paso",) * 4
+
+
+def test_what_the_view_says_on_turn_and_off_turn():
+    v = _view(SEAT2, "Ab", 2, auction="paso")
+    assert (v.speaker, v.to_play, v.position, v.auction_over) == (2, None, None, False)
+    assert v.legal_calls() == ["paso", "solo", "cuatrola", "quintola"]
+    assert v.legal_cards() == [] and v.cante_options() == [] and v.result() is None
+    assert _view(SEAT2, "Ab", 3, auction="paso").legal_calls() == []
+    v = _view(SEAT2, "Ab", 2, "1. Sc", auction="paso solo paso paso")
+    assert (v.contract, v.declarer, v.active) == ("solo", (2,), (True, True, True, False))
+    assert (v.side, v.trump, v.speaker, v.to_play, v.auction_over) == (1, 3, None, 2, True)
+    assert v.legal_cards() == parse_cards("Sb Rb 3b") and v.legal_calls() == []
+    assert not v.is_over()
+    v = _view(SEAT2, "Ab", 2, "1. Sc Sb")
+    assert v.to_play == 3 and v.legal_cards() == []
+
+
+def test_a_hand_decided_early_is_over_for_the_view():
+    """italiano ends a quintola at its first lost trick; the view sees it."""
+    v = _view("Ao 3o Ro Co Sc", "Ab", 2, "1. Ac Sc Rc", auction="paso quintola paso paso",
+              rules="italiano")
+    assert v.is_over() and v.to_play is None and v.legal_cards() == []
+    res = v.result()
+    assert (res.winner, res.game_points, res.ended_by) == ("A", 5, "early_end")
+
+
+def test_the_key_holds_everything_and_the_seed_follows_it():
+    v = _view("Ro Co Ac", "Sb", 1, "1. Ae Se Ce Re cante 1 oros 2. Rc Sc")
+    fields = v.key().split("|")
+    assert fields[0] == repr(get_rules("online"))
+    assert fields[1:] == ["1", str(v.hand), str(parse_card("Sb")), "paso paso paso paso",
+                          "14 10 11 12/7 5", "1.1.0", "None"]
+    # the cantes in the order of their tricks, then seats, whatever the record's order
+    ks = (Cante(2, 3, 1), Cante(1, 4, 0), Cante(1, 2, 2))
+    a = View.__new__(View)
+    object.__setattr__(a, "cantes", ks)
+    for name, value in vars(v).items():
+        if name not in ("cantes", "seen"):
+            object.__setattr__(a, name, value)
+    assert a.key().split("|")[-2] == "1.2.2;1.4.0;2.3.1"
+    # equal views, equal seeds; another base or another view, another seed
+    same = _view("Ro Co Ac Ae Rc", "Sb", 1, "1. Ae Se Ce Re cante 1 oros 2. Rc Sc")
+    assert same.seed(5) == v.seed(5) and v.seed(5) != v.seed(6)
+    assert 0 <= v.seed(5) < 2 ** 63
+    others = [_view("Ro Co Ac", "Sb", 1, "1. Ae Se Ce Re 2. Rc Sc"),
+              _view("Ro Co Ac", "Sb", 1, "1. Ae Se Ce Re cante 1 oros 2. Rc Sc",
+                    rules="narro"),
+              _view("Ro Co Ac", "Sb", 1, "1. Ae Se Ce Re cante 1 oros 2. Rc Sc",
+                    score=Score(3, 5)),
+              _view("Ro Co Ac", "Sb", 1, "1. Ae Se Ce Re cante 1 oros 2. Rc")]
+    assert len({o.key() for o in others} | {v.key()}) == 5
+    assert len({o.seed(5) for o in others} | {v.seed(5)}) == 5
+    assert others[2].key().endswith("|3-5")
+
+
+def test_describe_says_the_seat_its_cards_and_the_contract():
+    v = _view("Ro Co Ac", "Sb", 1, "1. Ae Se Ce Re 2. Rc Sc")
+    assert v.describe() == ("seat 1 (side A), holds Co Ro Ac; muestra Sb (triunfo bastos)\n"
+                            "contract paso")
+    assert _view(SEAT2, "Ab", 2, auction="paso").describe() == (
+        "seat 2 (side B), holds Co Ro Sb Rb 3b; muestra Ab (triunfo bastos)")
+    assert _view(SEAT2, "Ab", 2, auction="paso solo paso paso").describe().endswith(
+        "\ncontract solo by seat 2")
+    assert _view(SEAT2, "Ab", 2, auction="solo contrasolo paso paso", rules="narro"
+                 ).describe().endswith("\ncontract contrasolo by seat 1 against seat 2")
+
+
+def test_to_record_leaves_the_other_hands_unknown():
+    v = _view("Ro Co Ac", "Sb", 1, "1. Ae Se Ce Re cante 1 oros 2. Rc Sc")
+    rec = v.to_record()
+    assert mask_of(rec.hands[0]) == v.hand and rec.hands[1:] == [None, None, None]
+    assert (rec.auction, rec.tricks) == (["paso"] * 4, [parse_cards("Ae Se Ce Re"),
+                                                       parse_cards("Rc Sc")])
+    assert rec.cantes == [Cante(1, 1, 0)] and View.from_record(rec, 1) == v
+    assert _view("Ro Co Ac Ae Rc", "Sb", 1).to_record().auction is None
