@@ -105,13 +105,28 @@ def test_check_refuses_what_cannot_have_been_seen(tmp_path, play, needle):
 
 
 def test_a_card_after_the_hand_is_decided_is_refused():
-    """italiano ends a bid contract once its tricks decide it (RULES.md 8.6)."""
-    rec = record_from_obj({"rules": "italiano", "muestra": "Ab",
-                           "hands": [None, "Ao 3o Ro Co So", None, None],
-                           "auction": ["paso", "quintola", "paso", "paso"],
-                           "tricks": [["Ao", "Ac", "Sc"], ["3o", "Rc", "Cc"], ["Ro", "3c", "Ce"]]})
-    with pytest.raises(RecordError):
-        check_seen(rec)
+    """italiano ends a bid contract once its tricks decide it (RULES.md 8.6): seat 2's
+    quintola is lost at trick 1.  With every hand known a card after that is refused;
+    with hands unknown it shows a renuncio nobody saw, and the hand goes on."""
+    hands = ["Ac 3c Ae 3e Sb", "Ao 3o Ro Co Sc", "Rc Cc Re Ce Se", "Ab 3b Rb Cb So"]
+
+    def rec(hands, tricks):
+        return record_from_obj({"rules": "italiano", "muestra": "Ab", "hands": hands,
+                                "auction": ["paso", "quintola", "paso", "paso"],
+                                "tricks": tricks})
+    with pytest.raises(RecordError) as e:
+        check_seen(rec(hands, [["Ac", "Sc", "Rc"], ["3c"]]))
+    assert str(e.value) == ("record, tricks[1][0]: trick 2, card 1 (3c): the hand is over: the "
+                            "hand was decided after trick 1 (early end: the tricks decide it)")
+    seen = check_seen(rec(hands, [["Ac", "Sc", "Rc"]]))
+    assert (seen.decided_after, seen.played_on, seen.over) == (1, False, True)
+    res = seen.result()
+    assert (res.winner, res.game_points, res.ended_by) == ("A", 5, "early_end")
+    seen = check_seen(rec(hands[:2] + [None, None], [["Ac", "Sc", "Rc"], ["3c", "Ao", "Cc"]]))
+    assert (seen.decided_after, seen.played_on, seen.over) == (1, True, False)
+    assert seen.result().ended_by == "early_end" and seen.result().tricks == (2, 0)
+    seen = check_seen(rec(hands[:2] + [None, None], [["Ac", "Sc", "Rc"]]))
+    assert (seen.decided_after, seen.played_on, seen.over) == (1, False, True)
 
 
 def test_check_json_reports_unknown_seats_and_proof(tmp_path):
