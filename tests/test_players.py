@@ -12,10 +12,12 @@ from collections import Counter
 
 import pytest
 
-from cuatrola_solver.cards import format_card, parse_card, parse_cards
+from cuatrola_solver.advisor import best_cante, cante_values, hint
+from cuatrola_solver.cards import format_card, parse_card
 from cuatrola_solver.errors import CuatrolaError
+from cuatrola_solver.match import Score
 from cuatrola_solver.players import (PLAYERS, HeuristicPlayer, PimcPlayer, RandomPlayer,
-                                     make_player, parse_player)
+                                     bid_advice, make_player, parse_player)
 from cuatrola_solver.view import View
 
 H = HeuristicPlayer()
@@ -281,6 +283,46 @@ def test_pimc_sings_the_40_at_the_last_boundary_it_can():
     assert PimcPlayer(samples=10).sing(v, 1) == 3
     assert PimcPlayer(samples=10).sing(view("Ro Sc Rc So Ae", "Sb", 1, "1. Ae Se Ce Re"),
                                        1) is None
+
+
+def test_pimc_plays_the_hint_and_sings_the_best_cante_on_its_samples_and_seed():
+    """Where the answer is close, it is the hint's (and cante_values') on ``samples``
+    deals drawn with the seed from the view: another budget or seed answers otherwise."""
+    v = view("3o Ac Rc Sb Se", "Ao", 1)
+    p = PimcPlayer(samples=2)
+    got = [plays(p, v, s) for s in range(8)]
+    assert got == [format_card(hint(v, samples=2, seed=v.seed(s)).best) for s in range(8)]
+    assert len(set(got)) > 1
+    assert got != [format_card(hint(v, samples=40, seed=v.seed(s)).best) for s in range(8)]
+    v = view("Rc Cc Rb Cb Ae", "So", 1, "1. Ae Se Ce Re")
+    p = PimcPlayer(samples=5)
+    sung = [p.sing(v, s) for s in range(12)]
+    assert sung == [best_cante(cante_values(v, [None, 1, 3], samples=5, seed=v.seed(s)))
+                    for s in range(12)]
+    assert set(sung) == {1, 3}
+    assert sung != [PimcPlayer().sing(v, s) for s in range(12)]
+
+
+def test_pimc_bids_the_advisors_call_on_its_odds_and_its_budget():
+    """A close hand (seat 2 after a paso): the call is the advisor's on ``bid_samples``
+    deals with the seed, on double-dummy or played odds, with or without the bid model;
+    each option changes some answers."""
+    v = view("Ac 3c Ro Co Ab", "So", 2, auction="paso")
+    answers = {}
+    for odds, inference in [("dd", 0), ("dd", 1), ("played", 0)]:
+        p = PimcPlayer(bid_samples=60, odds=odds, inference=inference)
+        got = [p.call(v, s) for s in range(8)]
+        assert got == [bid_advice(v, s, 60, odds, bool(inference)).advice for s in range(8)]
+        answers[odds, inference] = got
+    assert len({tuple(a) for a in answers.values()}) == 3
+    assert answers["dd", 0] != [PimcPlayer(bid_samples=300).call(v, s) for s in range(8)]
+    # with the match score: for the match (cuatrola) or for the hand (narro at 19-18)
+    v = view("Ac 3c Ro Co Ab", "So", 2, auction="paso", rules="narro")
+    v = View(v.rules, v.seat, v.hand, v.muestra, v.calls, score=Score(19, 18))
+    assert [PimcPlayer(bid_samples=60).call(v, s) for s in (0, 1)] == ["cuatrola"] * 2
+    assert [PimcPlayer(bid_samples=60, match=0).call(v, s) for s in (0, 1)] == [
+        "cuatrola", "paso"]
+    assert bid_advice(v, 1, 60).advice_per_hand == "paso"
 
 
 def test_pimc_plays_a_single_legal_card_and_bids_as_asked():

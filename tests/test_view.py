@@ -587,3 +587,77 @@ def test_to_record_leaves_the_other_hands_unknown():
                                                        parse_cards("Rc Sc")])
     assert rec.cantes == [Cante(1, 1, 0)] and View.from_record(rec, 1) == v
     assert _view("Ro Co Ac Ae Rc", "Sb", 1).to_record().auction is None
+
+
+def test_a_renuncio_proved_twice_names_the_first_proof_and_every_card_held():
+    seen = check_seen(_rec([["Ac", "Sb", "Se", "Ab"], ["So", "Ao", "Ro", "Rc"],
+                            ["3e", "Rb", "Cc"]]))
+    assert [r.to_dict() for r in seen.renuncios] == [
+        {"trick": 1, "seat": 3, "card": "Se", "obligation": "asistir", "legal": ["Cc", "Rc"],
+         "proved_in": 2}]
+
+
+def test_the_plays_as_seen_and_the_tricks_checked():
+    seen = check_seen(_rec([["Sc", "Sb", "Rc", "Cc"]]))
+    sc, sb, rc, cc = parse_cards("Sc Sb Rc Cc")
+    assert [(p.trick, p.seat, p.card, p.before) for p in seen.plays] == [
+        (1, 1, sc, ()), (1, 2, sb, (sc,)), (1, 3, rc, (sc, sb)), (1, 4, cc, (sc, sb, rc))]
+    assert seen.tricks_done == 1 and seen.pos.leader == 2 and seen.pos.tricks == (0, 1)
+    with pytest.raises(RecordError) as e:
+        check_seen(_rec([["Sc", "Sb", "Rc"], ["Ao"]]))
+    assert str(e.value) == ("record, tricks[0]: trick 1 has 3 cards: expected 4, one per seat "
+                            "in play (only the last trick of a record may be incomplete)")
+    # a solo: three seats play, seat 3 sitting out (solo by seat 1) leaves seat 2 after 1
+    seen = check_seen(_rec([["Sc", "Sb", "Rc"]], auction=["solo", "paso", "paso", "paso"]))
+    assert [p.seat for p in seen.plays] == [1, 2, 4] and seen.pos.leader == 2
+    # a seat that sits out leads nothing: solo by seat 3 (seat 1 out) and seat 2 leads
+    v = _view("Sc Ac Ae Se Ce", "Ab", 3, auction="paso paso solo paso")
+    assert (v.to_play, v.active) == (2, (False, True, True, True))
+    assert Seen(get_rules("online"), parse_card("Ab"), [None] * 4, ["paso"], [], [],
+                complete_auction=False).tricks_done == 0
+
+
+def test_cantes_refused_by_the_rules_say_why():
+    with pytest.raises(RecordError) as e:        # seat 2 (known) holds Rb but not Cb
+        check_seen(_rec([["Sc", "Sb", "Rc", "Cc"]],
+                        cantes=[{"after_trick": 1, "seat": 2, "suit": "b"}]))
+    assert str(e.value) == ("record, cantes[0]: cante of seat 2 (bastos) after trick 1: seat 2 "
+                            "does not hold the rey and the caballo of bastos")
+    with pytest.raises(RecordError) as e:        # hidden seat 3 sits out seat 1's solo
+        check_seen(_rec([["Sc", "Sb", "Rc"]], auction=["solo", "paso", "paso", "paso"],
+                        cantes=[{"after_trick": 1, "seat": 3, "suit": "c"}]))
+    assert str(e.value).endswith("cante of seat 3 (copas) after trick 1: seat 3 sits out this "
+                                 "hand")
+    with pytest.raises(RecordError) as e:        # a cante before the auction is over
+        Seen(get_rules("online"), parse_card("Ab"), [None] * 4, ["paso"], [],
+             [Cante(1, 1, 1)], complete_auction=False)
+    assert str(e.value) == "record: cards are played, but the auction has only 1 call of 4"
+
+
+def test_a_record_built_in_code_is_named_by_its_caller():
+    from cuatrola_solver.record import HandRecord
+    rec = HandRecord(rules=get_rules("online"), muestra=parse_card("Ab"),
+                     hands=[None, parse_cards(SEAT2), None, None], auction=None,
+                     tricks=[[parse_card("Ab")]], cantes=[], score=None)
+    with pytest.raises(RecordError) as e:
+        check_seen(rec, "game.txt")
+    assert str(e.value) == ("game.txt: trick 1, card 1 (Ab): played by seat 1, on turn, but it "
+                            "is seat 4's card (the muestra, which the dealer keeps)")
+
+
+def test_a_renuncio_result_carries_the_match_score():
+    rec = _rec([["So", "Sb", "Ao", "3o"]])
+    rec.score = Score(3, 5)
+    res = check_seen(rec).result()
+    assert (res.winner, res.game_points, res.score_before, res.score_after) == (
+        "A", 1, Score(3, 5), Score(4, 5))
+    assert Seen(get_rules("online"), parse_card("Ab"), [None] * 4, ["paso"], [], [],
+                complete_auction=False).result() is None
+
+
+def test_the_legal_cards_follow_the_rules_of_montar():
+    """A trick trumped: online still asks to beat the led suit's best card, app not."""
+    assert _view("Ac Sc Ae Se Ce", "Ab", 3, "1. Cc Sb", rules="online").legal_cards() == \
+        parse_cards("Ac")
+    assert _view("Ac Sc Ae Se Ce", "Ab", 3, "1. Cc Sb", rules="app").legal_cards() == \
+        parse_cards("Sc Ac")
