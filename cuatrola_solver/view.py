@@ -131,8 +131,8 @@ class Seen:
                                 contract=self.auction.contract,
                                 declarer=self.auction.declarer, leader=first_leader(active))
         elif tricks or cantes:
-            raise self.error(f"cards are played, but the auction has only "
-                             f"{_plural(len(calls), 'call')} of 4")
+            raise self.error(f"{'cards are played' if tricks else 'a cante is recorded'}, but "
+                             f"the auction has only {_plural(len(calls), 'call')} of 4")
         self._sung_cards: dict[int, tuple[int, int]] = {}   # card -> (singer, after trick)
         self.cantes_sung: list[Cante] = []                   # in the order they were sung
         self._replay(tricks, cantes)

@@ -631,7 +631,7 @@ def test_cantes_refused_by_the_rules_say_why():
     with pytest.raises(RecordError) as e:        # a cante before the auction is over
         Seen(get_rules("online"), parse_card("Ab"), [None] * 4, ["paso"], [],
              [Cante(1, 1, 1)], complete_auction=False)
-    assert str(e.value) == "record: cards are played, but the auction has only 1 call of 4"
+    assert str(e.value) == "record: a cante is recorded, but the auction has only 1 call of 4"
 
 
 def test_a_record_built_in_code_is_named_by_its_caller():
