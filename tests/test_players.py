@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from cuatrola_solver.advisor import best_cante, cante_values, hint
-from cuatrola_solver.cards import format_card, parse_card
+from cuatrola_solver.cards import format_card, parse_card, parse_cards
 from cuatrola_solver.errors import CuatrolaError
 from cuatrola_solver.match import Score
 from cuatrola_solver.players import (PLAYERS, HeuristicPlayer, PimcPlayer, RandomPlayer,
@@ -63,6 +63,11 @@ def test_heuristic_calls_by_its_rules(hand, muestra, seat, before, want):
     v = view(hand, muestra, seat, auction=before or None)
     assert want in v.legal_calls()
     assert H.call(v, 0) == want
+
+
+def test_a_seat_not_on_turn_to_speak_passes():
+    v = view("Ao 3o Ro Co Sc", "So", 3, auction="paso")
+    assert v.legal_calls() == [] and H.call(v, 0) == "paso"
 
 
 def test_heuristic_calls_only_among_the_legal_calls():
@@ -130,6 +135,20 @@ def test_the_trumps_the_partner_sang_are_not_the_other_sides():
     v = view("Sb Rc Ae Ao Cb", "So", 1,
              "1. Sb 3o Rb So 2. Sc Ac Cc Rc cante 3 oros 3. Se Ce Ae Re")
     assert plays(H, v) == "Cb"
+
+
+@pytest.mark.parametrize("singer", [1, 3])
+def test_the_trumps_an_opponent_sang_are_drawn(singer):
+    """The dealer holds the as and the tres (the muestra) of oros; seat 1 or seat 3 sang
+    the 40, so the rey and caballo are with the other side: the dealer leads its as."""
+    v = view("Ao 3o Ac Re Sb", "3o", 4, f"1. Ae Se So Re cante {singer} oros 2. Sc Ac Cc Rc")
+    assert plays(H, v) == "Ao"
+
+
+def test_seat_2s_sung_trumps_are_drawn_by_seat_1():
+    v = view("Sc Ae Ab Ao 3e", "3o", 1,
+             "1. Sc Ac Cc 3o cante 2 oros 2. Re Ae Se So 3. Cb Sb Ab Rb")
+    assert plays(H, v) == "Ao"
 
 
 def test_the_dealer_does_not_lead_trumps_when_nobody_else_has_any():
@@ -261,18 +280,19 @@ def test_random_player_is_the_seeded_uniform_choice_of_the_legal_ones():
 
 # --- the pimc player: where logic forces the answer ---------------------------------------
 
-QUINTOLA_AT_TRICK_4 = dict(hand="Ao Ac 3c Ab Ae", muestra="So", seat=1,
-                           played="1. Ac Sc Cc 2. Ab Sb Cb 3. Ae Se Ce",
+QUINTOLA_AT_TRICK_4 = dict(hand="Ab Ac 3c Ao Ae", muestra="Sb", seat=1,
+                           played="1. Ac Sc Cc 2. Ao So Co 3. Ae Se Ce",
                            auction="quintola paso paso paso")
 
 
 def test_pimc_draws_the_trump_before_cashing_its_tres_in_a_quintola():
-    """Three tricks in, the quintola declarer holds the as of trumps and the master tres
-    of copas: the tres first loses to the dealer's muestra whenever the dealer is void
-    in copas; the as first never does worse."""
+    """Three tricks in, the quintola declarer holds the as of trumps (bastos) and the
+    master tres of copas: the tres first loses to the dealer's muestra whenever the
+    dealer is void in copas; the as first never does worse."""
     v = view(**QUINTOLA_AT_TRICK_4)
+    assert v.legal_cards() == parse_cards("3c Ab")
     p = PimcPlayer(samples=20)
-    assert {plays(p, v, seed) for seed in range(3)} == {"Ao"}
+    assert {plays(p, v, seed) for seed in range(3)} == {"Ab"}
 
 
 def test_pimc_sings_the_40_at_the_last_boundary_it_can():
@@ -323,6 +343,21 @@ def test_pimc_bids_the_advisors_call_on_its_odds_and_its_budget():
     assert [PimcPlayer(bid_samples=60, match=0).call(v, s) for s in (0, 1)] == [
         "cuatrola", "paso"]
     assert bid_advice(v, 1, 60).advice_per_hand == "paso"
+
+
+def test_the_advisors_odds_are_kept_for_the_last_few_views():
+    """bid_advice is a memo: the same view, seed and budget give the same object back
+    (the lab and the player share one search) until eight newer questions came after."""
+    v = view("Ao 3o Ac Sc Sb", "So", 1, auction=None)
+    first = bid_advice(v, 0, 10)
+    assert bid_advice(v, 0, 10) is first
+    for s in range(1, 8):
+        bid_advice(v, s, 10)
+    assert bid_advice(v, 0, 10) is first
+    bid_advice(v, 8, 10)                 # the ninth: the oldest, seed 0, makes room
+    again = bid_advice(v, 0, 10)
+    assert again is not first and again.advice == first.advice
+    assert bid_advice(v, 0, 10, "dd", False) is again
 
 
 def test_pimc_plays_a_single_legal_card_and_bids_as_asked():

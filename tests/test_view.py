@@ -385,6 +385,11 @@ def test_a_renuncio_against_fallar_and_montar_is_proved_too():
     r = seen.renuncios[0]
     assert (r.trick, r.seat, r.obligation, r.proved_in) == (1, 3, "montar", 2)
     assert r.legal == (parse_card("Ac"),)
+    # seat 3 threw an espada over seat 2's trump, then over-trumped in trick 2
+    seen = check_seen(_rec([["Sc", "Sb", "Se", "Cc"], ["Co", "Cb"]]))
+    assert [r.describe() for r in seen.renuncios] == [
+        "trick 1: seat 3 played Se against montar el fallo: it held Cb, as its card in trick "
+        "2 proves"]
 
 
 @pytest.mark.parametrize("form", ["text", "json"])
@@ -586,6 +591,10 @@ def test_to_record_leaves_the_other_hands_unknown():
     assert (rec.auction, rec.tricks) == (["paso"] * 4, [parse_cards("Ae Se Ce Re"),
                                                        parse_cards("Rc Sc")])
     assert rec.cantes == [Cante(1, 1, 0)] and View.from_record(rec, 1) == v
+    # the match score goes both ways
+    v = _view("Ro Co Ac", "Sb", 1, "1. Ae Se Ce Re 2. Rc Sc", score=Score(3, 5))
+    assert v.to_record().score == Score(3, 5) and View.from_record(v.to_record(), 1) == v
+    assert View.from_record(v.to_record(), 1).score == Score(3, 5)
     assert _view("Ro Co Ac Ae Rc", "Sb", 1).to_record().auction is None
 
 
@@ -643,6 +652,9 @@ def test_a_record_built_in_code_is_named_by_its_caller():
         check_seen(rec, "game.txt")
     assert str(e.value) == ("game.txt: trick 1, card 1 (Ab): played by seat 1, on turn, but it "
                             "is seat 4's card (the muestra, which the dealer keeps)")
+    with pytest.raises(RecordError) as e:
+        check_seen(rec)
+    assert str(e.value).startswith("record: trick 1, card 1 (Ab): ")
 
 
 def test_a_renuncio_result_carries_the_match_score():
@@ -661,3 +673,30 @@ def test_the_legal_cards_follow_the_rules_of_montar():
         parse_cards("Ac")
     assert _view("Ac Sc Ae Se Ce", "Ab", 3, "1. Cc Sb", rules="app").legal_cards() == \
         parse_cards("Sc Ac")
+
+
+def test_bad_input_of_the_view_names_the_option():
+    from cuatrola_solver.errors import NotationError
+    for args, message in [
+            (("Xx Co Ac", "Sb", 1), "bad card 'Xx' (card 1 of --hand)"),
+            (("Ro Co Ac Sc Se", "Zz", 1), "bad card 'Zz' (--muestra)"),
+            (("Ro Co Ac Sc Se", "Sb", 1, "", "paso,bogus"), "bad bid 'bogus' (call 2 in "
+                                                             "--auction)")]:
+        with pytest.raises(NotationError) as e:
+            _view(*args)
+        assert str(e.value).startswith(message)
+    # the plays are read (to complete a short hand) as --played
+    with pytest.raises(RecordError) as e:
+        _view("Ro Co Ac", "Sb", 1, "1. Ae Se Ce Re 2. Rc Rc")
+    assert str(e.value) == "--played: trick 2, card 2 (Rc): seat 1 already played it in trick 2"
+    with pytest.raises(RecordError) as e:
+        _view("Ro Co Ac", "Sb", 1, "1. Ae Se Ce Re 2. Rc Sc", "paso paso")
+    assert str(e.value) == "--played: cards are played, but the auction has only 2 calls of 4"
+
+
+def test_the_seed_is_the_hash_of_the_base_and_the_key():
+    import hashlib
+    v = _view("Ro Co Ac", "Sb", 1, "1. Ae Se Ce Re cante 1 oros 2. Rc Sc")
+    for base in (0, 7, 2 ** 40):
+        digest = hashlib.blake2b(f"{base}|{v.key()}".encode(), digest_size=8).digest()
+        assert v.seed(base) == int.from_bytes(digest, "little") >> 1
