@@ -113,6 +113,15 @@ def test_the_tres_is_the_master_trump_once_the_dealer_has_played_the_as():
     assert plays(H, v) == "3o"
 
 
+def test_the_muestra_of_a_dealer_who_sits_out_never_comes_into_play():
+    """A solo by seat 2: its partner, the dealer, sits out with the as of oros (the
+    muestra), so seat 2's tres is the master trump; a solo by seat 1 faces the dealer
+    and its as."""
+    v = view("3o Ac Rc Ab Se", "Ao", 2, "1. Sb Ab Cb", auction="paso solo paso paso")
+    assert plays(H, v) == "3o"
+    assert plays(H, view("3o Ac Rc Sb Se", "Ao", 1, auction="solo paso paso paso")) == "Ac"
+
+
 def test_the_dealers_muestra_is_a_trump_the_other_side_holds():
     """Only the muestra (sota of oros) is left of the trumps, with the dealer, an
     opponent: seat 1 draws it with its as (arrastre) rather than cash the rey of copas."""
@@ -173,6 +182,8 @@ def test_lead_the_lowest_card_of_the_longest_plain_suit():
     assert plays(H, view("Ro Rc Ce Se Cb", "Ao", 1)) == "Se"
     # copas and espadas as long: copas, the first suit
     assert plays(H, view("Ro Rc Sc Ce Se", "Ao", 1)) == "Sc"
+    # the lowest of the longest suit, not the lowest card
+    assert plays(H, view("Ro Sc Re Ce Cb", "Ao", 1)) == "Ce"
 
 
 def test_only_trumps_and_no_master_lead_the_lowest():
