@@ -405,6 +405,10 @@ def test_player_options_are_read_with_their_types():
     assert make_player("pimc", samples=3) == PimcPlayer(samples=3)
     assert isinstance(make_player("heuristic"), HeuristicPlayer)
     assert parse_player("pimc:").samples == 40
+    # the values at the edges of their ranges are accepted
+    assert parse_player("pimc:inference=0,match=1,odds=dd") == PimcPlayer()
+    assert parse_player("pimc:samples=1,bid_samples=100000") == PimcPlayer(1, bid_samples=100000)
+    assert parse_player("pimc:bid=advisor").bid == "advisor"
     assert set(PLAYERS["pimc"][1]) == {"samples", "bid", "bid_samples", "odds", "inference",
                                        "match"}
 
@@ -417,6 +421,7 @@ BAD_SPECS = [
     ("heuristic:samples=3", "bad option 'samples=3' of player 'heuristic:samples=3': "
                             "expected no options"),
     ("pimc:samples=x", "bad value 'x' for samples of player 'pimc:samples=x'"),
+    ("pimc:samples=1=2", "bad value '1=2' for samples of player 'pimc:samples=1=2'"),
     ("pimc:samples=0", "bad value '0' for samples of player 'pimc:samples=0': expected 1 to "
                        "100000"),
     ("pimc:bid_samples=100001", "bad value '100001' for bid_samples of player "

@@ -127,6 +127,15 @@ def test_a_card_after_the_hand_is_decided_is_refused():
     assert seen.result().ended_by == "early_end" and seen.result().tricks == (2, 0)
     seen = check_seen(rec(hands[:2] + [None, None], [["Ac", "Sc", "Rc"]]))
     assert (seen.decided_after, seen.played_on, seen.over) == (1, False, True)
+    # played on to the end, then a sixth card: over because all five tricks are played
+    five = [["Ac", "Sc", "Rc"], ["3c", "Co", "Cc"], ["Ae", "Ro", "Re"], ["3e", "3o", "Ce"],
+            ["Sb", "Ao", "Se"]]
+    seen = check_seen(rec([None, hands[1], None, None], five))
+    assert (seen.decided_after, seen.played_on, seen.over) == (1, True, True)
+    with pytest.raises(RecordError) as e:
+        check_seen(rec([None, hands[1], None, None], five + [["Cb"]]))
+    assert str(e.value) == ("record, tricks[5][0]: trick 6, card 1 (Cb): the hand is over: all "
+                            "five tricks are played")
 
 
 def test_check_json_reports_unknown_seats_and_proof(tmp_path):
