@@ -15,6 +15,7 @@ import pytest
 from cuatrola_solver.advisor import best_cante, cante_values, hint
 from cuatrola_solver.cards import format_card, parse_card, parse_cards
 from cuatrola_solver.errors import CuatrolaError
+from cuatrola_solver import players
 from cuatrola_solver.match import Score
 from cuatrola_solver.players import (PLAYERS, HeuristicPlayer, PimcPlayer, RandomPlayer,
                                      bid_advice, make_player, parse_player)
@@ -356,9 +357,10 @@ def test_pimc_bids_the_advisors_call_on_its_odds_and_its_budget():
     assert bid_advice(v, 1, 60).advice_per_hand == "paso"
 
 
-def test_the_advisors_odds_are_kept_for_the_last_few_views():
+def test_the_advisors_odds_are_kept_for_the_last_few_views(monkeypatch):
     """bid_advice is a memo: the same view, seed and budget give the same object back
     (the lab and the player share one search) until eight newer questions came after."""
+    monkeypatch.setattr(players, "_BID_ADVICE", {})      # what earlier tests asked, gone
     v = view("Ao 3o Ac Sc Sb", "So", 1, auction=None)
     first = bid_advice(v, 0, 10)
     assert bid_advice(v, 0, 10) is first
