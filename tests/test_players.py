@@ -355,6 +355,10 @@ def test_pimc_bids_the_advisors_call_on_its_odds_and_its_budget():
     assert [PimcPlayer(bid_samples=60, match=0).call(v, s) for s in (0, 1)] == [
         "cuatrola", "paso"]
     assert bid_advice(v, 1, 60).advice_per_hand == "paso"
+    # the calls before the seat are the advisor's to weigh: after a solo
+    v = view("Ao 3o Ro Co Sc", "So", 2, auction="solo")
+    assert bid_advice(v, 1, 30).auction == ("solo",)
+    assert PimcPlayer(bid_samples=30).call(v, 1) in v.legal_calls()
 
 
 def test_the_advisors_odds_are_kept_for_the_last_few_views(monkeypatch):

@@ -453,9 +453,9 @@ def test_cantes_out_of_their_place_are_refused_with_it():
 
 def test_a_card_known_elsewhere_is_refused_saying_how_it_is_known():
     # the muestra is the dealer's, a sung card the singer's, a known hand's card its own
-    with pytest.raises(RecordError, match=r"trick 1, card 1 \(Ab\): played by seat 1, on turn, "
-                                          r"but it is seat 4's card \(the muestra, which the "
-                                          r"dealer keeps\)$"):
+    with pytest.raises(RecordError, match=r"^record, tricks\[0\]\[0\]: trick 1, card 1 \(Ab\): "
+                                          r"played by seat 1, on turn, but it is seat 4's card "
+                                          r"\(the muestra, which the dealer keeps\)$"):
         check_seen(_rec([["Ab"]]))
     with pytest.raises(RecordError, match=r"trick 2, card 2 \(Re\): played by seat 4, on turn, "
                                           r"but it is seat 3's card \(sung by it after trick "
@@ -710,3 +710,65 @@ def test_the_seed_is_the_hash_of_the_base_and_the_key():
     for base in (0, 7, 2 ** 40):
         digest = hashlib.blake2b(f"{base}|{v.key()}".encode(), digest_size=8).digest()
         assert v.seed(base) == int.from_bytes(digest, "little") >> 1
+
+
+def test_cards_refused_in_the_play_say_where():
+    with pytest.raises(RecordError) as e:
+        check_seen(_rec([["Sc", "Sb", "Rc", "3c"], ["Ro", "So", "Cc", "Sc"]]))
+    assert str(e.value) == ("record, tricks[1][3]: trick 2, card 4 (Sc): seat 1 already played "
+                            "it in trick 1")
+    with pytest.raises(RecordError) as e:
+        check_seen(_rec([["Sc", "Ac"]]))
+    assert str(e.value) == ("record, tricks[0][1]: trick 1, card 2 (Ac): not in the hand of "
+                            "seat 2, on turn (holds Co Ro Sb Rb 3b)")
+
+
+def test_a_known_hands_renuncios_follow_the_rules_of_montar_and_fallar():
+    seat3 = [None, None, "Ao Co Sc Se Ce", None]
+    # the rey of oros led and trumped: online still asks seat 3 to beat it with its as
+    seen = check_seen(_rec([["Ro", "Sb", "Co"]], "online", hands=seat3))
+    assert [r.to_dict() for r in seen.renuncios] == [
+        {"trick": 1, "seat": 3, "card": "Co", "obligation": "montar", "legal": ["Ao"]}]
+    assert check_seen(_rec([["Ro", "Sb", "Co"]], "app", hands=seat3)).renuncios == []
+    seat3 = [None, None, "Ao Co Sc Cb Ro", None]
+    # void in espadas, the caballo of trumps over seat 2's sota: montar el fallo
+    seen = check_seen(_rec([["Re", "Sb", "Sc"]], hands=seat3))
+    assert [(r.obligation, r.legal) for r in seen.renuncios] == [
+        ("montar_el_fallo", (parse_card("Cb"),))]
+    # under seat 2's tres it cannot over-trump, and is free (online)
+    assert check_seen(_rec([["Re", "3b", "Sc"]], hands=seat3)).renuncios == []
+
+
+def test_a_hidden_hand_free_to_discard_is_not_proved_wrong_by_a_lower_trump():
+    # seat 3 could not over-trump the tres of bastos: its sota of copas was free, its
+    # caballo of bastos later proves nothing
+    assert check_seen(_rec([["Re", "3b", "Sc", "Ce"], ["Ro", "Cb"]])).renuncios == []
+    # the as of oros thrown on the as of copas, then the rey of copas: it held that one
+    seen = check_seen(_rec([["Ac", "Sb", "Ao", "Cc"], ["Co", "Rc"]]))
+    assert [r.to_dict() for r in seen.renuncios] == [
+        {"trick": 1, "seat": 3, "card": "Ao", "obligation": "asistir", "legal": ["Rc"],
+         "proved_in": 2}]
+
+
+def test_the_score_reaches_the_auction_and_the_view():
+    """app: no bid may pass the target (11): at 9-0 seat 1 may bid solo at most."""
+    assert _view("Ao 3o Ro Co Sc", "So", 1, rules="app").legal_calls() == [
+        "paso", "solo", "cuatrola", "quintola"]
+    assert _view("Ao 3o Ro Co Sc", "So", 1, rules="app", score=Score(9, 0)).legal_calls() == [
+        "paso", "solo"]
+    hand = Hand([parse_cards(h) for h in ("Ac 3c Ae 3e Sb", "Ao 3o Ro Co Sc",
+                                          "Rc Cc Re Ce Se", "Ab 3b Rb Cb So")],
+                parse_card("Ab"), get_rules("online"), Score(3, 5))
+    assert View.from_hand(hand, 2).score == Score(3, 5)
+
+
+def test_no_cante_once_the_hand_is_decided():
+    """italiano with cantes in every contract: seat 1 won trick 1, which decided seat 2's
+    quintola; its 20 in oros is not offered (without early_end it is)."""
+    rules = "italiano,cantes_in=paso solo cuatrola quintola"
+    v = _view("Ac Ro Co 3e Sb", "Ab", 1, "1. Ac Sc Rc", "paso quintola paso paso",
+              get_rules(rules))
+    assert v.is_over() and v.cante_options() == []
+    v = _view("Ac Ro Co 3e Sb", "Ab", 1, "1. Ac Sc Rc", "paso quintola paso paso",
+              get_rules(rules + ",early_end=false"))
+    assert v.cante_options() == [0]
