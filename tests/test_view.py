@@ -772,3 +772,25 @@ def test_no_cante_once_the_hand_is_decided():
     v = _view("Ac Ro Co 3e Sb", "Ab", 1, "1. Ac Sc Rc", "paso quintola paso paso",
               get_rules(rules + ",early_end=false"))
     assert v.cante_options() == [0]
+
+
+def test_auction_and_trick_errors_say_where_and_cantes_go_in_trick_order():
+    with pytest.raises(RecordError) as e:
+        check_seen(_rec([], auction=["paso", "paso", "quintola", "solo"]))
+    assert str(e.value) == ("record, auction[3]: auction, call 4 ('solo'): seat 4 may not call "
+                            "'solo': a bid must be stronger than the standing quintola")
+    with pytest.raises(RecordError) as e:
+        check_seen(_rec([["Sc", "Sb", "Rc", "3c", "Ao"]]))
+    assert str(e.value) == ("record, tricks[0]: trick 1 has 5 cards: only 4 seats play "
+                            "('Sc Sb Rc 3c Ao')")
+    # two cantes out of place: the one of the earlier trick is named, wherever it is written
+    with pytest.raises(RecordError) as e:
+        check_seen(_rec([["Sc", "Sb", "Rc", "3c"]],
+                        cantes=[{"after_trick": 5, "seat": 1, "suit": "c"},
+                                {"after_trick": 0, "seat": 1, "suit": "c"}]))
+    assert str(e.value).startswith("record, cantes[1]: cante of seat 1 after trick 0: ")
+    # after trick 4 is the last place for a cante
+    four = [["Sc", "Sb", "Rc", "3c"], ["Ro", "Ao", "So", "3o"], ["Ae", "3e", "Se", "3b"],
+            ["Co", "Ac", "Cc", "Cb"]]
+    seen = check_seen(_rec(four, cantes=[{"after_trick": 4, "seat": 4, "suit": "e"}]))
+    assert seen.cantes_sung == [Cante(4, 4, 2)] and seen.pos.points == (47, 51 + 20)
