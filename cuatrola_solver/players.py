@@ -134,14 +134,14 @@ class HeuristicPlayer:
        (a plain card only while none of them may hold a trump): give it the plain card
        worth most (an as or tres if allowed), else the lowest trump;
     3. following otherwise (an opponent winning, or the partner's card could be beaten):
-       win the trick with the lowest card that wins, a card of the suit led before a
-       trump (the last to play too: every card counts points, so a trick it can win is
-       worth taking); if nothing wins, throw the card worth least, a plain card before
-       a trump.
+       win the trick with the lowest card that wins (the last to play too: every card
+       counts points, so a trick it can win is worth taking); if nothing wins, throw the
+       card worth least, a plain card before a trump.  (The rules of play leave either
+       only cards that win or none that does, so the two halves never compete.)
 
-    A card is "left", "out" or "may be held" when this seat has not seen it played and
-    cannot tell it is elsewhere: a card it has not seen may be in any hidden hand; the
-    muestra and a sung rey or caballo only in the hand of the seat known to hold them.
+    A card is "left" or "out" while it is neither played nor in this seat's hand.  Who
+    may hold it: a card the seat has not seen, any hidden hand; the muestra (until the
+    dealer plays it) and a sung rey or caballo, only the seat known to hold them.
     """
 
     name = "heuristic"
