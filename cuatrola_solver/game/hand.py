@@ -321,6 +321,7 @@ class Hand:
         self.plays: list[Play] = []
         self.cantes: list[Cante] = []
         self.renuncios: list[Renuncio] = []
+        self._renuncios_seen: list[Renuncio] = []       # in known hands, as played
         self.decided_after: int | None = None
         #: cards were played after an early_end decision: a renuncio that no known hand
         #: shows let the play go on
@@ -464,9 +465,10 @@ class Hand:
         self.current.append((seat, c))
         self.pos = play_card(pos, c, self.rules.monte)
         if renuncio is not None:
+            self._renuncios_seen.append(renuncio)
             self.renuncios.append(renuncio)
         elif self.known[seat - 1] is None:
-            self._prove_renuncios(seat)
+            self._prove_renuncios()
         if not self.pos.trick:
             self.tricks.append(self.current)
             self.current = []
@@ -475,31 +477,31 @@ class Hand:
                 self.decided_after = len(self.tricks)
         return renuncio
 
-    def _prove_renuncios(self, seat: int) -> None:
-        """The renuncios of hidden ``seat`` that its cards so far prove: an earlier card
-        that forbade a card it played since (docs/rules.md 2)."""
+    def _prove_renuncios(self) -> None:
+        """The renuncios: those seen in known hands, and those of hidden hands that their
+        later cards prove -- an earlier card that forbade a card the seat played since
+        (docs/rules.md 2), with every card held that the later ones show."""
         r = self.rules
-        mine = [p for p in self.plays if p.seat == seat]
-        proven = {(x.trick, x.seat) for x in self.renuncios}
         found = []
-        for i, p in enumerate(mine):
-            if (p.trick, p.seat) in proven:
+        for seat in (1, 2, 3, 4):
+            if self.known[seat - 1] is not None:
                 continue
-            forbidden = play_forbidden(p.card, p.before, self.trump, r.beat_led_after_trump,
-                                       r.free_when_cannot_overtrump)
-            later = [q for q in mine[i + 1:] if forbidden >> q.card & 1]
-            if not later:
-                continue
-            held = mask_of(q.card for q in later) | 1 << p.card
-            legal = legal_mask(held, p.before, self.trump, r.beat_led_after_trump,
-                               r.free_when_cannot_overtrump)
-            found.append(Renuncio(p.trick, p.seat, p.card,
-                                  renuncio_obligation(held, p.before, self.trump, p.card),
-                                  tuple(cards_of(legal)), later[0].trick))
-        if found:
-            order = {(p.trick, p.seat): i for i, p in enumerate(self.plays)}
-            self.renuncios = sorted(self.renuncios + found,
-                                    key=lambda x: order[(x.trick, x.seat)])
+            mine = [p for p in self.plays if p.seat == seat]
+            for i, p in enumerate(mine):
+                forbidden = play_forbidden(p.card, p.before, self.trump, r.beat_led_after_trump,
+                                           r.free_when_cannot_overtrump)
+                later = [q for q in mine[i + 1:] if forbidden >> q.card & 1]
+                if not later:
+                    continue
+                held = mask_of(q.card for q in later) | 1 << p.card
+                legal = legal_mask(held, p.before, self.trump, r.beat_led_after_trump,
+                                   r.free_when_cannot_overtrump)
+                found.append(Renuncio(p.trick, p.seat, p.card,
+                                      renuncio_obligation(held, p.before, self.trump, p.card),
+                                      tuple(cards_of(legal)), later[0].trick))
+        order = {(p.trick, p.seat): i for i, p in enumerate(self.plays)}
+        self.renuncios = sorted(self._renuncios_seen + found,
+                                key=lambda x: order[(x.trick, x.seat)])
 
     # --- cantes ---------------------------------------------------------------
     def cante_refusal(self, seat: int, suit: int) -> str | None:
@@ -595,8 +597,9 @@ class Hand:
                 raise RecordError(f"{at('call', i)}auction, call {i} ({quote(call)}): {e}") \
                     from None
         if self.pos is None and (tricks or cantes):
-            raise RecordError(f"{at()}cards are played, but the auction has only "
-                              f"{len(calls)} call{'' if len(calls) == 1 else 's'} of 4")
+            raise RecordError(f"{at()}{'cards are played' if tricks else 'a cante is recorded'}, "
+                              f"but the auction has only {len(calls)} "
+                              f"call{'' if len(calls) == 1 else 's'} of 4")
         # cantes in the order of their tricks; i: the cante's place in the record
         order = sorted(enumerate(cantes), key=lambda ik: ik[1].after_trick)
         for i, k in order:
@@ -629,8 +632,7 @@ class Hand:
                         try:
                             self.sing(k.seat, k.suit)
                         except IllegalCanteError as e:
-                            raise RecordError(f"{at('cante', i)}cante after trick {t}: {e}") \
-                                from None
+                            raise RecordError(f"{at('cante', i)}{e}") from None
         late = [(i, k) for i, k in order if k.after_trick > len(self.tricks)]
         if late:
             i, k = late[0]
