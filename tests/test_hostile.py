@@ -61,6 +61,7 @@ class Case:
     expect: int | None = None          # 0 or 2 when the input is plainly good or bad
     record: str | bytes | None = None  # a record given on stdin: checked by replays()
     token: str | None = None           # the bad token, whose quote must be cut
+    says: str | None = None            # words the error line must hold (exit 2)
 
 
 # --- the independent replay ------------------------------------------------------------
@@ -425,7 +426,47 @@ def option_cases(rng: random.Random) -> list[Case]:
     return cases
 
 
-CASES = option_cases(random.Random(SEED)) + record_cases(random.Random(SEED + 1), per_file=15)
+# --- the second round (issue 20): the newer commands by class ---------------------------
+
+def second_round_cases() -> list[Case]:
+    """Cases of issue 20 that run in-process: a score at which the match is over, calls
+    past the fourth; the lab's files and the longer-running commands have their own
+    tests below."""
+    live = ["hint", "--hand", "Co Ro Sb Rb 3b", "--muestra", "Ab", "--seat", "1",
+            "--samples", "10", "--seed", "1"]
+    cases: list[Case] = []
+    full = Path(FULL_RECORD).read_text(encoding="utf-8")
+    partial = Path(HINT_RECORD).read_text(encoding="utf-8")
+    # class 4: no hand is played at a score at which the match is over, live or recorded
+    for rules, score in (("online", "11-0"), ("online", "0-11"), ("online", "50-50"),
+                         ("online", "99999999999999999999-0"), ("narro", "21-19"),
+                         ("narro", "30-28"), ("app", "12-3")):
+        cases.append(Case(f"live-hint-score-over-{rules}-{score[:10]}",
+                          live + ["--rules", rules, "--score", score], expect=2,
+                          says="bad score", token=score))
+        for name, text in (("full", full), ("partial", partial)):
+            tagged = text.replace('[Rules "online"]', f'[Rules "{rules}"]\n[Score "{score}"]')
+            for command in (["check", "-"], ["hint", "-", "--samples", "5", "--seed", "1"],
+                            ["analyze", "-", "--samples", "2", "--seed", "1", "--no-bids"]):
+                if command[0] == "analyze" and name == "partial":
+                    continue
+                cases.append(Case(f"{command[0]}-{name}-score-over-{rules}-{score[:10]}",
+                                  command, tagged, expect=2, says="the record's score"))
+    for score in ("10-10", "0-0", "3-9"):
+        cases.append(Case(f"live-hint-score-open-{score}", live + ["--score", score],
+                          expect=0))
+    # class 9: a call past the fourth is said as such, never as 'seat None'
+    for calls in ("paso paso paso paso paso", "paso solo paso paso paso paso"):
+        cases.append(Case(f"live-hint-auction-{len(calls.split())}-calls",
+                          live + ["--auction", calls], expect=2, says="four at most"))
+        cases.append(Case(f"advise-auction-{len(calls.split())}-calls",
+                          ["advise", HAND, "--muestra", "3c", "--seat", "2", "--auction",
+                           calls, "--samples", "10"], expect=2))
+    return cases
+
+
+CASES = (option_cases(random.Random(SEED)) + second_round_cases()
+         + record_cases(random.Random(SEED + 1), per_file=15))
 
 
 # --- the oracle ----------------------------------------------------------------------------
@@ -444,6 +485,7 @@ def check_outcome(case: Case, code: int, stdout: str, stderr: str) -> None:
     if case.expect is not None:
         assert code == case.expect, f"expected exit {case.expect}, got {code}: {stderr[:500]}"
     if code == 2:
+        assert "None" not in stderr, stderr[:500]     # never 'seat None'
         lines = stderr.splitlines()
         assert len(lines) == 1, f"{len(lines)} lines on stderr: {stderr[:500]!r}"
         line = lines[0]
@@ -451,6 +493,8 @@ def check_outcome(case: Case, code: int, stdout: str, stderr: str) -> None:
         assert len(line) > len("error: ") + 5
         if case.token and len(case.token) > 60:
             assert case.token[:61] not in line, "a long token is quoted in full"
+        if case.says:
+            assert case.says in line, line
     else:
         assert stdout.strip(), "exit 0 with no output"
         progress = [x for x in stderr.splitlines() if not x.startswith(f"{case.args[0]}: ")]
