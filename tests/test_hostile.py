@@ -533,3 +533,134 @@ def test_the_replay_oracle_tells_good_from_bad():
     assert not replays(good.split("2. Ao")[0] + "cante 2 oros\n")
     for path in RECORD_FILES:
         assert replays(path.read_text()), path
+
+
+# --- closed and endless standard streams (issue 20, classes 1 and 3) ----------------------
+# These run the installed command in a child process: a closed stream cannot be given to
+# CliRunner.  The child's address space is capped, so that an unbounded read fails fast
+# (out of memory, exit 1) instead of filling the machine.
+
+import os as _os
+import resource as _resource
+import subprocess as _subprocess
+import sys as _sys
+
+MEMORY_CAP = 1 << 30                        # bytes of address space of a child command
+STREAM_TIMEOUT = 60
+
+
+def run_child(args: list[str], stdin="closed", stdout="pipe", timeout=STREAM_TIMEOUT):
+    """Run ``cuatrola ARGS`` in a child: ``stdin`` "closed", a path, or bytes; ``stdout``
+    "pipe" or "closed".  Returns (exit code, stdout, stderr)."""
+    close = [0] if stdin == "closed" else []
+    if stdout == "closed":
+        close.append(1)
+
+    def prepare():
+        _resource.setrlimit(_resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+        for fd in close:
+            _os.close(fd)
+
+    source = (_subprocess.DEVNULL if stdin == "closed" else
+              _subprocess.PIPE if isinstance(stdin, bytes) else open(stdin, "rb"))
+    try:
+        r = _subprocess.run([_sys.executable, "-m", "cuatrola_cli.main", *args],
+                            stdin=source, input=stdin if isinstance(stdin, bytes) else None,
+                            stdout=_subprocess.PIPE, stderr=_subprocess.PIPE,
+                            preexec_fn=prepare, timeout=timeout)
+    finally:
+        if hasattr(source, "close"):
+            source.close()
+    return r.returncode, r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
+
+
+def one_line_exit_2(code: int, stderr: str, *words: str) -> str:
+    assert code == 2, (code, stderr[-1000:])
+    lines = stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), stderr[-1000:]
+    for w in words:
+        assert w in lines[0], lines[0]
+    return lines[0]
+
+
+PLAY = ["play", "--bots", "random", "--seed", "1"]
+
+
+@pytest.mark.parametrize("args, words", [
+    (PLAY, "stdin is closed"),
+    (["check", "-"], "stdin is closed"),
+    (["hint", "-"], "stdin is closed"),
+    (["analyze", "-", "--no-bids"], "stdin is closed"),
+    (["solve", "--batch", "-"], "it is closed"),
+])
+def test_a_closed_stdin_is_one_line_and_exit_2(args, words):
+    code, _, err = run_child(args, stdin="closed")
+    one_line_exit_2(code, err, words)
+
+
+@pytest.mark.parametrize("args, code", [
+    (PLAY, 2),                                  # nowhere to show the game
+    (["deal", "--seed", "1"], 0), (["rules"], 0),
+    (["check", FULL_RECORD], 0),
+])
+def test_a_closed_stdout_is_exit_0_or_one_line_and_exit_2(args, code):
+    got, _, err = run_child(args, stdin="/dev/null", stdout="closed")
+    if code == 2:
+        one_line_exit_2(got, err, "stdout is closed")
+    else:
+        assert got == 0 and not err, (got, err)
+
+
+@pytest.mark.parametrize("args, words", [
+    (PLAY, "more than 1,000 characters"),
+    (["solve", "--batch", "-"], "longer than 1,048,576 bytes"),
+    (["check", "-"], "too big"),
+])
+def test_an_endless_stdin_is_refused_in_bounded_memory(args, words):
+    """``< /dev/zero``: one line without an end.  The child's address space is capped
+    at MEMORY_CAP: a read without a bound would end in 'out of memory' (exit 1)."""
+    code, _, err = run_child(args, stdin="/dev/zero")
+    one_line_exit_2(code, err, words)
+
+
+def test_play_stops_on_input_that_never_plays():
+    """``yes | cuatrola play``: every entry refused, for ever; the game stops after
+    MAX_REFUSED of them in a row at one decision."""
+    for entry in ("xx\n", "?\n", "\n"):
+        r = runner.invoke(app, PLAY, input=entry * 5000)
+        check_outcome(Case("play-endless", PLAY, expect=2), r.exit_code, r.stdout, r.stderr)
+        assert "none of them taken" in r.stderr
+    # a person's few mistakes are no such thing
+    r = runner.invoke(app, PLAY, input="xx\n" * 50 + "paso\n")
+    assert r.exit_code == 0 and r.stdout.count("is not a call") == 50
+
+
+# --- play --bots: three players, each with options (issue 20, class 5) --------------------
+
+@pytest.mark.parametrize("bots, players", [
+    ("pimc:samples=3,bid=heuristic", ["pimc:samples=3,bid=heuristic"]),   # in every seat
+    ("pimc:samples=3,bid=heuristic;random;heuristic",
+     ["pimc:samples=3,bid=heuristic", "random", "heuristic"]),
+    ("heuristic ; pimc:samples=2,bid=random,match=0 ; random",
+     ["heuristic", "pimc:samples=2,bid=random,match=0", "random"]),
+    ("pimc:samples=3,random,heuristic", ["pimc:samples=3", "random", "heuristic"]),
+    ("random,heuristic,random", ["random", "heuristic", "random"]),
+])
+def test_play_bots_take_options_each(bots, players):
+    from cuatrola_solver.bots.players import parse_player, split_players
+    specs = split_players(bots)
+    assert [repr(parse_player(x)) for x in specs] == [repr(parse_player(p)) for p in players]
+    r = runner.invoke(app, ["play", "--bots", bots, "--seed", "2"], input="")
+    assert r.exit_code == 0, r.stderr
+    assert "end of input" in r.stdout
+
+
+@pytest.mark.parametrize("bots, words", [
+    ("pimc,random", "got 2"), ("pimc;random", "got 2"), ("a;b;c;d", "got 4"),
+    ("pimc,samples=3", "after ':'"), ("pimc:samples=3;;random", "unknown player"),
+    ("pimc:samples=0,bid=heuristic", "bad value"), ("pimc:bid=genius;random;random", "bad value"),
+])
+def test_play_bad_bots_are_one_line(bots, words):
+    r = runner.invoke(app, ["play", "--bots", bots, "--seed", "2"], input="")
+    check_outcome(Case("play-bots", ["play"], expect=2), r.exit_code, r.stdout, r.stderr)
+    assert words in r.stderr
