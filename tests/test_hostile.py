@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 from cuatrola_cli.main import app
 from cuatrola_solver.game.auction import Auction
 from cuatrola_solver.game.cards import RANK_LETTERS, SUIT_LETTERS
-from cuatrola_solver.errors import CuatrolaError
+from cuatrola_solver.errors import CuatrolaError, quote
 from cuatrola_solver.notation.record import read_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -664,3 +664,227 @@ def test_play_bad_bots_are_one_line(bots, words):
     r = runner.invoke(app, ["play", "--bots", bots, "--seed", "2"], input="")
     check_outcome(Case("play-bots", ["play"], expect=2), r.exit_code, r.stdout, r.stderr)
     assert words in r.stderr
+
+
+# --- the lab's files: every field of every kind of record (issue 20, classes 1 and 4) -----
+# Small runs of every kind are written once; each case changes one field of one line
+# (or mutates a line's text) and gives the file to `selfplay --resume` or `calibrate`.
+# The oracle: exit 2 with one line, or exit 0 only where the change is one the lab could
+# have written (odds null, no p_match) -- and then --resume's summary is the run's own.
+
+LAB_RUNS = {
+    "hands": ["--a", "heuristic", "--b", "random", "--hands", "2", "--seed", "1",
+              "--odds-samples", "5"],
+    "matches": ["--a", "heuristic", "--b", "random", "--matches", "1", "--seed", "1",
+                "--odds-samples", "5"],
+    "same-lineup": ["--a", "heuristic", "--b", "heuristic", "--hands", "2", "--seed", "1",
+                    "--odds-samples", "0"],
+    "forced-narro": ["--a", "heuristic", "--b", "random", "--hands", "2", "--seed", "1",
+                     "--rules", "narro", "--odds-samples", "5", "--auction",
+                     "solo contrasolo paso paso"],
+    "pimc-bidder": ["--a", "pimc:samples=2,bid_samples=20", "--b", "heuristic", "--hands",
+                    "1", "--seed", "1", "--odds-samples", "5"],
+}
+FIELD_CASES = 38                 # per kind of run: every kind of field once (37 at most)
+TEXT_CASES = 8
+
+
+def _summary(r) -> dict:
+    report = json.loads(r.stdout)
+    report.pop("out", None)
+    return report
+
+
+@pytest.fixture(scope="module")
+def lab_runs(tmp_path_factory):
+    """kind -> (its selfplay options, the run's lines, its --json summary)."""
+    folder = tmp_path_factory.mktemp("lab-runs")
+    runs = {}
+    for kind, args in LAB_RUNS.items():
+        path = folder / f"{kind}.jsonl"
+        r = runner.invoke(app, ["selfplay", *args, "--out", str(path), "--workers", "1",
+                                "--json"])
+        assert r.exit_code == 0, r.stderr
+        runs[kind] = (args, path.read_text(encoding="utf-8").splitlines(), _summary(r))
+    return runs
+
+
+def _walk(value, path=()):
+    yield path, value
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _walk(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _walk(v, path + (i,))
+
+
+def _wrong_values(value, key) -> list:
+    """Values of another type than ``value`` (or out of its range), none of which the lab
+    writes at ``key``."""
+    if isinstance(value, bool):
+        return [False, 1, "true", None]
+    if isinstance(value, int):
+        return ["x", "3", 1.5, True, None, [], {}, [1], "9" * 5000]
+    if isinstance(value, float):
+        return (["x", "0.5", True, None, [], float("nan"), float("inf")]
+                + ([1.5, -0.1] if key in ("p_win", "p_match") else []))
+    if isinstance(value, str):
+        return [5, None, [], {}, True, "x", "9" * 5000, ""]
+    if isinstance(value, list):
+        return [5, "abc", {}, None, [1], [None]]
+    if isinstance(value, dict):
+        return [5, "x", [], None, [1], {}]
+    return ["x", 5, True, [], {}, [1]]            # null: a declarer, the odds
+
+
+def _set(obj, path, value):
+    for k in path[:-1]:
+        obj = obj[k]
+    if value is _DELETE:
+        del obj[path[-1]]
+    else:
+        obj[path[-1]] = value
+
+
+_DELETE = object()
+
+
+def field_mutations(lines: list[str], rng: random.Random, n: int) -> list[tuple]:
+    """``n`` changes of one lab field each: (line index, path, new value or _DELETE,
+    whether the lab could have written it).  Every field's kind (its path with the
+    list indices left out) is changed once before any is changed twice."""
+    places: dict[tuple, list] = {}
+    for i, line in enumerate(lines):
+        for path, value in _walk(json.loads(line)["lab"], ("lab",)):
+            kind = tuple("[]" if isinstance(p, int) else p for p in path)
+            places.setdefault(kind, []).append((i, path, value))
+    kinds = sorted(places, key=str)
+    rng.shuffle(kinds)
+    out = []
+    while len(out) < n:
+        for kind in kinds:
+            i, path, value = rng.choice(places[kind])
+            key = path[-1]
+            ops = [("set", v) for v in _wrong_values(value, key)]
+            if len(path) > 1 and isinstance(key, str):
+                ops.append(("delete", _DELETE))
+            if isinstance(value, dict):
+                ops.append(("add", "zz"))
+            op, new = rng.choice(ops)
+            if op == "add":
+                out.append((i, path + ("zz",), 1, False))
+            else:
+                ok = ((op == "set" and new is None and key == "odds")
+                      or (op == "delete" and key in ("p_match", "last")))
+                out.append((i, path, new, ok))
+            if len(out) == n:
+                break
+    return out
+
+
+def _lab_case(lab_runs, tmp_path, kind: str, lines: list[str] | bytes, command: str,
+              label: str, could_be: bool):
+    args, original, summary = lab_runs[kind]
+    path = tmp_path / "run.jsonl"
+    if isinstance(lines, bytes):
+        path.write_bytes(lines)
+    else:
+        path.write_text("".join(x + "\n" for x in lines), encoding="utf-8")
+    argv = (["selfplay", *args, "--out", str(path), "--resume", "--workers", "1", "--json"]
+            if command == "resume" else ["calibrate", str(path), "--json"])
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.alarm(TIME_LIMIT)
+    try:
+        r = runner.invoke(app, argv)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    if r.exception is not None and not isinstance(r.exception, SystemExit):
+        raise r.exception
+    check_outcome(Case(label, argv), r.exit_code, r.stdout, r.stderr)
+    if r.exit_code == 0:
+        assert could_be, f"{label}: exit 0 for a file the lab cannot have written"
+        if command == "resume":
+            assert _summary(r) == summary, f"{label}: the resumed run counts otherwise"
+    return r
+
+
+@pytest.mark.parametrize("kind", sorted(LAB_RUNS))
+@pytest.mark.parametrize("i", range(FIELD_CASES))
+def test_a_lab_field_of_the_wrong_kind_is_one_line(lab_runs, tmp_path, kind, i):
+    _, lines, _ = lab_runs[kind]
+    rng = random.Random(f"{SEED}/{kind}")
+    line, path, value, could_be = field_mutations(lines, rng, FIELD_CASES)[i]
+    obj = json.loads(lines[line])
+    _set(obj, path, value)
+    changed = list(lines)
+    changed[line] = json.dumps(obj)
+    label = (f"{kind}: line {line + 1}, {'.'.join(map(str, path))} "
+             + ("deleted" if value is _DELETE else f"= {quote(value)}"))
+    command = "resume" if i % 2 else "calibrate"
+    r = _lab_case(lab_runs, tmp_path, kind, changed, command, label, could_be)
+    if r.exit_code == 2 and not could_be and path[-1] != "zz":
+        # the message names the line and, for a field of the wrong type, the field
+        assert f"line {line + 1}" in r.stderr or "another configuration" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("kind", sorted(LAB_RUNS))
+@pytest.mark.parametrize("i", range(TEXT_CASES))
+def test_a_lab_line_mutated_is_one_line_or_a_record_that_replays(lab_runs, tmp_path, kind, i):
+    _, lines, _ = lab_runs[kind]
+    rng = random.Random(f"{SEED}/{kind}/text/{i}")
+    line = rng.randrange(len(lines))
+    data, how = mutate(lines[line], rng)
+    if isinstance(data, bytes):
+        body = ("".join(x + "\n" for x in lines[:line]).encode() + data + b"\n"
+                + "".join(x + "\n" for x in lines[line + 1:]).encode())
+        could_be = False
+    else:
+        body = lines[:line] + [data] + lines[line + 1:]
+        could_be = all(replays(x) for x in data.split("\n") if x.strip())
+    command = "resume" if i % 2 else "calibrate"
+    _lab_case(lab_runs, tmp_path, kind, body, command, f"{kind}: line {line + 1} {how}",
+              could_be)
+
+
+@pytest.mark.parametrize("change, words", [
+    # the issue's own cases (20, class 1 and 4)
+    (lambda rows: rows[1]["lab"].pop("result"), "lab: expected the field result"),
+    (lambda rows: rows[1]["lab"]["result"].update(game_points="3"), "game_points"),
+    (lambda rows: rows[1]["lab"].update(play="0"), "lab.play"),
+    (lambda rows: rows[1].update(hands=["Ao", "Ao", "Ao", "Ao"]), "seat 1 holds 1 cards"),
+    (lambda rows: rows[1].update(tricks=rows[1]["tricks"][:2]), "not finished"),
+    (lambda rows: rows[1]["lab"]["result"].update(winner="X"), "lab.result.winner"),
+    (lambda rows: rows[1]["lab"]["result"].update(
+        winner="A" if rows[1]["lab"]["result"]["winner"] == "B" else "B"), "not the hand's"),
+    (lambda rows: rows.insert(1, rows[0]), "play 0 of board 0 where play 1"),
+    (lambda rows: rows[2].update(hands=rows[0]["hands"], muestra=rows[0]["muestra"],
+                                 auction=rows[0]["auction"], tricks=rows[0]["tricks"],
+                                 lab=dict(rows[2]["lab"], bids=rows[0]["lab"]["bids"],
+                                          result=rows[0]["lab"]["result"])),
+     "is not the one the run's seed"),
+    (lambda rows: rows[1]["lab"].update(seed=5), "seed"),
+])
+def test_resume_refuses_what_the_run_cannot_have_written(lab_runs, tmp_path, change, words):
+    args, lines, _ = lab_runs["hands"]
+    rows = [json.loads(x) for x in lines]
+    change(rows)
+    r = _lab_case(lab_runs, tmp_path, "hands", [json.dumps(x) for x in rows], "resume",
+                  "resume", False)
+    assert r.exit_code == 2 and words in r.stderr, r.stderr
+
+
+def test_resume_checks_the_hands_of_a_match_in_order(lab_runs, tmp_path):
+    args, lines, _ = lab_runs["matches"]
+    rows = [json.loads(x) for x in lines]
+    assert len(rows) >= 3 and rows[0]["lab"]["hand"] == 0 and "last" not in rows[0]["lab"]
+    for change, words in (
+            (lambda rs: rs.pop(1), "where"),
+            (lambda rs: rs[1].update(score={"A": 3, "B": 0}), "match score"),
+            (lambda rs: rs[0]["lab"].update(last=True), "lab.last says the match ends")):
+        rs = [json.loads(x) for x in lines]
+        change(rs)
+        r = _lab_case(lab_runs, tmp_path, "matches", [json.dumps(x) for x in rs], "resume",
+                      "resume-match", False)
+        assert words in r.stderr, r.stderr

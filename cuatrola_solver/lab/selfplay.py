@@ -39,7 +39,8 @@ from ..game.cards import random_deal
 from ..errors import CuatrolaError, LabError, quote
 from ..notation.replay import replay_deal
 from ..bots.players import PimcPlayer, bid_advice, parse_player
-from ..notation.record import record_from_obj
+from ..game.match import Match
+from .records import LabRecord, read_lab_records
 from ..game.rules import get_rules, rules_spec
 from ..bots.playout import iter_match, play_hand
 
@@ -391,27 +392,18 @@ def _contract_of(obj: dict) -> tuple[str, object, str, bool]:
 
 def read_lines(path: str, config: LabConfig | None = None) -> Iterator[tuple[int, dict, int]]:
     """(line number, record object, byte offset after the line) of every complete line
-    of a run's file; a last line without its newline (cut by an interruption) is left
-    out.  Lines that are not the lab's records, or (with ``config``) are of another
-    configuration, raise :class:`LabError` naming the file and line."""
-    offset = 0
-    with open(path, "rb") as f:
-        for n, raw in enumerate(f, 1):
-            if not raw.endswith(b"\n"):
-                return
-            offset += len(raw)
-            where = f"{path}, line {n}"
-            try:
-                obj = json.loads(raw)
-            except (ValueError, RecursionError) as e:
-                raise LabError(f"{where}: not a JSON record ({e})") from None
-            if not isinstance(obj, dict) or not isinstance(obj.get("lab"), dict):
-                raise LabError(f"{where}: not a record of the self-play lab (no 'lab' field)")
-            if config is not None and obj["lab"].get("config") != config.key():
-                raise LabError(f"{path} is from another configuration (line {n}: "
-                               f"{_diff(obj['lab'].get('config'), config.key())}): "
-                               f"give another --out, or the same options to --resume it")
-            yield n, obj, offset
+    of a run's file, each checked by :func:`~cuatrola_solver.lab.records.read_lab_records`
+    as ``check`` would check it; a last line without its newline (cut by an
+    interruption) is left out.  Lines that are not the lab's records, or (with
+    ``config``) are of another configuration, raise :class:`LabError` naming the file
+    and line."""
+    for r in read_lab_records(path, complete_only=True):
+        found = r.lab["config"]
+        if config is not None and found != config.key():
+            raise LabError(f"{path} is from another configuration (line {r.line}: "
+                           f"{_diff(found, config.key())}): give another --out, or the same "
+                           f"options to --resume it")
+        yield r.line, r.obj, r.end
 
 
 def _diff(found, wanted: dict) -> str:
@@ -421,22 +413,81 @@ def _diff(found, wanted: dict) -> str:
     return ", ".join(f"{k} {found.get(k)!r} here, {wanted[k]!r} now" for k in keys) or "?"
 
 
+class _Order:
+    """What the next record of a run must be: its board, play and hand of the match, its
+    deal and seed as the run's seed gives them, its match score.  Records are in board
+    order from 0, the plays of a board in order, the hands of a match in order."""
+
+    def __init__(self, path: str, config: LabConfig) -> None:
+        self.path = path
+        self.config = config
+        self.prev: dict | None = None          # the board's record before, if any
+        self.score = None                      # a match: the pairs' points (pair 0 first)
+
+    def check(self, r: LabRecord, board: int) -> None:
+        lab, c, rec = r.lab, self.config, r.record
+        where = f"{self.path}, line {r.line}"
+        if lab["deal"] != board:
+            raise LabError(f"{where}: board {lab['deal']} where board {board} was "
+                           f"expected: not a lab run's file in order")
+        prev = self.prev
+        if c.mode == "hands":
+            k = 0 if prev is None else c.plays.index(prev["play"]) + 1
+            want = (c.plays[k], None)
+        elif prev is None or prev.get("last"):
+            k = 0 if prev is None else c.plays.index(prev["play"]) + 1
+            want = (c.plays[k], 0)
+        else:
+            want = (prev["play"], prev["hand"] + 1)
+        got = (lab["play"], lab.get("hand"))
+        if got != want:
+            what = lambda p, h: f"play {p}" + ("" if h is None else f", hand {h}")  # noqa: E731
+            raise LabError(f"{where}: {what(*got)} of board {board} where {what(*want)} was "
+                           f"expected: not a lab run's file in order")
+        rng = _deal_rng(c, board)
+        if c.mode == "hands":
+            hands, muestra = random_deal(rng)
+            seed = rng.getrandbits(62)
+        else:
+            seed = rng.getrandbits(62)
+            hands, muestra = random_deal(random.Random(f"{seed}/{lab['hand']}"))
+        if ([sorted(h) for h in rec.hands], rec.muestra) != (hands, muestra) \
+                or lab["seed"] != seed:
+            raise LabError(f"{where}: the deal of board {board} is not the one the run's "
+                           f"seed {c.seed} gives it")
+        if c.mode == "matches":
+            if lab["hand"] == 0:
+                self.score = Match(get_rules(c.rules))
+            if rec.score != self.score.score():
+                raise LabError(f"{where}: the match score {rec.score} is not "
+                               f"{self.score.score()}, the score the match's hands before "
+                               f"it make")
+            self.score.record_hand(r.result.winner, r.result.game_points)
+            if bool(lab.get("last")) != (self.score.winner() is not None):
+                raise LabError(f"{where}: lab.last says the match "
+                               + ("ends" if lab.get("last") else "goes on")
+                               + " with this hand, but the score says otherwise")
+        self.prev = lab
+
+
 def resume_point(path: str, config: LabConfig, summary: Summary) -> tuple[int, int]:
     """Feed the finished boards of ``path`` to ``summary``: (boards done, byte offset
-    after the last finished board).  Records must be in board order from 0."""
+    after the last finished board).  Every record is checked as ``check`` checks a
+    record (:func:`~cuatrola_solver.lab.records.read_lab_records`) and as the run would
+    have written it (:class:`_Order`): a file that cannot be this run's is refused,
+    naming the line."""
     done, end = 0, 0
-    for n, obj, offset in read_lines(path, config):
-        lab = obj["lab"]
-        if lab.get("deal") != done:
-            raise LabError(f"{path}, line {n}: board {lab.get('deal')!r} where board "
-                           f"{done} was expected: not a lab run's file in order")
-        try:
-            record_from_obj(obj, f"{path}, line {n}")
-        except CuatrolaError as e:
-            raise LabError(str(e)) from None
-        if summary.feed(obj):
+    order = _Order(path, config)
+    for r in read_lab_records(path, complete_only=True):
+        if r.lab["config"] != config.key():
+            raise LabError(f"{path} is from another configuration (line {r.line}: "
+                           f"{_diff(r.lab['config'], config.key())}): give another --out, "
+                           f"or the same options to --resume it")
+        order.check(r, done)
+        if summary.feed(r.obj):
             done += 1
-            end = offset
+            end = r.end
+            order.prev = None
     summary._board = None
     return done, end
 
