@@ -19,7 +19,7 @@ from cuatrola_solver.bots.players import parse_player
 from cuatrola_solver.game.rules import get_rules
 
 from .common import (JsonOption, check_outputs, check_writable, emit_json, fail,
-                     save_figure, user_errors)
+                     need_matplotlib, save_figure, user_errors)
 from cuatrola_solver.lab import fit_played
 
 #: groups drawn in the plot's reliability panel: at least this many predictions, and
@@ -191,6 +191,7 @@ def register(app: typer.Typer) -> None:
             fail(f"bad plot file {quote(plot_file)}: expected a name ending in .png or .svg")
         if plot_file is not None:
             check_writable(Path(plot_file))
+            need_matplotlib()
         if fit and out is None:
             fail("--fit needs -o FILE, the model file to write (the shipped model is never "
                  "overwritten)")

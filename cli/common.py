@@ -239,6 +239,13 @@ def write_output(path: Path, text: str) -> None:
         fail(f"cannot write {str(path)!r}: {e.strerror or e}")
 
 
+def need_matplotlib() -> None:
+    """Exit 2 before any work when --plot is asked and matplotlib is not installed."""
+    import importlib.util
+    if importlib.util.find_spec("matplotlib") is None:
+        fail("--plot needs matplotlib: pip install 'cuatrola-solver[lab]'")
+
+
 def save_figure(fig, path: str) -> None:
     """Write a matplotlib figure to ``path`` and close it; a path that cannot be written
     is bad input (exit 2, naming the path)."""

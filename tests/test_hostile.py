@@ -888,3 +888,285 @@ def test_resume_checks_the_hands_of_a_match_in_order(lab_runs, tmp_path):
         r = _lab_case(lab_runs, tmp_path, "matches", [json.dumps(x) for x in rs], "resume",
                       "resume-match", False)
         assert words in r.stderr, r.stderr
+
+
+# --- bidmodel --calls: every field of a call (issue 20, class 1) --------------------------
+
+def _calls(deals: int = 50, seed: int = 3) -> list[dict]:
+    """Calls as bidmodel --calls keeps them, made by a simple legal bidder (fast)."""
+    from cuatrola_solver.game.cards import mask_of, random_deal
+    from cuatrola_solver.game.rules import get_rules
+    from cuatrola_solver.models.bids import legal_calls
+    rules, rng, rows = get_rules("online"), random.Random(seed), []
+    for _ in range(deals):
+        hands, muestra = random_deal(rng)
+        calls: list[str] = []
+        for seat in (1, 2, 3, 4):
+            legal = legal_calls(rules, calls)
+            call = rng.choice(legal)
+            rows.append({"hand": mask_of(hands[seat - 1]), "trump": muestra // 5, "seat": seat,
+                         "before": list(calls), "legal": legal, "call": call})
+            calls.append(call)
+    return rows
+
+
+CALL_CHANGES = [
+    (5, "hand", None), (6, "hand", "x"), (7, "hand", -1), (8, "hand", 1 << 20), (9, "hand", 31 << 5),
+    (10, "hand", True), (11, "hand", 1.5), (12, "trump", 4), (13, "trump", "0"),
+    (14, "seat", "x"), (15, "seat", 5), (16, "seat", [1]), (17, "before", 5),
+    (18, "before", ["x"]), (19, "before", [None]), (20, "legal", []), (21, "legal", "paso"),
+    (22, "legal", ["paso"] * 5), (23, "call", "x"), (24, "call", None), (25, "call", 5),
+    (26, "zz", 1), (27, "hand", _DELETE), (28, "call", _DELETE), (29, "seat", 1),
+]
+
+
+@pytest.mark.parametrize("line, key, value", CALL_CHANGES,
+                         ids=[f"{k}={v!r}"[:30] for _, k, v in CALL_CHANGES])
+def test_a_call_of_the_wrong_kind_is_one_line(tmp_path, line, key, value):
+    rows = _calls()
+    if value is _DELETE:
+        del rows[line][key]
+    else:
+        rows[line][key] = value
+    path = tmp_path / "calls.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    r = runner.invoke(app, ["bidmodel", "--calls", str(path), "-o", str(tmp_path / "m.json")])
+    line_ = one_line_exit_2(r.exit_code, r.stderr, f"line {line + 1}")
+    assert not (tmp_path / "m.json").exists(), line_
+
+
+@pytest.mark.parametrize("rows, words", [
+    ("empty", "no calls"), (None, "not four"), ("few", "a fit takes 50 deals"),
+    ("shuffled", "where seat 1's was expected"), ("other-trump", "trump"),
+    ("overlap", "in another seat's hand"),
+])
+def test_a_calls_file_that_cannot_be_fitted_is_one_line(tmp_path, rows, words):
+    good = _calls()
+    data = {None: good[:-1], "few": good[:40], "shuffled": good[1:] + good[:1], "empty": [],
+            "other-trump": [dict(r, trump=(r["trump"] + 1) % 4) if i == 6 else r
+                            for i, r in enumerate(good)],
+            "overlap": [dict(r, hand=good[4]["hand"]) if i == 5 else r
+                        for i, r in enumerate(good)]}[rows]
+    path = tmp_path / "calls.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in data))
+    r = runner.invoke(app, ["bidmodel", "--calls", str(path), "-o", str(tmp_path / "m.json")])
+    one_line_exit_2(r.exit_code, r.stderr, words)
+
+
+def test_a_good_calls_file_is_fitted(tmp_path):
+    path = tmp_path / "calls.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in _calls()))
+    r = runner.invoke(app, ["bidmodel", "--calls", str(path), "-o", str(tmp_path / "m.json")])
+    assert r.exit_code == 0, r.stderr
+    assert json.loads((tmp_path / "m.json").read_text())["provenance"]["deals"] == 50
+
+
+# --- outputs that are inputs, paths checked first (issue 20, classes 6 and 7) -------------
+
+def test_no_output_is_one_of_the_inputs(lab_runs, tmp_path):
+    _, lines, _ = lab_runs["hands"]
+    records = tmp_path / "run.jsonl"
+    records.write_text("".join(x + "\n" for x in lines))
+    calls = tmp_path / "calls.jsonl"
+    calls.write_text("".join(json.dumps(r) + "\n" for r in _calls()))
+    (tmp_path / "link.jsonl").symlink_to(records)
+    before = {p: p.read_bytes() for p in (records, calls)}
+    for args, words in (
+            (["calibrate", str(records), "--fit", "-o", str(records)], "is a records file"),
+            (["calibrate", str(records), "--fit", "-o", str(tmp_path / "link.jsonl")],
+             "is a records file"),
+            (["calibrate", str(records), "--fit", "-o",
+              str(tmp_path / "." / "run.jsonl")], "is a records file"),
+            (["calibrate", str(records), "--plot", str(tmp_path / "p.png"), "--fit", "-o",
+              str(tmp_path / "p.png")], "the same file"),
+            (["bidmodel", "--calls", str(calls), "-o", str(calls)], "is the --calls file"),
+            (["bidmodel", "--calls", str(tmp_path / "new.jsonl"), "-o",
+              str(tmp_path / "new.jsonl"), "--deals", "50"], "the same file"),
+            (["equity", "--regenerate", "--deals", "1", "-o", str(tmp_path / "e.png"),
+              "--plot", str(tmp_path / "e.png")], "the same file"),
+            (["equity", "--regenerate", "--deals", "1", "-o", str(tmp_path / "e.json"),
+              "--plot", str(tmp_path / "e.bmp")], "bad plot file"),
+            (["equity", "--regenerate", "--deals", "1", "--seed", "-1", "-o",
+              str(tmp_path / "e.json")], "--seed")):
+        r = runner.invoke(app, args)
+        one_line_exit_2(r.exit_code, r.stderr, words)
+    assert {p: p.read_bytes() for p in (records, calls)} == before
+    assert not [p.name for p in tmp_path.iterdir()
+                if p.name not in ("run.jsonl", "calls.jsonl", "link.jsonl")]
+
+
+@pytest.mark.parametrize("args", [
+    ["bidmodel", "--deals", "2500", "-o", "/nonexistent/b.json"],
+    ["bidmodel", "--deals", "2500", "-o", "."],
+    ["bidmodel", "--deals", "2500", "-o", "b.json", "--calls", "/nonexistent/c.jsonl"],
+    ["equity", "--regenerate", "--deals", "2000", "-o", "/nonexistent/h.json"],
+    ["equity", "--regenerate", "--deals", "2000", "-o", "h.json", "--plot", "/nonexistent/h.png"],
+    ["calibrate", FULL_RECORD, "--cards", "--fit", "-o", "/nonexistent/p.json"],
+    ["calibrate", FULL_RECORD, "--cards", "--model", "/nonexistent/p.json"],
+    ["selfplay", "--a", "pimc", "--b", "pimc", "--hands", "2500", "--out", "/nonexistent/r.jsonl"],
+])
+def test_a_bad_path_fails_before_any_work(args, tmp_path, monkeypatch):
+    import time
+    monkeypatch.chdir(tmp_path)
+    began = time.monotonic()
+    r = runner.invoke(app, args)
+    one_line_exit_2(r.exit_code, r.stderr)
+    assert time.monotonic() - began < 5, "the path was checked after the work"
+    assert not list(tmp_path.iterdir())
+
+
+# --- calibrate: each record by its own preset's model; no numpy noise (classes 4 and 8) ---
+
+def test_calibrate_judges_each_record_by_its_own_presets_model(tmp_path):
+    paths = {}
+    for rules in ("online", "app"):
+        paths[rules] = tmp_path / f"{rules}.jsonl"
+        r = runner.invoke(app, ["selfplay", "--a", "heuristic", "--b", "random", "--hands",
+                                "3", "--seed", "3", "--rules", rules, "--odds-samples", "10",
+                                "--workers", "1", "--out", str(paths[rules])])
+        assert r.exit_code == 0, r.stderr
+
+    def report(*files):
+        r = runner.invoke(app, ["calibrate", *map(str, files), "--model", "played", "--json"])
+        assert r.exit_code == 0, r.stderr
+        return {g["group"]: g for g in json.loads(r.stdout)["groups"]}
+
+    both = report(paths["online"], paths["app"])
+    other = report(paths["app"], paths["online"])                  # the order is no matter
+    assert both.keys() == other.keys()
+    for group, g in both.items():
+        assert (g["n"], g.get("observed")) == (other[group]["n"], other[group].get("observed"))
+        assert g.get("mean_p") == pytest.approx(other[group].get("mean_p")), group
+    alone = [report(paths[x])["overall"] for x in ("online", "app")]
+    assert both["overall"]["n"] == sum(g["n"] for g in alone)
+    assert both["overall"]["mean_p"] == pytest.approx(
+        sum(g["n"] * g["mean_p"] for g in alone) / both["overall"]["n"])
+    # a model file is one preset's: a record of another is refused
+    model = Path(__file__).resolve().parent.parent / "cuatrola_solver/models/data/played_online.json"
+    r = runner.invoke(app, ["calibrate", str(paths["online"]), str(paths["app"]), "--model",
+                            str(model)])
+    one_line_exit_2(r.exit_code, r.stderr, "not app")
+
+
+def test_calibrate_with_huge_cells_says_nothing_on_stderr(lab_runs, tmp_path):
+    _, lines, _ = lab_runs["hands"]
+    records = tmp_path / "run.jsonl"
+    records.write_text("".join(x + "\n" for x in lines))
+    model = json.loads((ROOT / "cuatrola_solver/models/data/played_online.json").read_text())
+    model["cells"] = {k: [1e300, -1e300] for k in model["cells"]}
+    (tmp_path / "huge.json").write_text(json.dumps(model))
+    code, out, err = run_child(["calibrate", str(records), "--model", str(tmp_path / "huge.json")],
+                               stdin="/dev/null")
+    assert code == 0 and out and not err, err
+
+
+# --- the shipped data, corrupt (issue 20, class 1) -----------------------------------------
+
+@pytest.fixture
+def shipped(tmp_path, monkeypatch):
+    """The package's data folder replaced by a copy in tmp_path (the package is never
+    written): returns the folder; the models' caches are cleared before and after."""
+    import importlib.resources as real
+    import shutil
+    from cuatrola_solver.lab import calibration
+    from cuatrola_solver.models import equity, preset, store
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "cuatrola_solver" / "models" / "data", data)
+
+    class Resources:
+        @staticmethod
+        def files(name):
+            return tmp_path if name == "cuatrola_solver.models" else real.files(name)
+
+    caches = (equity.load_hand_results, equity.table, preset._bid_model,
+              preset._played_model, calibration._bid_model)
+    for c in caches:
+        c.cache_clear()
+    monkeypatch.setattr(store, "resources", Resources)
+    yield data
+    monkeypatch.undo()
+    for c in caches:
+        c.cache_clear()
+
+
+def _corruptions(kind: str) -> list:
+    """(name, change of the file's object or its text) of one kind of model file."""
+    common = [("not-json", "{"), ("a-list", "[]"), ("empty", ""), ("bom", "\ufeff{}"),
+              ("version", lambda o: o.update({"schema" if kind == "hand_results"
+                                               else "version": 7})),
+              ("preset", lambda o: o.update(rules="narro"))]
+    field = {"bids": [("weights-x", lambda o: o.update(weights="x")),
+                      ("weights-short", lambda o: o["weights"].update(paso=[1.0])),
+                      ("weights-str", lambda o: o["weights"].update(
+                          paso=["1"] * len(o["weights"]["paso"])))],
+             "played": [("cells-5", lambda o: o.update(cells=5)),
+                        ("cell-str", lambda o: o["cells"].update({"solo@1": ["a", "b"]}))],
+             "hand_results": [
+                 ("tables-5", lambda o: o.update(tables=5)),
+                 ("zero-counts", lambda o: o["tables"][0].update(
+                     results={"A": {"1": 0}, "B": {"1": 0}})),
+                 ("inf-count", lambda o: o["tables"][0]["results"].update(A={"1": 1e400})),
+                 ("negative", lambda o: o["tables"][0]["results"].update(A={"1": -5})),
+                 ("text-count", lambda o: o["tables"][0]["results"].update(A={"1": "12"})),
+                 ("caps-x", lambda o: o["tables"][0].update(caps={"A": "x", "B": 5})),
+                 ("points-0", lambda o: o["tables"][0]["results"].update(A={"0": 5}))]}[kind]
+    return common + field
+
+
+SHIPPED = [(kind, name) for kind in ("bids", "played", "hand_results")
+           for name, _ in _corruptions(kind)]
+
+
+@pytest.mark.parametrize("kind, name", SHIPPED, ids=[f"{k}-{n}" for k, n in SHIPPED])
+def test_a_corrupt_shipped_file_is_one_line(shipped, kind, name):
+    change = dict(_corruptions(kind))[name]
+    path = shipped / f"{kind}_online.json"
+    if isinstance(change, str):
+        path.write_text(change, encoding="utf-8")
+    else:
+        obj = json.loads(path.read_text(encoding="utf-8"))
+        change(obj)
+        path.write_text(json.dumps(obj), encoding="utf-8")
+    what = {"bids": "bid model", "played": "played-odds model",
+            "hand_results": "hand results"}[kind]
+    args = {"bids": ["hint", "--hand", "Co Ro Sb Rb 3b", "--muestra", "Ab", "--seat", "2",
+                     "--auction", "solo paso paso paso", "--played", "1. Sc", "--samples",
+                     "10", "--seed", "1"],
+            "played": ["advise", HAND, "--muestra", "3c", "--seat", "2", "--samples", "10",
+                       "--seed", "1"],
+            "hand_results": ["equity", "--json"]}[kind]
+    r = runner.invoke(app, args)
+    line = one_line_exit_2(r.exit_code, r.stderr, what, str(path))
+    assert any(w in line for w in ("corrupt", "cannot be read", "another version",
+                                   "is for rules")), line
+    if kind == "hand_results":              # advise --score reads the same file
+        r = runner.invoke(app, ["advise", HAND, "--muestra", "3c", "--seat", "1", "--score",
+                                "3-5", "--samples", "10", "--seed", "1", "--model", "dd",
+                                "--no-inference"])
+        one_line_exit_2(r.exit_code, r.stderr, what)
+
+
+# --- parameter extremes: the equity table (issue 20, class 3) -------------------------------
+
+@pytest.mark.parametrize("rules", ["online,target=1000,win_by=1000", "online,target=1000",
+                                   "narro,win_by=101", "online,target=101"])
+def test_an_equity_table_too_big_to_hold_is_one_line(rules):
+    code, _, err = run_child(["equity", "--rules", rules, "--json"], stdin="/dev/null",
+                             timeout=30)
+    one_line_exit_2(code, err, "at most 100")
+    r = runner.invoke(app, ["advise", HAND, "--muestra", "3c", "--seat", "1", "--score",
+                            "3-5", "--rules", rules, "--samples", "10", "--model", "dd"])
+    one_line_exit_2(r.exit_code, r.stderr, "at most 100")
+
+
+def test_the_biggest_equity_table_is_held_in_bounded_time_and_memory():
+    import time
+    began = time.monotonic()
+    code, out, err = run_child(["equity", "--rules", "online,target=100,win_by=100", "--json"],
+                               stdin="/dev/null", timeout=60)
+    assert code == 0, err
+    assert len(out) < 10_000_000 and time.monotonic() - began < 30
+    rows = json.loads(out)["rows"]
+    assert len(rows) == 2 * 199 * 199 - 2 * sum(1 for m in range(199) for t in range(199)
+                                                 if (m >= 100 and m - t >= 100)
+                                                 or (t >= 100 and t - m >= 100))

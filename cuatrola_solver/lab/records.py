@@ -67,19 +67,20 @@ def _open(path: str, what: str):
 
 
 def json_lines(path: str, lines: Iterable[bytes | str] | None = None,
-               what: str = "records file", complete_only: bool = False
+               what: str = "records file", complete_only: bool = False,
+               kind: str = "record", error: type[CuatrolaError] = RecordError
                ) -> Iterator[tuple[int, dict, int]]:
     """``(line number, object, byte offset after the line)`` of every JSON object line
     of the file ``path`` (or of ``lines``, named ``path`` in the messages); blank lines
     are skipped; with ``complete_only`` a last line without its newline (cut by an
-    interruption) is left out.  A line that is not a JSON object raises
-    :class:`RecordError`; a line longer than a record can be, or a file that cannot be
-    read, :class:`LabError` naming ``what`` and the file."""
+    interruption) is left out.  A line that is not a JSON object (a ``kind``) raises
+    ``error``; a line longer than one can be, or a file that cannot be read,
+    :class:`LabError` naming ``what`` and the file."""
     if lines is None:
         with _open(path, what) as f:
             yield from json_lines(path, (line for _, line in bounded_lines(
-                f, str(path), error=LabError, what="a line of a lab file")), what,
-                complete_only)
+                f, str(path), error=LabError, what=f"a line of a {what}")), what,
+                complete_only, kind, error)
         return
     offset = 0
     for n, raw in enumerate(lines, 1):
@@ -92,9 +93,9 @@ def json_lines(path: str, lines: Iterable[bytes | str] | None = None,
         try:
             obj = json.loads(raw)
         except (ValueError, RecursionError) as e:
-            raise RecordError(f"{where}: not a JSON record ({e})") from None
+            raise error(f"{where}: not a JSON {kind} ({e})") from None
         if not isinstance(obj, dict):
-            raise RecordError(f"{where}: expected a JSON object, got {shown(obj)}")
+            raise error(f"{where}: expected a {kind} (a JSON object), got {shown(obj)}")
         yield n, obj, offset
 
 
