@@ -1170,3 +1170,132 @@ def test_the_biggest_equity_table_is_held_in_bounded_time_and_memory():
     assert len(rows) == 2 * 199 * 199 - 2 * sum(1 for m in range(199) for t in range(199)
                                                  if (m >= 100 and m - t >= 100)
                                                  or (t >= 100 and t - m >= 100))
+
+
+# --- bogus cluster addresses on loopback (issue 20, class 2) ---------------------------------
+# Each fake server speaks just enough HTTP/2 (or not) to pass or fail a step of the probe;
+# Ray itself, given any of them, retries for minutes.
+
+import socket as _socket
+import struct as _struct
+import threading as _threading
+
+from cuatrola_solver.lab import grpc_probe, selfplay
+
+_SETTINGS = bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+
+
+def _frame(kind: int, flags: int, stream: int, payload: bytes = b"") -> bytes:
+    return _struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + \
+        _struct.pack(">I", stream) + payload
+
+
+def _trailers(status: int, message: str = "") -> bytes:
+    block = (b"\x88" + b"\x40\x0ccontent-type\x10application/grpc"
+             + b"\x00\x0bgrpc-status" + bytes([len(str(status))]) + str(status).encode())
+    if message:
+        block += b"\x00\x0cgrpc-message" + bytes([len(message)]) + message.encode()
+    return _frame(1, 0x4 | 0x1, 1, block)             # HEADERS, END_HEADERS | END_STREAM
+
+
+FAKES = {
+    # name: (what the server sends after reading the client's first bytes, words)
+    "silent-http2": (_SETTINGS, "no answer to a Ray call"),
+    "goaway": (_SETTINGS + _frame(7, 0, 0, bytes(8)), "GOAWAY"),
+    "reset": (_SETTINGS + _frame(3, 0, 1, bytes(4)), "reset"),
+    "unimplemented": (_SETTINGS + _trailers(12, "Method not found"), "gRPC status 12"),
+    "internal": (_SETTINGS + _trailers(13), "gRPC status 13"),
+    "http1": (b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", "no HTTP/2 answer"),
+    "closes": (None, "no HTTP/2 answer"),
+    "mute": (b"", "no HTTP/2 answer"),
+    "pings": (_SETTINGS + _frame(6, 0, 0, bytes(8)) * 2000, "no answer to a Ray call"),
+    "huge-frame": (_SETTINGS + b"\xff\xff\xff\x00\x00\x00\x00\x00\x03" + b"x" * 100,
+                   "no answer to a Ray call"),
+    "endless-settings": (_SETTINGS + _frame(4, 0, 0, b"\x00\x04\x00\x00\xff\xff") * 5000,
+                         "no answer to a Ray call"),
+}
+RAY_HEADS = {
+    "answers": _SETTINGS + _frame(1, 0x4, 1, b"\x88") + _frame(0, 0, 1, b"\x00\x00\x00\x00\x02\x0a\x00")
+    + _trailers(0),
+    "asks-a-token": _SETTINGS + _trailers(16, "InvalidAuthToken: Authentication token is missing"),
+}
+
+
+class FakeServer:
+    """A loopback server that answers every connection with ``reply`` (None: close at
+    once), then keeps it open until the test ends."""
+
+    def __init__(self, reply: bytes | None) -> None:
+        self.reply = reply
+        self.sock = _socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.port = self.sock.getsockname()[1]
+        self.open: list = []
+        _threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            self.open.append(conn)
+            try:
+                if self.reply is None:
+                    conn.close()
+                    continue
+                conn.settimeout(5)
+                conn.recv(65536)
+                if self.reply:
+                    conn.sendall(self.reply)
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self.sock.close()
+        for c in self.open:
+            try:
+                c.close()
+            except OSError:
+                pass
+
+
+@pytest.mark.parametrize("name", sorted(FAKES))
+def test_an_address_that_is_not_a_ray_head_fails_within_seconds(name, tmp_path, monkeypatch):
+    import time
+    reply, words = FAKES[name]
+    monkeypatch.setattr(selfplay, "RAY_TIMEOUT", 1.0)
+    server = FakeServer(reply)
+    out = tmp_path / "run.jsonl"
+    began = time.monotonic()
+    try:
+        r = runner.invoke(app, ["selfplay", "--a", "random", "--b", "random", "--hands", "1",
+                                "--ray", f"127.0.0.1:{server.port}", "--out", str(out)])
+    finally:
+        server.close()
+    line = one_line_exit_2(r.exit_code, r.stderr, f"127.0.0.1:{server.port}", words)
+    assert "not" in line and time.monotonic() - began < 5, line
+    assert not out.exists()                    # nothing written for a bad address
+
+
+@pytest.mark.parametrize("name", sorted(RAY_HEADS))
+def test_what_a_ray_head_answers_passes_the_probe(name):
+    server = FakeServer(RAY_HEADS[name])
+    try:
+        assert grpc_probe.ray_head_answer("127.0.0.1", server.port, 2.0) is None
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("address, words", [
+    ("127.0.0.1:99999", "a port 1 to 65535"), ("127.0.0.1:" + "9" * 5000, "a port 1 to 65535"),
+    ("127.0.0.1:0", "a port 1 to 65535"), (":80", "HOST:PORT"), ("127.0.0.1:٨٠", "HOST:PORT"),
+    ("no-such-host.invalid:6379", "does not answer"), ("127.0.0.1:1", "does not answer"),
+    ("\x00:80", "does not answer"),
+])
+def test_a_bad_cluster_address_is_one_line(address, words, tmp_path):
+    r = runner.invoke(app, ["selfplay", "--a", "random", "--b", "random", "--hands", "1",
+                            "--ray", address, "--out", str(tmp_path / "r.jsonl")])
+    one_line_exit_2(r.exit_code, r.stderr, words)
+    assert not (tmp_path / "r.jsonl").exists()

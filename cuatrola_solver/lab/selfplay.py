@@ -29,6 +29,7 @@ import math
 import os
 import random
 import socket
+import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
 from typing import Callable, Iterable, Iterator, Sequence
@@ -40,6 +41,7 @@ from ..errors import CuatrolaError, LabError, quote
 from ..notation.replay import replay_deal
 from ..bots.players import PimcPlayer, bid_advice, parse_player
 from ..game.match import Match
+from .grpc_probe import ray_head_answer
 from .records import LabRecord, read_lab_records
 from ..game.rules import get_rules, rules_spec
 from ..bots.playout import iter_match, play_hand
@@ -565,24 +567,36 @@ def _speaks_grpc(host: str, port: int) -> bool:
 
 def connect_ray(address: str):
     """Join the Ray cluster at ``address`` (``auto``: the one started on this machine);
-    an already initialised Ray (a test's local instance) is used as it is."""
-    ray = _import_ray()
-    if ray.is_initialized():
-        return ray
-    if address != "auto":
+    an already initialised Ray (a test's local instance) is used as it is.  A HOST:PORT
+    is first asked, within :data:`RAY_TIMEOUT`, the call a Ray client makes first
+    (:func:`~cuatrola_solver.lab.grpc_probe.ray_head_answer`): an address that is not a
+    Ray head's is refused in seconds, where Ray itself would retry for minutes."""
+    loaded = sys.modules.get("ray")
+    if loaded is not None and loaded.is_initialized():
+        return loaded
+    if address != "auto":                        # asked before Ray is even imported
         host, _, port = address.rpartition(":")
         if address.startswith("ray://"):
             host, _, port = address[len("ray://"):].rpartition(":")
-        if not host or not port.isdigit():
-            raise LabError(f"bad Ray address {quote(address)}: expected HOST:PORT or auto")
+        if (not host or not port.isascii() or not port.isdigit()
+                or not 1 <= int(port[:6]) <= 65535):
+            raise LabError(f"bad Ray address {quote(address)}: expected HOST:PORT (a port "
+                           f"1 to 65535) or auto")
         try:
-            grpc = _speaks_grpc(host, int(port))
-        except OSError as e:
+            if address.startswith("ray://"):      # Ray Client's server: HTTP/2 is all we ask
+                why = None if _speaks_grpc(host, int(port)) else "no gRPC there"
+            else:                                 # the head's GCS answers Ray's first call
+                why = ray_head_answer(host, int(port), RAY_TIMEOUT)
+        except (OSError, UnicodeError, ValueError) as e:   # refused, unknown host, bad name
             raise LabError(f"the Ray head at {quote(address)} does not answer "
-                           f"({e.strerror or e}): start one with 'ray start --head'") from None
-        if not grpc:
-            raise LabError(f"{quote(address)} answers, but not as a Ray head (no gRPC "
-                           f"there): give the address 'ray start --head' printed")
+                           f"({getattr(e, 'strerror', None) or e}): start one with "
+                           f"'ray start --head'") from None
+        if why is not None:
+            raise LabError(f"{quote(address)} answers, but not as a Ray head ({why}): give "
+                           f"the address 'ray start --head' printed")
+    ray = _import_ray()
+    if ray.is_initialized():
+        return ray
     try:
         ray.init(address=address, logging_level="ERROR", log_to_driver=False,
                  include_dashboard=False)
@@ -625,18 +639,21 @@ def run(config: LabConfig, out: str | None = None, *, workers: int | None = None
     do not depend on either.  After ``time_limit`` seconds no new batch is started: the
     run stops when those under way are written (continue it with ``resume``)."""
     summary = Summary(config)
-    start = 0
+    start, end = 0, None
     if out is not None:
         exists = os.path.exists(out) and os.path.getsize(out) > 0
         if resume and exists:
             start, end = resume_point(out, config, summary)
-            with open(out, "r+b") as f:
-                f.truncate(end)
         elif exists and not resume:
             raise LabError(f"{out} exists: add --resume to continue it, or give another --out")
     elif resume:
         raise LabError("--resume continues the file of --out: give --out FILE")
     total = config.count
+    if ray and start < total:
+        connect_ray(ray)                # a bad address fails before anything is written
+    if end is not None:                 # a cut last board is played again
+        with open(out, "r+b") as f:
+            f.truncate(end)
     if start >= total:
         return summary
     workers = max(1, workers or os.cpu_count() or 1)
