@@ -911,7 +911,8 @@ def _calls(deals: int = 50, seed: int = 3) -> list[dict]:
 
 
 CALL_CHANGES = [
-    (5, "hand", None), (6, "hand", "x"), (7, "hand", -1), (8, "hand", 1 << 20), (9, "hand", 31 << 5),
+    (5, "hand", None), (6, "hand", "x"), (7, "hand", -1), (8, "hand", 1 << 20),
+    (9, "hand", 31 << 5),
     (10, "hand", True), (11, "hand", 1.5), (12, "trump", 4), (13, "trump", "0"),
     (14, "seat", "x"), (15, "seat", 5), (16, "seat", [1]), (17, "before", 5),
     (18, "before", ["x"]), (19, "before", [None]), (20, "legal", []), (21, "legal", "paso"),
@@ -1042,7 +1043,7 @@ def test_calibrate_judges_each_record_by_its_own_presets_model(tmp_path):
     assert both["overall"]["mean_p"] == pytest.approx(
         sum(g["n"] * g["mean_p"] for g in alone) / both["overall"]["n"])
     # a model file is one preset's: a record of another is refused
-    model = Path(__file__).resolve().parent.parent / "cuatrola_solver/models/data/played_online.json"
+    model = ROOT / "cuatrola_solver" / "models" / "data" / "played_online.json"
     r = runner.invoke(app, ["calibrate", str(paths["online"]), str(paths["app"]), "--model",
                             str(model)])
     one_line_exit_2(r.exit_code, r.stderr, "not app")
@@ -1215,8 +1216,8 @@ FAKES = {
                          "no answer to a Ray call"),
 }
 RAY_HEADS = {
-    "answers": _SETTINGS + _frame(1, 0x4, 1, b"\x88") + _frame(0, 0, 1, b"\x00\x00\x00\x00\x02\x0a\x00")
-    + _trailers(0),
+    "answers": (_SETTINGS + _frame(1, 0x4, 1, b"\x88")
+                + _frame(0, 0, 1, b"\x00\x00\x00\x00\x02\x0a\x00") + _trailers(0)),
     "asks-a-token": _SETTINGS + _trailers(16, "InvalidAuthToken: Authentication token is missing"),
 }
 
@@ -1299,3 +1300,14 @@ def test_a_bad_cluster_address_is_one_line(address, words, tmp_path):
                             "--ray", address, "--out", str(tmp_path / "r.jsonl")])
     one_line_exit_2(r.exit_code, r.stderr, words)
     assert not (tmp_path / "r.jsonl").exists()
+
+
+def test_analyze_writes_no_output_over_its_record(tmp_path):
+    record = tmp_path / "hand.txt"
+    record.write_text(Path(FULL_RECORD).read_text(encoding="utf-8"), encoding="utf-8")
+    before = record.read_bytes()
+    for option in ("--annotate", "--html"):
+        r = runner.invoke(app, ["analyze", str(record), "--no-bids", "--samples", "2",
+                                option, str(tmp_path / "." / "hand.txt")])
+        one_line_exit_2(r.exit_code, r.stderr, "is the record")
+    assert record.read_bytes() == before

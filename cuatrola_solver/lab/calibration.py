@@ -340,7 +340,8 @@ def read_records(path: str, lines: Iterable[bytes | str] | None = None
     :func:`~cuatrola_solver.lab.records.read_lab_records` as ``check`` checks a record,
     its ``lab`` field (when it has one) type-checked and held against the hand; blank
     lines are skipped.  A line that is not a record, or a record that cannot be
-    replayed, raises :class:`~cuatrola_solver.errors.RecordError` naming the file and line; a ``lab`` field
-    that is not what the lab writes, :class:`~cuatrola_solver.errors.LabError`."""
+    replayed, raises :class:`~cuatrola_solver.errors.RecordError` naming the file and
+    line; a ``lab`` field that is not what the lab writes,
+    :class:`~cuatrola_solver.errors.LabError`."""
     for r in read_lab_records(path, lines, require_lab=False):
         yield r.obj, r.winner

@@ -79,9 +79,9 @@ def read_calls(path, rules: RuleSet) -> list[dict]:
                        f"{'' if len(deal) == 1 else 's'}, not four (one per seat)")
     if len(rows) < 4 * MIN_DEALS:
         found = len(rows) // 4
-        raise LabError(f"{path}: {'no calls' if not rows else f'{found} deal' + 's' * (found > 1)}: "
-                       f"a fit takes {MIN_DEALS} deals at least (four calls each, as "
-                       f"bidmodel --calls keeps them)")
+        what = "no calls" if not rows else f"{found} deal" + "s" * (found > 1)
+        raise LabError(f"{path}: {what}: a fit takes {MIN_DEALS} deals at least (four "
+                       f"calls each, as bidmodel --calls keeps them)")
     return rows
 
 
@@ -92,8 +92,8 @@ def _checked_call(obj: dict, where: str, rules: RuleSet, deal: list[dict]) -> di
     hand = f.integer(obj["hand"], "hand", 0, (1 << NUM_CARDS) - 1,
                      "a hand: a mask of 5 of the 20 cards")
     if popcount(hand) != 5:
-        raise LabError(f"{where}, hand: {popcount(hand)} cards ({format_cards(cards_of(hand))}): "
-                       f"expected a hand of 5")
+        raise LabError(f"{where}, hand: {popcount(hand)} cards "
+                       f"({format_cards(cards_of(hand))}): expected a hand of 5")
     trump = f.integer(obj["trump"], "trump", 0, 3, "the trump suit, 0 to 3")
     seat = f.seat(obj["seat"], "seat")
     before = [f.call(c, f"before[{i}]") for i, c in
