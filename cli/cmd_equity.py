@@ -107,12 +107,13 @@ def register(app: typer.Typer) -> None:
         out: Optional[Path] = typer.Option(
             None, "--out", "-o", metavar="FILE", help="With --regenerate: the hand results "
             "file to write (required: no command writes into the installed package)."),
-        deals: int = typer.Option(2000, "--deals", min=1, help="With --regenerate: random "
-                                  "deals to measure."),
+        deals: int = typer.Option(2000, "--deals", min=1, max=100_000, help="With "
+                                  "--regenerate: random deals to measure."),
         seed: int = typer.Option(1, "--seed", min=0, help="With --regenerate: seed of the "
                                  "deals."),
-        samples: int = typer.Option(32, "--samples", "-n", min=1, help="With --regenerate: "
-                                    "sampled deals behind each bidding decision."),
+        samples: int = typer.Option(32, "--samples", "-n", min=1, max=20_000, help="With "
+                                    "--regenerate: sampled deals behind each bidding "
+                                    "decision."),
     ) -> None:
         """The chance of winning the match from every score (match equity), by preset."""
         rs = load_rules(rules)

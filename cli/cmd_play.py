@@ -344,7 +344,8 @@ def register(app: typer.Typer) -> None:
                                  "separated by ';' (or ','); options as "
                                  "pimc:samples=80,bid=heuristic."),
         rules: str = RulesOption,
-        seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the deals and the bots."),
+        seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed of the deals "
+                                           "and the bots."),
         hints: bool = typer.Option(False, "--hints", help="Show the hint before each decision "
                                    "(as hint and advise give it: odds as the hand will be "
                                    "played, the calls weighed; about a second each)."),

@@ -462,6 +462,30 @@ def second_round_cases() -> list[Case]:
         cases.append(Case(f"advise-auction-{len(calls.split())}-calls",
                           ["advise", HAND, "--muestra", "3c", "--seat", "2", "--auction",
                            calls, "--samples", "10"], expect=2))
+    # parameter extremes of the newer commands: each refused by its bound, in one line
+    for args in (["equity", "--regenerate", "-o", "h.json", "--deals", "100001"],
+                 ["equity", "--regenerate", "-o", "h.json", "--samples", "20001"],
+                 ["equity", "--regenerate", "-o", "h.json", "--deals", "0"],
+                 ["equity", "--regenerate", "-o", "h.json", "--seed", "-1"],
+                 ["equity", "--regenerate", "-o", "h.json", "--seed", "x"],
+                 ["bidmodel", "-o", "b.json", "--deals", "49"],
+                 ["bidmodel", "-o", "b.json", "--deals", "100001"],
+                 ["bidmodel", "-o", "b.json", "--samples", "20001"],
+                 ["selfplay", "--a", "random", "--b", "random", "--batch", "0"],
+                 ["selfplay", "--a", "random", "--b", "random", "--batch", "1001"],
+                 ["selfplay", "--a", "random", "--b", "random", "--time-limit", "-1"],
+                 ["selfplay", "--a", "random", "--b", "random", "--odds-samples", "100001"],
+                 ["selfplay", "--a", "random", "--b", "random", "--workers", "65"],
+                 ["selfplay", "--a", "random", "--b", "random", "--seed", "-1"],
+                 ["selfplay", "--a", "random", "--b", "random", "--hands", "9" * 5000],
+                 ["calibrate", FULL_RECORD, "--bins", "101"],
+                 ["calibrate", FULL_RECORD, "--card-samples", "100001"],
+                 ["calibrate", FULL_RECORD, "--workers", "65"],
+                 ["play", "--seed", "-1"], ["play", "--seat", "0"],
+                 ["play", "--bots", "pimc:samples=100001"],
+                 ["selfplay", "--a", "pimc:samples=100001", "--b", "random"]):
+        cases.append(Case("extreme-" + "-".join(a[:12] for a in args[:1] + args[-2:]), args,
+                          input="", expect=2))
     return cases
 
 
