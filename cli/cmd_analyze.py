@@ -211,8 +211,11 @@ def register(app: typer.Typer) -> None:
                             (None if str(annotate) == "-" else annotate, None)):
             if path is not None:
                 check_writable(path, kinds)
-        check_outputs([("--html", html), ("--plot", plot), ("--annotate", annotate)],
-                      [("the record", None if record == "-" else record)])
+        # --annotate may write the record back over itself (the hand is all kept in it);
+        # the page and the graph may not replace it, nor one another or the annotated record
+        check_outputs([("--html", html), ("--plot", plot)],
+                      [("the record", None if record == "-" else record),
+                       ("the --annotate file", None if str(annotate) == "-" else annotate)])
         if plot is not None and importlib.util.find_spec("matplotlib") is None:
             fail("--plot needs matplotlib: pip install 'cuatrola-solver[lab]' "
                  "(or pip install matplotlib)")

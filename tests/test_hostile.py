@@ -1326,12 +1326,15 @@ def test_a_bad_cluster_address_is_one_line(address, words, tmp_path):
     assert not (tmp_path / "r.jsonl").exists()
 
 
-def test_analyze_writes_no_output_over_its_record(tmp_path):
+def test_analyze_writes_no_page_or_graph_over_its_record(tmp_path):
+    """(--annotate may write the record back over itself: the hand is all kept in it.)"""
     record = tmp_path / "hand.txt"
     record.write_text(Path(FULL_RECORD).read_text(encoding="utf-8"), encoding="utf-8")
     before = record.read_bytes()
-    for option in ("--annotate", "--html"):
-        r = runner.invoke(app, ["analyze", str(record), "--no-bids", "--samples", "2",
-                                option, str(tmp_path / "." / "hand.txt")])
-        one_line_exit_2(r.exit_code, r.stderr, "is the record")
-    assert record.read_bytes() == before
+    for args, words in (
+            (["--html", str(tmp_path / "." / "hand.txt")], "is the record"),
+            (["--annotate", str(tmp_path / "a.txt"), "--html", str(tmp_path / "a.txt")],
+             "is the --annotate file")):
+        r = runner.invoke(app, ["analyze", str(record), "--no-bids", "--samples", "2", *args])
+        one_line_exit_2(r.exit_code, r.stderr, words)
+    assert record.read_bytes() == before and not (tmp_path / "a.txt").exists()
