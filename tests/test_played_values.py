@@ -441,3 +441,27 @@ def test_every_shipped_model_keeps_the_order():
     from cuatrola_solver.game.rules import PRESETS
     for rules in PRESETS.values():
         assert played.load_model(rules).out_of_order() is None
+
+
+def test_advise_never_puts_a_quintola_above_the_cuatrola_of_the_same_caller():
+    """On random hands of every seat, with the shipped online model: the played (and the
+    double-dummy) P(win) of a quintola at most the cuatrola's by the same seat."""
+    import cuatrola_solver as cs
+    from cuatrola_solver.game.cards import format_card, random_deal
+    rng = random.Random(1902)
+    compared = 0
+    for _ in range(24):
+        hands, muestra = random_deal(rng)
+        seat = rng.choice((1, 2, 3, 4))
+        auction = " ".join(["paso"] * (seat - 1))
+        view = cs.View.bidding(" ".join(format_card(c) for c in hands[seat - 1]),
+                               format_card(muestra), seat=seat, auction=auction or None)
+        advice = cs.advise(view, cs.Budget(samples=60, seed=rng.randrange(10 ** 6)))
+        by = {(r.option.contract, r.option.declarer): r for r in advice.options
+              if r.option.allowed}
+        for (contract, declarer), r in by.items():
+            if contract == "quintola" and ("cuatrola", declarer) in by:
+                four = by[("cuatrola", declarer)]
+                assert r.p_win <= four.p_win and r.p_played <= four.p_played + 1e-12
+                compared += 1
+    assert compared >= 20
