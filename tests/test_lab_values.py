@@ -27,6 +27,7 @@ from cuatrola_solver.players import parse_player
 from cuatrola_solver.record import record_from_obj
 from cuatrola_solver.rules import get_rules
 from cuatrola_solver.selfplay import iter_match, play_hand
+from cuatrola_solver.view import View
 
 Z = 1.959964
 runner = CliRunner()
@@ -605,3 +606,123 @@ def test_every_figure_selfplay_prints_is_the_records_figure(mode, tmp_path):
             [row["bid"], 100 * row["share"], row["by_a"], row["by_b"], 100 * row["made_rate"]],
             abs=0.5001)
         assert [float(x) for x in cells[7].split("-")] == pytest.approx([lo, hi], abs=0.5001)
+
+
+# --- the configuration ------------------------------------------------------------------------
+
+def test_a_configuration_and_its_key():
+    c = LabConfig.make("pimc:samples=4, bid=heuristic", "random", rules="narro", seed=7,
+                       count=3, odds_samples=5,
+                       auctions=["paso,solo, PASO paso", ("paso", "paso", "paso", "SOLO")])
+    assert (c.a, c.b, c.rules, c.seed, c.mode, c.odds_samples, c.count) == \
+        ("pimc:samples=4,bid=heuristic", "random", "narro", 7, "hands", 5, 3)
+    assert c.auctions == (("paso", "solo", "paso", "paso"), ("paso", "paso", "paso", "solo"))
+    assert c.key() == {"a": "pimc:samples=4,bid=heuristic", "b": "random", "rules": "narro",
+                       "seed": 7, "mode": "hands", "odds_samples": 5,
+                       "auctions": ["paso solo paso paso", "paso paso paso solo"]}
+    assert c.plays == (0, 1) and LabConfig.make("random", "random").plays == (0,)
+    more = c.with_count(9)
+    assert more.count == 9 and more == c and more.key() == c.key()      # count aside
+    d = LabConfig.make("heuristic", "random")
+    assert (d.rules, d.seed, d.mode, d.odds_samples, d.count, d.auctions) == \
+        ("online", 0, "hands", 100, 1, ())
+    # rules as overrides are kept as the record writes them
+    o = LabConfig.make("heuristic", "random", rules={"preset": "online", "target": 15})
+    assert o.rules == {"preset": "online", "target": 15}
+
+
+@pytest.mark.parametrize("kw, message", [
+    (dict(mode="x"), "bad mode 'x': expected hands or matches"),
+    (dict(count=0), "bad number of hands 0: expected at least 1"),
+    (dict(count=0, mode="matches"), "bad number of matches 0: expected at least 1"),
+    (dict(odds_samples=-1), "bad odds samples -1: expected 0 (no odds) or more"),
+    (dict(auctions=["solo paso"]), "bad auction 'solo paso': expected 4 calls, one per seat "
+                                   "from seat 1"),
+    (dict(auctions=[["solo"] * 5]), "bad auction 'solo solo solo solo solo': expected 4 calls, "
+                                    "one per seat from seat 1"),
+    (dict(auctions=["paso paso solo solo"]), "bad auction 'paso paso solo solo': seat 4 may not "
+                                             "call 'solo': a bid must be stronger than the "
+                                             "standing solo"),
+    (dict(auctions=["solo solo paso paso"]), "bad auction 'solo solo paso paso': bad auction: "
+                                             "call 2 'solo' of seat 2 is illegal: a bid must be "
+                                             "stronger than the standing solo"),
+    (dict(auctions=["paso paso paso paso"], mode="matches"),
+     "--auction plays single hands: it cannot be used with --matches"),
+])
+def test_a_bad_configuration_says_what_is_wrong(kw, message):
+    with pytest.raises(LabError) as e:
+        LabConfig.make("heuristic", "random", **kw)
+    assert str(e.value) == message
+
+
+def test_count_at_least_one_and_odds_samples_zero_are_accepted():
+    assert LabConfig.make("heuristic", "random", count=1, odds_samples=0).count == 1
+
+
+# --- the odds recorded at each bid decision -----------------------------------------------------
+
+def _expected_odds(advice, by, match):
+    options = []
+    for o in advice.to_dict()["options"]:
+        if not o["allowed"]:
+            continue
+        e = {k: o[k] for k in ("bid", "contract", "declarer", "side")}
+        e["p_win"], e["ev"] = round(o["p_win"], 6), round(o["ev"], 6)
+        if match:
+            e["p_match"] = round(o["p_match"], 6)
+        options.append(e)
+    return {"by": by, "samples": advice.deals, "advice": advice.advice, "options": options}
+
+
+def _bid_views(obj):
+    """The view of each seat as it bid, and the record's seed."""
+    rec = record_from_obj(obj)
+    hand = Hand(rec.hands, rec.muestra, rec.rules, rec.score)
+    views = []
+    for seat, call in enumerate(rec.auction, 1):
+        views.append(View.from_hand(hand, seat))
+        hand.bid(call)
+    return views
+
+
+@pytest.mark.parametrize("mode", ["hands", "matches"])
+def test_the_odds_of_each_bid_are_the_advisors(mode):
+    """A pimc bidder (bid=advisor) records the odds it bid on, with its own samples and
+    options; everyone else the advisor's over odds_samples deals (with the match chance
+    in a match)."""
+    from cuatrola_solver.players import bid_advice
+    pimc = "pimc:samples=4,bid_samples=12,inference=1"
+    config = LabConfig.make(pimc, "random", seed=2, mode=mode, count=1, odds_samples=6)
+    recs = [json.loads(x) for x in lab.run_batch(config, 0, 1)][:3]
+    differs = 0
+    for obj in recs:
+        views = _bid_views(obj)
+        for view, b in zip(views, obj["lab"]["bids"]):
+            assert b["seat"] == view.seat
+            seed = obj["lab"]["seed"]
+            if mode == "matches":       # the match's seed: hand k's players get their own
+                rng = random.Random(f"{seed}/{obj['lab']['hand']}")
+                random_deal(rng)
+                seed = rng.getrandbits(62)
+            if obj["lab"]["lineup"]["AB"[(view.seat - 1) % 2]] == config.a:
+                want = _expected_odds(bid_advice(view, seed, 12, "dd", True), "bidder",
+                                      mode == "matches")
+                differs += want != _expected_odds(bid_advice(view, seed, 12, "dd", False),
+                                                  "bidder", mode == "matches")
+                assert b["call"] == want["advice"]
+            else:
+                want = _expected_odds(bid_advice(view, seed, 6), "advisor", mode == "matches")
+            assert b["odds"] == want
+            assert [o["bid"] for o in b["odds"]["options"]] == view.legal_calls()
+    assert differs      # the bidder's own options (its bid model) matter to its odds
+
+
+def test_forced_calls_record_the_advisors_odds_for_everyone():
+    from cuatrola_solver.players import bid_advice
+    config = LabConfig.make("pimc:samples=4,bid_samples=12", "random", seed=3, count=1,
+                            odds_samples=5, auctions=["paso solo paso paso"])
+    for line in lab.run_batch(config, 0, 1):
+        obj = json.loads(line)
+        for view, b in zip(_bid_views(obj), obj["lab"]["bids"]):
+            assert b["odds"] == _expected_odds(bid_advice(view, obj["lab"]["seed"], 5),
+                                               "advisor", False)
