@@ -127,10 +127,12 @@ class _Recorder:
     def __init__(self, player, odds_samples: int, forced: Sequence[str] | None,
                  bids: list) -> None:
         self.player = player
-        self.name = getattr(player, "name", repr(player))
         self.odds_samples = odds_samples
         self.forced = forced
         self.bids = bids
+
+    def __repr__(self) -> str:
+        return repr(self.player)        # what an error about its answers names
 
     def call(self, view, seed):
         own = (isinstance(self.player, PimcPlayer) and self.player.bid == "advisor"

@@ -726,3 +726,23 @@ def test_forced_calls_record_the_advisors_odds_for_everyone():
         for view, b in zip(_bid_views(obj), obj["lab"]["bids"]):
             assert b["odds"] == _expected_odds(bid_advice(view, obj["lab"]["seed"], 5),
                                                "advisor", False)
+
+
+def test_a_player_that_breaks_the_rules_in_the_lab_is_named_by_its_spec(monkeypatch):
+    """The lab sees each player through a recorder: an error must still name the player
+    (not the recorder object)."""
+    class Cheat:
+        def __repr__(self):
+            return "cheat"
+
+        def call(self, view, seed):
+            return "contrasolo"
+
+    config = LabConfig.make("heuristic", "random", count=1, odds_samples=0)
+    monkeypatch.setattr(lab, "parse_player",
+                        lambda spec: Cheat() if spec == "random" else parse_player(spec))
+    from cuatrola_solver.selfplay import PlayerError
+    with pytest.raises(PlayerError) as e:
+        lab.run_batch(config, 0, 1)
+    assert str(e.value) == ("player cheat in seat 2 called 'contrasolo': contrasolo is not "
+                            "played under these rules")
