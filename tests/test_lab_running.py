@@ -156,7 +156,6 @@ def test_batches_that_come_back_out_of_order_are_written_in_order(fake_boards, f
     assert s.to_dict() == _summary_of(config, lines)
     # each worker has at most AHEAD batches in flight: memory does not grow with the run
     assert fake_pool.workers == [workers] and fake_pool.most == lab.AHEAD * workers
-    assert lab.AHEAD == 2
 
 
 def test_one_worker_plays_here(fake_boards, fake_pool, tmp_path):

@@ -24,9 +24,9 @@ from cuatrola_solver.view import View
 class Plain:
     """Passes, plays its first legal card, sings its first cante; notes every question."""
 
-    def __init__(self, log=None, tag="plain"):
+    def __init__(self, log=None, tag="plain", shy=False):
         self.log = [] if log is None else log
-        self.tag = tag
+        self.tag, self.shy = tag, shy
 
     def __repr__(self):
         return self.tag
@@ -37,7 +37,7 @@ class Plain:
 
     def sing(self, view, seed):
         self.log.append(("sing", self.tag, view.seat, len(view.tricks), seed, view))
-        return view.cante_options()[0]
+        return None if self.shy else view.cante_options()[0]
 
     def card(self, view, seed):
         self.log.append(("card", self.tag, view.seat, len(view.tricks), seed, view))
@@ -68,15 +68,16 @@ def test_singing_order_by_hand():
 CANTE_SEEDS = {"online": list(range(12)) + [348], "italiano": list(range(12)) + [227]}
 
 
+@pytest.mark.parametrize("shy", [(), (1,), (2, 4)])
 @pytest.mark.parametrize("preset", sorted(CANTE_SEEDS))
-def test_who_is_asked_to_sing_and_when(preset):
+def test_who_is_asked_to_sing_and_when(preset, shy):
     """Recomputed apart: after each trick but the last, the seats in the singing order
-    that have a cante at their turn are asked, in that order, and each sings unless the
-    rules refuse it then."""
+    that have a cante at their turn are asked, in that order, and each sings (unless it
+    is shy: it declines) unless the rules refuse it then."""
     rules = get_rules(preset)
     seen = {"two asked": 0, "refused": 0, "sung": 0}
-    if preset == "online":
-        del seen["refused"]             # no forty_first there
+    if preset == "online" or shy:
+        del seen["refused"]             # no forty_first there; no refusal of shy seats
     for seed in CANTE_SEEDS[preset]:
         log: list = []
         boundaries = {}
@@ -85,7 +86,7 @@ def test_who_is_asked_to_sing_and_when(preset):
             if kind == "card" and hand.tricks and not hand.pos.trick and not hand.is_over():
                 boundaries[len(hand.tricks)] = copy.deepcopy(hand)
 
-        players = [Plain(log) for _ in range(4)]
+        players = [Plain(log, shy=s in shy) for s in (1, 2, 3, 4)]
         rec = play_hand(random_deal(random.Random(seed)), players, rules, seed=seed,
                         observe=observe)
         final = Hand.from_record(rec)
@@ -99,12 +100,17 @@ def test_who_is_asked_to_sing_and_when(preset):
                 options = View.from_hand(hand, s).cante_options()
                 if options:
                     here.append((t, s))
+                    if s in shy:
+                        continue
                     if hand.cante_refusal(s, options[0]) is None:
                         hand.sing(s, options[0])
                         sung.append((t, s, options[0]))
                     else:
                         seen["refused"] = seen.get("refused", 0) + 1
             seen["two asked"] += len(here) >= 2
+            if shy:
+                seen["asked after a shy seat"] = seen.get("asked after a shy seat", 0) + any(
+                    a[1] in shy for a in here[:-1])
             asked += here
         assert [(e[3], e[2]) for e in log if e[0] == "sing"] == asked, seed
         assert [(k.after_trick, k.seat, k.suit) for k in rec.cantes] == sung, seed
@@ -113,7 +119,7 @@ def test_who_is_asked_to_sing_and_when(preset):
         for e in log:
             if e[0] == "sing":
                 assert e[5].tricks and all(len(t) == 4 for t in e[5].tricks)
-    assert all(seen.values()), seen
+    assert all(seen.values()) and (not shy or seen["asked after a shy seat"]), seen
 
 
 # --- a hand: the questions, the seed, the observer, the errors -----------------------------
