@@ -392,15 +392,19 @@ def _spied_run(monkeypatch, config):
     return recs, seated
 
 
-@pytest.fixture(scope="module", params=["hands", "matches"])
+@pytest.fixture(scope="module", params=[("hands", "online"), ("matches", "online"),
+                                        ("hands", "narro"), ("matches", "app")],
+                ids=lambda p: "-".join(p))
 def tiny(request, tmp_path_factory):
     """A tiny run of each mode, written by lab.run, with its summary."""
-    count = 5 if request.param == "hands" else 3
-    config = LabConfig.make("heuristic", "random", seed=11, mode=request.param, count=count,
-                            odds_samples=0)
-    path = tmp_path_factory.mktemp("values") / f"{request.param}.jsonl"
+    mode, rules = request.param
+    count = 5 if mode == "hands" else 3
+    config = LabConfig.make("heuristic", "random", rules=rules, seed=11, mode=mode,
+                            count=count, odds_samples=0)
+    path = tmp_path_factory.mktemp("values") / f"{mode}.jsonl"
     summary = lab.run(config, str(path), workers=1)
     recs = [json.loads(x) for x in open(path, encoding="utf-8")]
+    assert {r["rules"] for r in recs} == {rules}
     return config, path, recs, summary
 
 
