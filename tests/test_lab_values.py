@@ -12,6 +12,7 @@ import json
 import math
 import random
 import re
+from types import SimpleNamespace
 from statistics import NormalDist
 
 import pytest
@@ -492,22 +493,24 @@ def test_a_board_is_seeded_from_the_run_and_its_index(tiny):
                     [{k: v for k, v in r.items() if k != "lab"} for r in hands]
 
 
-def test_resume_mid_board_gives_the_summary_of_the_whole_run(tiny, tmp_path):
+@pytest.mark.parametrize("board", ["first", "last"])
+def test_resume_mid_board_gives_the_summary_of_the_whole_run(tiny, tmp_path, board):
     """A file cut after whole lines of an unfinished board: those lines are played again
     and counted once."""
     config, path, recs, summary = tiny
     text = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    # the first line of the last board, and the lines before it
-    last = next(j for j, r in enumerate(recs) if r["lab"]["deal"] == config.count - 1)
+    # the first line of that board, and the lines before it
+    i = 0 if board == "first" else config.count - 1
+    first = next(j for j, r in enumerate(recs) if r["lab"]["deal"] == i)
     cut = tmp_path / "cut.jsonl"
-    cut.write_text("".join(text[:last + 1]), encoding="utf-8")
+    cut.write_text("".join(text[:first + 1]), encoding="utf-8")
     s = Summary(config)
     done, end = lab.resume_point(str(cut), config, s)
-    assert done == config.count - 1 and end == len("".join(text[:last]).encode())
-    assert s._board is None and s.boards == config.count - 1 and s.hands == last
+    assert done == i and end == len("".join(text[:first]).encode())
+    assert s._board is None and s.boards == i and s.hands == first
     resumed = lab.run(config, str(cut), workers=1, resume=True)
     assert cut.read_text(encoding="utf-8") == "".join(text)
-    assert resumed.played == len(recs) - last
+    assert resumed.played == len(recs) - first
     _same(resumed.to_dict(), summary.to_dict())
 
 
@@ -750,3 +753,31 @@ def test_a_player_that_breaks_the_rules_in_the_lab_is_named_by_its_spec(monkeypa
         lab.run_batch(config, 0, 1)
     assert str(e.value) == ("player cheat in seat 2 called 'contrasolo': contrasolo is not "
                             "played under these rules")
+
+
+def test_the_recorder_passes_each_question_on_and_notes_the_calls():
+    asked = []
+
+    class Player:
+        def call(self, view, seed):
+            asked.append(("call", view, seed))
+            return "solo"
+
+        def sing(self, view, seed):
+            asked.append(("sing", view, seed))
+            return 2
+
+        def card(self, view, seed):
+            asked.append(("card", view, seed))
+            return 13
+
+    bids: list = []
+    view = SimpleNamespace(seat=3)
+    r = lab._Recorder(Player(), 0, None, bids)
+    assert (r.call(view, 5), r.sing(view, 6), r.card(view, 7)) == ("solo", 2, 13)
+    assert asked == [("call", view, 5), ("sing", view, 6), ("card", view, 7)]
+    assert bids == [{"seat": 3, "call": "solo", "odds": None}]
+    # forced calls are not asked of the player
+    forced = lab._Recorder(Player(), 0, ("paso", "paso", "cuatrola", "paso"), bids)
+    assert forced.call(view, 5) == "cuatrola" and len(asked) == 3
+    assert bids[-1] == {"seat": 3, "call": "cuatrola", "odds": None}
