@@ -393,3 +393,19 @@ def test_a_port_that_says_nothing_is_not_a_ray_head(monkeypatch):
     finally:
         done.set()
     assert got == [PREFACE]
+
+
+def test_ray_missing_says_how_to_get_it(monkeypatch):
+    import builtins
+    real = builtins.__import__
+
+    def no_ray(name, *a, **k):
+        if name == "ray":
+            raise ImportError("no ray")
+        return real(name, *a, **k)
+
+    monkeypatch.setattr(builtins, "__import__", no_ray)
+    with pytest.raises(LabError) as e:
+        lab._import_ray()
+    assert str(e.value) == "--ray needs Ray: pip install 'cuatrola-solver[lab]'"
+    assert e.value.__suppress_context__
