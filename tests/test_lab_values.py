@@ -781,3 +781,16 @@ def test_the_recorder_passes_each_question_on_and_notes_the_calls():
     forced = lab._Recorder(Player(), 0, ("paso", "paso", "cuatrola", "paso"), bids)
     assert forced.call(view, 5) == "cuatrola" and len(asked) == 3
     assert bids[-1] == {"seat": 3, "call": "cuatrola", "odds": None}
+
+
+def test_the_contract_rows_are_in_order_of_strength_then_seat():
+    """Fed strongest first, listed paso first, then by strength, then by seat."""
+    config = LabConfig.make("random", "random", count=7)
+    auctions = ["quintola paso paso paso", "paso paso paso cuatrola", "cuatrola paso paso paso",
+                "paso paso solo contrasolo", "solo contrasolo paso paso", "paso paso solo paso",
+                "paso paso paso paso"]
+    s, closed = _feed(config, [_rec(i, 0, "A", 1, a) for i, a in enumerate(auctions)])
+    assert all(closed)
+    assert [(r["contract"], r["seat"]) for r in s.to_dict()["contracts"]] == [
+        ("paso", "A"), ("solo", 3), ("contrasolo", 2), ("contrasolo", 4), ("cuatrola", 1),
+        ("cuatrola", 4), ("quintola", 1)]
