@@ -584,6 +584,8 @@ def test_every_figure_selfplay_prints_is_the_records_figure(mode, tmp_path):
     _same(got, want)
     human = runner.invoke(app, base)
     assert human.exit_code == 0, human.output
+    assert re.fullmatch(rf"played {want['hands']} hands in \d+\.\d s \(\d+\.\d\d hands/s\)\n",
+                        human.stderr.splitlines(keepends=True)[-1])
     text = human.stdout.splitlines()
     unit = "deals, each played twice" if mode == "hands" else "pairs of matches"
     assert text[0] == (f"{want['boards']} {unit} ({want['hands']} hands), rules online, "
