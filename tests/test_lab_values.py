@@ -393,11 +393,12 @@ def _spied_run(monkeypatch, config):
     return recs, seated
 
 
-@pytest.fixture(scope="module", params=[("hands", "online"), ("matches", "online"),
-                                        ("hands", "narro"), ("matches", "app")],
-                ids=lambda p: "-".join(p))
+@pytest.fixture(params=[("hands", "online"), ("matches", "online"), ("hands", "narro"),
+                        ("matches", "app")], ids=lambda p: "-".join(p))
 def tiny(request, tmp_path_factory):
-    """A tiny run of each mode, written by lab.run, with its summary."""
+    """A tiny run of each mode, written by lab.run, with its summary.  Played afresh for
+    each test (it takes a tenth of a second): the mutation tests pick the tests to run
+    by the functions each test calls, its fixtures' setup included."""
     mode, rules = request.param
     count = 5 if mode == "hands" else 3
     config = LabConfig.make("heuristic", "random", rules=rules, seed=11, mode=mode,
@@ -700,10 +701,11 @@ def test_the_odds_of_each_bid_are_the_advisors(mode):
     options; everyone else the advisor's over odds_samples deals (with the match chance
     in a match)."""
     from cuatrola_solver.players import bid_advice
-    pimc = "pimc:samples=4,bid_samples=12,inference=1"
-    config = LabConfig.make(pimc, "random", seed=2, mode=mode, count=1, odds_samples=6)
-    recs = [json.loads(x) for x in lab.run_batch(config, 0, 1)][:3]
-    differs = 0
+    pimc = "pimc:samples=4,bid_samples=12,odds=played,inference=1"
+    count = 3 if mode == "hands" else 1
+    config = LabConfig.make(pimc, "random", seed=2, mode=mode, count=count, odds_samples=6)
+    recs = [json.loads(x) for x in lab.run_batch(config, 0, count)][:6]
+    differs = {"odds": 0, "inference": 0}
     for obj in recs:
         views = _bid_views(obj)
         for view, b in zip(views, obj["lab"]["bids"]):
@@ -713,17 +715,21 @@ def test_the_odds_of_each_bid_are_the_advisors(mode):
                 rng = random.Random(f"{seed}/{obj['lab']['hand']}")
                 random_deal(rng)
                 seed = rng.getrandbits(62)
+            match = mode == "matches"
             if obj["lab"]["lineup"]["AB"[(view.seat - 1) % 2]] == config.a:
-                want = _expected_odds(bid_advice(view, seed, 12, "dd", True), "bidder",
-                                      mode == "matches")
-                differs += want != _expected_odds(bid_advice(view, seed, 12, "dd", False),
-                                                  "bidder", mode == "matches")
+                want = _expected_odds(bid_advice(view, seed, 12, "played", True), "bidder", match)
+                differs["odds"] += want != _expected_odds(
+                    bid_advice(view, seed, 12, "dd", True), "bidder", match)
+                differs["inference"] += want != _expected_odds(
+                    bid_advice(view, seed, 12, "played", False), "bidder", match)
                 assert b["call"] == want["advice"]
             else:
-                want = _expected_odds(bid_advice(view, seed, 6), "advisor", mode == "matches")
+                want = _expected_odds(bid_advice(view, seed, 6), "advisor", match)
             assert b["odds"] == want
             assert [o["bid"] for o in b["odds"]["options"]] == view.legal_calls()
-    assert differs      # the bidder's own options (its bid model) matter to its odds
+    # the bidder's own options matter to its odds: its bid model to every figure; its
+    # played odds to the match chance (the hand's p_win and ev recorded are double dummy)
+    assert differs["inference"] and (mode == "hands" or differs["odds"]), differs
 
 
 def test_forced_calls_record_the_advisors_odds_for_everyone():
