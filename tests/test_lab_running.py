@@ -68,6 +68,7 @@ def _all_lines(config, stop, start=0):
     ("hands", 30, 3, None, list(range(3, 31, 3))),
     ("hands", 3, 2, None, [1, 2, 3]),
     ("matches", 3, 1, None, [1, 2, 3]),
+    ("matches", 12, 1, None, list(range(1, 13))),
     ("hands", 10, 1, 4, [4, 8, 10]),
 ])
 def test_the_batches_of_a_run_and_its_progress(fake_boards, fake_pool, mode, count, workers,
@@ -189,6 +190,25 @@ def test_resume_plays_the_rest_in_batches_from_where_the_file_ends(fake_boards, 
     assert out.read_text(encoding="utf-8") == "".join(x + "\n" for x in lines)
     assert s.to_dict() == _summary_of(config, lines)
     assert s.played == len(_all_lines(config, 7, 3))
+    # by default the batches are sized on the boards left to play: 16 of 20, 4 a batch
+    hands = LabConfig.make("heuristic", "random", count=20)
+    out = tmp_path / "hands.jsonl"
+    lab.run(hands.with_count(4), str(out), workers=1)
+    fake_boards.clear()
+    lab.run(hands, str(out), workers=1, resume=True)
+    assert fake_boards == [(4, 8), (8, 12), (12, 16), (16, 20)]
+
+
+def test_a_finished_run_resumed_needs_no_cluster(fake_boards, monkeypatch, tmp_path):
+    config = LabConfig.make("heuristic", "random", count=3)
+    out = tmp_path / "run.jsonl"
+    lab.run(config, str(out), workers=1)
+
+    def no_ray():
+        raise AssertionError("Ray asked for")
+    monkeypatch.setattr(lab, "_import_ray", no_ray)
+    again = lab.run(config, str(out), ray="auto", resume=True)
+    assert again.played == 0 and again.boards == 3
 
 
 def test_the_files_a_run_refuses_and_the_ones_it_takes(fake_boards, tmp_path):
@@ -275,13 +295,17 @@ def test_joining_a_ray_cluster(monkeypatch):
     assert lab.connect_ray("auto") is ray and checked == []
     assert lab.connect_ray("10.0.0.5:6379") is ray
     assert lab.connect_ray("ray://head.local:10001") is ray
-    assert checked == [("10.0.0.5", 6379), ("head.local", 10001)]
+    assert lab.connect_ray("::1:6379") is ray                  # the port is after the last ':'
+    assert lab.connect_ray("ray://fe80::2:10001") is ray
+    assert checked == [("10.0.0.5", 6379), ("head.local", 10001), ("::1", 6379),
+                       ("fe80::2", 10001)]
     quiet = {"logging_level": "ERROR", "log_to_driver": False, "include_dashboard": False}
     assert ray.inits == [dict(address=a, **quiet) for a in
-                         ("auto", "10.0.0.5:6379", "ray://head.local:10001")]
+                         ("auto", "10.0.0.5:6379", "ray://head.local:10001", "::1:6379",
+                          "ray://fe80::2:10001")]
     # a Ray already started here (a test's) is used as it is
     ray.initialized = True
-    assert lab.connect_ray("10.0.0.5:6379") is ray and len(ray.inits) == 3
+    assert lab.connect_ray("10.0.0.5:6379") is ray and len(ray.inits) == 5
 
 
 @pytest.mark.parametrize("address", ["nowhere", "host:", ":6379", "host:63a9", "ray://host",
@@ -374,6 +398,7 @@ SETTINGS = bytes([0, 0, 6, 4, 0, 0, 0, 0, 0])       # a SETTINGS frame's header
 @pytest.mark.parametrize("reply, grpc", [
     ([SETTINGS + b"\x00\x03\x00\x00\x00\x64"], True),
     ([SETTINGS[:4], SETTINGS[4:]], True),            # in two pieces
+    ([SETTINGS[:4], SETTINGS[4:] + b"\x00\x03"], True),  # the frame's header is read alone
     ([bytes([0, 0, 8, 7, 0, 0, 0, 0, 0])], False),   # another frame (GOAWAY)
     ([b"HTTP/1.1 400 Bad Request\r\n\r\n"], False),
     ([SETTINGS[:8]], False),                         # cut short
@@ -386,10 +411,14 @@ def test_a_ray_head_answers_the_http2_preface_with_settings(reply, grpc):
 
 
 def test_a_port_that_says_nothing_is_not_a_ray_head(monkeypatch):
+    """It is given up after RAY_TIMEOUT seconds (the server would wait 5)."""
+    import time
     monkeypatch.setattr(lab, "RAY_TIMEOUT", 0.2)
     port, got, done = _server(None)
+    began = time.monotonic()
     try:
         assert lab._speaks_grpc("127.0.0.1", port) is False
+        assert time.monotonic() - began < 2.5
     finally:
         done.set()
     assert got == [PREFACE]

@@ -802,3 +802,21 @@ def test_the_contract_rows_are_in_order_of_strength_then_seat():
     assert [(r["contract"], r["seat"]) for r in s.to_dict()["contracts"]] == [
         ("paso", "A"), ("solo", 3), ("contrasolo", 2), ("contrasolo", 4), ("cuatrola", 1),
         ("cuatrola", 4), ("quintola", 1)]
+
+
+def test_a_run_writes_compact_json_lines():
+    """One record a line, without the spaces of json.dumps' default (a run is thousands
+    of lines)."""
+    config = LabConfig.make("heuristic", "random", count=1, odds_samples=0)
+    for line in lab.run_batch(config, 0, 1):
+        assert "\n" not in line
+        assert line == json.dumps(json.loads(line), separators=(",", ":"))
+        assert '":' in line and '": ' not in line and '","' in line
+
+
+def test_a_configuration_that_differs_only_by_unknown_fields():
+    """A record of a configuration with a field this version does not know: no field
+    to name, a '?' says so."""
+    config = LabConfig.make("heuristic", "random", seed=5)
+    assert lab._diff({**config.key(), "speed": 2}, config.key()) == "?"
+    assert lab._diff(None, config.key()) == "no configuration"

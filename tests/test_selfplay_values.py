@@ -329,3 +329,18 @@ def test_a_match_that_does_not_end_is_stopped(monkeypatch):
         for rec in iter_match([Plain() for _ in range(4)], "narro", seed=1):
             got.append(rec)
     assert len(got) == 2 and str(e.value) == "the match has not ended after 2 hands"
+
+
+def test_play_match_passes_the_observer_on_and_defaults_to_seed_0():
+    seen = []
+    players = [Plain() for _ in range(4)]
+    recs = play_match(players, "online", seed=0,
+                      observe=lambda h, kind, seat, choice: seen.append(kind))
+    assert seen.count("call") == 4 * len(recs) and seen.count("card") > 0
+    # without a seed a match, or a hand, is the seed-0 one (and still the same every time)
+    assert play_match(players) == recs == list(iter_match(players))
+    deal = random_deal(random.Random(3))
+    log_default, log_zero = [], []
+    play_hand(deal, [Plain(log_default)] * 4)
+    play_hand(deal, [Plain(log_zero)] * 4, seed=0)
+    assert {e[4] for e in log_default} == {e[4] for e in log_zero} == {0}
