@@ -126,7 +126,8 @@ def test_contract_of_a_record():
         ("cuatrola", 3, "b", True)
     # paso is keyed by side A: made = side A won; a record without an auction passed
     assert lab._contract_of({"auction": ["paso"] * 4,
-                             "lab": {"play": 1, "result": {"winner": "B"}}}) == ("paso", "A", "b", False)
+                             "lab": {"play": 1, "result": {"winner": "B"}}}) == \
+        ("paso", "A", "b", False)
     assert lab._contract_of({"lab": {"play": 0, "result": {"winner": "A"}}}) == \
         ("paso", "A", "a", True)
     # in a match, hand 1 of play 0 has line-up b at side A
