@@ -12,12 +12,13 @@ from types import SimpleNamespace
 
 import pytest
 
-from cuatrola_solver import lab
-from cuatrola_solver.lab import LabConfig, LabError, Summary
+from cuatrola_solver.lab import selfplay
+from cuatrola_solver.lab.selfplay import LabConfig, Summary
+from cuatrola_solver.errors import LabError
 
 
 #: real hands, to which made-up ``lab`` fields are added (resume reads them as records)
-REAL = [{k: v for k, v in json.loads(x).items() if k != "lab"} for x in lab.run_batch(
+REAL = [{k: v for k, v in json.loads(x).items() if k != "lab"} for x in selfplay.run_batch(
     LabConfig.make("heuristic", "random", seed=1, count=2, odds_samples=0), 0, 2)]
 
 
@@ -46,8 +47,23 @@ def fake_boards(monkeypatch):
         asked.append((start, stop))
         return [x for i in range(start, stop) for x in _board_lines(config, i)]
 
-    monkeypatch.setattr(lab, "run_batch", fake)
+    monkeypatch.setattr(selfplay, "run_batch", fake)
     return asked
+
+
+@pytest.fixture
+def real_boards(monkeypatch):
+    """run_batch plays the boards (resume checks every record it reads as ``check`` does,
+    and its deal and seed against the run's); the boards it was asked for are noted."""
+    asked = []
+    real = selfplay.run_batch
+
+    def spy(config, start, stop):
+        asked.append((start, stop))
+        return real(config, start, stop)
+
+    monkeypatch.setattr(selfplay, "run_batch", spy)
+    return asked, real
 
 
 def _summary_of(config, lines):
@@ -76,7 +92,7 @@ def test_the_batches_of_a_run_and_its_progress(fake_boards, fake_pool, mode, cou
     config = LabConfig.make("heuristic", "random", mode=mode, count=count)
     out = tmp_path / "run.jsonl"
     progress = []
-    s = lab.run(config, str(out), workers=workers, batch=batch,
+    s = selfplay.run(config, str(out), workers=workers, batch=batch,
                 progress=lambda done, total: progress.append((done, total)))
     assert progress == [(d, count) for d in steps]
     assert sorted(fake_boards) == list(zip([0] + steps[:-1], steps))
@@ -88,12 +104,12 @@ def test_the_batches_of_a_run_and_its_progress(fake_boards, fake_pool, mode, cou
 
 def test_the_default_number_of_workers_is_the_machines(fake_boards, fake_pool, monkeypatch):
     config = LabConfig.make("heuristic", "random", count=24)
-    monkeypatch.setattr(lab.os, "cpu_count", lambda: 3)
+    monkeypatch.setattr(selfplay.os, "cpu_count", lambda: 3)
     progress = []
-    lab.run(config, progress=lambda done, total: progress.append(done))
+    selfplay.run(config, progress=lambda done, total: progress.append(done))
     assert fake_pool.workers == [3] and progress == list(range(2, 25, 2))
-    monkeypatch.setattr(lab.os, "cpu_count", lambda: None)       # unknown: one, here
-    lab.run(config, progress=lambda done, total: progress.append(done))
+    monkeypatch.setattr(selfplay.os, "cpu_count", lambda: None)       # unknown: one, here
+    selfplay.run(config, progress=lambda done, total: progress.append(done))
     assert fake_pool.workers == [3]
 
 
@@ -151,64 +167,65 @@ def test_batches_that_come_back_out_of_order_are_written_in_order(fake_boards, f
                                                                    workers, tmp_path):
     config = LabConfig.make("heuristic", "random", count=20)
     out = tmp_path / "run.jsonl"
-    s = lab.run(config, str(out), workers=workers, batch=1)
+    s = selfplay.run(config, str(out), workers=workers, batch=1)
     lines = _all_lines(config, 20)
     assert out.read_text(encoding="utf-8") == "".join(x + "\n" for x in lines)
     assert s.to_dict() == _summary_of(config, lines)
     # each worker has at most AHEAD batches in flight: memory does not grow with the run
-    assert fake_pool.workers == [workers] and fake_pool.most == lab.AHEAD * workers
+    assert fake_pool.workers == [workers] and fake_pool.most == selfplay.AHEAD * workers
 
 
 def test_one_worker_plays_here(fake_boards, fake_pool, tmp_path):
     config = LabConfig.make("heuristic", "random", count=5)
-    lab.run(config, workers=1, batch=2)
+    selfplay.run(config, workers=1, batch=2)
     assert fake_pool.workers == [] and fake_boards == [(0, 2), (2, 4), (4, 5)]
 
 
 def test_a_time_limit_stops_between_batches(fake_boards, monkeypatch):
     clock = iter(range(100))
-    monkeypatch.setattr(lab.time, "monotonic", lambda: next(clock))
+    monkeypatch.setattr(selfplay.time, "monotonic", lambda: next(clock))
     # started at 0: batches are started at 1 and 2, not at 3 (the limit, 3 s, is reached)
-    assert list(lab._until(range(10), 3)) == [0, 1]
-    assert list(lab._until(range(4), None)) == [0, 1, 2, 3]
+    assert list(selfplay._until(range(10), 3)) == [0, 1]
+    assert list(selfplay._until(range(4), None)) == [0, 1, 2, 3]
     clock = iter(range(100))
     config = LabConfig.make("heuristic", "random", count=10)
-    s = lab.run(config, workers=1, batch=2, time_limit=2.5)
+    s = selfplay.run(config, workers=1, batch=2, time_limit=2.5)
     assert fake_boards == [(0, 2), (2, 4)] and s.boards == 4
 
 
-def test_resume_plays_the_rest_in_batches_from_where_the_file_ends(fake_boards, tmp_path):
-    config = LabConfig.make("heuristic", "random", mode="matches", count=7)
+def test_resume_plays_the_rest_in_batches_from_where_the_file_ends(real_boards, tmp_path):
+    asked, run_batch = real_boards
+    config = LabConfig.make("heuristic", "random", mode="matches", count=7, odds_samples=0)
     out = tmp_path / "run.jsonl"
-    lab.run(config.with_count(3), str(out), workers=1)
-    fake_boards.clear()
+    selfplay.run(config.with_count(3), str(out), workers=1)
+    asked.clear()
     progress = []
-    s = lab.run(config, str(out), workers=1, resume=True, batch=3,
-                progress=lambda done, total: progress.append((done, total)))
-    assert fake_boards == [(3, 6), (6, 7)] and progress == [(6, 7), (7, 7)]
-    lines = _all_lines(config, 7)
+    s = selfplay.run(config, str(out), workers=1, resume=True, batch=3,
+                     progress=lambda done, total: progress.append((done, total)))
+    assert asked == [(3, 6), (6, 7)] and progress == [(6, 7), (7, 7)]
+    lines = run_batch(config, 0, 7)
     assert out.read_text(encoding="utf-8") == "".join(x + "\n" for x in lines)
     assert s.to_dict() == _summary_of(config, lines)
-    assert s.played == len(_all_lines(config, 7, 3))
+    assert s.played == len(run_batch(config, 3, 7))
     # by default the batches are sized on the boards left to play: 16 of 20, 4 a batch
-    hands = LabConfig.make("heuristic", "random", count=20)
+    hands = LabConfig.make("heuristic", "random", count=20, odds_samples=0)
     out = tmp_path / "hands.jsonl"
-    lab.run(hands.with_count(4), str(out), workers=1)
-    fake_boards.clear()
-    lab.run(hands, str(out), workers=1, resume=True)
-    assert fake_boards == [(4, 8), (8, 12), (12, 16), (16, 20)]
+    selfplay.run(hands.with_count(4), str(out), workers=1)
+    asked.clear()
+    selfplay.run(hands, str(out), workers=1, resume=True)
+    assert asked == [(4, 8), (8, 12), (12, 16), (16, 20)]
 
 
-def test_a_finished_run_resumed_needs_no_cluster(fake_boards, monkeypatch, tmp_path):
-    config = LabConfig.make("heuristic", "random", count=3)
+def test_a_finished_run_resumed_needs_no_cluster(real_boards, monkeypatch, tmp_path):
+    config = LabConfig.make("heuristic", "random", count=3, odds_samples=0)
     out = tmp_path / "run.jsonl"
-    lab.run(config, str(out), workers=1)
+    selfplay.run(config, str(out), workers=1)
 
     def no_ray():
         raise AssertionError("Ray asked for")
-    monkeypatch.setattr(lab, "_import_ray", no_ray)
-    again = lab.run(config, str(out), ray="auto", resume=True)
-    assert again.played == 0 and again.boards == 3
+    monkeypatch.setattr(selfplay, "_import_ray", no_ray)
+    again = selfplay.run(config, str(out), ray="auto", resume=True)
+    assert again.played == 0 and again.boards == 3 and real_boards[0] == [(0, 1), (1, 2), (2, 3)]
 
 
 def test_the_files_a_run_refuses_and_the_ones_it_takes(fake_boards, tmp_path):
@@ -216,16 +233,16 @@ def test_the_files_a_run_refuses_and_the_ones_it_takes(fake_boards, tmp_path):
     out = tmp_path / "run.jsonl"
     out.write_text("x")
     with pytest.raises(LabError) as e:
-        lab.run(config, str(out), workers=1)
+        selfplay.run(config, str(out), workers=1)
     assert str(e.value) == f"{out} exists: add --resume to continue it, or give another --out"
     with pytest.raises(LabError) as e:
-        lab.run(config, workers=1, resume=True)
+        selfplay.run(config, workers=1, resume=True)
     assert str(e.value) == "--resume continues the file of --out: give --out FILE"
     # an empty file, or none, is a new run, --resume or not
     out.write_text("")
-    assert lab.run(config, str(out), workers=1).played == 4
+    assert selfplay.run(config, str(out), workers=1).played == 4
     new = tmp_path / "new.jsonl"
-    assert lab.run(config, str(new), workers=1, resume=True).played == 4
+    assert selfplay.run(config, str(new), workers=1, resume=True).played == 4
     assert new.read_text() == out.read_text() != ""
 
 
@@ -273,11 +290,11 @@ class _FakeRay:
 @pytest.mark.parametrize("cpus, most", [(2.0, 4), (3.5, 6), (0.5, 2), (None, 2)])
 def test_a_ray_run_is_the_local_run(fake_boards, monkeypatch, tmp_path, cpus, most):
     ray = _FakeRay(cpus)
-    monkeypatch.setattr(lab, "_import_ray", lambda: ray)
+    monkeypatch.setattr(selfplay, "_import_ray", lambda: ray)
     config = LabConfig.make("heuristic", "random", mode="matches", count=9)
     out = tmp_path / "ray.jsonl"
     progress = []
-    s = lab.run(config, str(out), ray="auto", batch=1,
+    s = selfplay.run(config, str(out), ray="auto", batch=1,
                 progress=lambda done, total: progress.append(done))
     lines = _all_lines(config, 9)
     assert out.read_text(encoding="utf-8") == "".join(x + "\n" for x in lines)
@@ -286,58 +303,83 @@ def test_a_ray_run_is_the_local_run(fake_boards, monkeypatch, tmp_path, cpus, mo
     assert ray.most == most and ray.inits == []
 
 
+def _probes(monkeypatch, head=None, grpc=True):
+    """Stand-ins for the two probes of an address: the Ray head's first call (HOST:PORT)
+    answered with ``head`` (None: a Ray head), HTTP/2 (ray://HOST:PORT) with ``grpc``;
+    each probe noted.  A callable raises instead."""
+    checked = []
+
+    def gcs(host, port, timeout):
+        checked.append(("head", host, port, timeout))
+        return head() if callable(head) else head
+
+    def h2(host, port):
+        checked.append(("grpc", host, port))
+        return grpc() if callable(grpc) else grpc
+    monkeypatch.setattr(selfplay, "ray_head_answer", gcs)
+    monkeypatch.setattr(selfplay, "_speaks_grpc", h2)
+    return checked
+
+
 def test_joining_a_ray_cluster(monkeypatch):
     ray = _FakeRay(initialized=False)
-    monkeypatch.setattr(lab, "_import_ray", lambda: ray)
-    checked = []
-    monkeypatch.setattr(lab, "_speaks_grpc", lambda host, port: checked.append((host, port))
-                        or True)
-    assert lab.connect_ray("auto") is ray and checked == []
-    assert lab.connect_ray("10.0.0.5:6379") is ray
-    assert lab.connect_ray("ray://head.local:10001") is ray
-    assert lab.connect_ray("::1:6379") is ray                  # the port is after the last ':'
-    assert lab.connect_ray("ray://fe80::2:10001") is ray
-    assert checked == [("10.0.0.5", 6379), ("head.local", 10001), ("::1", 6379),
-                       ("fe80::2", 10001)]
+    monkeypatch.setattr(selfplay, "_import_ray", lambda: ray)
+    checked = _probes(monkeypatch)
+    assert selfplay.connect_ray("auto") is ray and checked == []
+    assert selfplay.connect_ray("10.0.0.5:6379") is ray
+    assert selfplay.connect_ray("ray://head.local:10001") is ray
+    assert selfplay.connect_ray("::1:6379") is ray                  # the port is after the last ':'
+    assert selfplay.connect_ray("ray://fe80::2:10001") is ray
+    t = selfplay.RAY_TIMEOUT
+    assert checked == [("head", "10.0.0.5", 6379, t), ("grpc", "head.local", 10001),
+                       ("head", "::1", 6379, t), ("grpc", "fe80::2", 10001)]
     quiet = {"logging_level": "ERROR", "log_to_driver": False, "include_dashboard": False}
     assert ray.inits == [dict(address=a, **quiet) for a in
                          ("auto", "10.0.0.5:6379", "ray://head.local:10001", "::1:6379",
                           "ray://fe80::2:10001")]
     # a Ray already started here (a test's) is used as it is
     ray.initialized = True
-    assert lab.connect_ray("10.0.0.5:6379") is ray and len(ray.inits) == 5
+    assert selfplay.connect_ray("10.0.0.5:6379") is ray and len(ray.inits) == 5
 
 
 @pytest.mark.parametrize("address", ["nowhere", "host:", ":6379", "host:63a9", "ray://host",
-                                     "ray://:1"])
+                                     "ray://:1", "host:0", "host:65536", "ray://host:70000"])
 def test_a_bad_ray_address(monkeypatch, address):
-    monkeypatch.setattr(lab, "_import_ray", lambda: _FakeRay(initialized=False))
+    monkeypatch.setattr(selfplay, "_import_ray", lambda: _FakeRay(initialized=False))
+    checked = _probes(monkeypatch)
     with pytest.raises(LabError) as e:
-        lab.connect_ray(address)
-    assert str(e.value) == f"bad Ray address '{address}': expected HOST:PORT or auto"
+        selfplay.connect_ray(address)
+    assert str(e.value) == (f"bad Ray address '{address}': expected HOST:PORT (a port 1 to "
+                            f"65535) or auto")
+    assert checked == []
 
 
-def test_a_ray_head_that_does_not_answer_or_is_not_one(monkeypatch):
-    monkeypatch.setattr(lab, "_import_ray", lambda: _FakeRay(initialized=False))
+@pytest.mark.parametrize("address", ["h:1", "ray://h:1"])
+def test_a_ray_head_that_does_not_answer_or_is_not_one(monkeypatch, address):
+    monkeypatch.setattr(selfplay, "_import_ray", lambda: _FakeRay(initialized=False))
 
-    def refused(host, port):
+    def refused():
         raise ConnectionRefusedError(111, "Connection refused")
-    monkeypatch.setattr(lab, "_speaks_grpc", refused)
+    _probes(monkeypatch, head=refused, grpc=refused)
     with pytest.raises(LabError) as e:
-        lab.connect_ray("h:1")
-    assert str(e.value) == ("the Ray head at 'h:1' does not answer (Connection refused): start "
-                            "one with 'ray start --head'")
+        selfplay.connect_ray(address)
+    assert str(e.value) == (f"the Ray head at '{address}' does not answer (Connection refused): "
+                            f"start one with 'ray start --head'")
 
-    def timeout(host, port):
+    def timeout():
         raise socket.timeout("timed out")
-    monkeypatch.setattr(lab, "_speaks_grpc", timeout)
-    with pytest.raises(LabError, match=r"^the Ray head at 'h:1' does not answer \(timed out\)"):
-        lab.connect_ray("h:1")
-    monkeypatch.setattr(lab, "_speaks_grpc", lambda host, port: False)
+    _probes(monkeypatch, head=timeout, grpc=timeout)
     with pytest.raises(LabError) as e:
-        lab.connect_ray("h:1")
-    assert str(e.value) == ("'h:1' answers, but not as a Ray head (no gRPC there): give the "
-                            "address 'ray start --head' printed")
+        selfplay.connect_ray(address)
+    assert str(e.value) == (f"the Ray head at '{address}' does not answer (timed out): "
+                            f"start one with 'ray start --head'")
+    _probes(monkeypatch, head="it answered the Ray call with an error: nope", grpc=False)
+    with pytest.raises(LabError) as e:
+        selfplay.connect_ray(address)
+    why = "no gRPC there" if address.startswith("ray://") else \
+        "it answered the Ray call with an error: nope"
+    assert str(e.value) == (f"'{address}' answers, but not as a Ray head ({why}): give the "
+                            f"address 'ray start --head' printed")
 
 
 @pytest.mark.parametrize("address, error, message", [
@@ -349,10 +391,10 @@ def test_a_ray_head_that_does_not_answer_or_is_not_one(monkeypatch):
      "cannot join the Ray cluster at 'auto': ValueError (start one with 'ray start --head')"),
 ])
 def test_a_ray_cluster_that_cannot_be_joined(monkeypatch, address, error, message):
-    monkeypatch.setattr(lab, "_import_ray", lambda: _FakeRay(initialized=False, error=error))
-    monkeypatch.setattr(lab, "_speaks_grpc", lambda host, port: True)
+    monkeypatch.setattr(selfplay, "_import_ray", lambda: _FakeRay(initialized=False, error=error))
+    _probes(monkeypatch)
     with pytest.raises(LabError) as e:
-        lab.connect_ray(address)
+        selfplay.connect_ray(address)
     assert str(e.value) == message and e.value.__suppress_context__
 
 
@@ -406,18 +448,18 @@ SETTINGS = bytes([0, 0, 6, 4, 0, 0, 0, 0, 0])       # a SETTINGS frame's header
 ])
 def test_a_ray_head_answers_the_http2_preface_with_settings(reply, grpc):
     port, got, _ = _server(reply)
-    assert lab._speaks_grpc("127.0.0.1", port) is grpc
+    assert selfplay._speaks_grpc("127.0.0.1", port) is grpc
     assert got == [PREFACE]
 
 
 def test_a_port_that_says_nothing_is_not_a_ray_head(monkeypatch):
     """It is given up after RAY_TIMEOUT seconds (the server would wait 5)."""
     import time
-    monkeypatch.setattr(lab, "RAY_TIMEOUT", 0.2)
+    monkeypatch.setattr(selfplay, "RAY_TIMEOUT", 0.2)
     port, got, done = _server(None)
     began = time.monotonic()
     try:
-        assert lab._speaks_grpc("127.0.0.1", port) is False
+        assert selfplay._speaks_grpc("127.0.0.1", port) is False
         assert time.monotonic() - began < 2.5
     finally:
         done.set()
@@ -435,6 +477,6 @@ def test_ray_missing_says_how_to_get_it(monkeypatch):
 
     monkeypatch.setattr(builtins, "__import__", no_ray)
     with pytest.raises(LabError) as e:
-        lab._import_ray()
+        selfplay._import_ray()
     assert str(e.value) == "--ray needs Ray: pip install 'cuatrola-solver[lab]'"
     assert e.value.__suppress_context__

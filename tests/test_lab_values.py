@@ -19,16 +19,18 @@ import pytest
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
-from cuatrola_solver import lab
-from cuatrola_solver.cards import random_deal
-from cuatrola_solver.hand import Hand
-from cuatrola_solver.lab import LabConfig, LabError, Ratio, Summary
-from cuatrola_solver.match import match_winner
-from cuatrola_solver.players import parse_player
-from cuatrola_solver.record import record_from_obj
-from cuatrola_solver.rules import get_rules
-from cuatrola_solver.selfplay import iter_match, play_hand
-from cuatrola_solver.view import View
+from cuatrola_solver.lab import selfplay
+from cuatrola_solver.game.cards import random_deal
+from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.lab.selfplay import LabConfig, Ratio, Summary
+from cuatrola_solver.errors import LabError, RecordError
+from cuatrola_solver.game.match import match_winner
+from cuatrola_solver.bots.players import parse_player
+from cuatrola_solver.notation.record import record_from_obj
+from cuatrola_solver.game.rules import get_rules
+from cuatrola_solver.bots.playout import iter_match, play_hand
+from cuatrola_solver.game.view import View
+from cuatrola_solver.notation.replay import replay_deal
 
 Z = 1.959964
 runner = CliRunner()
@@ -116,22 +118,22 @@ def test_who_holds_a_side():
 def test_contract_of_a_record():
     lab0 = {"play": 0}
     # the declarer is the last seat that did not pass; made means its side won
-    assert lab._contract_of({"auction": ["paso", "paso", "solo", "paso"],
+    assert selfplay._contract_of({"auction": ["paso", "paso", "solo", "paso"],
                              "lab": {**lab0, "result": {"winner": "A"}}}) == ("solo", 3, "a", True)
-    assert lab._contract_of({"auction": ["solo", "contrasolo", "paso", "paso"],
+    assert selfplay._contract_of({"auction": ["solo", "contrasolo", "paso", "paso"],
                              "lab": {**lab0, "result": {"winner": "A"}}}) == \
         ("contrasolo", 2, "b", False)
-    assert lab._contract_of({"auction": ["solo", "paso", "cuatrola", "paso"],
+    assert selfplay._contract_of({"auction": ["solo", "paso", "cuatrola", "paso"],
                              "lab": {"play": 1, "result": {"winner": "A"}}}) == \
         ("cuatrola", 3, "b", True)
     # paso is keyed by side A: made = side A won; a record without an auction passed
-    assert lab._contract_of({"auction": ["paso"] * 4,
+    assert selfplay._contract_of({"auction": ["paso"] * 4,
                              "lab": {"play": 1, "result": {"winner": "B"}}}) == \
         ("paso", "A", "b", False)
-    assert lab._contract_of({"lab": {"play": 0, "result": {"winner": "A"}}}) == \
+    assert selfplay._contract_of({"lab": {"play": 0, "result": {"winner": "A"}}}) == \
         ("paso", "A", "a", True)
     # in a match, hand 1 of play 0 has line-up b at side A
-    assert lab._contract_of({"auction": ["paso", "paso", "paso", "quintola"],
+    assert selfplay._contract_of({"auction": ["paso", "paso", "paso", "quintola"],
                              "lab": {"play": 0, "hand": 1, "result": {"winner": "B"}}}) == \
         ("quintola", 4, "a", True)
 
@@ -386,8 +388,8 @@ class Spy:
 def _spied_run(monkeypatch, config):
     """The records of a run played here, with who sat at each seat of each hand."""
     log: list = []
-    monkeypatch.setattr(lab, "parse_player", lambda spec: Spy(parse_player(spec), log))
-    recs = [json.loads(x) for x in lab.run_batch(config, 0, config.count)]
+    monkeypatch.setattr(selfplay, "parse_player", lambda spec: Spy(parse_player(spec), log))
+    recs = [json.loads(x) for x in selfplay.run_batch(config, 0, config.count)]
     monkeypatch.undo()
     assert len(log) == 4 * len(recs)
     seated = [dict((seat, who) for who, seat in log[4 * j:4 * j + 4]) for j in range(len(recs))]
@@ -397,7 +399,7 @@ def _spied_run(monkeypatch, config):
 @pytest.fixture(params=[("hands", "online"), ("matches", "online"), ("hands", "narro"),
                         ("matches", "app")], ids=lambda p: "-".join(p))
 def tiny(request, tmp_path_factory):
-    """A tiny run of each mode, written by lab.run, with its summary.  Played afresh for
+    """A tiny run of each mode, written by selfplay.run, with its summary.  Played afresh for
     each test (it takes a tenth of a second): the mutation tests pick the tests to run
     by the functions each test calls, its fixtures' setup included."""
     mode, rules = request.param
@@ -405,7 +407,7 @@ def tiny(request, tmp_path_factory):
     config = LabConfig.make("heuristic", "random", rules=rules, seed=11, mode=mode,
                             count=count, odds_samples=0)
     path = tmp_path_factory.mktemp("values") / f"{mode}.jsonl"
-    summary = lab.run(config, str(path), workers=1)
+    summary = selfplay.run(config, str(path), workers=1)
     recs = [json.loads(x) for x in open(path, encoding="utf-8")]
     assert {r["rules"] for r in recs} == {rules}
     return config, path, recs, summary
@@ -439,8 +441,8 @@ def test_the_records_of_a_run(tiny):
         d = r["lab"]
         assert d["config"] == config.key()
         rec = record_from_obj(r)
-        result = Hand.from_record(rec).result()
-        assert d["result"] == {"winner": result.winner, "game_points": result.game_points}
+        result = replay_deal(rec).result()
+        assert d["result"] == {"winner": str(result.winner), "game_points": result.game_points}
         # the bid decisions are the auction's, seat by seat, without odds (odds_samples 0)
         assert d["bids"] == [{"seat": s, "call": c, "odds": None}
                              for s, c in enumerate(r["auction"], 1)]
@@ -464,7 +466,7 @@ def test_the_records_of_a_run(tiny):
             assert match_winner(rules, total[first], total[second]) is None
             total[d["lineup"][d["result"]["winner"]]] += d["result"]["game_points"]
         winner = hands[-1]["lab"]["lineup"][hands[-1]["lab"]["result"]["winner"]]
-        assert match_winner(rules, total[first], total[second]) == \
+        assert str(match_winner(rules, total[first], total[second])) == \
             ("A" if winner == first else "B")
 
 
@@ -507,10 +509,10 @@ def test_resume_mid_board_gives_the_summary_of_the_whole_run(tiny, tmp_path, boa
     cut = tmp_path / "cut.jsonl"
     cut.write_text("".join(text[:first + 1]), encoding="utf-8")
     s = Summary(config)
-    done, end = lab.resume_point(str(cut), config, s)
+    done, end = selfplay.resume_point(str(cut), config, s)
     assert done == i and end == len("".join(text[:first]).encode())
     assert s._board is None and s.boards == i and s.hands == first
-    resumed = lab.run(config, str(cut), workers=1, resume=True)
+    resumed = selfplay.run(config, str(cut), workers=1, resume=True)
     assert cut.read_text(encoding="utf-8") == "".join(text)
     assert resumed.played == len(recs) - first
     _same(resumed.to_dict(), summary.to_dict())
@@ -523,44 +525,57 @@ def test_resume_refuses_boards_out_of_order_and_broken_records(tiny, tmp_path):
     second = next(j for j, r in enumerate(recs) if r["lab"]["deal"] == 1)
     bad.write_text("".join(lines[second:]), encoding="utf-8")
     with pytest.raises(LabError) as e:
-        lab.resume_point(str(bad), config, Summary(config))
+        selfplay.resume_point(str(bad), config, Summary(config))
     assert str(e.value) == (f"{bad}, line 1: board 1 where board 0 was expected: not a lab "
                             f"run's file in order")
     broken = json.loads(lines[0])
     broken["muestra"] = "Xx"
     bad.write_text(json.dumps(broken) + "\n", encoding="utf-8")
-    with pytest.raises(LabError, match=rf"^bad card 'Xx' \({re.escape(str(bad))}, line 1, "
+    with pytest.raises(RecordError, match=rf"^bad card 'Xx' \({re.escape(str(bad))}, line 1, "
                                        rf"field 'muestra'\)"):
-        lab.resume_point(str(bad), config, Summary(config))
+        selfplay.resume_point(str(bad), config, Summary(config))
 
 
 def test_a_file_that_is_not_a_lab_run(tmp_path):
-    config = LabConfig.make("heuristic", "random", seed=5)
+    """Every line is a record checked as ``check`` checks it (lab/records.py): a line
+    that is not a record is the record reader's error, a record without its ``lab``
+    field or of another configuration the lab's."""
+    config = LabConfig.make("heuristic", "random", seed=5, odds_samples=0)
+    real = selfplay.run_batch(config, 0, 1)            # both plays of board 0
+    first = real[0] + "\n"
     f = tmp_path / "f.jsonl"
-    for text, message in [
-        ("{oops\n", f"{f}, line 2: not a JSON record ("),
-        ('{"muestra": "Ro"}\n', f"{f}, line 2: not a record of the self-play lab (no 'lab' field)"),
-        ("[1]\n", f"{f}, line 2: not a record of the self-play lab (no 'lab' field)"),
+    bare = json.dumps({k: v for k, v in json.loads(real[1]).items() if k != "lab"})
+    for text, error, message in [
+        ("{oops\n", RecordError, f"{f}, line 2: not a JSON record ("),
+        (bare + "\n", LabError,
+         f"{f}, line 2: not a record of the self-play lab (no 'lab' field)"),
+        ("[1]\n", RecordError, f"{f}, line 2: expected a record (a JSON object), got [1]"),
     ]:
-        f.write_text('{"lab": {"config": %s}}\n' % json.dumps(config.key()) + text)
-        with pytest.raises(LabError) as e:
-            list(lab.read_lines(str(f), config))
-        assert str(e.value).startswith(message), str(e.value)
+        f.write_text(first + text)
+        with pytest.raises(error) as e:
+            list(selfplay.read_lines(str(f), config))
+        assert type(e.value) is error and str(e.value).startswith(message), str(e.value)
     # another configuration: the fields that differ, both ways
-    other = LabConfig.make("heuristic", "random", seed=6, odds_samples=7)
-    f.write_text('{"lab": {"config": %s}}\n' % json.dumps(other.key()))
+    other = json.loads(real[0])
+    other["lab"]["config"].update(seed=6, odds_samples=7)
+    f.write_text(json.dumps(other) + "\n")
     with pytest.raises(LabError) as e:
-        list(lab.read_lines(str(f), config))
+        list(selfplay.read_lines(str(f), config))
     assert str(e.value) == (f"{f} is from another configuration (line 1: seed 6 here, 5 now, "
-                            f"odds_samples 7 here, 100 now): give another --out, or the same "
+                            f"odds_samples 7 here, 0 now): give another --out, or the same "
                             f"options to --resume it")
-    f.write_text('{"lab": {}}\n')
-    with pytest.raises(LabError, match=r"\(line 1: no configuration\)"):
-        list(lab.read_lines(str(f), config))
+    # a lab field without its configuration is refused by the record's check
+    other["lab"] = {}
+    f.write_text(json.dumps(other) + "\n")
+    with pytest.raises(LabError) as e:
+        list(selfplay.read_lines(str(f), config))
+    assert str(e.value) == (f"{f}, line 1, lab: expected the fields config, deal, play, "
+                            f"lineup, seed, bids, result")
     # without a configuration every lab line is read; a cut last line is not
-    f.write_text('{"lab": {"x": 1}}\n{"lab": {"x": 2}}\n{"lab": ')
-    assert list(lab.read_lines(str(f))) == [(1, {"lab": {"x": 1}}, 18),
-                                            (2, {"lab": {"x": 2}}, 36)]
+    f.write_text(first + real[1] + "\n" + real[0][:40])
+    ends = [len(first.encode()), len(first.encode()) + len(real[1].encode()) + 1]
+    assert list(selfplay.read_lines(str(f))) == [(1, json.loads(real[0]), ends[0]),
+                                                 (2, json.loads(real[1]), ends[1])]
 
 
 # --- what the command prints -----------------------------------------------------------------
@@ -701,11 +716,11 @@ def test_the_odds_of_each_bid_are_the_advisors(mode):
     """A pimc bidder (bid=advisor) records the odds it bid on, with its own samples and
     options; everyone else the advisor's over odds_samples deals (with the match chance
     in a match)."""
-    from cuatrola_solver.players import bid_advice
+    from cuatrola_solver.bots.players import bid_advice
     pimc = "pimc:samples=4,bid_samples=12,odds=played,inference=1"
     count = 3 if mode == "hands" else 1
     config = LabConfig.make(pimc, "random", seed=2, mode=mode, count=count, odds_samples=6)
-    recs = [json.loads(x) for x in lab.run_batch(config, 0, count)][:6]
+    recs = [json.loads(x) for x in selfplay.run_batch(config, 0, count)][:6]
     differs = {"odds": 0, "inference": 0}
     for obj in recs:
         views = _bid_views(obj)
@@ -734,10 +749,10 @@ def test_the_odds_of_each_bid_are_the_advisors(mode):
 
 
 def test_forced_calls_record_the_advisors_odds_for_everyone():
-    from cuatrola_solver.players import bid_advice
+    from cuatrola_solver.bots.players import bid_advice
     config = LabConfig.make("pimc:samples=4,bid_samples=12", "random", seed=3, count=1,
                             odds_samples=5, auctions=["paso solo paso paso"])
-    for line in lab.run_batch(config, 0, 1):
+    for line in selfplay.run_batch(config, 0, 1):
         obj = json.loads(line)
         for view, b in zip(_bid_views(obj), obj["lab"]["bids"]):
             assert b["odds"] == _expected_odds(bid_advice(view, obj["lab"]["seed"], 5),
@@ -755,11 +770,11 @@ def test_a_player_that_breaks_the_rules_in_the_lab_is_named_by_its_spec(monkeypa
             return "contrasolo"
 
     config = LabConfig.make("heuristic", "random", count=1, odds_samples=0)
-    monkeypatch.setattr(lab, "parse_player",
+    monkeypatch.setattr(selfplay, "parse_player",
                         lambda spec: Cheat() if spec == "random" else parse_player(spec))
-    from cuatrola_solver.selfplay import PlayerError
+    from cuatrola_solver.errors import PlayerError
     with pytest.raises(PlayerError) as e:
-        lab.run_batch(config, 0, 1)
+        selfplay.run_batch(config, 0, 1)
     assert str(e.value) == ("player cheat in seat 2 called 'contrasolo': contrasolo is not "
                             "played under these rules")
 
@@ -782,12 +797,12 @@ def test_the_recorder_passes_each_question_on_and_notes_the_calls():
 
     bids: list = []
     view = SimpleNamespace(seat=3)
-    r = lab._Recorder(Player(), 0, None, bids)
+    r = selfplay._Recorder(Player(), 0, None, bids)
     assert (r.call(view, 5), r.sing(view, 6), r.card(view, 7)) == ("solo", 2, 13)
     assert asked == [("call", view, 5), ("sing", view, 6), ("card", view, 7)]
     assert bids == [{"seat": 3, "call": "solo", "odds": None}]
     # forced calls are not asked of the player
-    forced = lab._Recorder(Player(), 0, ("paso", "paso", "cuatrola", "paso"), bids)
+    forced = selfplay._Recorder(Player(), 0, ("paso", "paso", "cuatrola", "paso"), bids)
     assert forced.call(view, 5) == "cuatrola" and len(asked) == 3
     assert bids[-1] == {"seat": 3, "call": "cuatrola", "odds": None}
 
@@ -809,7 +824,7 @@ def test_a_run_writes_compact_json_lines():
     """One record a line, without the spaces of json.dumps' default (a run is thousands
     of lines)."""
     config = LabConfig.make("heuristic", "random", count=1, odds_samples=0)
-    for line in lab.run_batch(config, 0, 1):
+    for line in selfplay.run_batch(config, 0, 1):
         assert "\n" not in line
         assert line == json.dumps(json.loads(line), separators=(",", ":"))
         assert '":' in line and '": ' not in line and '","' in line
@@ -819,5 +834,5 @@ def test_a_configuration_that_differs_only_by_unknown_fields():
     """A record of a configuration with a field this version does not know: no field
     to name, a '?' says so."""
     config = LabConfig.make("heuristic", "random", seed=5)
-    assert lab._diff({**config.key(), "speed": 2}, config.key()) == "?"
-    assert lab._diff(None, config.key()) == "no configuration"
+    assert selfplay._diff({**config.key(), "speed": 2}, config.key()) == "?"
+    assert selfplay._diff(None, config.key()) == "no configuration"

@@ -1,4 +1,4 @@
-"""Playing out (selfplay.py), pinned by value (issue 17): who is asked what and when in
+"""Playing out (playout.py), pinned by value (issue 17): who is asked what and when in
 a hand, where everyone sits in each hand of a match, the score and caps a match applies."""
 
 from __future__ import annotations
@@ -9,16 +9,17 @@ from types import SimpleNamespace
 
 import pytest
 
-from cuatrola_solver import selfplay
-from cuatrola_solver.cards import format_card, random_deal
+from cuatrola_solver.bots import playout
+from cuatrola_solver.game.cards import format_card, random_deal
 from cuatrola_solver.errors import CuatrolaError
-from cuatrola_solver.hand import Hand
-from cuatrola_solver.match import Score, bid_cap_reason, match_winner
-from cuatrola_solver.players import parse_player
-from cuatrola_solver.rules import get_rules
-from cuatrola_solver.selfplay import (PlayerError, iter_match, play_hand, play_match, seat_of,
-                                      singing_order)
-from cuatrola_solver.view import View
+from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.match import Score, bid_cap_reason, match_winner
+from cuatrola_solver.bots.players import parse_player
+from cuatrola_solver.game.rules import get_rules
+from cuatrola_solver.errors import PlayerError
+from cuatrola_solver.bots.playout import iter_match, play_hand, play_match, seat_of, singing_order
+from cuatrola_solver.game.view import View
+from cuatrola_solver.notation.replay import replay_deal
 
 
 class Plain:
@@ -47,7 +48,7 @@ class Plain:
 # --- singing order ------------------------------------------------------------------------
 
 def _at(leader, active=(True, True, True, True)):
-    return SimpleNamespace(pos=SimpleNamespace(leader=leader, active=active))
+    return SimpleNamespace(pos=SimpleNamespace(leader=leader, in_play=lambda s: active[s - 1]))
 
 
 def test_singing_order_by_hand():
@@ -89,7 +90,7 @@ def test_who_is_asked_to_sing_and_when(preset, shy):
         players = [Plain(log, shy=s in shy) for s in (1, 2, 3, 4)]
         rec = play_hand(random_deal(random.Random(seed)), players, rules, seed=seed,
                         observe=observe)
-        final = Hand.from_record(rec)
+        final = replay_deal(rec)
         asked, sung = [], []
         for t, hand in sorted(boundaries.items()):
             winner = final.tricks[t][0][0]           # who leads trick t + 1 won trick t
@@ -144,7 +145,7 @@ def test_a_hand_asks_each_seat_in_turn_with_the_seed_and_the_score():
         [["paso", "solo", "cuatrola", "quintola"], ["paso"],
          ["paso", "solo", "cuatrola", "quintola"], ["paso"]]
     # the observer sees each call, cante and card after it is made, as the record has them
-    final = Hand.from_record(rec)
+    final = replay_deal(rec)
     want = [("call", s, "paso", s, 0, 0, 0) for s in (1, 2, 3, 4)]
     cantes = list(rec.cantes)
     for t, trick in enumerate(final.tricks):
@@ -266,8 +267,8 @@ def test_a_match_hand_by_hand(preset):
         assert match_winner(rules, *pair) is None
         for s, call in enumerate(rec.auction, 1):
             assert bid_cap_reason(rules, rec.score.of((s - 1) % 2), call) is None
-        result = Hand.from_record(rec).result()
-        pair[a_pair if result.winner == "A" else 1 - a_pair] += result.game_points
+        result = replay_deal(rec).result()
+        pair[a_pair if str(result.winner) == "A" else 1 - a_pair] += result.game_points
     assert match_winner(rules, *pair) is not None
     assert max(e[3] for e in log) == len(recs) - 1
     assert recs == play_match(spies, rules, seed=4)
@@ -323,7 +324,7 @@ def test_a_capped_bid_is_refused_in_a_match():
 
 
 def test_a_match_that_does_not_end_is_stopped(monkeypatch):
-    monkeypatch.setattr(selfplay, "MAX_MATCH_HANDS", 2)
+    monkeypatch.setattr(playout, "MAX_MATCH_HANDS", 2)
     got = []
     with pytest.raises(CuatrolaError) as e:
         for rec in iter_match([Plain() for _ in range(4)], "narro", seed=1):

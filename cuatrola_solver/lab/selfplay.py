@@ -182,7 +182,7 @@ def lab_fields(config: LabConfig, board: int, play: int, lineup: dict, seed: int
     """The ``lab`` field of a record: the configuration, the board and play, the
     line-up of each side (``{"A": spec, "B": spec}``), the seed of the players'
     choices (in a match, the match's seed: hand ``k``'s deal and players' seed are drawn
-    from it as :func:`~cuatrola_solver.selfplay.iter_match` says), the bid decisions
+    from it as :func:`~cuatrola_solver.bots.playout.iter_match` says), the bid decisions
     (seat, call, odds or null) and the hand's result."""
     d = {"config": config.key(), "deal": board, "play": play, "lineup": lineup, "seed": seed}
     d.update(extra)
