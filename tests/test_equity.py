@@ -282,6 +282,9 @@ def plain_p_win(rules, extra: int = 100):
     "online,target=3", "online,target=5,win_by=2", "online,target=4,win_by=3",
     "narro,target=5", "app,target=6", "app,target=6,win_by=2", "app,win_by=2",
     "italiano,target=9,near_target_from=5",
+    # caps that change far past the target: from 20 on, a pair may only pass
+    "narro,target=5,bid_cap=near_target,near_target_from=20",
+    "online,win_by=2,bid_cap=near_target,near_target_from=30",
 ])
 def test_the_table_is_the_plain_recursion(spec):
     rules = get_rules(spec)
