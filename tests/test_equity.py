@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 
 import numpy as np
 import pytest
 
-from cuatrola_solver import advisor, equity, solver
+from cuatrola_solver import __version__, advisor, equity, solver
 from cuatrola_solver.advisor import wilson
 from cuatrola_solver.auction import CALLS, Auction
 from cuatrola_solver.cards import cards_of
@@ -493,8 +494,56 @@ def test_measured_hand_results_replayed():
     p = res.provenance
     assert p["command"] == "cuatrola equity --rules online --regenerate --deals 2 --seed 11 " \
                            "--samples 4"
-    assert (p["deals"], p["seed"], p["samples"]) == (2, 11, 4) and "4 sampled deals" in p["method"]
+    assert (p["deals"], p["seed"], p["samples"]) == (2, 11, 4)
+    assert p["method"] == ("seeded random deals; each seat bids the call of highest expected "
+                           "match points allowed by its cap class (advisor, 4 sampled deals per "
+                           "call, later seats assumed to pass); the contract played double dummy")
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", p["date"])
+    assert p["version"] == __version__
     with pytest.raises(CuatrolaError, match="samples"):
         equity.measure_hand_results(rules, 1, seed, 0)
     mine = equity.measure_hand_results("online", 1, seed, 1, command="by hand")
     assert mine.provenance["command"] == "by hand" and mine.rules == "online"
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_the_shipped_files_are_what_write_hand_results_writes(preset, tmp_path):
+    res = equity.load_hand_results(preset)
+    text = equity.data_path(preset).read_text(encoding="utf-8")
+    assert res.to_dict() == json.loads(text)
+    out = tmp_path / "new" / f"hand_results_{preset}.json"
+    equity.write_hand_results(res, out)
+    assert out.read_text(encoding="utf-8") == text
+
+
+def test_missing_data_says_how_to_make_it(tmp_path, monkeypatch):
+    path = tmp_path / "hand_results_online.json"
+    monkeypatch.setattr(equity, "data_path", lambda preset: path)
+    with pytest.raises(CuatrolaError) as e:
+        equity.load_hand_results.__wrapped__("online")
+    assert str(e.value) == (f"no hand results for 'online' in the package ({path}): make them "
+                            f"with 'cuatrola equity --rules online --regenerate'")
+    monkeypatch.undo()
+    assert equity.data_path("narro").name == "hand_results_narro.json"
+    assert equity.data_path("narro").parent.name == "data"
+
+
+def test_messages_of_the_hand_results():
+    res = equity.HandResults("narro")
+    with pytest.raises(CuatrolaError) as e:
+        res.distribution((4, 2))
+    assert str(e.value) == ("no hand results for cap classes A 4, B 2 in the data of narro: "
+                            "regenerate them with 'cuatrola equity --rules narro --regenerate'")
+    with pytest.raises(ValueError) as e:
+        res.add((5, 5), 1, 0)
+    assert str(e.value) == "a hand result scores at least 1 point, not 0"
+    with pytest.raises(CuatrolaError) as e:
+        equity.measure_hand_results("narro", 0, seed=1)
+    assert str(e.value) == "bad number of deals 0: expected at least 1"
+    with pytest.raises(CuatrolaError) as e:
+        equity.measure_hand_results("narro", 1, seed=1, samples=0)
+    assert str(e.value) == "bad number of samples 0: expected at least 1"
+    with pytest.raises(CuatrolaError) as e:
+        equity.EquityTable(get_rules("narro"), made_up({(0, 1): 1.0}, "narro"))
+    assert str(e.value) == ("these hand results never decide a match won by 2: the lead cannot "
+                            "grow to 2 (the data of narro is degenerate)")

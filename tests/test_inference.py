@@ -410,3 +410,35 @@ def test_the_advisor_bidder_by_hand():
                      "before": list(calls), "legal": legal, "call": a.advice}
         calls.append(a.advice)
     assert len(rows) == 4
+
+
+def test_the_default_fit_is_the_regularised_optimum():
+    # at the fitted weights the gradient of mean log-loss + 1e-3 / 2 |w|^2 is 0 (the features
+    # are 0/1 here, so the fit's scaling changes nothing)
+    x, legal, y = _one_feature()
+    w = inference._fit_weights(x, legal, y)
+    onehot = np.eye(5)[y]
+    grad = (_p(w, x, legal) - onehot).T @ x / len(y) + 1e-3 * w
+    assert np.abs(grad).max() < 1e-9
+    assert _p(w, x, legal)[0, 1] == pytest.approx(0.7478, abs=1e-4)     # shrunk from 3/4
+
+
+def test_model_file_messages(tmp_path, model):
+    missing = tmp_path / "none.json"
+    with pytest.raises(inference.ModelError) as e:
+        inference.load_model(NARRO, missing)
+    assert str(e.value) == (f"bid model {str(missing)!r} not found (make it with cuatrola "
+                            f"bidmodel --rules narro, or use --no-inference)")
+    path = tmp_path / "m.json"
+    obj = json.loads(model.to_json())
+    for change, message in (
+            ({"version": 2}, "is of another version (expected 1); remake it"),
+            ({"features": []}, "is corrupt: features or weights do not match"),
+            ({"weights": {"solo": [1]}}, "is corrupt: bad weights for 'solo'"),
+            ({"rules": "app"}, "is for rules 'app', not narro")):
+        path.write_text(json.dumps({**obj, **change}))
+        with pytest.raises(inference.ModelError) as e:
+            inference.load_model(NARRO, path)
+        assert str(e.value) == f"bid model {str(path)!r} {message}"
+    assert inference.model_path(NARRO).name == "bids_narro.json"
+    assert inference.load_model(NARRO).rules == json.dumps("narro")       # the shipped one
