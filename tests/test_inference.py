@@ -440,5 +440,7 @@ def test_model_file_messages(tmp_path, model):
         with pytest.raises(inference.ModelError) as e:
             inference.load_model(NARRO, path)
         assert str(e.value) == f"bid model {str(path)!r} {message}"
+    with pytest.raises(inference.ModelError, match="cannot be read"):
+        inference.load_model(NARRO, tmp_path)                  # a folder
     assert inference.model_path(NARRO).name == "bids_narro.json"
     assert inference.load_model(NARRO).rules == json.dumps("narro")       # the shipped one
