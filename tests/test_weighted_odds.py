@@ -115,6 +115,16 @@ def test_results_unweighted_are_whole_numbers():
     assert key == ("paso", ())
 
 
+def test_makes_as_numbers():
+    # the solver's makes as 0/1 numbers count as wins, not as indices
+    t = _tally([1, 0, 0, 1, 1], [2, -2, -2, 2, 2], [3, 2, 1, 3, 4])
+    t01 = advisor._Tally()
+    t01.add(np.array([1, 0, 0, 1, 1], dtype=np.int32), np.array([2, -2, -2, 2, 2]),
+            np.array([3, 2, 1, 3, 4]))
+    assert (t01.wins, t01.gp, t01.tricks.tolist()) == (t.wins, t.gp, t.tricks.tolist()) == (
+        3.0, 2.0, [0, 1, 1, 2, 1, 0])
+
+
 # --- advise with a bid model: a plain weighted mean over the same deals --------------------------
 
 def plain(options, deals, trump, rules, w, seat) -> dict:
