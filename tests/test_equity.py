@@ -3,10 +3,12 @@ with matches played directly from the hand results, and the shipped data."""
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
 import random
 import re
+import time
 
 import numpy as np
 import pytest
@@ -453,15 +455,12 @@ def test_matches_played_at_random_agree_with_the_table():
 
 # --- measuring: the advised auction of every pair of cap classes, played double dummy -----------
 
-def test_measured_hand_results_replayed():
-    rules = get_rules("online")
-    deals, seed, samples = 2, 11, 4
-    seen = []
-    res = equity.measure_hand_results(rules, deals, seed, samples,
-                                      progress=lambda done, total: seen.append((done, total)))
-    assert seen == [(1, 2), (2, 2)]
+def replayed(rules, deals: int, seed: int, samples: int) -> equity.HandResults:
+    """The hand results of measure_hand_results, deal by deal: each seat takes the allowed
+    call of highest expected points by the advice on its own cards (later seats passing),
+    the first of equals; the contract's game points double dummy on the actual deal."""
     rng = random.Random(seed)
-    expected = equity.HandResults("online")
+    out = equity.HandResults(rules.name)
     for i in range(deals):
         order = list(range(20))
         rng.shuffle(order)
@@ -488,10 +487,39 @@ def test_measured_hand_results_replayed():
                                             auction.contract, auction.declarer, "game_points",
                                             1)[0])
                 side = declaring_side(auction.declarer)
-                expected.add((ca, cb), side if gp > 0 else 1 - side, abs(gp), auction.contract)
-    assert res.counts == expected.counts and res.contracts == expected.contracts
-    assert set(res.contracts[(1, 1)]) == {"paso"}
-    p = res.provenance
+                out.add((ca, cb), side if gp > 0 else 1 - side, abs(gp), auction.contract)
+    return out
+
+
+@pytest.mark.parametrize("spec, deals, seed, played", [
+    ("online", 2, 11, "every seat passes"),
+    # seat 4's cuatrola fails with 3 tricks, seat 4's solo makes
+    ("narro", 2, 133, "a failed cuatrola of side B"),
+    # seat 4's cuatrola makes with exactly 4 tricks
+    ("narro", 3, 35, "a cuatrola made with 4 tricks"),
+])
+def test_measured_hand_results_replayed(spec, deals, seed, played):
+    rules = get_rules(spec)
+    seen = []
+    res = equity.measure_hand_results(rules, deals, seed, 4,
+                                      progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(i, deals) for i in range(1, deals + 1)]
+    expected = replayed(rules, deals, seed, 4)
+    assert res.counts == expected.counts and res.contracts == expected.contracts, played
+    assert set(res.contracts[(1, 1)]) == {"paso"} and res.rules == rules.name
+
+
+def test_measured_provenance(monkeypatch):
+    # the date is in UTC whatever the local time zone
+    monkeypatch.setenv("TZ", "Pacific/Kiritimati")          # UTC+14
+    time.tzset()
+    try:
+        before = datetime.datetime.now(datetime.timezone.utc)
+        p = equity.measure_hand_results("online", 2, 11, 4).provenance
+        after = datetime.datetime.now(datetime.timezone.utc)
+    finally:
+        monkeypatch.undo()
+        time.tzset()
     assert p["command"] == "cuatrola equity --rules online --regenerate --deals 2 --seed 11 " \
                            "--samples 4"
     assert (p["deals"], p["seed"], p["samples"]) == (2, 11, 4)
@@ -499,10 +527,13 @@ def test_measured_hand_results_replayed():
                            "match points allowed by its cap class (advisor, 4 sampled deals per "
                            "call, later seats assumed to pass); the contract played double dummy")
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", p["date"])
+    when = datetime.datetime.strptime(p["date"], "%Y-%m-%dT%H:%M:%SZ").replace(
+        tzinfo=datetime.timezone.utc)
+    assert before.replace(microsecond=0) <= when <= after
     assert p["version"] == __version__
     with pytest.raises(CuatrolaError, match="samples"):
-        equity.measure_hand_results(rules, 1, seed, 0)
-    mine = equity.measure_hand_results("online", 1, seed, 1, command="by hand")
+        equity.measure_hand_results("online", 1, 11, 0)
+    mine = equity.measure_hand_results("online", 1, 11, 1, command="by hand")
     assert mine.provenance["command"] == "by hand" and mine.rules == "online"
 
 

@@ -271,6 +271,11 @@ def test_log_loss_by_hand():
     big = w + 700.0
     assert inference._log_loss(big, x, legal, y) == pytest.approx(
         inference._log_loss(w, x, legal, y), abs=1e-12)
+    # rows of very different scores: each is shifted by its own highest score
+    x2 = np.array([[1.0, 0.0], [0.0, 1.0]])
+    w2 = np.hstack([w, w - 800.0])
+    assert inference._log_loss(w2, x2, legal, y) == pytest.approx(
+        inference._log_loss(w, x, legal, y), abs=1e-12)
 
 
 def test_base_rate_loss_by_hand():
@@ -395,21 +400,24 @@ def test_model_files_are_checked_field_by_field(tmp_path, model):
 
 
 def test_the_advisor_bidder_by_hand():
+    # two deals of narro in which seat 1 bids (a quintola, a solo); two sampled deals per
+    # advice, so that the advice depends on its seed
     seen = []
-    rows = inference.advisor_calls(1, ONLINE, seed=8, samples=12,
+    rows = inference.advisor_calls(2, NARRO, seed=39, samples=2,
                                    progress=lambda d, t: seen.append((d, t)))
-    assert seen == [(1, 1)]
-    rng = random.Random("8/bids/0")
-    hands, muestra = random_deal(rng)
-    calls = []
-    for seat, r in zip((1, 2, 3, 4), rows):
-        legal = inference._legal(ONLINE, calls)
-        a = advisor.advise(hands[seat - 1], muestra, seat, list(calls), None, ONLINE,
-                           samples=12, seed=rng.getrandbits(62), workers=1)
-        assert r == {"hand": mask_of(hands[seat - 1]), "trump": muestra // 5, "seat": seat,
-                     "before": list(calls), "legal": legal, "call": a.advice}
-        calls.append(a.advice)
-    assert len(rows) == 4
+    assert seen == [(1, 2), (2, 2)] and len(rows) == 8
+    for i in range(2):
+        rng = random.Random(f"39/bids/{i}")
+        hands, muestra = random_deal(rng)
+        calls = []
+        for seat, r in zip((1, 2, 3, 4), rows[4 * i:4 * i + 4]):
+            legal = inference._legal(NARRO, calls)
+            a = advisor.advise(hands[seat - 1], muestra, seat, list(calls), None, NARRO,
+                               samples=2, seed=rng.getrandbits(62), workers=1)
+            assert r == {"hand": mask_of(hands[seat - 1]), "trump": muestra // 5, "seat": seat,
+                         "before": list(calls), "legal": legal, "call": a.advice}
+            calls.append(a.advice)
+    assert [r["call"] for r in rows] == ["quintola"] + ["paso"] * 3 + ["solo"] + ["paso"] * 3
 
 
 def test_the_default_fit_is_the_regularised_optimum():
