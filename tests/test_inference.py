@@ -452,3 +452,22 @@ def test_model_file_messages(tmp_path, model):
         inference.load_model(NARRO, tmp_path)                  # a folder
     assert inference.model_path(NARRO).name == "bids_narro.json"
     assert inference.load_model(NARRO).rules == json.dumps("narro")       # the shipped one
+
+
+@pytest.mark.parametrize("preset", ["online", "app", "narro", "italiano"])
+def test_the_shipped_models_are_what_to_json_writes(preset):
+    rules = get_rules(preset)
+    text = inference.model_path(rules).read_text(encoding="utf-8")
+    assert inference.load_model(rules).to_json() + "\n" == text     # as cuatrola bidmodel
+
+
+def test_a_huge_step_does_not_overflow_the_fit():
+    # one feature that separates the calls: with a huge learning rate the scores grow far
+    # past exp's range, and the fit stays finite only with each row shifted by its highest
+    x, legal, _ = _one_feature()
+    y = np.array([1] * (len(x) // 2) + [0] * (len(x) // 2))
+    with np.errstate(over="raise", invalid="raise"):
+        w = inference._fit_weights(x, legal, y, l2=0.0, steps=3, lr=1e4)
+    assert np.isfinite(w).all()
+    p = _p(w, x, legal)
+    assert p[0, 1] == pytest.approx(1)                   # the feature says solo
