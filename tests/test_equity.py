@@ -305,8 +305,9 @@ def test_the_table_is_the_plain_recursion(spec):
 def test_negative_scores_have_no_chance():
     tab = equity.EquityTable(get_rules("online"), made_up(COIN))
     for mine, theirs in ((-1, 0), (0, -1)):
-        with pytest.raises(ValueError, match="not negative"):
+        with pytest.raises(ValueError) as e:
             tab.p_win(mine, theirs, True)
+        assert str(e.value) == "scores are not negative"
 
 
 def test_after_a_hand_and_the_match_chance_of_a_hand():
