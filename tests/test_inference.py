@@ -448,8 +448,18 @@ def test_model_file_messages(tmp_path, model):
         with pytest.raises(inference.ModelError) as e:
             inference.load_model(NARRO, path)
         assert str(e.value) == f"bid model {str(path)!r} {message}"
-    with pytest.raises(inference.ModelError, match="cannot be read"):
+    with pytest.raises(inference.ModelError) as e:
         inference.load_model(NARRO, tmp_path)                  # a folder
+    assert str(e.value).startswith(f"bid model {str(tmp_path)!r} cannot be read: ")
+    path.write_text("{not json")
+    with pytest.raises(inference.ModelError) as e:
+        inference.load_model(NARRO, path)
+    assert str(e.value).startswith(f"bid model {str(path)!r} cannot be read: Expecting")
+    # a model that names no rules is for none, not for the default preset
+    path.write_text(json.dumps({**obj, "rules": None}))
+    with pytest.raises(inference.ModelError) as e:
+        inference.load_model(ONLINE, path)
+    assert str(e.value) == f"bid model {str(path)!r} is for rules None, not online"
     assert inference.model_path(NARRO).name == "bids_narro.json"
     assert inference.load_model(NARRO).rules == json.dumps("narro")       # the shipped one
 
