@@ -480,3 +480,36 @@ def test_ray_missing_says_how_to_get_it(monkeypatch):
         selfplay._import_ray()
     assert str(e.value) == "--ray needs Ray: pip install 'cuatrola-solver[lab]'"
     assert e.value.__suppress_context__
+
+
+def _resetting_server(first: bytes):
+    """A one-connection loopback server that sends ``first``, waits for the client's
+    bytes, then resets the connection (SO_LINGER 0: a RST, not a FIN)."""
+    import struct
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+
+    def answer():
+        conn, _ = server.accept()
+        if first:
+            conn.sendall(first)
+        conn.recv(1)                               # the client's request has come
+        threading.Event().wait(0.1)
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        conn.close()
+        server.close()
+
+    threading.Thread(target=answer, daemon=True).start()
+    return server.getsockname()[1]
+
+
+@pytest.mark.parametrize("first, why", [
+    (b"", "no HTTP/2 answer (no gRPC there)"),               # as a port that closes at once
+    (SETTINGS + b"\x00\x03\x00\x00\x00\x64", "it closed the connection"),
+], ids=["before-http2", "after-settings"])
+def test_a_port_that_resets_the_connection(first, why):
+    """A reset reads as the close it is, whether or not the request was read first (a
+    port that closes at once resets or not depending on when the request arrives)."""
+    port = _resetting_server(first)
+    assert selfplay.ray_head_answer("127.0.0.1", port, 3.0) == why
