@@ -528,6 +528,15 @@ def test_resume_refuses_boards_out_of_order_and_broken_records(tiny, tmp_path):
         selfplay.resume_point(str(bad), config, Summary(config))
     assert str(e.value) == (f"{bad}, line 1: board 1 where board 0 was expected: not a lab "
                             f"run's file in order")
+    # board 0 without its first record: the next play, or the next hand of the match
+    bad.write_text("".join(lines[1:second]), encoding="utf-8")
+    with pytest.raises(LabError) as e:
+        selfplay.resume_point(str(bad), config, Summary(config))
+    got, want = (("play 1", "play 0") if config.mode == "hands"
+                 else ("play 0, hand 1", "play 0, hand 0"))
+    assert recs[1]["lab"].get("hand", None) == (None if config.mode == "hands" else 1)
+    assert str(e.value) == (f"{bad}, line 1: {got} of board 0 where {want} was expected: not "
+                            f"a lab run's file in order")
     broken = json.loads(lines[0])
     broken["muestra"] = "Xx"
     bad.write_text(json.dumps(broken) + "\n", encoding="utf-8")
