@@ -336,7 +336,10 @@ cdef inline void boundary_key(Ctx* cx, St* st, uint64_t* k0, uint64_t* k1) noexc
             extra |= (<uint64_t>(st.tricks[0] > 0)) << 10 | (<uint64_t>(st.tricks[1] > 0)) << 11
     if cx.kind == K_LEAF:
         extra |= ((<uint64_t>(st.points[0] & 1023)) << 12) | ((<uint64_t>(st.points[1] & 1023)) << 22) \
-            | ((<uint64_t>st.tricks[0]) << 32) | ((<uint64_t>st.tricks[1]) << 35)
+            | ((<uint64_t>st.tricks[0]) << 32) | ((<uint64_t>st.tricks[1]) << 35) \
+            | ((<uint64_t>cx.leaf_kind) << 42)
+    # what is searched: the kind, and for K_OWN the side whose points count
+    extra |= ((<uint64_t>cx.kind) << 38) | ((<uint64_t>(cx.own if cx.kind == K_OWN else 0)) << 41)
     k1[0] = (<uint64_t>st.h[3]) | (extra << 20)
 
 
@@ -747,13 +750,13 @@ cdef inline uint64_t ctx_sig(Ctx* cx) noexcept nogil:
     cdef uint64_t h = 1469598103934665603
     cdef int vals[24]
     cdef int i
-    vals[0] = cx.kind; vals[1] = cx.leaf_kind; vals[2] = cx.cantes_on; vals[3] = cx.d
+    vals[0] = 0; vals[1] = 0; vals[2] = cx.cantes_count; vals[3] = cx.d
     vals[4] = cx.beat; vals[5] = cx.freec
     vals[6] = cx.active[0] | cx.active[1] << 1 | cx.active[2] << 2 | cx.active[3] << 3
     vals[7] = cx.points_contract; vals[8] = cx.goal; vals[9] = cx.value
     vals[10] = cx.is_paso; vals[11] = cx.bonus; vals[12] = cx.tie_last; vals[13] = cx.monte
     vals[14] = cx.cante_any; vals[15] = cx.cante_after; vals[16] = cx.max_cantes
-    vals[17] = cx.forty_first; vals[18] = cx.equiv; vals[19] = cx.own
+    vals[17] = cx.forty_first; vals[18] = 0; vals[19] = 0
     for i in range(20):
         h = (h ^ <uint64_t>(vals[i] + 7)) * <uint64_t>1099511628211
     return h
