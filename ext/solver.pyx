@@ -372,29 +372,33 @@ cdef inline void push_card(Ctx* cx, St* st, int seat, int c) noexcept nogil:
     st.tlen = k + 1
 
 
-cdef inline uint32_t legal_now(Ctx* cx, St* st, uint32_t hand) noexcept nogil:
-    """``c_legal`` from the trick information."""
-    cdef int k = st.tlen, led, trumped
-    cdef uint32_t follow, higher, trumps
-    if k == 0:
-        return hand
-    led = SUIT_OF[st.cards_[st.tn][0]]
-    trumped = led != cx.trump and st.ht_[st.tn][k] >= 0
-    follow = hand & suit_mask(led)
+cdef inline uint32_t legal_in(Ctx* cx, uint32_t hand, int led, int hl, int ht) noexcept nogil:
+    """The cards of ``hand`` that may follow a trick led in suit ``led`` whose highest
+    card of that suit is ``hl`` and highest trump ``ht`` (-1: none): ``c_legal``."""
+    cdef int trumped = led != cx.trump and ht >= 0
+    cdef uint32_t follow = hand & suit_mask(led), higher, trumps
     if follow:
         if trumped and not cx.beat:
             return follow
-        higher = follow & above(st.hl_[st.tn][k])
+        higher = follow & above(hl)
         return higher if higher else follow
     trumps = hand & suit_mask(cx.trump)
     if not trumps:
         return hand
     if not trumped:
         return trumps
-    higher = trumps & above(st.ht_[st.tn][k])
+    higher = trumps & above(ht)
     if higher:
         return higher
     return hand if cx.freec else trumps
+
+
+cdef inline uint32_t legal_now(Ctx* cx, St* st, uint32_t hand) noexcept nogil:
+    """``c_legal`` from the trick information."""
+    cdef int k = st.tlen
+    if k == 0:
+        return hand
+    return legal_in(cx, hand, SUIT_OF[st.cards_[st.tn][0]], st.hl_[st.tn][k], st.ht_[st.tn][k])
 
 
 cdef inline uint32_t equivalence_prune(St* st, int seat, uint32_t legal) noexcept nogil:
@@ -597,6 +601,90 @@ cdef inline int open_cantes(Ctx* cx, St* st, int s) noexcept nogil:
     return pts
 
 
+cdef inline int beats(Ctx* cx, int c, int w) noexcept nogil:
+    """Whether card c, played after w, takes the trick from it."""
+    return (SUIT_OF[c] == SUIT_OF[w] and c > w) or (SUIT_OF[c] == cx.trump and SUIT_OF[w] != cx.trump)
+
+
+cdef inline int last_trick(Ctx* cx, St* st, int leader) noexcept nogil:
+    """The value the last trick adds (every active seat holds one card, ``leader`` leads):
+    no choice is left, nor any cante (it takes two cards)."""
+    cdef int k = leader, i, c, w = lowbit(st.h[leader]), ws = leader
+    cdef int p = CARD_POINTS[w] + cx.monte
+    for i in range(1, cx.nact):
+        k = cx.nxt[k]
+        c = lowbit(st.h[k])
+        p += CARD_POINTS[c]
+        if beats(cx, c, w):
+            w = c
+            ws = k
+    return trick_value(cx, ws & 1, p, 1)
+
+
+cdef int endgame_card(Ctx* cx, St* st, int* seats, int k, int led, int hl, int ht, int wc,
+                      int ws, int pts, int alpha, int beta) noexcept nogil:
+    """Trick 4 with two cards in every hand: seat ``seats[k]`` plays (the trick so far
+    led in ``led``, its highest card of that suit ``hl``, highest trump ``ht``, winning
+    card ``wc`` of seat ``ws``, ``pts`` card points); then trick 5 has no choice left.
+    Fail-soft alpha-beta over the at most 2 ** nact card sequences."""
+    cdef int seat = seats[k], c, s, v, best, maxing, nhl, nht, nwc, nws
+    cdef uint32_t m, bit
+    m = st.h[seat] if k == 0 else legal_in(cx, st.h[seat], led, hl, ht)
+    maxing = (seat & 1) == cx.d
+    best = -INF if maxing else INF
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        s = SUIT_OF[c]
+        if k == 0:
+            led = s
+            nhl = c
+            nht = c if s == cx.trump else -1
+            nwc = c
+            nws = seat
+        else:
+            nhl = c if (s == led and c > hl) else hl
+            nht = c if (s == cx.trump and c > ht) else ht
+            if beats(cx, c, wc):
+                nwc = c
+                nws = seat
+            else:
+                nwc = wc
+                nws = ws
+        bit = (<uint32_t>1) << c
+        st.h[seat] ^= bit
+        if k + 1 == cx.nact:
+            v = trick_value(cx, nws & 1, pts + CARD_POINTS[c], 0) + last_trick(cx, st, nws)
+        else:
+            v = endgame_card(cx, st, seats, k + 1, led, nhl, nht, nwc, nws,
+                             pts + CARD_POINTS[c], alpha, beta)
+        st.h[seat] ^= bit
+        if maxing:
+            if v > best:
+                best = v
+                if best > alpha:
+                    alpha = best
+        else:
+            if v < best:
+                best = v
+                if best < beta:
+                    beta = best
+        if alpha >= beta:
+            break
+    return best
+
+
+cdef int endgame(Ctx* cx, St* st, int alpha, int beta) noexcept nogil:
+    """The last two tricks of an additive kind from the boundary before trick 4, its
+    cantes done: searched directly, no table (a probe costs more than the search)."""
+    cdef int seats[4], i, s = st.leader
+    for i in range(cx.nact):
+        seats[i] = s
+        s = cx.nxt[s]
+    cx.nodes += 1
+    return endgame_card(cx, st, seats, 0, -1, -1, -1, -1, -1, 0, alpha, beta)
+
+
 cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept nogil:
     """A trick boundary: the cantes (side of the leader first), then the lead.
 
@@ -717,6 +805,8 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
                 if alpha >= beta:
                     break
             return best
+    if t == 3 and cx.kind != K_LEAF:
+        return endgame(cx, st, alpha, beta)
     boundary_key(cx, st, &k0, &k1)
     e = tt_find(cx.tt, k0, k1)
     if e != NULL:
