@@ -35,7 +35,7 @@ taking every trick wins; given the most tricks d can take, a bound on the points
 tricks can hold may rule the win out: see ``value_of`` and ``cannot_win_with``).
 """
 
-from libc.stdint cimport uint64_t, uint32_t, int16_t, int8_t, uint8_t
+from libc.stdint cimport uint64_t, uint32_t, int16_t, int8_t, uint8_t, uintptr_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
@@ -87,6 +87,18 @@ for _c in range(20):
     SUIT_OF[_c] = _c // 5
     RANK_OF[_c] = _c % 5
     LEAD_BASE[_c] = (_c % 5) * 4 + CARD_POINTS[_c] // 4
+#: COMPRESS[r][m]: the cards m of one suit (5-bit mask) within the cards r of that suit
+#: still in play, by rank among those (bit j: the j-th lowest of r); EXPAND[r][j]: the
+#: rank of the j-th lowest card of r (the tricks table's relative ranks, see
+#: ``boundary_key``)
+cdef uint8_t COMPRESS[32][32]
+cdef uint8_t EXPAND[32][5]
+for _r in range(32):
+    _ranks = [_x for _x in range(5) if _r >> _x & 1]
+    for _m in range(32):
+        COMPRESS[_r][_m] = sum(1 << _j for _j, _x in enumerate(_ranks) if _m >> _x & 1)
+    for _j in range(5):
+        EXPAND[_r][_j] = _ranks[_j] if _j < len(_ranks) else 0
 #: SUIT_POINTS[m]: the card points of the cards of one suit in the 5-bit mask m
 cdef int SUIT_POINTS[32]
 for _m in range(32):
@@ -108,7 +120,8 @@ cdef struct Entry:
 
 
 cdef struct TT:
-    Entry* e
+    Entry* e               # 64-byte aligned: a bucket of two entries is one cache line
+    void* raw              # what calloc gave
     uint64_t mask          # number of entries - 1 (a power of two)
     uint32_t gen
     uint64_t sig
@@ -200,9 +213,10 @@ cdef inline int lowbit(uint32_t x) noexcept nogil:
 cdef int tt_init(TT* tt, int bits) noexcept nogil:
     if bits < 4:
         bits = 4
-    tt.e = <Entry*>calloc((<uint64_t>1) << bits, sizeof(Entry))
-    if tt.e == NULL:
+    tt.raw = calloc(((<uint64_t>1) << bits) + 2, sizeof(Entry))
+    if tt.raw == NULL:
         return -1
+    tt.e = <Entry*>((<uintptr_t>tt.raw + 63) & ~(<uintptr_t>63))
     tt.mask = ((<uint64_t>1) << bits) - 1
     tt.gen = 1
     tt.sig = 0
@@ -210,8 +224,9 @@ cdef int tt_init(TT* tt, int bits) noexcept nogil:
 
 
 cdef void tt_free(TT* tt) noexcept nogil:
-    if tt.e != NULL:
-        free(tt.e)
+    if tt.raw != NULL:
+        free(tt.raw)
+        tt.raw = NULL
         tt.e = NULL
 
 
@@ -316,10 +331,42 @@ cdef int leaf(Ctx* cx, St* st) noexcept nogil:
     return v if win else -v
 
 
+cdef inline uint32_t relative(uint32_t h, uint32_t rem) noexcept nogil:
+    """The cards h (within the cards rem still in play) by their rank among rem, suit by
+    suit: what the tricks of a position depend on (which cards have gone does not
+    matter, only which of those left beat which)."""
+    return (<uint32_t>COMPRESS[rem & 31][h & 31]) \
+        | ((<uint32_t>COMPRESS[(rem >> 5) & 31][(h >> 5) & 31]) << 5) \
+        | ((<uint32_t>COMPRESS[(rem >> 10) & 31][(h >> 10) & 31]) << 10) \
+        | ((<uint32_t>COMPRESS[rem >> 15][h >> 15]) << 15)
+
+
+cdef inline int relative_card(int c, uint32_t rem) noexcept nogil:
+    """Card c as its suit and its rank among the cards rem still in play."""
+    cdef int s = SUIT_OF[c]
+    return 5 * s + popcount((rem >> (5 * s)) & ((1 << RANK_OF[c]) - 1))
+
+
+cdef inline int absolute_card(int c, uint32_t rem) noexcept nogil:
+    """The inverse of ``relative_card``."""
+    cdef int s = SUIT_OF[c]
+    return 5 * s + EXPAND[(rem >> (5 * s)) & 31][RANK_OF[c]]
+
+
 cdef inline void boundary_key(Ctx* cx, St* st, uint64_t* k0, uint64_t* k1) noexcept nogil:
+    """The table key of a boundary.  For K_TRICKS the hands are taken by relative rank
+    (``relative``): positions that differ only in which cards have been played share
+    their entry, within a deal and across the deals of a batch (DDS does the same)."""
     cdef uint64_t extra = 0
     cdef int c0, c1
-    k0[0] = (<uint64_t>st.h[0]) | ((<uint64_t>st.h[1]) << 20) | ((<uint64_t>st.h[2]) << 40) \
+    cdef uint32_t h0 = st.h[0], h1 = st.h[1], h2 = st.h[2], h3 = st.h[3], rem
+    if cx.kind == K_TRICKS:
+        rem = h0 | h1 | h2 | h3
+        h0 = relative(h0, rem)
+        h1 = relative(h1, rem)
+        h2 = relative(h2, rem)
+        h3 = relative(h3, rem)
+    k0[0] = (<uint64_t>h0) | ((<uint64_t>h1) << 20) | ((<uint64_t>h2) << 40) \
         | ((<uint64_t>st.leader) << 60) | ((<uint64_t>cx.trump) << 62)
     if cx.cantes_on:
         c0 = st.cantes[0]
@@ -340,7 +387,7 @@ cdef inline void boundary_key(Ctx* cx, St* st, uint64_t* k0, uint64_t* k1) noexc
             | ((<uint64_t>cx.leaf_kind) << 42)
     # what is searched: the kind, and for K_OWN the side whose points count
     extra |= ((<uint64_t>cx.kind) << 38) | ((<uint64_t>(cx.own if cx.kind == K_OWN else 0)) << 41)
-    k1[0] = (<uint64_t>st.h[3]) | (extra << 20)
+    k1[0] = (<uint64_t>h3) | (extra << 20)
 
 
 cdef inline void push_card(Ctx* cx, St* st, int seat, int c) noexcept nogil:
@@ -821,10 +868,14 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
         if e.hi < beta:
             beta = e.hi
         ttbest = e.best
+        if cx.kind == K_TRICKS and ttbest >= 0:
+            ttbest = absolute_card(ttbest, st.h[0] | st.h[1] | st.h[2] | st.h[3])
     a0 = alpha
     b0 = beta
     v = search_trick(cx, st, alpha, beta, ttbest, &bestc)
     depth = 5 - t
+    if cx.kind == K_TRICKS and bestc >= 0:
+        bestc = relative_card(bestc, st.h[0] | st.h[1] | st.h[2] | st.h[3])
     if v <= a0:
         tt_store(cx.tt, k0, k1, -INF, v, bestc, depth)
     elif v >= b0:
