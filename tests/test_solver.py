@@ -135,6 +135,23 @@ def test_differential_many(preset):
 
 
 @compiled
+@pytest.mark.parametrize("contract,declarer,least", [
+    ("cuatrola", (2,), 3), ("cuatrola", (1,), 3), ("quintola", (4,), 3), ("paso", (), 8),
+    ("solo", (3,), 8)])
+def test_tricks_table_shared_across_positions(contract, declarer, least):
+    """The tricks table keys a position by the cards' ranks among those still in play,
+    so positions of different deals share entries: one contract, one rule set, one
+    warm table over many positions, each equal to the reference's tricks."""
+    rng = random.Random(len(contract) * 7 + least)
+    rules = PRESETS["online"]
+    nact = sum(play.active_seats(declarer))
+    for _ in range(250):
+        pos = random_position(rng, rules, contract, declarer,
+                              rng.randint(least, 5 * nact - 2))
+        assert solver.solve(pos, rules, "tricks") == reference.solve(pos, rules, "tricks")
+
+
+@compiled
 def test_solve_cards_and_analyse_play_match_reference():
     rng = random.Random(5)
     for _ in range(150):
