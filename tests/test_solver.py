@@ -226,6 +226,45 @@ def test_batch_with_tricks_settles_the_same_values(seed):
                 assert np.array_equal(v, alone) and np.array_equal(t, tricks)
 
 
+@compiled
+@pytest.mark.parametrize("contract,declarer,count", [("cuatrola", (3,), 16), ("paso", (), 4)])
+def test_batch_of_whole_deals_equals_the_reference(contract, declarer, count):
+    """A batch keeps its tables warm from one deal to the next: the tricks and game
+    points of whole deals equal the reference's."""
+    rules = PRESETS["online"]
+    hands, trumps = random_deals(count, seed=21)
+    tricks = solver.solve_batch(hands, trumps, rules, contract, declarer, "tricks", 1)
+    for i in range(count):
+        pos = play.deal_position(tuple(int(h) for h in hands[i]), int(trumps[i]), contract,
+                                 declarer)
+        assert tricks[i] == reference.solve(pos, rules, "tricks"), i
+
+
+@compiled
+@pytest.mark.parametrize("contract,declarer,objective", [
+    ("paso", (), "tricks"), ("paso", (), "game_points"), ("cuatrola", (2,), "tricks"),
+    ("solo", (2,), "game_points")])
+def test_warm_tables_over_neighbouring_layouts(contract, declarer, objective):
+    """The layouts of an exact advice, in their order (neighbours share most cards),
+    searched as one batch with its tables kept warm, equal each layout searched alone
+    with fresh tables (a build whose warm tables gave wrong tricks failed it)."""
+    from cuatrola_solver.game.view import View
+    from cuatrola_solver.hidden.deals import enumerate_deals
+    from cuatrola_solver.hidden.knowledge import knowledge_of
+    rules = PRESETS["online"]
+    k = knowledge_of(View.bidding("Ae 3e Re Ab Sc", "Ce", 2, rules=rules))
+    n = solver.BATCH_DEALS + 100            # a batch of the large tables
+    hands = np.ascontiguousarray(enumerate_deals(k, 0, n), dtype=np.int64)
+    trumps = np.full(len(hands), k.trump, dtype=np.int64)
+    warm = solver.solve_batch(hands, trumps, rules, contract, declarer, objective, 1)
+    params = solver.context_params(rules, contract, declarer, play.active_seats(declarer), 0)
+    alone = np.zeros(len(hands), dtype=np.int32)
+    for i in range(len(hands)):
+        solver._compiled.Solver(8).batch(params, hands, trumps,
+                                         OBJECTIVES.index(objective), alone, i, i + 1)
+    assert np.array_equal(warm, alone)
+
+
 def test_batch_checks_shapes():
     with pytest.raises(ValueError):
         solver.solve_batch(np.zeros((3, 3)), np.zeros(3), PRESETS["online"], "paso")
@@ -295,4 +334,4 @@ def test_tiny_table_gives_the_same_values():
             assert np.array_equal(solver.solve_batch(hands, trumps, rules, "paso", (), o,
                                                      workers=1), want[o])
     finally:
-        solver.set_tt_bits(solver.DEFAULT_TT_BITS)
+        solver.set_tt_bits(None)
