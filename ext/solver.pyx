@@ -1208,18 +1208,23 @@ cdef inline void deal_state(Ctx* cx, St* st, const cnp.int64_t* hands, int trump
 
 
 cdef class Solver:
-    """A search context owning two transposition tables (tricks, points kinds) of
-    ``2**tt_bits`` entries (32 bytes each).  Not thread-safe: use one per thread."""
+    """A search context owning two transposition tables of 32-byte entries: the points
+    kinds' (``2**tt_bits`` entries) and the tricks' (``2**tricks_bits``, default the
+    same).  Not thread-safe: use one per thread."""
 
     cdef TT tt
     cdef TT tt_tricks
     cdef public long long nodes
     cdef readonly int tt_bits
+    cdef readonly int tricks_bits
 
-    def __cinit__(self, int tt_bits=12):
-        if tt_init(&self.tt, tt_bits) != 0 or tt_init(&self.tt_tricks, tt_bits) != 0:
+    def __cinit__(self, int tt_bits=12, int tricks_bits=-1):
+        if tricks_bits < 0:
+            tricks_bits = tt_bits
+        if tt_init(&self.tt, tt_bits) != 0 or tt_init(&self.tt_tricks, tricks_bits) != 0:
             raise MemoryError("cannot allocate the transposition table")
         self.tt_bits = max(tt_bits, 4)
+        self.tricks_bits = max(tricks_bits, 4)
         self.nodes = 0
 
     def __dealloc__(self):

@@ -246,7 +246,7 @@ def test_worker_thread_error_is_raised(monkeypatch):
         def batch(self, *args):
             raise OverflowError("boom in a worker")
 
-    monkeypatch.setattr(solver, "_borrow", lambda: Broken())
+    monkeypatch.setattr(solver, "_borrow", lambda *sizes: Broken())
     monkeypatch.setattr(solver, "_give_back", lambda s: None)
     hands = np.array([[int(m) for m in _deal_masks()[0]]] * 300, dtype=np.int64)
     trumps = np.full(300, 3, dtype=np.int64)

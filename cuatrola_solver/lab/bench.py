@@ -94,7 +94,7 @@ def _elapsed(start: tuple[float, float]) -> tuple[float, float]:
 
 
 def _time_compiled(solver_mod, hands, trumps, rules, contract, declarer, objective):
-    solver_mod.set_tt_bits(solver_mod.DEFAULT_TT_BITS)       # a fresh table
+    solver_mod.set_tt_bits(None)       # fresh tables of the default sizes
     start = _clocks()
     values, nodes = solver_mod.solve_batch(hands, trumps, rules, contract, declarer,
                                            objective, workers=1, return_nodes=True)
@@ -170,7 +170,7 @@ def run_bench(deals: int = 2000, seed: int = 1, include_reference: bool = True,
                 row["meets_ratio"] = bool(row["ratio"] and row["ratio"] >= TARGET_RATIO)
         out["cases"][name] = row
     if compiled:
-        solver.set_tt_bits(solver.DEFAULT_TT_BITS)
+        solver.set_tt_bits(None)
         start = _clocks()
         _, nodes = solver.dd_tables(hands, trumps, rules, workers=1, return_nodes=True)
         table = _row(_elapsed(start), nodes, deals)
