@@ -967,8 +967,9 @@ cdef int value_of(Ctx* cx, St* st, int bs, int objective, int* tricks_out) noexc
     if bonus and not (cx.bonus == BONUS_CARBUNCO or (cx.bonus == BONUS_OVER_100 and cx.value < 2)):
         cx.leaf_kind = LEAF_GAME
         return run(cx, st, bs, K_LEAF, -3, 3)
+    win = -1
     if T < 0:
-        win = wins(cx, st, bs)
+        pass
     elif not cx.points_contract:
         win = T >= cx.goal
     elif T == 5:
@@ -980,7 +981,16 @@ cdef int value_of(Ctx* cx, St* st, int bs, int objective, int* tricks_out) noexc
         win = 0
     elif st.tlen == 0 and cannot_win_with(cx, st, T - st.tricks[d]):
         win = 0
-    else:
+    if (win < 0 and objective == O_GAME and cx.is_paso and cx.bonus == BONUS_OVER_100
+            and passing_100_wins(cx, st)):
+        # the over_100 bonus folded into the win: a side that can pass 100 points wins
+        # with the bonus, so one test of the likely winner (by the cards held) settles
+        # both when it passes; else the win test and the other side's bonus test follow
+        win = d if margin_guess(cx, st) >= 0 else o
+        if passes_100(cx, st, bs, win):
+            return 2 if win == d else -2
+        win = -1
+    if win < 0:
         win = wins(cx, st, bs)
     if objective == O_MAKES:
         return win
@@ -1003,16 +1013,25 @@ cdef int game_of(Ctx* cx, St* st, int bs, int win, int T) noexcept nogil:
     # over_100: one zero-window test of the bonus (the winner passing 100 points)
     if passing_100_wins(cx, st):
         # passing 100 points wins whatever else happens: test the points alone
-        cx.own = d if win else o
         if win:
-            T = 101 - st.points[d]
-            return 2 if T <= 0 or run(cx, st, bs, K_OWN, T - 1, T) >= T else cx.value
-        T = st.points[o] - 100          # d holds o to 100 iff -(o's future) >= T
-        return -cx.value if T <= 0 and run(cx, st, bs, K_OWN, T - 1, T) >= T else -2
+            return 2 if passes_100(cx, st, bs, d) else cx.value
+        return -2 if passes_100(cx, st, bs, o) else -cx.value
     cx.leaf_kind = LEAF_GAME
     if win:
         return 2 if run(cx, st, bs, K_LEAF, cx.value, 2) >= 2 else cx.value
     return -cx.value if run(cx, st, bs, K_LEAF, -2, -cx.value) >= -cx.value else -2
+
+
+cdef int passes_100(Ctx* cx, St* st, int bs, int s) noexcept nogil:
+    """Can side s end with more than 100 points against the other side's best play?
+    One zero-window test of s's points (``K_OWN``)."""
+    cdef int T
+    cx.own = s
+    if s == cx.d:
+        T = 101 - st.points[s]
+        return T <= 0 or run(cx, st, bs, K_OWN, T - 1, T) >= T
+    T = st.points[s] - 100              # the other side holds s to 100 iff -(s's future) >= T
+    return T > 0 or run(cx, st, bs, K_OWN, T - 1, T) < T
 
 
 cdef int cannot_win_with(Ctx* cx, St* st, int k) noexcept nogil:
