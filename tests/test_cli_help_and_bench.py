@@ -36,6 +36,37 @@ def test_top_level_help_in_card_players_words():
     assert "--install-completion" in out
 
 
+def test_the_help_lists_each_command_with_its_own_first_paragraph():
+    """The help's list comes from cuatrola_cli.main.COMMANDS (the modules are not
+    loaded for it): each line is the first paragraph of the command's own help."""
+    from cuatrola_cli.common import load_command, plain_help
+    from cuatrola_cli.main import COMMANDS
+    for name, (module, line) in COMMANDS.items():
+        command = load_command(module)
+        assert command.name == name
+        assert plain_help(line) == command.help.split("\n\n")[0], name
+
+
+@pytest.mark.parametrize("args", [["--help"], ["rules"], ["rules", "narro"], []])
+def test_help_and_rules_start_without_numpy_the_models_or_the_solver(args):
+    import subprocess
+    import sys
+    code = ("import sys\n"
+            f"sys.argv = ['cuatrola', *{args!r}]\n"
+            "from cuatrola_cli.main import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "heavy = [m for m in sys.modules if m == 'numpy' or m.startswith(("
+            "'cuatrola_solver.dd', 'cuatrola_solver.models', 'cuatrola_solver.advice'))]\n"
+            "print('loaded:', heavy, file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stderr.splitlines()[-1] == "loaded: []", done.stderr
+
+
+def test_a_mistyped_command_is_suggested():
+    r = run("advize")
+    assert r.exit_code == 2 and "Did you mean 'advise'?" in r.stderr
+
+
 def _boxed(out: str, title: str) -> list[str]:
     """The text lines of the help's box ``title``, without its frame."""
     lines = out.splitlines()
