@@ -1143,6 +1143,35 @@ cdef void row_values(Ctx* cx, St* st, int T, int* out) noexcept nogil:
         out[3] = game_of(cx, st, 0, win, T)
 
 
+cdef void hint_values(Ctx* cx, St* st, int bs, int guess, int* out) noexcept nogil:
+    """Tricks, margin (0 for a contract decided on tricks) and makes of the position, in
+    as few searches as exactness allows: the margin M settles makes (M > 0 wins, M < 0
+    loses, M = 0 goes to the tie break: one zero-window test under ``last_trick``).
+    ``guess``: a first guess of M for MTD(f) (the previous layout's; -INF: none); only
+    the speed depends on it."""
+    cdef int d = cx.d, o = 1 - cx.d, T, M, win
+    T = st.tricks[d] + run(cx, st, bs, K_TRICKS, -1, 6)
+    out[0] = T
+    if not cx.points_contract:
+        out[1] = 0
+        out[2] = T >= cx.goal
+        return
+    if guess == -INF:
+        guess = st.points[d] - st.points[o] + margin_guess(cx, st)
+    M = st.points[d] - st.points[o] + mtdf(cx, st, bs, K_MARGIN,
+                                           guess - st.points[d] + st.points[o])
+    if M > 0:
+        win = 1
+    elif M < 0:
+        win = 0
+    elif cx.tie_last:
+        win = wins(cx, st, bs)
+    else:
+        win = d == 0
+    out[1] = M
+    out[2] = win
+
+
 #: most rows of a table (17 in presets with contrasolo)
 DEF MAX_ROWS = 32
 
@@ -1265,6 +1294,57 @@ cdef class Solver:
             v = value_of(&cx, &st, bs, objective, NULL)
         self.nodes += cx.nodes
         return v
+
+    def batch_from(self, tuple params, tuple state, cnp.int64_t[:, ::1] hands, int objective,
+                   cnp.int32_t[::1] out, Py_ssize_t start, Py_ssize_t stop):
+        """The value of the position ``state`` (as for ``value``; its hands unused) with
+        the four hands of each row ``start..stop`` of ``hands`` (seats 1-4; those of seats
+        sitting out are dropped), into ``out``: the layouts of one seat's view searched
+        with the tables kept warm.  The GIL is released for the whole loop.  Returns the
+        nodes searched."""
+        cdef Ctx cx
+        cdef St st0, st
+        cdef Py_ssize_t i
+        cdef int j, bs
+        if start < 0 or stop > hands.shape[0] or stop > out.shape[0]:
+            raise ValueError("layouts out of range")
+        fill_ctx(&cx, params)
+        cx.tt = cx.tt_main = &self.tt
+        cx.tt_tricks = &self.tt_tricks
+        bs = fill_state(&st0, &cx, state)
+        with nogil:
+            for i in range(start, stop):
+                st = st0
+                for j in range(4):
+                    st.h[j] = <uint32_t>hands[i, j] if cx.active[j] else 0
+                out[i] = value_of(&cx, &st, bs, objective, NULL)
+        self.nodes += cx.nodes
+        return cx.nodes
+
+    def figures_from(self, tuple params, tuple state, cnp.int64_t[:, ::1] hands,
+                     cnp.int32_t[:, ::1] out, Py_ssize_t start, Py_ssize_t stop):
+        """As ``batch_from``, the three figures of a hint into ``out[i]`` = tricks,
+        margin (0 for a contract decided on tricks), makes (see ``hint_values``).
+        Returns the nodes searched."""
+        cdef Ctx cx
+        cdef St st0, st
+        cdef Py_ssize_t i
+        cdef int j, bs, guess = -INF
+        if start < 0 or stop > hands.shape[0] or stop > out.shape[0] or out.shape[1] != 3:
+            raise ValueError("layouts out of range, or out is not (n, 3)")
+        fill_ctx(&cx, params)
+        cx.tt = cx.tt_main = &self.tt
+        cx.tt_tricks = &self.tt_tricks
+        bs = fill_state(&st0, &cx, state)
+        with nogil:
+            for i in range(start, stop):
+                st = st0
+                for j in range(4):
+                    st.h[j] = <uint32_t>hands[i, j] if cx.active[j] else 0
+                hint_values(&cx, &st, bs, guess, <int*>&out[i, 0])
+                guess = out[i, 1]
+        self.nodes += cx.nodes
+        return cx.nodes
 
     def batch(self, tuple params, cnp.int64_t[:, ::1] hands, cnp.int64_t[::1] trumps,
               int objective, cnp.int32_t[::1] out, Py_ssize_t start, Py_ssize_t stop,

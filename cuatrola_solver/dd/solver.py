@@ -36,7 +36,8 @@ from .objectives import OBJECTIVES, final_value, points_based
 
 __all__ = ["BACKEND", "OBJECTIVES", "solve", "solve_cards", "analyse_play", "solve_batch",
            "dd_table", "dd_tables", "table_rows", "TABLE_FIGURES", "deal_position",
-           "context_params", "set_tt_bits", "contract_rows"]
+           "context_params", "set_tt_bits", "contract_rows", "solve_layouts",
+           "solve_cards_layouts", "card_figures", "HINT_FIGURES"]
 
 _OBJECTIVE_CODE = {name: i for i, name in enumerate(OBJECTIVES)}
 _BONUS_CODE = {"none": 0, "over_100": 1, "carbunco": 2}
@@ -252,6 +253,90 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
     return result(_in_threads(
         n, workers, 64, 4096,
         lambda s, lo, hi: s.batch(params, hands, trumps, code, out, lo, hi, tricks)))
+
+
+def solve_layouts(pos: play.Position, hands, rules: RuleSet, objective: str = "tricks",
+                  workers: int | None = 1) -> np.ndarray:
+    """The value of ``pos`` for ``objective`` with each row of ``hands`` (``(n, 4)``
+    masks, seats 1-4) as its four hands, everything else as in ``pos``: an int32 array
+    ``(n,)`` (makes 0/1), equal to :func:`solve` of each layout.  Not for ``margin`` of a
+    contract decided on tricks (it has none)."""
+    code = _check(objective)
+    hands = np.ascontiguousarray(hands, dtype=np.int64)
+    if hands.ndim != 2 or hands.shape[1] != 4:
+        raise ValueError("hands must be (n, 4)")
+    if objective == "margin" and not points_based(pos.contract, rules):
+        raise ValueError("a contract decided on tricks has no margin")
+    n = hands.shape[0]
+    out = np.zeros(n, dtype=np.int32)
+    if pos.is_over:
+        out[:] = int(final_value(pos, rules, objective))
+    elif _compiled is None:
+        for i in range(n):
+            layout = pos.with_changes(hands=tuple(int(h) for h in hands[i]))
+            out[i] = int(reference.solve(layout, rules, objective))
+    else:
+        params = context_params(rules, pos.contract, pos.declarer, pos.active, pos.trump)
+        state = _state(pos)
+        _in_threads(n, workers, 64, 4096,
+                    lambda s, lo, hi: s.batch_from(params, state, hands, code, out, lo, hi))
+    return out
+
+
+def solve_cards_layouts(pos: play.Position, hands, rules: RuleSet,
+                        objective: str = "tricks", workers: int | None = 1) -> dict:
+    """``{card: int32 array (n,)}``: :func:`solve_cards` of ``pos`` with each row of
+    ``hands`` as its four hands (the cards the seat on turn may play are its own, the
+    same in every layout)."""
+    _check(objective)
+    if pos.is_over:
+        return {}
+    hands = np.ascontiguousarray(hands, dtype=np.int64)
+    seat = pos.to_play
+    out = {}
+    for c in reference.legal_cards(pos, rules):
+        after = play.play_card(pos, c, rules.monte)
+        rows = hands.copy()
+        rows[:, seat - 1] &= ~(1 << c)
+        out[c] = solve_layouts(after, rows, rules, objective, workers)
+    return out
+
+
+#: the figures of :func:`card_figures`: the last axis of its arrays
+HINT_FIGURES = ("tricks", "margin", "makes")
+
+
+def card_figures(pos: play.Position, hands, rules: RuleSet, workers: int | None = 1) -> dict:
+    """``{card: int32 array (n, 3)}``: for every card the seat on turn may play, the
+    tricks, margin (0 for a contract decided on tricks) and makes (0/1) of the
+    declaring side after it, with each row of ``hands`` (``(n, 4)`` masks, seats 1-4) as
+    the four hands: :func:`solve_cards` of each layout for the three objectives, in one
+    pass (the margin settles makes) with the tables warm from one layout to the next."""
+    if pos.is_over:
+        return {}
+    hands = np.ascontiguousarray(hands, dtype=np.int64)
+    if hands.ndim != 2 or hands.shape[1] != 4:
+        raise ValueError("hands must be (n, 4)")
+    seat = pos.to_play
+    pts = points_based(pos.contract, rules)
+    out = {}
+    for c in reference.legal_cards(pos, rules):
+        after = play.play_card(pos, c, rules.monte)
+        rows = hands.copy()
+        rows[:, seat - 1] &= ~(1 << c)
+        figures = np.zeros((len(rows), 3), dtype=np.int32)
+        if after.is_over or _compiled is None:
+            for j, o in enumerate(HINT_FIGURES):
+                if o != "margin" or pts:
+                    figures[:, j] = solve_layouts(after, rows, rules, o, workers)
+        else:
+            params = context_params(rules, after.contract, after.declarer, after.active,
+                                    after.trump)
+            state = _state(after)
+            _in_threads(len(rows), workers, 64, 4096,
+                        lambda s, lo, hi: s.figures_from(params, state, rows, figures, lo, hi))
+        out[c] = figures
+    return out
 
 
 def _in_threads(n: int, workers: int | None, least: int, most: int, call) -> int:
