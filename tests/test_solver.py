@@ -265,6 +265,46 @@ def test_warm_tables_over_neighbouring_layouts(contract, declarer, objective):
     assert np.array_equal(warm, alone)
 
 
+@compiled
+@pytest.mark.parametrize("preset, contract, declarer, plays", [
+    ("online", "paso", (), 9), ("narro", "solo", (3,), 10), ("italiano", "cuatrola", (1,), 6),
+    ("online", "paso", (), 19)])
+def test_card_figures_equal_solve_cards_of_each_layout(monkeypatch, preset, contract,
+                                                       declarer, plays):
+    """card_figures (one warm batch per card, the margin settling makes) equals
+    solve_cards of each layout, compiled and with the reference backend."""
+    from cuatrola_solver.game.view import View
+    from cuatrola_solver.hidden.deals import enumerate_deals
+    from cuatrola_solver.hidden.knowledge import knowledge_of
+    rules = PRESETS[preset]
+    pos = random_position(random.Random(plays), rules, contract, declarer, plays, 0.0)
+    seat = pos.to_play
+    others = [s for s in range(1, 5) if s != seat and pos.active[s - 1]]
+    rows = [list(pos.hands)]
+    rng = random.Random(1)
+    for _ in range(30):                 # the hidden cards dealt again among the others
+        hidden = [c for s in others for c in range(20) if pos.hands[s - 1] >> c & 1]
+        rng.shuffle(hidden)
+        row = list(pos.hands)
+        for s in others:
+            k = bin(pos.hands[s - 1]).count("1")
+            row[s - 1] = sum(1 << c for c in hidden[:k])
+            hidden = hidden[k:]
+        rows.append(row)
+    hands = np.array(rows, dtype=np.int64)
+    got = solver.card_figures(pos, hands, rules)
+    for i, row in enumerate(rows):
+        layout = pos.with_changes(hands=tuple(row))
+        for j, o in enumerate(solver.HINT_FIGURES):
+            want = solver.solve_cards(layout, rules, o)
+            assert list(want) == list(got)
+            assert [got[c][i, j] for c in want] == [int(v or 0) for v in want.values()], (i, o)
+    if plays >= 9:
+        monkeypatch.setattr(solver, "_compiled", None)
+        ref = solver.card_figures(pos, hands[:3], rules)
+        assert all(np.array_equal(ref[c], got[c][:3]) for c in got)
+
+
 def test_batch_checks_shapes():
     with pytest.raises(ValueError):
         solver.solve_batch(np.zeros((3, 3)), np.zeros(3), PRESETS["online"], "paso")

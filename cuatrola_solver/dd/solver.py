@@ -37,7 +37,7 @@ from .objectives import OBJECTIVES, final_value, points_based
 __all__ = ["BACKEND", "OBJECTIVES", "solve", "solve_cards", "analyse_play", "solve_batch",
            "dd_table", "dd_tables", "table_rows", "TABLE_FIGURES", "deal_position",
            "context_params", "set_tt_bits", "contract_rows", "solve_layouts",
-           "solve_cards_layouts", "card_figures", "HINT_FIGURES"]
+           "card_figures", "HINT_FIGURES"]
 
 _OBJECTIVE_CODE = {name: i for i, name in enumerate(OBJECTIVES)}
 _BONUS_CODE = {"none": 0, "over_100": 1, "carbunco": 2}
@@ -280,25 +280,6 @@ def solve_layouts(pos: play.Position, hands, rules: RuleSet, objective: str = "t
         state = _state(pos)
         _in_threads(n, workers, 64, 4096,
                     lambda s, lo, hi: s.batch_from(params, state, hands, code, out, lo, hi))
-    return out
-
-
-def solve_cards_layouts(pos: play.Position, hands, rules: RuleSet,
-                        objective: str = "tricks", workers: int | None = 1) -> dict:
-    """``{card: int32 array (n,)}``: :func:`solve_cards` of ``pos`` with each row of
-    ``hands`` as its four hands (the cards the seat on turn may play are its own, the
-    same in every layout)."""
-    _check(objective)
-    if pos.is_over:
-        return {}
-    hands = np.ascontiguousarray(hands, dtype=np.int64)
-    seat = pos.to_play
-    out = {}
-    for c in reference.legal_cards(pos, rules):
-        after = play.play_card(pos, c, rules.monte)
-        rows = hands.copy()
-        rows[:, seat - 1] &= ~(1 << c)
-        out[c] = solve_layouts(after, rows, rules, objective, workers)
     return out
 
 
