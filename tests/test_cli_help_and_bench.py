@@ -10,7 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
-from cuatrola_solver.lab.bench import format_bench, run_bench
+from cuatrola_solver.lab.bench import (format_answers_bench, format_bench, run_answers_bench,
+                                       run_bench)
 
 runner = CliRunner()
 
@@ -163,6 +164,25 @@ def test_bench_by_default_is_quick_and_compiled_only():
     assert "reference solver" not in r.stderr
     d = json.loads(runner.invoke(app, ["bench", "--deals", "10", "--json"]).stdout)
     assert all("reference" not in row for row in d["cases"].values())
+
+
+def test_bench_answers_times_whole_processes_and_a_hint():
+    """bench --answers: each row a case with its target, wall and CPU seconds; here the
+    start-up commands (one run each) and an exact hint late in a hand."""
+    rows = run_answers_bench(presets=[], hint_case=("Ac Re", "3b", 2,
+                                                    "1. Sb Ab Cb 3b 2. Ao Ro So Co "
+                                                    "3. 3c Sc Cc Rc", "online"),
+                             repeat=1)
+    cases = [r["case"] for r in rows]
+    assert cases == ["hint --exact, trick 4, seat 2", "cuatrola --help (whole process)",
+                     "cuatrola rules (whole process)",
+                     "cuatrola advise (default, sampled) (whole process)"]
+    assert rows[0]["deals"] >= 1 and rows[0]["target_s"] == 0.5
+    for r in rows:
+        assert r["wall_s"] > 0 and r["cpu_s"] >= 0 and r["meets_target"] == (
+            r["wall_s"] <= r["target_s"])
+    text = format_answers_bench(rows)
+    assert "cuatrola rules (whole process)" in text and "≤ 0.15 s" in text
 
 
 def test_bench_reference_columns_match_the_readme():
