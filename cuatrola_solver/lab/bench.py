@@ -16,17 +16,25 @@ Per deal it reports microseconds and nodes searched, and the speed ratio.
 from __future__ import annotations
 
 import random
+import resource
+import subprocess
+import sys
 import time
 from typing import Callable, Sequence
 
 import numpy as np
 
+from ..advice.bidding import advise
+from ..advice.budget import Budget
+from ..advice.cardplay import hint
 from ..bots.players import PimcPlayer
 from ..bots.playout import play_hand
 from ..dd import reference, solver
 from ..game import cards, play
 from ..game.cards import mask_of
 from ..game.rules import PRESETS, RuleSet, get_rules
+from ..game.view import View
+from ..notation.replay import read_view
 
 #: the targets, microseconds per deal (docs/benchmark.md)
 TARGETS_US = {"tricks3": 10.0, "margin4": 80.0, "makes": 10.0}
@@ -320,9 +328,6 @@ def _timed(fn) -> tuple[float, float]:
 def _timed_command(args: Sequence[str], repeat: int) -> tuple[float, float]:
     """The least (wall, CPU) seconds of ``repeat`` runs of ``cuatrola ARGS`` as a new
     process (start-up included)."""
-    import resource
-    import subprocess
-    import sys
     best = (float("inf"), float("inf"))
     for _ in range(repeat):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -348,12 +353,6 @@ def run_answers_bench(workers: int | None = None, presets: Sequence[str] | None 
     :data:`STARTUP_CASES` (least of ``repeat`` runs) and ``analyze`` of each record of
     ``examples``.  One dict per case: ``case``, ``target_s``, ``wall_s``, ``cpu_s``,
     ``meets_target`` (wall)."""
-    from ..advice.bidding import advise
-    from ..advice.budget import Budget
-    from ..advice.cardplay import hint
-    from ..game.view import View
-    from ..notation.replay import read_view
-
     say = progress or (lambda message: None)
     rows = []
 
