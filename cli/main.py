@@ -7,7 +7,8 @@ import typer
 
 from .common import CommandLine
 from . import (cmd_advise, cmd_analyze, cmd_bench, cmd_bidmodel, cmd_calibrate, cmd_check,
-               cmd_deal, cmd_equity, cmd_hint, cmd_play, cmd_rules, cmd_selfplay, cmd_solve)
+               cmd_deal, cmd_equity, cmd_hint, cmd_play, cmd_puzzles, cmd_rules, cmd_selfplay,
+               cmd_solve)
 from .helpnames import plain_help_names
 
 plain_help_names()
@@ -19,8 +20,9 @@ app = typer.Typer(
          "Cards are a rank and a suit: 3o is the tres de oros, Cc the caballo de copas "
          "(ranks A 3 R C S, suits o c e b). 'cuatrola COMMAND --help' tells more.")
 
-for module in (cmd_advise, cmd_hint, cmd_play, cmd_solve, cmd_check, cmd_analyze, cmd_deal,
-               cmd_rules, cmd_bench, cmd_equity, cmd_selfplay, cmd_calibrate, cmd_bidmodel):
+for module in (cmd_advise, cmd_hint, cmd_play, cmd_solve, cmd_check, cmd_analyze, cmd_puzzles,
+               cmd_deal, cmd_rules, cmd_bench, cmd_equity, cmd_selfplay, cmd_calibrate,
+               cmd_bidmodel):
     module.register(app)
 
 
