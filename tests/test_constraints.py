@@ -8,6 +8,7 @@ give exactly those layouts, sampling must draw only them and uniformly."""
 
 from __future__ import annotations
 
+import json
 import math
 import random
 
@@ -257,3 +258,94 @@ def test_too_many_counts_at_once():
     text = "; ".join(f"{s}: >=1 {x}" for s in (2, 3) for x in "oceb")
     with pytest.raises(NotationError, match="too many count constraints"):
         count_deals(knowledge_of(view.assuming(text)))
+
+
+# --- the answers under constraints --------------------------------------------------------
+
+def test_an_exact_hint_under_constraints_is_the_mean_over_the_filtered_layouts():
+    from cuatrola_solver.advice.budget import Budget
+    from cuatrola_solver.advice.cardplay import hint
+    from cuatrola_solver.dd import solver
+    from cuatrola_solver.game.play import side_of
+    from cuatrola_solver.models.preset import Models
+    rng = random.Random(31)
+    checked = 0
+    while checked < 3:
+        hand = random_hand(rng, rng.randint(6, 10))
+        if hand.is_over() or hand.renuncios:
+            continue
+        view = View.on_turn(hand)
+        if len(view.legal_cards()) < 2:
+            continue
+        other = next(s for s in (1, 2, 3, 4) if s != view.seat and view.active[s - 1])
+        cs = Constraints.parse(f"{other}: >=1 triunfo; {other}: <=2 o")
+        try:
+            h = hint(view.assuming(cs), Budget(exact=True), Models.NONE)
+        except InconsistentDealError:
+            continue
+        rows = _filter(view, cs)
+        base = view.position
+        mine, d = side_of(view.seat), base.declaring_side
+        wins: dict[int, float] = {}
+        for row in rows:
+            mk = solver.solve_cards(base.with_changes(hands=tuple(int(x) for x in row)),
+                                    view.rules, "makes")
+            for c, m in mk.items():
+                wins[c] = wins.get(c, 0) + (m if mine == d else 1 - m)
+        assert h.exact and h.deals == len(rows) and h.layouts == (len(rows), count_deals(
+            knowledge_of(view)))
+        for c in h.cards:
+            assert c.p_win == pytest.approx(wins[c.card] / len(rows))
+        assert h.to_dict()["constraints"] == [str(c) for c in cs]
+        checked += 1
+
+
+def test_the_commands_name_the_constraints_and_refuse_an_impossible_set():
+    from typer.testing import CliRunner
+    from cuatrola_cli.main import app
+    runner = CliRunner()
+    args = ["advise", "Ac 3c Ro Co Ab", "-m", "So", "-s", "2", "-a", "paso", "-n", "2000",
+            "--seed", "1"]
+    r = runner.invoke(app, args + ["--constrain", "3: void o", "-C", "4: >=2 triunfo"])
+    assert r.exit_code == 0, r.stderr
+    assert "assuming 3: void o; 4: >=2 triunfo: 72,072 of the 252,252 layouts remain" \
+        in r.stdout
+    r = runner.invoke(app, args + ["--constrain", "3: void o; 1: void o; 4: <=1 o"])
+    assert r.exit_code == 2
+    assert r.stderr.strip() == ("error: no layout of the hidden cards is left with the "
+                                "constraint '4: <=1 o' together with '3: void o', '1: void o':"
+                                " the cards left cannot be dealt that way")
+    r = runner.invoke(app, args + ["--constrain", "3: holds o"])
+    assert r.exit_code == 2 and "bad constraint '3: holds o'" in r.stderr
+    played = ["hint", "--hand", "Sc 3c Se 3e Sb", "--muestra", "Rc", "--seat", "2",
+              "--played", "1. Rb Sb 3b Rc 2. Ao Ac", "--exact", "--model", "dd", "--json"]
+    h = json.loads(runner.invoke(app, played + ["--constrain", "4: void e"]).stdout)
+    assert (h["layouts"], h["layouts_unconstrained"], h["deals"]) == (140, 420, 140)
+    r = runner.invoke(app, played + ["--constrain", "1: has Ac"])
+    assert r.exit_code == 2 and "Ac has been played" in r.stderr
+
+
+def test_analyze_takes_them_as_the_hands_as_dealt():
+    from pathlib import Path
+    from cuatrola_solver.advice.budget import Budget
+    from cuatrola_solver.analysis.review import analyze
+    from cuatrola_solver.models.preset import Models
+    from cuatrola_solver.notation.record import read_record
+    rec = read_record((Path(__file__).resolve().parent.parent / "examples" / "analysis"
+                       / "online-blunder.txt").read_text())
+    a = analyze(rec, Budget(samples=30, seed=1, workers=1), Models.NONE, bids=False,
+                constraints="2: >=1 e")             # seat 2 was dealt Re: it holds
+    d = a.to_dict()
+    assert d["constraints"] == ["2: >=1 e"]
+    assert [x and x["seat"] for x in d["layouts"]] == [1, None, 3, 4]
+    # seat 2's own cards are valued without it, every other seat's view with it
+    plain = analyze(rec, Budget(samples=30, seed=1, workers=1), Models.NONE, bids=False)
+    for c, p in zip(a.cards, plain.cards):
+        if c.seat == 2:
+            assert (c.p_win, c.deals) == (p.p_win, p.deals)
+    assert any((c.p_win, c.deals) != (p.p_win, p.deals) for c, p in zip(a.cards, plain.cards)
+               if c.seat != 2 and c.kind == "choice")
+    with pytest.raises(InconsistentDealError, match="trick 1, seat 3's card Cb: the "
+                       "constraint '2: void b' \\(on the hands as dealt\\) does not hold"):
+        analyze(rec, Budget(samples=30, seed=1, workers=1), Models.NONE, bids=False,
+                constraints="2: void b")
