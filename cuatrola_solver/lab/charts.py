@@ -50,7 +50,7 @@ from ..models.charts import (CHARTS_VERSION, DOMAINS, LEVELS, CallStats, Cell, C
 from ..models.preset import Models
 from .selfplay import Z95, connect_ray
 
-__all__ = ["ChartSpec", "to_json", "hand_of", "value_hand", "value_batch", "value_hands", "build",
+__all__ = ["ChartSpec", "to_json", "pooled", "hand_of", "value_hand", "value_batch", "value_hands", "build",
            "measure", "compute", "DEFAULT_HANDS", "DEFAULT_SAMPLES", "MIN_HANDS",
            "DEFAULT_MEASURE"]
 
@@ -59,7 +59,7 @@ DEFAULT_HANDS = 10000
 #: deals of each hand's advice when computing a chart
 DEFAULT_SAMPLES = 300
 #: the fewest hands a cell may rest on
-MIN_HANDS = 40
+MIN_HANDS = 20
 #: fresh hands the agreement is measured on, per seat
 DEFAULT_MEASURE = 300
 #: hands per task
@@ -185,6 +185,7 @@ def _read_hands(path: str, key: dict) -> dict[int, dict]:
         try:
             line = json.loads(raw)
             if line.get("run") == key:
+                del line["run"]
                 found[int(line["i"])] = line
         except (ValueError, TypeError, KeyError, AttributeError):
             raise LabError(f"{path}, line {n}: not a valued hand of a chart run") from None
@@ -382,16 +383,34 @@ def measure(chart: Chart, spec: ChartSpec, count: int = DEFAULT_MEASURE, *,
         same += call == line["advice"]
         losses.append(max(0.0, _value(line, line["advice"], chart.value)
                           - _value(line, call, chart.value)))
-    n = len(lines)
+    return _summary(len(lines), same, float(np.sum(losses)),
+                    float(np.sum(np.square(losses))), chart.value)
+
+
+def _summary(n: int, same: int, total: float, squares: float, unit: str) -> dict:
+    """Agreement with its Wilson interval and the mean given up with a normal 95%
+    interval, from the counts and sums (so that several can be pooled)."""
     lo, hi = wilson(same, n)
-    mean = float(np.mean(losses))
-    half = Z95 * float(np.std(losses, ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
-    return {"hands": n, "agreement": round(same / n, 4),
+    mean = total / n
+    var = (squares - n * mean * mean) / (n - 1) if n > 1 else 0.0
+    half = Z95 * math.sqrt(max(var, 0.0) / n)
+    return {"hands": n, "same": same, "agreement": round(same / n, 4),
             "agreement_ci95": [round(lo, 4), round(hi, 4)],
             "given_up": round(mean, 4),
             "given_up_ci95": [round(max(0.0, mean - half), 4), round(mean + half, 4)],
-            "unit": chart.value, "advise": "default budget (Budget())",
+            "given_up_sum": round(total, 6), "given_up_squares": round(squares, 6),
+            "unit": unit, "advise": "default budget (Budget())",
             "seed_stream": MEASURE_STREAM}
+
+
+def pooled(measured: Sequence[dict]) -> dict | None:
+    """The measures of several charts as one (the hands of all of them)."""
+    ms = [m for m in measured if m]
+    if not ms or len({m["unit"] for m in ms}) != 1:
+        return None
+    return _summary(sum(m["hands"] for m in ms), sum(m["same"] for m in ms),
+                    sum(m["given_up_sum"] for m in ms),
+                    sum(m["given_up_squares"] for m in ms), ms[0]["unit"])
 
 
 def to_json(chartset: ChartSet) -> str:
@@ -431,5 +450,6 @@ def compute(specs: Sequence[ChartSpec], hands: int = DEFAULT_HANDS, *,
             "kept_by_trumps": None if specs[0].keep is None else list(specs[0].keep),
             "measured_on": f"{measure_hands} fresh hands per chart, advise's default budget"
                            if measure_hands else None,
+            "measured": pooled([c.measured for c in charts]),
             "date": datetime.date.today().isoformat(), "charts_version": CHARTS_VERSION}
     return ChartSet(rules, tuple(charts), prov)

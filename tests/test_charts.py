@@ -1,0 +1,300 @@
+"""Bidding charts (issue 23, item 1): the classes of hand, the chart built from valued
+hands, the cells against advise on sampled hands, the shipped charts, the command."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from cuatrola_cli.main import app
+from cuatrola_solver.advice.bidding import advise
+from cuatrola_solver.advice.budget import Budget
+from cuatrola_solver.errors import LabError, ModelError
+from cuatrola_solver.game.cards import mask_of, parse_card, parse_cards
+from cuatrola_solver.game.rules import PRESETS, get_rules
+from cuatrola_solver.game.view import View
+from cuatrola_solver.lab import charts as lc
+from cuatrola_solver.models.charts import (COLUMNS, DOMAINS, ROWS, Chart, describe_key,
+                                           hand_class, load_charts, possible, _possible)
+from test_report_html import CHROMIUM, _chromium
+
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+# --- classes ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("hand,muestra,key", [
+    ("Ac 3c Ro Co Ab", "So", (2, "", 2, 1)),          # oros: Ro Co; Ac Ab outside; void e
+    ("Ao 3o Ro Co Ab", "So", (4, "A3", 1, 2)),
+    ("Ao Ro Sc Se Sb", "3o", (2, "A", 0, 0)),
+    ("Sc Cc Rc 3c Ac", "Ab", (0, "", 1, 2)),
+    ("3b Cc Rc Ae Ab", "Ab", (2, "A3", 1, 1)),        # seat 4 holds the muestra
+])
+def test_hand_class(hand, muestra, key):
+    m = parse_card(muestra)
+    assert hand_class(mask_of(parse_cards(hand)), m // 5).key == key
+
+
+def test_the_grid_holds_every_class():
+    classes = _possible()
+    squares = {r + c for r in ROWS for c in COLUMNS if possible(r + c)}
+    assert squares == set(classes)
+    assert (4, "", 0, 2) not in classes            # four trumps hold the as or the tres
+    assert (3, "A", 0, 0) not in classes           # two other cards: a void at least
+    assert describe_key(((2,), ("A", "A3"), (1, 2), (1, 2))) == \
+        "2 triunfos · the as · 1+ outside aces · a void"
+    assert describe_key(((0, 1), ("", "3", "A", "A3"), (0,), (0, 1, 2))) == \
+        "0-1 triunfos · no outside ace"
+
+
+# --- building a chart from valued hands (no search) --------------------------------------
+
+def _lines(n: int, seed: int, seat: int = 1) -> list[dict]:
+    """Made-up valued hands: solo pays with 3 trumps or more, else paso."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        cards = rng.sample(range(20), 6)
+        hand, m = cards[:5], cards[5]
+        trumps = sum(1 for c in hand if c // 5 == m // 5)
+        solo = 0.8 if trumps >= 3 else -0.5
+        out.append({"i": i, "hand": " ".join(_fmt(c) for c in hand), "muestra": _fmt(m),
+                    "advice": "solo" if solo > 0.1 else "paso",
+                    "calls": {"paso": [0.5, 0.5, 0.1, 0.1, None],
+                              "solo": [0.6, 0.6, solo, solo + rng.uniform(-.1, .1), None]}})
+    return out
+
+
+def _fmt(c: int) -> str:
+    from cuatrola_solver.game.cards import format_card
+    return format_card(c)
+
+
+def test_build_merges_rare_classes_and_covers_every_class():
+    spec = lc.ChartSpec.make("online", seat=1, keep=None)
+    chart = lc.build(spec, _lines(3000, 1), min_hands=60)
+    assert all(c.hands >= 60 for c in chart.cells.values())
+    assert sum(c.hands for c in chart.cells.values()) == 3000
+    for key in _possible():
+        assert sum(c.holds(key) for c in chart.cells.values()) == 1
+    for c in chart.cells.values():
+        for group, domain in zip(c.key, DOMAINS):                 # runs of each level
+            at = [domain.index(v) for v in group]
+            assert at == list(range(at[0], at[0] + len(at)))
+        assert c.call == ("solo" if min(c.key[0]) >= 3 else "paso")
+    # a hand's cell is its class's
+    hand = mask_of(parse_cards("Ao 3o Ro Sc Sb"))
+    assert chart.cell_of(hand, 0).call == "solo" and chart.cell_of(hand, 1).call == "paso"
+    # fewer hands: coarser cells, never under the minimum (but the whole chart)
+    coarse = lc.build(spec, _lines(3000, 1), min_hands=600)
+    assert len(coarse.cells) < len(chart.cells)
+    assert all(c.hands >= 600 for c in coarse.cells.values())
+
+
+def test_the_call_of_a_cell_is_the_best_mean_and_kept_hands_are_weighted():
+    spec = lc.ChartSpec.make("online", seat=1, keep=(0.1, 0.1, 0.5, 1.0, 1.0))
+    lines = _lines(400, 2)
+    chart = lc.build(spec, lines, min_hands=10 ** 6)   # one cell: every number of trumps
+    assert len(chart.cells) == 1
+    for cell in chart.cells.values():
+        mine = [ln for ln in lines if hand_class(mask_of(parse_cards(ln["hand"])),
+                                                 parse_card(ln["muestra"]) // 5).key[0]
+                in cell.key[0]]
+        w = [1 / spec.keep[hand_class(mask_of(parse_cards(ln["hand"])),
+                                      parse_card(ln["muestra"]) // 5).key[0]] for ln in mine]
+        ev = {b: np.average([ln["calls"][b][3] for ln in mine], weights=w) for b in ("paso", "solo")}
+        assert cell.calls["solo"].ev_played == pytest.approx(ev["solo"])
+        assert cell.call == max(ev, key=ev.get)
+        assert cell.hands == len(mine)
+        assert sum(cell.advised.values()) == len(mine)
+
+
+def test_hands_are_seeded_and_thinned_by_trumps():
+    spec = lc.ChartSpec.make("online", seat=3, seed=4)
+    a = [lc.hand_of(spec, i) for i in range(300)]
+    assert a == [lc.hand_of(spec, i) for i in range(300)]
+    assert a != [lc.hand_of(replace(spec, seed=5), i) for i in range(300)]
+    few = sum(1 for h, m, _ in a if sum(c // 5 == m // 5 for c in h) <= 1)
+    fresh = [lc.hand_of(spec, i, lc.MEASURE_STREAM) for i in range(300)]
+    few_fresh = sum(1 for h, m, _ in fresh if sum(c // 5 == m // 5 for c in h) <= 1)
+    assert few < 0.4 * 300 < few_fresh          # thinned on the chart's stream only
+
+
+def test_valued_hands_continue_from_the_hands_file(tmp_path):
+    spec = lc.ChartSpec.make("online", seat=2, seed=1, samples=20)
+    path = tmp_path / "hands.jsonl"
+    first = lc.value_hands(spec, 4, workers=1, path=str(path))
+    with open(path, "a") as f:
+        f.write('{"run": {"cut')                  # an interrupted run's last line
+    again = lc.value_hands(spec, 6, workers=1, path=str(path))
+    assert again[:4] == first
+    assert len(path.read_text().splitlines()) == 6
+    assert again == lc.value_hands(spec, 6, workers=1)
+    other = lc.ChartSpec.make("online", seat=3, seed=1, samples=20)   # one file, two runs
+    lc.value_hands(other, 2, workers=1, path=str(path))
+    assert lc.value_hands(spec, 6, workers=1, path=str(path)) == again
+    path.write_text("not json\n")
+    with pytest.raises(LabError, match="line 1"):
+        lc.value_hands(spec, 1, workers=1, path=str(path))
+
+
+# --- the cells against advise on sampled hands ---------------------------------------------
+
+def test_measure_is_the_agreement_with_advise_on_fresh_hands():
+    """The chart's call of each fresh hand against advise's own call on it, recomputed
+    here hand by hand: the agreement and the points given up are what measure says."""
+    spec = lc.ChartSpec.make("online", seat=1, seed=2, samples=40)
+    chart = lc.build(spec, lc.value_hands(spec, 120, workers=1), min_hands=15)
+    fresh = lc.value_hands(replace(spec, samples=60), 12, stream=lc.MEASURE_STREAM, workers=1)
+    m = lc.measure(chart, spec, lines=fresh)
+    same, lost = 0, []
+    rules = get_rules("online")
+    for i in range(12):
+        cards, muestra, seed = lc.hand_of(spec, i, lc.MEASURE_STREAM)
+        view = View.bidding(cards, muestra, 1, [], rules)
+        a = advise(view, Budget(samples=60, seed=seed, workers=1))
+        call = chart.cell_of(view.hand, view.trump).call
+        same += call == a.advice
+        lost.append(a.option(a.advice).ev_rated - a.option(call).ev_rated)
+    assert m["hands"] == 12
+    assert m["agreement"] == pytest.approx(same / 12, abs=1e-4)
+    assert m["given_up"] == pytest.approx(np.mean(lost), abs=1e-4)
+    lo, hi = m["agreement_ci95"]
+    assert lo <= m["agreement"] <= hi and m["given_up_ci95"][0] <= m["given_up"]
+
+
+# --- the shipped charts ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_shipped_charts(preset):
+    cs = load_charts(PRESETS[preset])
+    assert sorted(c.seat for c in cs.charts) == [1, 2, 3, 4]
+    prov = cs.provenance
+    assert prov["command"].startswith("cuatrola charts") and prov["hands_per_chart"] >= 5000
+    assert "Budget(samples=300)" in prov["advise_budget"]
+    for chart in cs.charts:
+        assert chart.auction == ("paso",) * (chart.seat - 1) and chart.score is None
+        assert sum(c.hands for c in chart.cells.values()) == chart.hands
+        small = [c for c in chart.cells.values() if c.hands < chart.min_hands]
+        assert not small, [c.label for c in small]
+        m = chart.measured
+        assert m["hands"] >= 100 and 0 <= m["agreement"] <= 1 and m["given_up"] >= 0
+        for cell in chart.cells.values():
+            best = max(cell.calls, key=lambda b: getattr(cell.calls[b], chart.value))
+            assert getattr(cell.calls[best], chart.value) == pytest.approx(
+                getattr(cell.stats, chart.value))
+
+
+def test_a_corrupt_chart_file_is_one_error(tmp_path):
+    good = json.loads(load_charts(PRESETS["online"]).path.read_text())
+    bad = tmp_path / "c.json"
+    del good["charts"][0]["cells"][0]                     # a class with no cell
+    bad.write_text(json.dumps(good))
+    with pytest.raises(ModelError, match="do not cover every class once"):
+        load_charts(PRESETS["online"], bad)
+    r = run("charts", "--chart", str(bad))
+    assert r.exit_code == 2 and "corrupt" in r.stderr
+    bad.write_text(json.dumps({"version": 1, "rules": "app", "charts": []}))
+    r = run("charts", "--chart", str(bad))
+    assert r.exit_code == 2 and "for rules 'app', not online" in r.stderr
+
+
+# --- the command ---------------------------------------------------------------------------
+
+def test_command_shows_the_shipped_charts():
+    r = run("charts")
+    assert r.exit_code == 0, r.stderr
+    for seat in ("seat 1 (mano), first to speak", "seat 2, all passed before",
+                 "seat 4 (dealer), all passed before"):
+        assert seat in r.stdout
+    assert r.stdout.count("outside aces / voids") == 4
+    assert "against advise on" in r.stdout
+    one = run("charts", "--seat", "3")
+    assert one.exit_code == 0 and "advise agrees" in one.stdout and "hands" in one.stdout
+
+
+def test_command_shows_a_hands_cell():
+    r = run("charts", "--seat", "2", "--hand", "Ao 3o Ro Co Ab", "--muestra", "So")
+    assert r.exit_code == 0, r.stderr
+    assert "4+ triunfos" in r.stdout and "The chart calls" in r.stdout
+    j = run("charts", "--seat", "2", "--hand", "Ao 3o Ro Co Ab", "--muestra", "So", "--json")
+    cell = json.loads(j.stdout)["cell"]
+    chart = load_charts(PRESETS["online"]).find(2, ("paso",))
+    assert cell["call"] == chart.cell_of(mask_of(parse_cards("Ao 3o Ro Co Ab")), 0).call
+
+
+@pytest.mark.parametrize("args,says", [
+    (["--hand", "Ao 3o Ro Co Ab"], "--hand and --muestra together"),
+    (["--hand", "Ao 3o Ro Co Ab", "--muestra", "So"], "give --seat too"),
+    (["--seat", "2", "--auction", "solo"], "make one with --compute"),
+    (["--seat", "2", "--auction", "cuatrola quintola"], "bad"),
+    (["--out", "x.json"], "go with --compute"),
+    (["--plot", "x.pdf"], "ending in .png or .svg"),
+    (["--seat", "5"], "bad seat"),
+])
+def test_command_errors(args, says):
+    r = run("charts", *args)
+    assert r.exit_code == 2 and says in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_compute_writes_a_chart_the_command_reads(tmp_path):
+    out = tmp_path / "c.json"
+    r = run("charts", "--compute", "--seat", "3", "--auction", "paso solo", "--hands", "40",
+            "--samples", "20", "--min-hands", "5", "--workers", "1", "--seed", "3",
+            "--out", str(out), "--rules", "narro")
+    assert r.exit_code == 0, r.stderr
+    assert "seat 3, after paso solo" in r.stdout
+    data = json.loads(out.read_text())
+    assert data["rules"] == "narro" and data["charts"][0]["auction"] == ["paso", "solo"]
+    assert "contrasolo" in {b for c in data["charts"][0]["cells"] for b in c["calls"]}
+    again = run("charts", "--chart", str(out), "--rules", "narro", "--seat", "3", "--auction",
+                "paso solo", "--json")
+    assert again.exit_code == 0, again.stderr
+    assert json.loads(again.stdout)["charts"][0]["hands"] == 40
+
+
+def test_pictures(tmp_path):
+    pytest.importorskip("matplotlib")
+    for suffix in (".png", ".svg"):
+        path = tmp_path / f"chart{suffix}"
+        r = run("charts", "--plot", str(path))
+        assert r.exit_code == 0, r.stderr
+        assert path.stat().st_size > 10_000
+    assert path.read_text().count("<svg") >= 1
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (.ci/run installs it)")
+def test_page_in_chromium(tmp_path):
+    page = tmp_path / "charts.html"
+    r = run("charts", "--html", str(page))
+    assert r.exit_code == 0, r.stderr
+    p = _chromium("--dump-dom", url=page.as_uri())
+    assert re.search(r'<body[^>]*data-charts="ok"', p.stdout)
+    assert [x for x in p.stderr.splitlines() if "CONSOLE" in x] == []
+    assert p.stdout.count('<table class="chart">') == 4
+    assert "following it gave up" in p.stdout
+
+
+@pytest.mark.ray
+def test_ray_values_the_same_hands():
+    ray = pytest.importorskip("ray")
+    spec = lc.ChartSpec.make("online", seat=4, seed=2, samples=20)
+    local = lc.value_hands(spec, 60, workers=1)
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    try:
+        on_ray = lc.value_hands(spec, 60, ray="auto")
+    finally:
+        ray.shutdown()
+    assert on_ray == local
