@@ -118,5 +118,5 @@ def register(app: typer.Typer) -> None:
         changed = rules.differences()
         title = f"rules: {rules.name}" + (f" with {', '.join(changed)} changed" if changed else "")
         typer.echo(title)
-        headers = ["parameter", "value", "meaning", "source (rule document)"]
+        headers = ["parameter", "value", "meaning", "source"]
         typer.echo(wrapped_table(rows, headers, [2, 3]))

@@ -197,7 +197,7 @@ def test_record_errors_say_where():
         replay(record_from_obj({**base, "auction": ["paso", "paso", "paso"]}))
     with pytest.raises(RecordError, match="0 calls"):
         replay(record_from_obj({**base, "auction": []}))
-    with pytest.raises(RecordError, match="cante after trick 1"):
+    with pytest.raises(RecordError, match="may not sing copas after trick 1"):
         replay(record_from_obj({**base, "tricks": [["Ao", "Sc", "Se", "Sb"]],
                                           "cantes": [{"after_trick": 1, "seat": 1, "suit": "c"}]}))
     with pytest.raises(RecordError, match="unknown preset"):

@@ -437,7 +437,7 @@ def test_extra_cards_in_a_json_trick_are_refused():
     ("paso paso paso paso", "solo solo paso paso",
      "stdin, line 7, column 1: auction, call 2 ('solo')"),
     ("5. 3e Ce Se Re", "5. 3e Ce Se Re\ncante 2 oros after 2",
-     "stdin, line 15, column 1: cante after trick 2: seat 2 may not sing oros after trick 2: "
+     "stdin, line 15, column 1: seat 2 may not sing oros after trick 2: "
      "seat 2 does not hold the rey and the caballo of oros"),
     ("5. 3e Ce Se Re", "5. 3e Ce Se Re\n6. Co",
      "stdin, line 15, column 4: card 'Co' in trick 6: the hand is over after trick 5"),

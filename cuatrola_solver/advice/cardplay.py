@@ -170,7 +170,7 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
                 f"before leading: the values assume you do")
         mate = partner_of(seat)
         if (rules.forty_first and cante != base.trump and not base.sung >> base.trump & 1
-                and base.active[mate - 1]):
+                and base.in_play(mate)):
             note += " (where your partner holds the 40, your side sings the 40 first)"
     if exact:
         seed = None

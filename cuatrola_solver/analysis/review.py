@@ -91,7 +91,6 @@ from ..errors import InconsistentDealError
 from ..game.cards import format_card, format_cards
 from ..game.constraints import Constraints
 from ..game.hand import Hand, Renuncio
-from ..game.match import check_score
 from ..game.play import renuncio_obligation, side_of
 from ..game.seats import Side
 from ..game.rules import rules_spec
@@ -597,7 +596,7 @@ def _review_card(hand: Hand, trick: int, position: int, card: int, how: _Method,
                           pp[card], best_pp)
     after = {"makes": False, "game_points": -hand.rules.renuncio_value(hand.contract),
              "tricks": None, "margin": None}
-    obligation = renuncio_obligation(hand.pos.hands[seat - 1], hand.pos.trick, hand.trump, card)
+    obligation = renuncio_obligation(hand.pos.hand(seat), hand.pos.trick, hand.trump, card)
     return CardReview(trick, position, seat, card, "renuncio", legal, before, after, 0.0,
                       best_p, best, h.deals, h.exact, h.seed, obligation,
                       None if best_pp is None else 0.0, best_pp)
@@ -710,9 +709,7 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
     the set already played count).  A constraint that leaves a view no layout raises
     :class:`~cuatrola_solver.errors.InconsistentDealError` naming it and the card.
     """
-    final = replay_deal(rec)               # checks the record, errors say where
-    if rec.score is not None and bids:
-        check_score(final.rules, rec.score, "the record's score")
+    final = replay_deal(rec)               # checks the record and its score, errors say where
     budget = Budget() if budget is None else budget
     models = Models.of(final.rules) if models is None else models
     exact, samples = budget.exact, budget.samples_or(DEFAULT_SAMPLES)

@@ -29,13 +29,14 @@ from ..advice.bidding import advise
 from ..advice.budget import Budget
 from ..advice.cardplay import best_cante, cante_values, hint
 from ..errors import CuatrolaError, quote
-from ..game.cards import Rank, card, cards_of, mask_of, points_of, rank_of, suit_of
+from ..game.cards import (FULL_DECK, SUIT_MASKS, Rank, card, cards_of, mask_of, points_of,
+                          rank_of, suit_of)
 from ..game.play import next_seat, side_of, trick_winner_index
 from ..game.view import View
 from ..models.preset import Models
 
 __all__ = ["Policy", "RandomPlayer", "HeuristicPlayer", "PimcPlayer", "PLAYERS",
-           "make_player", "parse_player", "bid_advice"]
+           "make_player", "parse_player", "split_players", "bid_advice"]
 
 
 class Policy(Protocol):
@@ -85,17 +86,29 @@ def _trick_winner(view: View) -> tuple[int, int] | None:
     return seat, pos.trick[i]
 
 
-def _unseen(view: View) -> int:
-    """Cards this seat has not seen: not in its hand, not played, not the muestra."""
-    seen = view.hand | mask_of(p.card for p in view.plays) | 1 << view.muestra
-    return ((1 << 20) - 1) & ~seen
+def _out(view: View, seats) -> int:
+    """The cards still out that one of ``seats`` (other seats) may hold: not in this
+    seat's hand, not played, and not known to be in another seat's hand.  A card this
+    seat has not seen may be in any hidden hand; a card whose holder it knows -- the
+    muestra, face up in the dealer's hand until the dealer plays it, or a rey or caballo
+    sung -- is out only if that seat is one of ``seats``."""
+    seats = set(seats)
+    if not seats:
+        return 0
+    played = mask_of(p.card for p in view.plays)
+    out = 0
+    for c in cards_of(FULL_DECK & ~view.hand & ~played):
+        holder = view.seen._holder(c)
+        if holder is None or holder[0] in seats:
+            out |= 1 << c
+    return out
 
 
-def _master(view: View, c: int) -> bool:
-    """True when no card the seat has not seen beats ``c`` in its suit."""
+def _master(c: int, out: int) -> bool:
+    """True when no card of ``out`` beats ``c`` in its suit."""
     s = int(suit_of(c))
     return not any(int(suit_of(x)) == s and _strength(x) > _strength(c)
-                   for x in cards_of(_unseen(view)))
+                   for x in cards_of(out))
 
 
 class HeuristicPlayer:
@@ -113,14 +126,25 @@ class HeuristicPlayer:
 
     Cards:
 
-    1. leading: with the best trump still out in hand (the master trump), lead trumps
-       (arrastre) while the other side may hold trumps; else cash an as (or a master
-       card) of a plain suit; else lead the lowest card of the longest plain suit;
-    2. following, partner winning the trick with a card nobody left can beat: give it
-       the most points (an as or tres if allowed), else the lowest card;
-    3. following otherwise: win the trick with the lowest card that wins (the last to
-       play wins only when the trick is worth points or it is cheap); if nothing
-       wins, throw the card worth least.
+    1. leading: with the master trump in hand -- the best trump not yet played: no other
+       seat in play holds a better one, and the muestra counts, face up in the dealer's
+       hand until the dealer plays it -- lead it (arrastre) while the other side may
+       still hold a trump (the muestra is one when the dealer is an opponent); else cash
+       the plain card worth most that is master in its suit (an as, or a card above all
+       those left of its suit); else lead the lowest card of the longest plain suit;
+       else (only trumps) the lowest trump;
+    2. following, partner winning the trick with a card nobody still to play can beat
+       (a plain card only while none of them may hold a trump): give it the plain card
+       worth most (an as or tres if allowed), else the lowest trump;
+    3. following otherwise (an opponent winning, or the partner's card could be beaten):
+       win the trick with the lowest card that wins (the last to play too: every card
+       counts points, so a trick it can win is worth taking); if nothing wins, throw the
+       card worth least, a plain card before a trump.  (The rules of play leave either
+       only cards that win or none that does, so the two halves never compete.)
+
+    A card is "left" or "out" while it is neither played nor in this seat's hand.  Who
+    may hold it: a card the seat has not seen, any hidden hand; the muestra (until the
+    dealer plays it) and a sung rey or caballo, only the seat known to hold them.
     """
 
     name = "heuristic"
@@ -169,12 +193,14 @@ class HeuristicPlayer:
 
     def _lead(self, view: View, legal: list[int]) -> int:
         trump = view.trump
+        others = [s for s in (1, 2, 3, 4) if s != view.seat and view.active[s - 1]]
+        out = _out(view, others)
+        theirs = _out(view, [s for s in others if side_of(s) != view.side])
         trumps = [c for c in legal if suit_of(c) == trump]
-        out = [c for c in cards_of(_unseen(view)) if suit_of(c) == trump]
-        if trumps and out and _master(view, max(trumps, key=_strength)):
+        if trumps and theirs & SUIT_MASKS[trump] and _master(max(trumps, key=_strength), out):
             return max(trumps, key=_strength)
         plain = [c for c in legal if suit_of(c) != trump]
-        masters = [c for c in plain if _master(view, c)]
+        masters = [c for c in plain if _master(c, out)]
         if masters:
             return max(masters, key=lambda c: (points_of(c), c))
         if plain:
@@ -192,16 +218,17 @@ class HeuristicPlayer:
         return suit_of(c) == trump
 
     def _safe(self, view: View, c: int) -> bool:
-        """Nobody who has still to play can beat ``c`` (as far as this seat can tell)."""
+        """Nobody who has still to play to this trick can beat ``c`` (as far as this seat
+        can tell: a card it has not seen may be with any of them)."""
         pos = view.position
-        left = sum(pos.active) - len(pos.trick) - 1
-        if left == 0:
-            return True
-        trump = view.trump
-        unseen = cards_of(_unseen(view))
-        if suit_of(c) == trump:
-            return _master(view, c)
-        return _master(view, c) and not any(suit_of(x) == trump for x in unseen)
+        later, seat = [], view.seat
+        for _ in range(sum(pos.active) - len(pos.trick) - 1):
+            seat = next_seat(seat, pos.active)
+            later.append(seat)
+        out = _out(view, later)
+        if not _master(c, out):
+            return False
+        return suit_of(c) == view.trump or not out & SUIT_MASKS[view.trump]
 
     def __repr__(self) -> str:
         return "heuristic"
@@ -346,3 +373,24 @@ def parse_player(spec: str) -> Policy:
             raise CuatrolaError(f"bad value {quote(value)} for bid of player {quote(spec)}: expected "
                                 f"one of {', '.join(BIDDERS)}")
     return make_player(name, **options)
+
+
+def split_players(text: str) -> list[str]:
+    """The player specs of a list of players (``play --bots``): separated by ``;``, or
+    by commas, where a comma-separated item with ``=`` is an option of the player before
+    it -- ``pimc:samples=3,bid=heuristic`` is one player, ``pimc:samples=3;random;heuristic``
+    and ``pimc:samples=3,random,heuristic`` are three.  The specs are not parsed here
+    (:func:`parse_player` reads each)."""
+    if ";" in text:
+        return [x.strip() for x in text.split(";")]
+    specs: list[str] = []
+    for item in (x.strip() for x in text.split(",")):
+        option = "=" in item and ":" not in item
+        if option and specs and ":" in specs[-1]:
+            specs[-1] += "," + item
+        elif option and specs:
+            raise CuatrolaError(f"bad option {quote(item)}: options follow the player's name "
+                                f"after ':', as pimc:samples=80")
+        else:
+            specs.append(item)
+    return specs

@@ -44,7 +44,7 @@ def singing_order(hand: Hand) -> list[int]:
     leader = pos.leader                       # the winner of the last trick
     order = [leader, (leader + 1) % 4 + 1]    # its side: leader, then partner
     order += [s for s in (1, 2, 3, 4) if side_of(s) != side_of(leader)]
-    return [s for s in order if pos.active[s - 1]]
+    return [s for s in order if pos.in_play(s)]
 
 
 Observer = Callable[[Hand, str, int, object], None]

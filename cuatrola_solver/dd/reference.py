@@ -54,7 +54,7 @@ def pending_cante(pos: play.Position, rules: RuleSet) -> tuple[int, list[int]] |
 
 def legal_cards(pos: play.Position, rules: RuleSet) -> list[int]:
     seat = pos.to_play
-    return list(iter_cards(play.legal_mask(pos.hands[seat - 1], pos.trick, pos.trump,
+    return list(iter_cards(play.legal_mask(pos.hand(seat), pos.trick, pos.trump,
                                            rules.beat_led_after_trump,
                                            rules.free_when_cannot_overtrump)))
 

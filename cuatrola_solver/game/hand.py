@@ -27,7 +27,7 @@ from ..errors import (IllegalBidError, IllegalCanteError, IllegalPlayError,
                       InconsistentDealError, RecordError, quote)
 from .auction import Auction
 from .cards import FULL_DECK, cards_of, format_card, format_cards, mask_of, mask_points, suit_of
-from .match import Score, match_winner
+from .match import Score, check_score, match_winner
 from .play import (SUIT_NAMES, Position, cante_mask, cante_points, cante_refusal,
                    decided_by_tricks, first_leader, legal_mask, outcome, play_card,
                    play_forbidden, renuncio_obligation, side_of, sing, tricks_goal,
@@ -309,6 +309,8 @@ class Hand:
     def __init__(self, hands: Sequence[Iterable[int] | None], muestra: int,
                  rules: RuleSet | None = None, score: Score | None = None) -> None:
         self.rules = rules or get_rules()
+        if score is not None:
+            check_score(self.rules, score, "the match score")   # no hand after the match
         self.known = check_hands(hands, muestra)
         self.deal = tuple(k or 0 for k in self.known)
         self.muestra = muestra
@@ -321,6 +323,7 @@ class Hand:
         self.plays: list[Play] = []
         self.cantes: list[Cante] = []
         self.renuncios: list[Renuncio] = []
+        self._renuncios_seen: list[Renuncio] = []       # in known hands, as played
         self.decided_after: int | None = None
         #: cards were played after an early_end decision: a renuncio that no known hand
         #: shows let the play go on
@@ -390,13 +393,13 @@ class Hand:
         if self.known[seat - 1] is None:
             raise IllegalPlayError(f"seat {seat}'s hand is not known: its legal cards are not")
         r = self.rules
-        return cards_of(legal_mask(pos.hands[seat - 1], pos.trick, self.trump,
+        return cards_of(legal_mask(pos.hand(seat), pos.trick, self.trump,
                                    r.beat_led_after_trump, r.free_when_cannot_overtrump))
 
     def _holder(self, c: int) -> tuple[int, str] | None:
         """A seat known to hold ``c`` now, and how it is known ("" when in its known hand)."""
         for seat, mask in enumerate(self.known, 1):
-            if mask is not None and self.pos.hands[seat - 1] >> c & 1:
+            if mask is not None and self.pos.hand(seat) >> c & 1:
                 return seat, ""
         if c == self.muestra:
             return 4, "the muestra, which the dealer keeps"
@@ -433,7 +436,7 @@ class Hand:
                 turn = f"seat {pos.leader} leads trick {t}{won.replace(', who', ': it')}"
             known = f" ({how})" if how else ""
             return f"card {card} in trick {t} is seat {owner}'s{known}, but {turn}"
-        hand = pos.hands[seat - 1]
+        hand = pos.hand(seat)
         if self.known[seat - 1] is not None and not hand >> c & 1:
             return (f"card {card} in trick {t} is not in the hand of seat {seat}, on turn "
                     f"(holds {format_cards(cards_of(hand))})")
@@ -454,7 +457,7 @@ class Hand:
         if self.known[seat - 1] is not None:
             legal = self.legal_cards()
             if c not in legal:
-                hand = pos.hands[seat - 1]
+                hand = pos.hand(seat)
                 renuncio = Renuncio(t, seat, c, renuncio_obligation(hand, pos.trick,
                                                                     self.trump, c),
                                     tuple(legal))
@@ -464,9 +467,10 @@ class Hand:
         self.current.append((seat, c))
         self.pos = play_card(pos, c, self.rules.monte)
         if renuncio is not None:
+            self._renuncios_seen.append(renuncio)
             self.renuncios.append(renuncio)
         elif self.known[seat - 1] is None:
-            self._prove_renuncios(seat)
+            self._prove_renuncios()
         if not self.pos.trick:
             self.tricks.append(self.current)
             self.current = []
@@ -475,38 +479,38 @@ class Hand:
                 self.decided_after = len(self.tricks)
         return renuncio
 
-    def _prove_renuncios(self, seat: int) -> None:
-        """The renuncios of hidden ``seat`` that its cards so far prove: an earlier card
-        that forbade a card it played since (docs/rules.md 2)."""
+    def _prove_renuncios(self) -> None:
+        """The renuncios: those seen in known hands, and those of hidden hands that their
+        later cards prove -- an earlier card that forbade a card the seat played since
+        (docs/rules.md 2), with every card held that the later ones show."""
         r = self.rules
-        mine = [p for p in self.plays if p.seat == seat]
-        proven = {(x.trick, x.seat) for x in self.renuncios}
         found = []
-        for i, p in enumerate(mine):
-            if (p.trick, p.seat) in proven:
+        for seat in (1, 2, 3, 4):
+            if self.known[seat - 1] is not None:
                 continue
-            forbidden = play_forbidden(p.card, p.before, self.trump, r.beat_led_after_trump,
-                                       r.free_when_cannot_overtrump)
-            later = [q for q in mine[i + 1:] if forbidden >> q.card & 1]
-            if not later:
-                continue
-            held = mask_of(q.card for q in later) | 1 << p.card
-            legal = legal_mask(held, p.before, self.trump, r.beat_led_after_trump,
-                               r.free_when_cannot_overtrump)
-            found.append(Renuncio(p.trick, p.seat, p.card,
-                                  renuncio_obligation(held, p.before, self.trump, p.card),
-                                  tuple(cards_of(legal)), later[0].trick))
-        if found:
-            order = {(p.trick, p.seat): i for i, p in enumerate(self.plays)}
-            self.renuncios = sorted(self.renuncios + found,
-                                    key=lambda x: order[(x.trick, x.seat)])
+            mine = [p for p in self.plays if p.seat == seat]
+            for i, p in enumerate(mine):
+                forbidden = play_forbidden(p.card, p.before, self.trump, r.beat_led_after_trump,
+                                           r.free_when_cannot_overtrump)
+                later = [q for q in mine[i + 1:] if forbidden >> q.card & 1]
+                if not later:
+                    continue
+                held = mask_of(q.card for q in later) | 1 << p.card
+                legal = legal_mask(held, p.before, self.trump, r.beat_led_after_trump,
+                                   r.free_when_cannot_overtrump)
+                found.append(Renuncio(p.trick, p.seat, p.card,
+                                      renuncio_obligation(held, p.before, self.trump, p.card),
+                                      tuple(cards_of(legal)), later[0].trick))
+        order = {(p.trick, p.seat): i for i, p in enumerate(self.plays)}
+        self.renuncios = sorted(self._renuncios_seen + found,
+                                key=lambda x: order[(x.trick, x.seat)])
 
     # --- cantes ---------------------------------------------------------------
     def cante_refusal(self, seat: int, suit: int) -> str | None:
         """Why ``seat`` may not sing ``suit`` now (None when it may); of a hidden seat, as
         far as the seen side can tell: it could hold the pair."""
         pos = self._require_play()
-        if self.known[seat - 1] is not None or not pos.active[seat - 1]:
+        if self.known[seat - 1] is not None or not pos.in_play(seat):
             return cante_refusal(pos, self.rules, seat, suit)
         need = cante_mask(suit)
         gone = [p for p in self.plays if need >> p.card & 1]
@@ -584,6 +588,9 @@ class Hand:
         if calls is None and complete_auction:
             calls = ["paso"] * 4
         calls = list(calls or ())
+        if len(calls) > 4 and not complete_auction:     # a view: the calls may stop early
+            raise RecordError(f"{at('auction')}the auction has {len(calls)} calls: there are "
+                              f"four at most, one per seat from seat 1")
         if complete_auction and len(calls) != 4:
             raise RecordError(f"{at('auction')}the auction has {len(calls)} "
                               f"call{'' if len(calls) == 1 else 's'}: expected 4 (one per "
@@ -595,8 +602,9 @@ class Hand:
                 raise RecordError(f"{at('call', i)}auction, call {i} ({quote(call)}): {e}") \
                     from None
         if self.pos is None and (tricks or cantes):
-            raise RecordError(f"{at()}cards are played, but the auction has only "
-                              f"{len(calls)} call{'' if len(calls) == 1 else 's'} of 4")
+            raise RecordError(f"{at()}{'cards are played' if tricks else 'a cante is recorded'}, "
+                              f"but the auction has only {len(calls)} "
+                              f"call{'' if len(calls) == 1 else 's'} of 4")
         # cantes in the order of their tricks; i: the cante's place in the record
         order = sorted(enumerate(cantes), key=lambda ik: ik[1].after_trick)
         for i, k in order:
@@ -629,8 +637,7 @@ class Hand:
                         try:
                             self.sing(k.seat, k.suit)
                         except IllegalCanteError as e:
-                            raise RecordError(f"{at('cante', i)}cante after trick {t}: {e}") \
-                                from None
+                            raise RecordError(f"{at('cante', i)}{e}") from None
         late = [(i, k) for i, k in order if k.after_trick > len(self.tricks)]
         if late:
             i, k = late[0]

@@ -174,6 +174,14 @@ class Position:
     cantes: tuple[int, int] = (0, 0)
     boundary_sung: tuple[bool, bool] = (False, False)
 
+    def hand(self, seat: int) -> int:
+        """What ``seat`` still holds (a mask; 0 for a hand not known)."""
+        return self.hands[seat - 1]
+
+    def in_play(self, seat: int) -> bool:
+        """Whether ``seat`` plays this contract (a declarer's partner sits out)."""
+        return self.active[seat - 1]
+
     @property
     def tricks_played(self) -> int:
         return self.tricks[0] + self.tricks[1]
@@ -210,10 +218,10 @@ def cante_refusal(pos: Position, rules, seat: int, suit: int) -> str | None:
         return "a cante is declared between tricks, before the next lead"
     if t not in rules.cante_after_tricks:
         return f"no cante may be declared after trick {t} under these rules"
-    if not pos.active[seat - 1]:
+    if not pos.in_play(seat):
         return f"seat {seat} sits out this hand"
     need = cante_mask(suit)
-    if pos.hands[seat - 1] & need != need:
+    if pos.hand(seat) & need != need:
         return f"seat {seat} does not hold the rey and the caballo of {name}"
     if pos.sung >> suit & 1:
         return f"{name} has already been sung"
@@ -229,7 +237,7 @@ def cante_refusal(pos: Position, rules, seat: int, suit: int) -> str | None:
     if rules.forty_first and suit != pos.trump and not pos.sung >> pos.trump & 1:
         forty = cante_mask(pos.trump)
         for mate in (1, 2, 3, 4):
-            if side_of(mate) == side and pos.active[mate - 1] and pos.hands[mate - 1] & forty == forty:
+            if side_of(mate) == side and pos.in_play(mate) and pos.hand(mate) & forty == forty:
                 return f"side {Side(side)} can sing the 40 and must sing it before any 20"
     return None
 
@@ -252,7 +260,7 @@ def cante_singer(pos: Position, side: int, suit: int) -> int:
     """The seat of ``side`` that holds the rey and caballo of ``suit``."""
     need = cante_mask(suit)
     for seat in (1, 2, 3, 4):
-        if side_of(seat) == side and pos.active[seat - 1] and pos.hands[seat - 1] & need == need:
+        if side_of(seat) == side and pos.in_play(seat) and pos.hand(seat) & need == need:
             return seat
     raise ValueError("no seat of that side holds the cante")
 
