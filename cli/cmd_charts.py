@@ -24,8 +24,8 @@ from cuatrola_solver.models.charts import ChartSet, describe_key, load_charts, s
 
 from .chart_pictures import VALUE_WORDS, grid_text, html_charts, plot_chart, situation
 from .cmd_advise import progress_bar
-from .common import (JsonOption, RulesOption, check_writable, emit_json, fail, load_rules,
-                     user_errors, workers_option, write_output)
+from .common import (JsonOption, RulesOption, check_outputs, check_writable, emit_json,
+                     fail, load_rules, user_errors, workers_option, write_output)
 from .render import colour_cards, muestra_text
 
 
@@ -140,6 +140,8 @@ def register(app: typer.Typer) -> None:
         for path, kinds in ((plot, (".png", ".svg")), (html, None), (out, None)):
             if path is not None:
                 check_writable(path, kinds)
+        check_outputs([("--out", out), ("--plot", plot), ("--html", html)],
+                      [("the --chart file", chart_file), ("the --hands-file", hands_file)])
         if plot is not None and importlib.util.find_spec("matplotlib") is None:
             fail("--plot needs matplotlib: pip install 'cuatrola-solver[lab]' "
                  "(or pip install matplotlib)")

@@ -23,8 +23,9 @@ from cuatrola_solver.notation.record import format_rules, read_record, record_fr
 
 from .cmd_advise import progress_bar
 from .cmd_play import OBLIGATION_WORDS
-from .common import (SCHEMA, RecordRulesOption, check_writable, emit_json, fail,
-                     model_option, read_input, record_rules, user_errors, write_output)
+from .common import (SCHEMA, RecordRulesOption, check_outputs, check_writable, emit_json,
+                     fail, model_option, read_input, record_rules, user_errors,
+                     write_output)
 from .render import colour_cards, use_colour
 
 
@@ -231,6 +232,8 @@ def register(app: typer.Typer) -> None:
         for path in (out, html):
             if path is not None:
                 check_writable(path)
+        check_outputs([("--out", out), ("--html", html)],
+                      [("one of the records", r) for r in records])
         recs, puzzles = read_sources(records, rules)
         search = None
         if recs:

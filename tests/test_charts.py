@@ -149,6 +149,44 @@ def test_valued_hands_continue_from_the_hands_file(tmp_path):
         lc.value_hands(spec, 1, workers=1, path=str(path))
 
 
+@pytest.mark.parametrize("change,says", [
+    (lambda d: d.pop("run"), "line 2: not a valued hand of a chart run (no 'run' field)"),
+    (lambda d: d.update(i=-1), "line 2, i: expected the hand's index"),
+    (lambda d: d.update(i=True), "line 2, i: expected the hand's index"),
+    (lambda d: d.update(hand="Ao Ao 3o Ro Co"), "line 2, hand: expected five cards and a "
+                                                 "muestra, got 'Ao Ao 3o Ro Co'"),
+    (lambda d: d.update(hand=d["muestra"] + " " + " ".join(d["hand"].split()[1:])),
+     "line 2, hand: expected five cards and a muestra, all different"),
+    (lambda d: d.update(hand="Ao 3o Ro"), "line 2, hand: expected five cards and a muestra"),
+    (lambda d: d.update(muestra="Xx"), "line 2, hand: expected five cards and a muestra"),
+    (lambda d: d.update(advice="bluff"), "line 2, advice: expected one of the calls"),
+    (lambda d: d["calls"].update(paso=[0.5, None]), "line 2, calls: expected per allowed call"),
+    (lambda d: d["calls"].update(paso=[0.5, 0.5, "x", 0.1, None]), "line 2, calls: expected"),
+    (lambda d: d["calls"].update(bluff=[0, 0, 0, 0, None]), "line 2, calls: expected"),
+    (lambda d: d.update(calls=[]), "line 2, calls: expected"),
+])
+def test_a_bad_line_of_a_hands_file_is_one_error_naming_its_field(tmp_path, change, says):
+    """Every line of a hands file is read through the lab's reader and checked field
+    by field before a chart rests on it."""
+    spec = lc.ChartSpec.make("online", seat=1, seed=0, samples=20)
+    path = tmp_path / "hands.jsonl"
+    lc.value_hands(spec, 2, workers=1, path=str(path))
+    first, second = path.read_text().splitlines()
+    d = json.loads(second)
+    change(d)
+    path.write_text(first + "\n" + json.dumps(d) + "\n")
+    with pytest.raises(LabError, match=re.escape(says)):
+        lc.value_hands(spec, 2, workers=1, path=str(path))
+
+
+def test_a_hands_file_with_a_line_too_long_is_refused(tmp_path):
+    path = tmp_path / "hands.jsonl"
+    path.write_bytes(b"x" * (2 << 20))
+    spec = lc.ChartSpec.make("online", seat=1, seed=0, samples=20)
+    with pytest.raises(LabError, match="line 1: longer than"):
+        lc.value_hands(spec, 1, workers=1, path=str(path))
+
+
 # --- the cells against advise on sampled hands ---------------------------------------------
 
 def test_measure_is_the_agreement_with_advise_on_fresh_hands():
@@ -172,6 +210,28 @@ def test_measure_is_the_agreement_with_advise_on_fresh_hands():
     assert m["given_up"] == pytest.approx(np.mean(lost), abs=1e-4)
     lo, hi = m["agreement_ci95"]
     assert lo <= m["agreement"] <= hi and m["given_up_ci95"][0] <= m["given_up"]
+
+
+def test_the_shipped_cells_against_advise_on_sampled_hands():
+    """Fresh hands (the measuring stream, not the chart's), each given to advise: the
+    online chart's call is advise's on most of them, and where it is not, advise's own
+    numbers say following the chart costs little."""
+    cs = load_charts(PRESETS["online"])
+    rules = get_rules("online")
+    same, lost, n = 0, [], 0
+    for seat in (1, 4):
+        chart = cs.find(seat, ("paso",) * (seat - 1))
+        spec = lc.ChartSpec.make("online", seat=seat, seed=11)
+        for i in range(12):
+            cards, muestra, seed = lc.hand_of(spec, i, lc.MEASURE_STREAM)
+            view = View.bidding(cards, muestra, seat, ["paso"] * (seat - 1), rules)
+            a = advise(view, Budget(samples=150, seed=seed, workers=1))
+            call = chart.cell_of(view.hand, view.trump).call
+            same += call == a.advice
+            lost.append(a.option(a.advice).ev_rated - a.option(call).ev_rated)
+            n += 1
+    assert same >= 0.75 * n, (same, n)
+    assert np.mean(lost) <= 0.1
 
 
 # --- the shipped charts ---------------------------------------------------------------------
@@ -247,6 +307,21 @@ def test_command_errors(args, says):
     r = run("charts", *args)
     assert r.exit_code == 2 and says in r.stderr, r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_no_output_over_an_input(tmp_path):
+    hands = tmp_path / "hands.jsonl"
+    hands.write_text("")
+    r = run("charts", "--compute", "--seat", "1", "--hands", "5", "--samples", "20",
+            "--workers", "1", "--hands-file", str(hands), "--out", str(hands))
+    assert r.exit_code == 2 and "is the --hands-file: the output would overwrite" in r.stderr
+    assert hands.read_text() == ""
+    chart = tmp_path / "c.json"
+    chart.write_text(load_charts(PRESETS["online"]).path.read_text())
+    r = run("charts", "--chart", str(chart), "--html", str(chart))
+    assert r.exit_code == 2 and "is the --chart file" in r.stderr
+    r = run("charts", "--html", str(tmp_path / "a.png"), "--plot", str(tmp_path / "a.png"))
+    assert r.exit_code == 2 and "the same file" in r.stderr
 
 
 def test_compute_writes_a_chart_the_command_reads(tmp_path):

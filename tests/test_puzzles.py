@@ -203,6 +203,20 @@ def test_bad_input_is_one_line(tmp_path):
     assert r.exit_code == 2 and "bad --model" in r.stderr
 
 
+def test_no_output_over_a_record(tmp_path):
+    """--out and --html may not replace one of the records read (nor each other)."""
+    mine = tmp_path / "mine.txt"
+    mine.write_text(BLUNDER.read_text())
+    for opt in ("--out", "--html"):
+        r = run("puzzles", str(BLUNDER), str(mine), opt, str(mine))
+        assert r.exit_code == 2, r.stdout
+        assert r.stderr.startswith(f"error: {opt} '") and " is one of the records: the " \
+            "output would overwrite what is read" in r.stderr
+        assert mine.read_text() == BLUNDER.read_text()
+    r = run("puzzles", str(BLUNDER), "--out", str(tmp_path / "p"), "--html", str(tmp_path / "p"))
+    assert r.exit_code == 2 and "are the same file" in r.stderr
+
+
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (.ci/run installs it)")
 def test_page_in_chromium(selfplay, tmp_path):
     page = tmp_path / "puzzles.html"

@@ -38,7 +38,8 @@ import numpy as np
 from ..advice.bidding import advise
 from ..advice.budget import Budget
 from ..advice.stats import wilson
-from ..errors import LabError
+from ..errors import CuatrolaError, LabError
+from ..game.auction import CALLS
 from ..game.auction import parse_auction
 from ..game.cards import (format_card, format_cards, mask_of, parse_card, parse_cards,
                           random_deal, suit_of)
@@ -48,6 +49,7 @@ from ..game.view import View
 from ..models.charts import (CHARTS_VERSION, DOMAINS, LEVELS, CallStats, Cell, Chart,
                              ChartSet, hand_class)
 from ..models.preset import Models
+from .records import json_lines, shown
 from .selfplay import Z95, connect_ray
 
 __all__ = ["ChartSpec", "to_json", "pooled", "hand_of", "value_hand", "value_batch", "value_hands", "build",
@@ -169,27 +171,55 @@ def _spec_key(spec: ChartSpec, stream: int) -> dict:
     return key
 
 
+def _checked_hand(line: dict, where: str, bids: Sequence[str]) -> int:
+    """The index of a valued hand read back, its fields checked (``where`` names the
+    line): five cards and a muestra, the advice among the calls, each call's five
+    numbers or nulls."""
+    def bad(field: str, expected: str):
+        raise LabError(f"{where}, {field}: expected {expected}, got {shown(line.get(field))}")
+    i = line.get("i")
+    if not isinstance(i, int) or isinstance(i, bool) or i < 0:
+        bad("i", "the hand's index, 0 or more")
+    try:
+        cards = parse_cards(line.get("hand"))
+        muestra = parse_card(line.get("muestra"))
+    except (CuatrolaError, TypeError, AttributeError):
+        bad("hand", "five cards and a muestra")
+    if len(cards) != 5 or len(set(cards) | {muestra}) != 6:
+        bad("hand", "five cards and a muestra, all different")
+    calls = line.get("calls")
+    if (not isinstance(calls, dict) or not calls or any(b not in bids for b in calls)
+            or any(not isinstance(v, list) or len(v) != 5
+                   or any(x is not None and (not isinstance(x, (int, float))
+                                             or isinstance(x, bool) or not math.isfinite(x))
+                          for x in v) for v in calls.values())):
+        bad("calls", "per allowed call its five numbers (or null)")
+    if line.get("advice") not in calls:
+        bad("advice", "one of the calls valued")
+    return i
+
+
 def _read_hands(path: str, key: dict) -> dict[int, dict]:
     """The valued hands of a hands file that belong to the run ``key`` (others are left
-    alone: one file may hold several runs).  A last line cut by an interrupted run is
-    cut off the file: its hands are valued again."""
+    alone: one file may hold several runs), read through the lab's reader (bounded lines,
+    each a JSON object) and checked field by field.  A last line cut by an interrupted
+    run is cut off the file: its hands are valued again."""
     found: dict[int, dict] = {}
     if not os.path.exists(path):
         return found
-    with open(path, "rb") as f:
-        data = f.read()
-    end = data.rfind(b"\n") + 1
-    for n, raw in enumerate(data[:end].splitlines(), 1):
-        if not raw.strip():
+    bids = list(CALLS)
+    end = 0
+    for n, obj, end in json_lines(path, what="hands file", complete_only=True,
+                                  kind="valued hand of a chart run", error=LabError):
+        run = obj.get("run")
+        if not isinstance(run, dict):
+            raise LabError(f"{path}, line {n}: not a valued hand of a chart run "
+                           f"(no 'run' field)")
+        if run != key:
             continue
-        try:
-            line = json.loads(raw)
-            if line.get("run") == key:
-                del line["run"]
-                found[int(line["i"])] = line
-        except (ValueError, TypeError, KeyError, AttributeError):
-            raise LabError(f"{path}, line {n}: not a valued hand of a chart run") from None
-    if end < len(data):
+        line = {k: v for k, v in obj.items() if k != "run"}
+        found[_checked_hand(line, f"{path}, line {n}", bids)] = line
+    if end < os.path.getsize(path):
         with open(path, "r+b") as f:
             f.truncate(end)
     return found
