@@ -241,6 +241,12 @@ def test_a_count_under_a_twenty_before_the_forty():
     ("3: >=6 o", "at most 5"),
     ("1: >=4 c", "seat 1 can hold at most 3"),
     ("3: void o; 1: void o; 4: <=1 o", "together with '3: void o', '1: void o'"),
+    # a card placed or ruled out by an earlier constraint is said to be, not a cante's
+    ("1: has Ao; 3: has Ao", "Ao is known to be in seat 1's hand \\(by the constraint "
+                             "'1: has Ao'\\)$"),
+    ("3: has Ao; 3: not Ao", "seat 3 is known to hold Ao \\(by the constraint '3: has Ao'\\)$"),
+    ("3: not Ao; 3: has Ao", "cannot hold: the constraint '3: not Ao' rules out Ao$"),
+    ("3: void o; 3: has Ao", "cannot hold: the constraint '3: void o' rules out Ao$"),
 ])
 def test_what_cannot_hold(text, says):
     view = View.bidding("Ac 3c Ro Co Ab", "So", seat=2, auction="paso")

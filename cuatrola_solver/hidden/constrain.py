@@ -37,8 +37,9 @@ def constrain(k: "Knowledge", constraints: Constraints) -> "Knowledge":
     """``k`` with every constraint applied, in order; raises
     :class:`InconsistentDealError` naming the first one after which no layout is left."""
     applied: list[Constraint] = []
+    base = k
     for c in constraints:
-        k = _apply(k, c, constraints.dealt)
+        k = _apply(k, c, constraints.dealt, base, applied)
         applied.append(c)
         if count_deals(k) == 0:
             before = applied[:-1]
@@ -53,7 +54,10 @@ def _cards(mask: int) -> str:
     return format_cards(cards_of(mask))
 
 
-def _apply(k: "Knowledge", c: Constraint, dealt: bool) -> "Knowledge":
+def _apply(k: "Knowledge", c: Constraint, dealt: bool, base: "Knowledge",
+           before: list[Constraint]) -> "Knowledge":
+    """``k`` with ``c`` applied; ``base`` is the knowledge before any constraint and
+    ``before`` the constraints already applied (to say where a known card comes from)."""
     s = c.seat
     i = s - 1
     if s == k.seat:
@@ -77,10 +81,11 @@ def _apply(k: "Knowledge", c: Constraint, dealt: bool) -> "Knowledge":
     if hi < held:
         raise InconsistentDealError(f"the constraint '{c}' cannot hold: seat {s} is known to "
                                     f"hold {_cards(now & k.known[i])}"
-                                    + _known_why(k, s, now & k.known[i]))
+                                    + _known_why(k, s, now & k.known[i], base, before))
     if lo > most:
         raise InconsistentDealError(f"the constraint '{c}' cannot hold: "
-                                    + _why_not(k, c, cards, now, free, most, dealt))
+                                    + _why_not(k, c, cards, now, free, most, dealt, base,
+                                               before))
     n = popcount(free)
     forbidden, known, hidden = list(k.forbidden), list(k.known), list(k.hidden_counts)
     if hi - held <= 0:                        # none of the free cards: a mask
@@ -96,14 +101,27 @@ def _apply(k: "Knowledge", c: Constraint, dealt: bool) -> "Knowledge":
                    hidden_counts=tuple(hidden))
 
 
-def _known_why(k: "Knowledge", s: int, cards: int) -> str:
+def _by_constraint(k: "Knowledge", s: int, cards: int, before: list[Constraint]) -> str:
+    """The earlier constraint about seat ``s`` whose set holds ``cards``."""
+    for b in before:
+        if b.seat == s and b.mask(k.trump) & cards:
+            return f"'{b}'"
+    return "an earlier constraint"                      # not reached: a card comes from one
+
+
+def _known_why(k: "Knowledge", s: int, cards: int, base: "Knowledge",
+               before: list[Constraint]) -> str:
+    """Where seat ``s``'s known ``cards`` are known from: the muestra, a cante, or an
+    earlier constraint."""
     if s == 4 and cards >> k.muestra & 1:
         return " (the muestra)"
-    return " (from a cante)"
+    if cards & base.known[s - 1]:
+        return " (from a cante)"
+    return f" (by the constraint {_by_constraint(k, s, cards, before)})"
 
 
 def _why_not(k: "Knowledge", c: Constraint, cards: int, now: int, free: int, most: int,
-             dealt: bool) -> str:
+             dealt: bool, base: "Knowledge", before: list[Constraint]) -> str:
     """Why seat ``c.seat`` cannot hold as many cards of the set as ``c`` asks: a card
     of a ``has`` that is played, in another known hand or ruled out by the seat's plays;
     else how many it can hold at most."""
@@ -119,8 +137,13 @@ def _why_not(k: "Knowledge", c: Constraint, cards: int, now: int, free: int, mos
                 if j == k.seat - 1:
                     return f"{_cards(there)} {'is' if popcount(there) == 1 else 'are'} in your hand"
                 return (f"{_cards(there)} {'is' if popcount(there) == 1 else 'are'} known to "
-                        f"be in seat {j + 1}'s hand" + _known_why(k, j + 1, there))
-        ruled = now & k.forbidden[i]
+                        f"be in seat {j + 1}'s hand" + _known_why(k, j + 1, there, base,
+                                                                  before))
+        ruled = now & base.forbidden[i]
         if ruled:
             return f"seat {c.seat}'s plays show it holds no {_cards(ruled)}"
+        ruled = now & k.forbidden[i]
+        if ruled:
+            return (f"the constraint {_by_constraint(k, c.seat, ruled, before)} rules out "
+                    f"{_cards(ruled)}")
     return f"seat {c.seat} can hold at most {most} of those cards now"
