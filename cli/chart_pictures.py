@@ -251,10 +251,16 @@ def html_charts(charts: list[Chart], provenance: dict, title: str) -> str:
                 f"advise made on {100 * m['agreement']:.0f}% (95% interval "
                 f"{100 * m['agreement_ci95'][0]:.0f}-{100 * m['agreement_ci95'][1]:.0f}%); "
                 f"following it gave up {m['given_up']:.3f} points per hand (95% interval "
-                f"{m['given_up_ci95'][0]:.3f}-{m['given_up_ci95'][1]:.3f}).</p>")
+                f"{m['given_up_ci95'][0]:.3f}-{m['given_up_ci95'][1]:.3f})"
+                + (f"; on the {m['bid_hands']} of them where the chart or advise bids, the "
+                   f"same call on {100 * m['bid_agreement']:.0f}% (95% interval "
+                   f"{100 * m['bid_agreement_ci95'][0]:.0f}-"
+                   f"{100 * m['bid_agreement_ci95'][1]:.0f}%)" if m.get("bid_hands") else "")
+                + ".</p>")
         parts += [_chart_table(chart), "<details><summary>every cell</summary>",
                   _cells_table(chart), "</details>"]
-    how = "; ".join(f"{k}: {v}" for k, v in provenance.items() if v is not None)
+    how = "; ".join(f"{k}: {v}" for k, v in provenance.items()
+                    if v is not None and not isinstance(v, dict))
     parts += [f'<p class="foot">How it was made: {_e(how)}. Written by cuatrola charts '
               "--html; this page needs no network.</p></main>",
               "<script>document.body.dataset.charts = "

@@ -42,7 +42,17 @@ def measured_line(chart) -> str | None:
             f"{100 * m['agreement']:.0f}% (95% interval {100 * m['agreement_ci95'][0]:.0f}-"
             f"{100 * m['agreement_ci95'][1]:.0f}%); following the chart gives up "
             f"{m['given_up']:.3f} {unit} per hand (95% interval {m['given_up_ci95'][0]:.3f}-"
-            f"{m['given_up_ci95'][1]:.3f})")
+            f"{m['given_up_ci95'][1]:.3f})" + bid_words(m))
+
+
+def bid_words(m: dict) -> str:
+    """The agreement on the hands where the chart or advise bids (the paso hands left
+    out), when measured."""
+    if not m.get("bid_hands"):
+        return ""
+    lo, hi = m["bid_agreement_ci95"]
+    return (f"; on the {m['bid_hands']} of them where either bids, the same call on "
+            f"{100 * m['bid_agreement']:.0f}% ({100 * lo:.0f}-{100 * hi:.0f}%)")
 
 
 def cells_table(chart) -> str:
@@ -101,14 +111,16 @@ def register(app: typer.Typer) -> None:
                                                   "writes them) instead of the shipped ones."),
         compute: bool = typer.Option(False, "--compute", help="Compute the charts from the "
                                      "advisor over random deals instead of reading them."),
-        hands: int = typer.Option(lab_charts.DEFAULT_HANDS, "--hands", min=1, metavar="N",
+        hands: int = typer.Option(lab_charts.DEFAULT_HANDS, "--hands", min=1, max=1_000_000,
+                                  metavar="N",
                                   help="With --compute: random hands per chart."),
         samples: int = typer.Option(lab_charts.DEFAULT_SAMPLES, "--samples", "-n", min=1,
+                                    max=20_000,
                                     help="With --compute: deals of each hand's advice."),
-        min_hands: int = typer.Option(lab_charts.MIN_HANDS, "--min-hands", min=1,
+        min_hands: int = typer.Option(lab_charts.MIN_HANDS, "--min-hands", min=1, max=100_000,
                                       metavar="N", help="With --compute: the fewest hands "
                                       "a cell may rest on."),
-        measure: int = typer.Option(0, "--measure", min=0, metavar="N", help="With "
+        measure: int = typer.Option(0, "--measure", min=0, max=100_000, metavar="N", help="With "
                                     "--compute: also measure each chart against advise "
                                     "(default budget) on N fresh hands."),
         seed: int = typer.Option(0, "--seed", min=0, help="With --compute: the seed of the "
@@ -184,7 +196,8 @@ def register(app: typer.Typer) -> None:
                 fail(f"no chart of seat {wanted[0]} "
                      + ("after " + " ".join(wanted[1]) if wanted[1] else "first to speak")
                      + (f" at {wanted[2][0]}-{wanted[2][1]}" if wanted[2] else "")
-                     + f" in {'the shipped charts of ' + rs.name if chart_file is None else chart_file}: "
+                     + " in " + (f"the shipped charts of {rs.name}" if chart_file is None
+                                 else str(chart_file)) + ": "
                      f"make one with --compute (about a minute per 1,000 hands here)")
             charts = [found]
         else:

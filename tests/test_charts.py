@@ -113,7 +113,8 @@ def test_the_call_of_a_cell_is_the_best_mean_and_kept_hands_are_weighted():
                 in cell.key[0]]
         w = [1 / spec.keep[hand_class(mask_of(parse_cards(ln["hand"])),
                                       parse_card(ln["muestra"]) // 5).key[0]] for ln in mine]
-        ev = {b: np.average([ln["calls"][b][3] for ln in mine], weights=w) for b in ("paso", "solo")}
+        ev = {b: np.average([ln["calls"][b][3] for ln in mine], weights=w)
+              for b in ("paso", "solo")}
         assert cell.calls["solo"].ev_played == pytest.approx(ev["solo"])
         assert cell.call == max(ev, key=ev.get)
         assert cell.hands == len(mine)
@@ -192,11 +193,11 @@ def test_a_hands_file_with_a_line_too_long_is_refused(tmp_path):
 def test_measure_is_the_agreement_with_advise_on_fresh_hands():
     """The chart's call of each fresh hand against advise's own call on it, recomputed
     here hand by hand: the agreement and the points given up are what measure says."""
-    spec = lc.ChartSpec.make("online", seat=1, seed=2, samples=40)
+    spec = lc.ChartSpec.make("online", seat=1, seed=4, samples=40)   # two bid hands
     chart = lc.build(spec, lc.value_hands(spec, 120, workers=1), min_hands=15)
     fresh = lc.value_hands(replace(spec, samples=60), 12, stream=lc.MEASURE_STREAM, workers=1)
     m = lc.measure(chart, spec, lines=fresh)
-    same, lost = 0, []
+    same, lost, bids = 0, [], []
     rules = get_rules("online")
     for i in range(12):
         cards, muestra, seed = lc.hand_of(spec, i, lc.MEASURE_STREAM)
@@ -204,8 +205,11 @@ def test_measure_is_the_agreement_with_advise_on_fresh_hands():
         a = advise(view, Budget(samples=60, seed=seed, workers=1))
         call = chart.cell_of(view.hand, view.trump).call
         same += call == a.advice
+        if call != "paso" or a.advice != "paso":
+            bids.append(call == a.advice)
         lost.append(a.option(a.advice).ev_rated - a.option(call).ev_rated)
     assert m["hands"] == 12
+    assert (m["bid_hands"], m["bid_same"]) == (len(bids), sum(bids))
     assert m["agreement"] == pytest.approx(same / 12, abs=1e-4)
     assert m["given_up"] == pytest.approx(np.mean(lost), abs=1e-4)
     lo, hi = m["agreement_ci95"]
@@ -302,6 +306,9 @@ def test_command_shows_a_hands_cell():
     (["--out", "x.json"], "go with --compute"),
     (["--plot", "x.pdf"], "ending in .png or .svg"),
     (["--seat", "5"], "bad seat"),
+    (["--compute", "--hands", "1000001"], "--hands: input should be less than or equal to 1000000"),
+    (["--compute", "--samples", "20001"], "input should be less than or equal to 20000"),
+    (["--compute", "--seed", "-1"], "--seed: input should be greater than or equal to 0"),
 ])
 def test_command_errors(args, says):
     r = run("charts", *args)

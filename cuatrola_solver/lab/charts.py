@@ -52,9 +52,9 @@ from ..models.preset import Models
 from .records import json_lines, shown
 from .selfplay import Z95, connect_ray
 
-__all__ = ["ChartSpec", "to_json", "pooled", "hand_of", "value_hand", "value_batch", "value_hands", "build",
-           "measure", "compute", "DEFAULT_HANDS", "DEFAULT_SAMPLES", "MIN_HANDS",
-           "DEFAULT_MEASURE"]
+__all__ = ["ChartSpec", "to_json", "pooled", "hand_of", "value_hand", "value_batch",
+           "value_hands", "build", "measure", "compute", "DEFAULT_HANDS", "DEFAULT_SAMPLES",
+           "MIN_HANDS", "DEFAULT_MEASURE"]
 
 #: random hands a chart is computed from, per seat
 DEFAULT_HANDS = 10000
@@ -406,29 +406,42 @@ def measure(chart: Chart, spec: ChartSpec, count: int = DEFAULT_MEASURE, *,
     if lines is None:
         lines = value_hands(fresh, count, stream=MEASURE_STREAM, workers=workers, ray=ray,
                             path=path, progress=progress)
-    same, losses = 0, []
+    same, losses, bids, bids_same = 0, [], 0, 0
     for line in lines:
         call = chart.cell_of(mask_of(parse_cards(line["hand"])),
                              int(suit_of(parse_card(line["muestra"])))).call
         same += call == line["advice"]
+        if "paso" not in (call, line["advice"]):
+            bids += 1
+            bids_same += call == line["advice"]
+        elif call != line["advice"]:
+            bids += 1
         losses.append(max(0.0, _value(line, line["advice"], chart.value)
                           - _value(line, call, chart.value)))
     return _summary(len(lines), same, float(np.sum(losses)),
-                    float(np.sum(np.square(losses))), chart.value)
+                    float(np.sum(np.square(losses))), chart.value, bids, bids_same)
 
 
-def _summary(n: int, same: int, total: float, squares: float, unit: str) -> dict:
+def _summary(n: int, same: int, total: float, squares: float, unit: str,
+             bids: int, bids_same: int) -> dict:
     """Agreement with its Wilson interval and the mean given up with a normal 95%
-    interval, from the counts and sums (so that several can be pooled)."""
+    interval, from the counts and sums (so that several can be pooled); ``bids``: the
+    hands on which the chart or advise (or both) calls more than paso, ``bids_same``
+    those of them on which both make the same call (the paso hands, most of them and
+    easy, left out)."""
     lo, hi = wilson(same, n)
     mean = total / n
     var = (squares - n * mean * mean) / (n - 1) if n > 1 else 0.0
     half = Z95 * math.sqrt(max(var, 0.0) / n)
+    blo, bhi = wilson(bids_same, bids) if bids else (0.0, 1.0)
     return {"hands": n, "same": same, "agreement": round(same / n, 4),
             "agreement_ci95": [round(lo, 4), round(hi, 4)],
             "given_up": round(mean, 4),
             "given_up_ci95": [round(max(0.0, mean - half), 4), round(mean + half, 4)],
             "given_up_sum": round(total, 6), "given_up_squares": round(squares, 6),
+            "bid_hands": bids, "bid_same": bids_same,
+            "bid_agreement": round(bids_same / bids, 4) if bids else None,
+            "bid_agreement_ci95": [round(blo, 4), round(bhi, 4)],
             "unit": unit, "advise": "default budget (Budget())",
             "seed_stream": MEASURE_STREAM}
 
@@ -440,7 +453,8 @@ def pooled(measured: Sequence[dict]) -> dict | None:
         return None
     return _summary(sum(m["hands"] for m in ms), sum(m["same"] for m in ms),
                     sum(m["given_up_sum"] for m in ms),
-                    sum(m["given_up_squares"] for m in ms), ms[0]["unit"])
+                    sum(m["given_up_squares"] for m in ms), ms[0]["unit"],
+                    sum(m["bid_hands"] for m in ms), sum(m["bid_same"] for m in ms))
 
 
 def to_json(chartset: ChartSet) -> str:
