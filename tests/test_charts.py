@@ -157,8 +157,8 @@ def test_valued_hands_continue_from_the_hands_file(tmp_path):
     (lambda d: d.update(hand="Ao Ao 3o Ro Co"), "line 2, hand: expected five cards and a "
                                                  "muestra, got 'Ao Ao 3o Ro Co'"),
     (lambda d: d.update(hand=d["muestra"] + " " + " ".join(d["hand"].split()[1:])),
-     "line 2, hand: expected five cards and a muestra, all different"),
-    (lambda d: d.update(hand="Ao 3o Ro"), "line 2, hand: expected five cards and a muestra"),
+     "line 2, hand: expected five different cards and the muestra, which only seat 4 holds"),
+    (lambda d: d.update(hand="Ao 3o Ro"), "line 2, hand: expected five different cards"),
     (lambda d: d.update(muestra="Xx"), "line 2, hand: expected five cards and a muestra"),
     (lambda d: d.update(advice="bluff"), "line 2, advice: expected one of the calls"),
     (lambda d: d["calls"].update(paso=[0.5, None]), "line 2, calls: expected per allowed call"),
@@ -177,6 +177,22 @@ def test_a_bad_line_of_a_hands_file_is_one_error_naming_its_field(tmp_path, chan
     change(d)
     path.write_text(first + "\n" + json.dumps(d) + "\n")
     with pytest.raises(LabError, match=re.escape(says)):
+        lc.value_hands(spec, 2, workers=1, path=str(path))
+
+
+def test_the_dealers_hands_hold_the_muestra(tmp_path):
+    """Seat 4 holds the muestra: its hands are read back (and one without it refused)."""
+    spec = lc.ChartSpec.make("online", seat=4, seed=0, samples=20)
+    path = tmp_path / "hands.jsonl"
+    first = lc.value_hands(spec, 2, workers=1, path=str(path))
+    assert all(h["muestra"] in h["hand"].split() for h in first)
+    assert lc.value_hands(spec, 2, workers=1, path=str(path)) == first
+    d = json.loads(path.read_text().splitlines()[1])
+    d["hand"] = " ".join(c for c in lc.format_cards(range(20)).split()
+                         if c != d["muestra"])[:14]
+    path.write_text(path.read_text().splitlines()[0] + "\n" + json.dumps(d) + "\n")
+    with pytest.raises(LabError, match="line 2, hand: expected five different cards and the "
+                                       "muestra, which only seat 4 holds"):
         lc.value_hands(spec, 2, workers=1, path=str(path))
 
 

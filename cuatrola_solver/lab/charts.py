@@ -171,10 +171,10 @@ def _spec_key(spec: ChartSpec, stream: int) -> dict:
     return key
 
 
-def _checked_hand(line: dict, where: str, bids: Sequence[str]) -> int:
+def _checked_hand(line: dict, where: str, bids: Sequence[str], seat: int) -> int:
     """The index of a valued hand read back, its fields checked (``where`` names the
-    line): five cards and a muestra, the advice among the calls, each call's five
-    numbers or nulls."""
+    line): five cards and a muestra (among them for the dealer, seat 4, who holds it),
+    the advice among the calls, each call's five numbers or nulls."""
     def bad(field: str, expected: str):
         raise LabError(f"{where}, {field}: expected {expected}, got {shown(line.get(field))}")
     i = line.get("i")
@@ -185,8 +185,8 @@ def _checked_hand(line: dict, where: str, bids: Sequence[str]) -> int:
         muestra = parse_card(line.get("muestra"))
     except (CuatrolaError, TypeError, AttributeError):
         bad("hand", "five cards and a muestra")
-    if len(cards) != 5 or len(set(cards) | {muestra}) != 6:
-        bad("hand", "five cards and a muestra, all different")
+    if len(cards) != 5 or len(set(cards)) != 5 or (muestra in cards) != (seat == 4):
+        bad("hand", "five different cards and the muestra, which only seat 4 holds")
     calls = line.get("calls")
     if (not isinstance(calls, dict) or not calls or any(b not in bids for b in calls)
             or any(not isinstance(v, list) or len(v) != 5
@@ -218,7 +218,7 @@ def _read_hands(path: str, key: dict) -> dict[int, dict]:
         if run != key:
             continue
         line = {k: v for k, v in obj.items() if k != "run"}
-        found[_checked_hand(line, f"{path}, line {n}", bids)] = line
+        found[_checked_hand(line, f"{path}, line {n}", bids, key["seat"])] = line
     if end < os.path.getsize(path):
         with open(path, "r+b") as f:
             f.truncate(end)
