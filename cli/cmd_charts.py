@@ -73,14 +73,21 @@ def cells_table(chart) -> str:
 def cell_text(chart, view: View) -> str:
     cell = chart.cell_of(view.hand, view.trump)
     s = cell.stats
-    others = "; ".join(f"{b}: {_pct(c.p_rated)}, {c.ev_rated:+.2f}"
-                       for b, c in cell.calls.items() if b != cell.call)
+    if chart.value == "p_match":      # with a score the call is chosen on the match chance
+        head = (f"{_pct(s.p_match)} to win the match ({_pct(s.p_rated)} to win the hand, "
+                f"{s.ev_rated:+.2f} points per hand on average)")
+        others = "; ".join(f"{b}: {_pct(c.p_match)} the match ({_pct(c.p_rated)}, "
+                           f"{c.ev_rated:+.2f})"
+                           for b, c in cell.calls.items() if b != cell.call)
+    else:
+        head = f"{_pct(s.p_rated)} to win, {s.ev_rated:+.2f} points per hand on average"
+        others = "; ".join(f"{b}: {_pct(c.p_rated)}, {c.ev_rated:+.2f}"
+                           for b, c in cell.calls.items() if b != cell.call)
     return (f"{colour_cards(format_cards(view.cards))}, "
             f"{colour_cards(muestra_text(format_card(view.muestra)))}: "
             f"{describe_key(cell.key)}\n"
-            f"The chart calls {cell.call}: {_pct(s.p_rated)} to win, {s.ev_rated:+.2f} points "
-            f"per hand on average over the {cell.hands:,} hands of the cell (advise agreed "
-            f"on {_pct(cell.agreement)} of them); {others}.")
+            f"The chart calls {cell.call}: {head} over the {cell.hands:,} hands of the cell "
+            f"(advise agreed on {_pct(cell.agreement)} of them); {others}.")
 
 
 def register(app: typer.Typer) -> None:

@@ -365,6 +365,26 @@ def test_compute_writes_a_chart_the_command_reads(tmp_path):
     assert json.loads(again.stdout)["charts"][0]["hands"] == 40
 
 
+def test_a_chart_at_a_score_plays_for_the_match(tmp_path):
+    out = tmp_path / "c.json"
+    r = run("charts", "--compute", "--seat", "1", "--score", "3-8", "--hands", "30",
+            "--samples", "20", "--min-hands", "5", "--workers", "1", "--seed", "1",
+            "--out", str(out))
+    assert r.exit_code == 0, r.stderr
+    assert "score 3-8" in r.stdout and "the call of best P(match) per cell" in r.stdout
+    chart = load_charts(PRESETS["online"], out).find(1, (), (3, 8))
+    assert chart.value == "p_match"
+    for cell in chart.cells.values():
+        assert cell.call == max(cell.calls, key=lambda b: cell.calls[b].p_match)
+    r = run("charts", "--chart", str(out), "--seat", "1", "--score", "3-8", "--hand",
+            "Ao 3o Ro Sc Sb", "--muestra", "Co")
+    assert r.exit_code == 0, r.stderr
+    cell = chart.cell_of(mask_of(parse_cards("Ao 3o Ro Sc Sb")), 0)
+    assert (f"The chart calls {cell.call}: {100 * cell.stats.p_match:.0f}% to win the match"
+            in r.stdout)
+    assert r.stdout.count("the match") == len(cell.calls)
+
+
 def test_pictures(tmp_path):
     pytest.importorskip("matplotlib")
     for suffix in (".png", ".svg"):
