@@ -69,7 +69,10 @@ def test_usage_names_the_argument():
     assert "error: missing argument 'RECORD'" in run("check").output
 
 
-def test_shell_completion_script():
+def test_shell_completion_script(monkeypatch):
+    # the shell named, not the one detected among the test's parent processes (under a
+    # runner that is not a shell's child, detection finds none and the script is refused)
+    monkeypatch.setenv("_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION", "1")
     r = runner.invoke(app, ["--show-completion", "bash"], prog_name="cuatrola")
     assert r.exit_code == 0
     assert "complete -o default -F _cuatrola_completion cuatrola" in r.stdout
