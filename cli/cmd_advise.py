@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
-from typing import Iterator, Optional
+from typing import Iterator, List, Optional
 
 import typer
 from tabulate import tabulate
@@ -15,7 +15,8 @@ from cuatrola_solver.game.match import parse_score
 from cuatrola_solver.game.seats import check_seat
 from cuatrola_solver.game.view import View
 
-from .common import (JsonOption, RulesOption, SeedOption, command_budget, command_models,
+from .common import (JsonOption, RulesOption, SeedOption, command_budget,
+                     command_constraints, command_models, constrain_option, constraints_line,
                      emit_json, exact_option, load_rules, model_option, samples_option,
                      user_errors, workers_option)
 from .render import colour_cards, muestra_text
@@ -180,14 +181,17 @@ def register(app: typer.Typer) -> None:
             "made said nothing (by default each deal is weighted by how likely those calls "
             "were with it: the preset's bid model)."),
         model_name: str = model_option("odds and advice"),
+        constrain: Optional[List[str]] = constrain_option(),
         json_out: bool = JsonOption,
     ) -> None:
         """Odds and advice for each call this seat may make now (later seats assumed to pass)."""
         budget = command_budget(exact, samples, seed, workers)
         check_seat(seat, "--seat")
         rs = load_rules(rules)
+        assumed = command_constraints(constrain)
         view = View.bidding(hand, muestra, seat, auction, rs,
-                            parse_score(score, rules=rs) if score is not None else None)
+                            parse_score(score, rules=rs) if score is not None else None
+                            ).assuming(assumed)
         models = command_models(rs, model_name, inference=not no_inference)
         with progress_bar("advise") as bar:
             result = advise(view, budget, models, progress=bar)
@@ -209,4 +213,7 @@ def register(app: typer.Typer) -> None:
                    + ("played odds (the preset's self-play model) beside double dummy"
                       if report.get("model") == "played" else "double dummy")
                    + (", later seats pass" if report["seat"] < 4 else "")))
+        line = constraints_line(report)
+        if line:
+            typer.echo(colour_cards(line))
         typer.echo(render(report))

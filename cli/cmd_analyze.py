@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 from tabulate import tabulate
@@ -19,9 +19,10 @@ from cuatrola_solver.notation.record import format_rules, read_record, write_tex
 
 from .cmd_advise import progress_bar
 from .common import (JsonOption, RecordRulesOption, SeedOption, card_model_note,
-                     check_outputs, check_writable, command_budget, command_models,
-                     emit_json, exact_option, fail, model_option, read_input, record_rules,
-                     samples_option, user_errors, workers_option, write_output)
+                     check_outputs, check_writable, command_budget, command_constraints,
+                     command_models, constrain_option, emit_json, exact_option, fail,
+                     model_option, read_input, record_rules, samples_option, user_errors,
+                     workers_option, write_output)
 from .render import colour_cards, muestra_text, result_lines
 
 def _pct(p) -> str:
@@ -86,6 +87,12 @@ def render(report: dict) -> str:
            f"{report['samples']} sampled deals per card and bid (every deal when fewer), "
            f"seed {report['seed']}")
     lines.append(f"knowledge: {how}; double dummy: all cards visible")
+    if report.get("constraints"):
+        left = ", ".join(f"seat {n['seat']} {n['layouts']:,} of {n['layouts_unconstrained']:,}"
+                         for n in report["layouts"] if n is not None)
+        lines.append(f"assuming, of the hands as dealt: {'; '.join(report['constraints'])} "
+                     f"(each seat's view takes those about the other seats; layouts left at "
+                     f"the deal: {left})")
 
     if report["bids"]:
         match = any("match_loss" in b for b in report["bids"])
@@ -198,6 +205,7 @@ def register(app: typer.Typer) -> None:
             "nothing (by default each deal is weighted by how likely the calls were with it)."),
         model_name: str = model_option("labels and bid advice on each card's and call's "
                                        "P(win)"),
+        constrain: Optional[List[str]] = constrain_option("as dealt"),
         json_out: bool = JsonOption,
     ) -> None:
         """Post-game report: each card's cost, the mistakes, the bids, the points.
@@ -223,7 +231,9 @@ def register(app: typer.Typer) -> None:
         rec = record_rules(read_record(text, where), rules)
         models = command_models(rec.rules, model_name, inference=not no_inference)
         with progress_bar("analyze") as bar:
-            result = review.analyze(rec, budget, models, bids=bids, progress=bar)
+            result = review.analyze(rec, budget, models, bids=bids,
+                                    constraints=command_constraints(constrain, dealt=True),
+                                    progress=bar)
         report = result.to_dict()
         title = f"cuatrola analysis: {Path(where).name}"
         if html is not None:

@@ -6,7 +6,7 @@ live at the table from the seat's own cards: ``--hand --muestra --seat [--auctio
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import List, Optional
 
 import typer
 from tabulate import tabulate
@@ -20,9 +20,10 @@ from cuatrola_solver.notation.replay import read_view, replay, view_of
 
 from .cmd_advise import progress_bar
 from .common import (JsonOption, RecordRulesOption, SeedOption, card_model_note,
-                     command_budget, command_models, emit_json, exact_option, fail,
-                     load_rules, model_option, read_input, record_rules, samples_option,
-                     user_errors, workers_option)
+                     command_budget, command_constraints, command_models, constrain_option,
+                     constraints_line, emit_json, exact_option, fail, load_rules,
+                     model_option, read_input, record_rules, samples_option, user_errors,
+                     workers_option)
 
 
 def render(report: dict) -> str:
@@ -98,13 +99,16 @@ def register(app: typer.Typer) -> None:
             False, "--no-inference", help="Deal the hidden cards as if the calls said "
             "nothing (by default each deal is weighted by how likely the calls were with it)."),
         model_name: str = model_option("each card's P(win)"),
+        constrain: Optional[List[str]] = constrain_option(),
         json_out: bool = JsonOption,
     ) -> None:
         """The value of each legal card for the seat on turn, from what it knows (best first)."""
         budget = command_budget(exact, samples, seed, workers)
         if seat is not None:
             check_seat(seat, "--seat")
-        view = source_of(record, hand, muestra, seat, auction, played, rules, score)
+        assumed = command_constraints(constrain)
+        view = source_of(record, hand, muestra, seat, auction, played, rules,
+                         score).assuming(assumed)
         models = command_models(view.rules, model_name, inference=not no_inference)
         note = card_model_note(models.played, view.rules)
         with progress_bar("hint") as bar:
@@ -118,6 +122,9 @@ def register(app: typer.Typer) -> None:
                        f"{report['note']}")
             typer.echo(f"contract {report['contract']}; {report['deals']:,} sampled deals, "
                        f"seed {report['seed']}; double dummy")
+            line = constraints_line(report)
+            if line:
+                typer.echo(line)
             return
         best = report["cards"][0]
         typer.echo(f"seat {report['seat']}, trick {report['trick']}: play {best['card']} "
@@ -133,6 +140,9 @@ def register(app: typer.Typer) -> None:
         typer.echo(f"contract {report['contract']}; {how}; "
                    + ("played odds (the preset's self-play model) beside double dummy"
                       if report["model"] == "played" else "double dummy"))
+        line = constraints_line(report)
+        if line:
+            typer.echo(line)
         if note:
             typer.echo(note)
         typer.echo(render(report))

@@ -23,6 +23,7 @@ except ImportError:  # pragma: no cover - older typer, on click
     from click import exceptions as click_errors
 
 from cuatrola_solver.errors import CuatrolaError, quote
+from cuatrola_solver.game.constraints import Constraints
 from cuatrola_solver.notation.record import HandRecord, format_rules
 from cuatrola_solver.game.rules import RuleSet, get_rules
 
@@ -67,6 +68,29 @@ def model_option(what: str):
         help=f"played: {what} as the hand will be played by players who see only their own "
              f"cards (the preset's played-odds model, fitted in self-play), beside the "
              f"double-dummy ones; dd: double dummy only.")
+
+
+def constrain_option(when: str = "now"):
+    return typer.Option(
+        None, "--constrain", "-C", metavar="WHAT",
+        help=f"What you believe the other seats hold {when}, beyond what the play shows: "
+             "'3: void o' (seat 3 has no oros), '2: has Ao', '2: not Ao', '4: >=2 triunfo' "
+             "(also <=N and =N, of a suit letter or triunfo); several joined with ';' or "
+             "the option given again. Only the layouts that meet them are dealt, exactly "
+             "or sampled.")
+
+
+def command_constraints(values: Sequence[str] | None, *, dealt: bool = False):
+    """The constraints of ``--constrain`` (given once or more)."""
+    return Constraints.parse(";".join(values or ()), dealt=dealt)
+
+
+def constraints_line(report: dict) -> str | None:
+    """``assuming 3: void o; 4: >=2 triunfo: 72,072 of the 252,252 layouts remain``."""
+    if not report.get("constraints"):
+        return None
+    return (f"assuming {'; '.join(report['constraints'])}: {report['layouts']:,} of the "
+            f"{report['layouts_unconstrained']:,} layouts remain")
 
 
 def command_models(rules: RuleSet, model: str, inference: bool = True) -> "Models":

@@ -29,6 +29,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
                            "points come from."),
     "analyze": ("cmd_analyze", "Post-game report: each card's cost, the mistakes, the bids, "
                                "the points."),
+    "puzzles": ("cmd_puzzles", "Puzzles from your own hands: where the card played lost "
+                               "and one card was best."),
+    "charts": ("cmd_charts", "Bidding charts: which hands should call paso, solo, cuatrola "
+                             "or quintola."),
     "deal": ("cmd_deal", "Random deals as hand records (JSON lines with --json, else the text "
                          "form)."),
     "rules": ("cmd_rules", "Show the presets: every rule parameter with a one-line "

@@ -10,7 +10,8 @@ The everyday names are here (``import cuatrola_solver as cs``)::
 - the answers: :func:`advise` (odds of every call), :func:`hint` (the value of every
   card), :func:`analyze` (a played hand, card by card and call by call), with their
   :class:`Budget` (how much search) and :class:`Models` (the preset's fitted models,
-  loaded by default as the commands load them);
+  loaded by default as the commands load them); what-if :class:`Constraints` on the
+  other hands ride on the view (``view.assuming("3: void o; 4: >=2 triunfo")``);
 - double dummy: :func:`solve`, :func:`solve_cards`, :func:`dd_table`;
 - the game: :class:`View` (one seat's view: what every answer takes), :class:`Hand` (the
   rules engine), :class:`RuleSet`, :data:`PRESETS`, :func:`get_rules`, :class:`Score`,
@@ -44,6 +45,7 @@ _FACE = {
     "analyze": "analysis.review", "Analysis": "analysis.review",
     "annotate": "analysis.review",
     "Budget": "advice.budget", "Models": "models.preset",
+    "Constraints": "game.constraints",
     # double dummy
     "solve": "dd.solver", "solve_cards": "dd.solver", "dd_table": "dd.solver",
     # the game
@@ -93,6 +95,7 @@ if TYPE_CHECKING:  # the same names, for readers and type checkers
     from .errors import (CuatrolaError, IllegalBidError, IllegalCanteError, IllegalPlayError,
                          InconsistentDealError, NotationError, RecordError, RulesError)
     from .game.cards import format_card, format_cards, parse_card, parse_cards, random_deal
+    from .game.constraints import Constraints
     from .game.hand import Hand
     from .game.match import Score, parse_score
     from .game.play import Position, deal_position

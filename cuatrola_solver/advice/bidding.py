@@ -66,7 +66,8 @@ from ..models.preset import Models
 from .budget import EXACT_SLICE, MIN_ROUNDS, ROUND, Budget, Progress
 from .stats import Tally, wilson
 
-__all__ = ["Option", "OptionResult", "Advice", "bid_options", "advise", "DEFAULT_SAMPLES"]
+__all__ = ["Option", "OptionResult", "Advice", "bid_options", "advise", "DEFAULT_SAMPLES",
+           "layouts_of", "constraints_dict"]
 
 #: most deals of a sampled advice (it usually stops earlier)
 DEFAULT_SAMPLES = 20000
@@ -222,6 +223,9 @@ class Advice:
     model: str = "dd"
     #: with played odds: the call of highest double-dummy EV (or match chance)
     advice_dd: str | None = None
+    #: the view's what-if constraints, and the layouts that meet them (of how many)
+    constraints: tuple[str, ...] = ()
+    layouts: tuple[int, int] | None = None
 
     def option(self, bid: str) -> OptionResult:
         for r in self.options:
@@ -246,7 +250,26 @@ class Advice:
             d["effective_deals"] = round(self.effective_deals, 1)
         if self.advice_dd is not None:
             d["advice_dd"] = self.advice_dd
+        d.update(constraints_dict(self.constraints, self.layouts))
         return d
+
+
+def layouts_of(view: View, k=None) -> tuple[int, int] | None:
+    """With what-if constraints: the layouts that meet them (``k``: the view's knowledge,
+    when already at hand) and the layouts of the view without them (None without
+    constraints)."""
+    if not view.constraints:
+        return None
+    return (count_deals(knowledge_of(view) if k is None else k),
+            count_deals(knowledge_of(view.assuming(None))))
+
+
+def constraints_dict(constraints: Sequence[str], layouts: tuple[int, int] | None) -> dict:
+    """The JSON fields of an answer's constraints (none without)."""
+    if not constraints:
+        return {}
+    return {"constraints": list(constraints), "layouts": layouts[0],
+            "layouts_unconstrained": layouts[1]}
 
 
 def _results(options: list[Option], tallies: dict, exact: bool, seat: int) -> list[OptionResult]:
@@ -366,6 +389,11 @@ def advise(view: View, budget: Budget | None = None, models: Models | None = Non
     as ``effective_deals``.  With a played-odds model each call also has its P(win) and
     EV as the hand will be played (``p_played``, ``ev_played``), the advice is chosen on
     them and ``advice_dd`` is the double-dummy choice.
+
+    The view's what-if constraints (:meth:`View.assuming
+    <cuatrola_solver.game.view.View.assuming>`) limit the deals to the layouts that meet
+    them; the answer names them, with ``layouts`` (that many layouts meet them, of how
+    many without them).
     """
     budget = Budget() if budget is None else budget
     models = Models.of(view.rules) if models is None else models
@@ -383,6 +411,8 @@ def advise(view: View, budget: Budget | None = None, models: Models | None = Non
     before = list(view.calls)
     options = bid_options(rules, seat, before, score)
     k = knowledge_of(view)
+    layouts = layouts_of(view, k)
+    assumed = tuple(view.constraints.to_list())
     workers = budget.workers_or(os.cpu_count() or 1)
     keys = list(dict.fromkeys(o.key for o in options if o.allowed))
     tallies = {key: Tally() for key in keys}
@@ -432,7 +462,7 @@ def advise(view: View, budget: Budget | None = None, models: Models | None = Non
             advice = _choose(results)
         return Advice(rules, seat, tuple(cards), muestra, exact, n, seed, tuple(results),
                       advice, calls, score, effective_deals=ess, model=model,
-                      advice_dd=advice_dd)
+                      advice_dd=advice_dd, constraints=assumed, layouts=layouts)
     per_hand = _choose_played(results) if played_model is not None else _choose(results)
     if played_model is not None:
         advice_dd = _choose_match(_with_match([dataclasses.replace(r, outcomes_played=None)
@@ -440,4 +470,4 @@ def advise(view: View, budget: Budget | None = None, models: Models | None = Non
     results = _with_match(results, rules, score, seat)
     return Advice(rules, seat, tuple(cards), muestra, exact, n, seed, tuple(results),
                   _choose_match(results, played_model is not None), calls, score, per_hand,
-                  ess, model, advice_dd)
+                  ess, model, advice_dd, assumed, layouts)

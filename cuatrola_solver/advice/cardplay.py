@@ -27,6 +27,7 @@ from ..hidden.knowledge import knowledge_of
 from ..models import played
 from ..models.bids import call_weights
 from ..models.preset import Models
+from .bidding import constraints_dict, layouts_of
 from .budget import MIN_ROUNDS, ROUND, SETTLED, Budget, Progress, random_seed
 from .stats import half_width
 
@@ -68,6 +69,8 @@ class Hint:
     note: str | None = None
     effective_deals: float | None = None   # with call inference: (sum w)^2 / sum w^2
     model: str = "dd"             # "played": the cards carry their played P(win)
+    constraints: tuple[str, ...] = ()      # the view's what-if constraints
+    layouts: tuple[int, int] | None = None  # the layouts that meet them, of how many
 
     @property
     def best(self) -> int | None:
@@ -84,7 +87,8 @@ class Hint:
                 "cante": None if self.cante is None else SUIT_NAMES[self.cante],
                 "note": self.note, "model": self.model,
                 **({} if self.effective_deals is None
-                   else {"effective_deals": round(self.effective_deals, 1)})}
+                   else {"effective_deals": round(self.effective_deals, 1)}),
+                **constraints_dict(self.constraints, self.layouts)}
 
 
 def exact_when_few(view: View, budget: Budget, default: int = DEFAULT_HINT_SAMPLES) -> Budget:
@@ -130,6 +134,10 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
     other seats (as in ``advise``); with a played-odds model fitted with cards each card
     also carries ``p_played``, its P(win) as the hand will be played, and the cards are
     ranked on it; a model without card cells leaves the cards double dummy.
+
+    The view's what-if constraints (:meth:`View.assuming
+    <cuatrola_solver.game.view.View.assuming>`) limit the deals, exact or sampled, to
+    the layouts that meet them; the hint names them with ``layouts``.
     """
     budget = Budget() if budget is None else budget
     models = Models.of(view.rules) if models is None else models
@@ -243,7 +251,8 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
     return Hint(seat, view.trick_number, base.contract, tuple(base.declarer), measured,
                 exact, n, seed, tuple(cards), cante, note,
                 weight * weight / weight2 if infer else None,
-                "dd" if played_model is None else "played")
+                "dd" if played_model is None else "played",
+                tuple(view.constraints.to_list()), layouts_of(view, k))
 
 
 #: most deals of a cante hint (each deal is solved once per option)
@@ -270,7 +279,8 @@ def _cante_hint(view: View, samples: int, seed: int | None) -> Hint:
     mine = side_of(seat)
     return Hint(seat, view.trick_number, base.contract, tuple(base.declarer),
                 mine if base.contract == "paso" else base.declaring_side, False, n, seed, (),
-                best, note)
+                best, note, constraints=tuple(view.constraints.to_list()),
+                layouts=layouts_of(view, knowledge_of(view)))
 
 
 def best_cante(values: dict) -> int | None:

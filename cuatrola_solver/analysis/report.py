@@ -14,6 +14,9 @@ without error, sets ``data-report="ok"`` on ``<body>`` (the test looks for it).
 
 :func:`plot_win_chances` draws the same graph with matplotlib (``pip install
 cuatrola-solver[lab]``) to a ``.png`` or ``.svg`` file.
+
+:func:`html_puzzles` makes the page of ``cuatrola puzzles --html`` the same way: each
+puzzle drawn from the seat's own view, its cards to click, and "show the answer".
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from pathlib import Path
 from ..errors import CuatrolaError
 from ..game.play import SUIT_NAMES
 
-__all__ = ["html_report", "plot_win_chances", "SIDE_COLOURS"]
+__all__ = ["html_report", "plot_win_chances", "html_puzzles", "SIDE_COLOURS"]
 
 #: side A blue, side B red (the graph and the seat labels)
 SIDE_COLOURS = {"A": "#1f5fbf", "B": "#c0392b"}
@@ -555,3 +558,123 @@ def plot_win_chances(report: dict, path: str | Path, title: str = "") -> None:
         fig.savefig(str(path), format=kind,
                     metadata={"Date": None} if kind == "svg" else {"Software": None})
     plt.close(fig)
+
+
+# --- the puzzles' page ------------------------------------------------------------------
+
+_PUZZLE_CSS = """
+.puzzle{background:#fff;border:1px solid #ddd6c4;border-radius:10px;padding:10px 14px;
+ margin:14px 0}
+.puzzle h2{border:0;margin:.2em 0}
+.puzzle .row{display:flex;gap:10px;align-items:center;margin:6px 0;flex-wrap:wrap}
+.puzzle .row .lbl{width:110px;font-size:13px;color:#555}
+.puzzle .hand .card{cursor:pointer}
+.puzzle .hand .card.right{outline:3px solid #2e7d32}
+.puzzle .hand .card.wrong{outline:3px solid #c0392b}
+.puzzle .q{font-weight:600;margin:8px 0}
+.puzzle .answer{background:#f4f1ea;border-radius:8px;padding:6px 10px;margin-top:6px}
+.puzzle .said{font-size:13px;min-height:1.2em}
+.mini{display:inline-flex;gap:3px;align-items:center;margin-right:10px}
+.mini .card{width:34px;height:50px;font-size:14px}
+.mini .card svg{width:18px;height:18px}
+.mini .card .nm{display:none}
+.mini .who{font-size:11px;color:#555}
+"""
+
+_PUZZLE_SCRIPT = r"""
+(function () {
+  document.querySelectorAll('.puzzle').forEach(function (pz) {
+    var answer = pz.dataset.answer, box = pz.querySelector('.answer'),
+        said = pz.querySelector('.said'), button = pz.querySelector('button.show');
+    button.addEventListener('click', function () {
+      box.hidden = !box.hidden;
+      button.textContent = box.hidden ? 'show the answer' : 'hide the answer';
+    });
+    pz.querySelectorAll('.hand .card').forEach(function (card) {
+      card.addEventListener('click', function () {
+        var c = card.dataset.card;
+        if (pz.dataset.legal.split(' ').indexOf(c) < 0) {
+          said.textContent = c + ' would be a renuncio here.';
+          return;
+        }
+        card.classList.add(c === answer ? 'right' : 'wrong');
+        said.textContent = c === answer ? 'Right: ' + c + '.' :
+            c + ' is not the best card: try again, or show the answer.';
+      });
+    });
+  });
+  document.body.dataset.puzzles = 'ok';
+})();
+"""
+
+
+def _mini(cards: list, label: str = "", tail: str = "") -> str:
+    inner = "".join(f'<span class="who">{_e(s)}</span>{_card(c)}' for s, c in cards)
+    end = f'<span class="who">{_e(tail)}</span>' if tail else ""
+    return f'<span class="mini">{_e(label)}{inner}{end}</span>'
+
+
+def _puzzle_section(i: int, p: dict) -> str:
+    d = p["shown"]
+    decl = d["declarer"]
+    contract = ("paso (all four play)" if d["contract"] == "paso" or not decl else
+                f"{d['contract']} by seat " + " against seat ".join(map(str, decl)))
+    score = d.get("score")
+    tricks = "".join(_mini(t["cards"], f"{n}.", f"won by {t['winner']}")
+                     for n, t in enumerate(d["tricks"], 1)) or "–"
+    now = _mini(d["current"]) if d["current"] else "you lead"
+    hand = "".join(_card(c, "muestra" if c == d["muestra"] else "", f'data-card="{_e(c)}"')
+                   for c in d["held"])
+    cantes = ", ".join(f"seat {k['seat']} sang {SUIT_NAMES['oceb'.index(k['suit'])]} after "
+                       f"trick {k['after_trick']}" for k in d["cantes"])
+    how = "as the hand will be played" if p["model"] == "played" else "double dummy"
+    rows = [[c["card"] + (" (answer)" if c["card"] == p["answer"] else "")
+             + (" (played)" if c["card"] == p["played"] else ""),
+             _pct(c["p_played"] if p["model"] == "played" else c["p_win"]),
+             f"{c['tricks']:.2f}"] for c in p["cards"]]
+    return (f'<section class="puzzle" data-answer="{_e(p["answer"])}" '
+            f'data-legal="{_e(" ".join(c["card"] for c in p["cards"]))}">'
+            f'<h2>Puzzle {i}</h2><p class="sub">{_e(p["source"])}</p>'
+            f'<p class="sub">rules {_e(_rules_text(d["rules"]))}; muestra {_e(d["muestra"])} '
+            f'(triunfo {_e(d["trump"])}); contract {_e(contract)}; you are seat {d["seat"]} '
+            f'(side <span class="side-{d["side"]}">{d["side"]}</span>)'
+            + (f"; match score A {score['A']} – B {score['B']}" if score else "") + "</p>"
+            f'<div class="row"><span class="lbl">played so far</span>{tricks}</div>'
+            + (f'<div class="row"><span class="lbl">cantes</span>{_e(cantes)}</div>'
+               if cantes else "")
+            + f'<div class="row"><span class="lbl">this trick</span>{now}</div>'
+            f'<div class="row hand"><span class="lbl">you hold</span>{hand}</div>'
+            + (f'<p class="sub">{_e(p["note"])}</p>' if p.get("note") else "")
+            + f'<p class="q">{_e(p["question"])}</p><p class="said"></p>'
+            f'<button class="show">show the answer</button>'
+            f'<div class="answer" hidden><p><b>{_e(p["answer"])}</b>. {_e(p["why"])}</p>'
+            f'<p>Every card, judged exactly over every layout ({_e(how)}):</p>'
+            + _table(["card", "P(win)", "tricks"], rows) + "</div></section>")
+
+
+def html_puzzles(report: dict, title: str = "cuatrola puzzles") -> str:
+    """One self-contained page from a ``puzzles --json`` object: each puzzle drawn from
+    the seat's view, a question, the cards of the hand to click, and "show the answer"
+    with why.  The script sets ``data-puzzles="ok"`` on ``<body>`` when it has run."""
+    puzzles = report["puzzles"]
+    search = report.get("search")
+    found = (f"{search['records']} records, {search['positions']} positions with a choice, "
+             f"{search['judged']} judged exactly" if search else "puzzles read back")
+    parts = [
+        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_e(title)}</title><style>{_CSS}{_PUZZLE_CSS}</style></head><body><main>",
+        _SUIT_SYMBOLS, f"<h1>{_e(title)}</h1>",
+        f'<p class="sub">{len(puzzles)} puzzle{"s" if len(puzzles) != 1 else ""} ({_e(found)}): '
+        f"positions of your hands where the card played gave away at least "
+        f"{100 * report['min_loss']:.0f}% of the win chance while one card led the next by "
+        f"{100 * report['margin']:.0f}% or more, judged exactly over every layout of the "
+        f"hidden cards the seat could not tell apart. Click the card you would play.</p>",
+    ]
+    parts += [_puzzle_section(i, p) for i, p in enumerate(puzzles, 1)]
+    if not puzzles:
+        parts.append("<p>No puzzle: no card played lost that much where one card was "
+                     "clearly best.</p>")
+    parts += ['<p class="foot">Written by cuatrola puzzles --html. This page needs no '
+              "network.</p></main>", f"<script>{_PUZZLE_SCRIPT}</script></body></html>"]
+    return "\n".join(parts)

@@ -77,16 +77,19 @@ the bid review of seat ``s`` uses ``seed + 100 + s``.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import multiprocessing
 import sys
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from ..advice.bidding import Advice, OptionResult, advise
+from ..advice.bidding import Advice, OptionResult, advise, layouts_of
 from ..advice.budget import Budget, Progress
 from ..advice.cardplay import exact_when_few, hint
 from ..dd import solver
+from ..errors import InconsistentDealError
 from ..game.cards import format_card, format_cards
+from ..game.constraints import Constraints
 from ..game.hand import Hand, Renuncio
 from ..game.play import renuncio_obligation, side_of
 from ..game.seats import Side
@@ -394,6 +397,10 @@ class Analysis:
     dd_table: tuple[dict, ...]
     summary: tuple[SeatSummary, ...] = field(default=())
     model: str = "dd"       # "played": the cards' labels on played odds
+    #: the what-if constraints on the hands as dealt, and per seat the layouts that meet
+    #: them at the deal, of how many (None for a seat they do not restrict: its own)
+    constraints: tuple[str, ...] = ()
+    layouts: tuple[tuple[int, int] | None, ...] = ()
 
     @property
     def decided_by(self) -> Renuncio | None:
@@ -421,7 +428,11 @@ class Analysis:
             "bids": [b.to_dict() for b in self.bids],
             "dd_table": list(self.dd_table),
             "summary": [s.to_dict() for s in self.summary],
-        } | {"win_chances": win_chances(self)}
+        } | ({"constraints": list(self.constraints),
+              "layouts": [None if n is None else {"seat": s, "layouts": n[0],
+                                                  "layouts_unconstrained": n[1]}
+                          for s, n in enumerate(self.layouts, 1)]}
+             if self.constraints else {}) | {"win_chances": win_chances(self)}
 
 
 def win_chances(analysis: "Analysis") -> list[dict]:
@@ -530,10 +541,16 @@ def _best_of(values: dict[int, dict]) -> dict:
 @dataclass(frozen=True)
 class _Method:
     """How the cards and calls are valued: every consistent deal or ``samples`` of them,
-    and the models (:class:`~cuatrola_solver.models.preset.Models`)."""
+    the models (:class:`~cuatrola_solver.models.preset.Models`) and the what-if
+    constraints on the hands as dealt."""
     exact: bool
     samples: int
     models: Models
+    constraints: Constraints = Constraints(dealt=True)
+
+    def view(self, view: View) -> View:
+        """``view`` with the constraints about the other seats."""
+        return view.assuming(self.constraints.without(view.seat)) if self.constraints else view
 
     @property
     def card_model(self):
@@ -547,7 +564,7 @@ def _hint(hand: Hand, how: _Method, seed: int | None, workers: int):
     """The hint of the seat on turn, exact when the consistent deals are no more than
     ``samples`` (and than the deals sampling ever draws: a huge ``samples`` must not mean
     exact work)."""
-    view = View.on_turn(hand)
+    view = how.view(View.on_turn(hand))
     return hint(view, exact_when_few(view, Budget(how.exact, how.samples, seed, workers)),
                 Models(how.models.bids, how.card_model))
 
@@ -560,7 +577,13 @@ def _review_card(hand: Hand, trick: int, position: int, card: int, how: _Method,
         return CardReview(trick, position, seat, card, "forced", legal)
     dd = _dd_card_values(hand)
     before = _best_of(dd)
-    h = _hint(hand, how, seed, workers)
+    try:
+        h = _hint(hand, how, seed, workers)
+    except InconsistentDealError as e:
+        if not how.constraints:
+            raise
+        raise InconsistentDealError(f"trick {trick}, seat {seat}'s card {format_card(card)}: "
+                                    f"{e}") from None
     p = {ch.card: ch.p_win for ch in h.cards}
     pp = {ch.card: ch.p_played for ch in h.cards}
     rated = pp if how.card_model is not None else p
@@ -586,9 +609,12 @@ def _review_bids(hand: Hand, table: list[dict], rows: list, how: _Method,
     calls = list(hand.auction.calls)
     for seat in (1, 2, 3, 4):
         s = None if seed is None else seed + 100 + seat
-        view = View(hand.rules, seat, hand.deal[seat - 1], hand.muestra,
-                    tuple(calls[:seat - 1]), score=hand.score)
-        answer = advise(view, Budget(how.exact, how.samples, s, workers), how.models)
+        view = how.view(View(hand.rules, seat, hand.deal[seat - 1], hand.muestra,
+                             tuple(calls[:seat - 1]), score=hand.score))
+        try:
+            answer = advise(view, Budget(how.exact, how.samples, s, workers), how.models)
+        except InconsistentDealError as e:
+            raise InconsistentDealError(f"seat {seat}'s call: {e}") from None
         mine = side_of(seat)
         dd = {}
         for r in answer.options:
@@ -644,8 +670,25 @@ def _review_cards(tasks: list, how: _Method, workers: int):
         yield _review_task(task + (how,))
 
 
+def _layouts(hand: Hand, how: _Method) -> tuple[tuple[int, int] | None, ...]:
+    """Per seat, the layouts its view at the deal leaves under the constraints about the
+    other seats, of how many (None when none is about them)."""
+    out = []
+    for s in (1, 2, 3, 4):
+        if not how.constraints.without(s):
+            out.append(None)
+            continue
+        view = how.view(View(hand.rules, s, hand.deal[s - 1], hand.muestra, score=hand.score))
+        try:
+            out.append(layouts_of(view))
+        except InconsistentDealError as e:
+            raise InconsistentDealError(f"seat {s}'s view at the deal: {e}") from None
+    return tuple(out)
+
+
 def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None = None, *,
-            bids: bool = True, progress: Progress | None = None) -> Analysis:
+            bids: bool = True, constraints: Constraints | str | None = None,
+            progress: Progress | None = None) -> Analysis:
     """The post-game analysis of a record (see the module's docstring).
 
     ``budget`` (default :class:`Budget()`): ``samples`` deals per card and per bid review
@@ -659,6 +702,12 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
     ``model`` says which).  ``bids=False`` skips the bid review; ``progress(done,
     total)`` is called after each card and each bid review.  Raises
     :class:`~cuatrola_solver.errors.RecordError` for a record that cannot be replayed.
+
+    ``constraints`` (what-if constraints, ``"3: void o; 4: >=2 triunfo"``) are about the
+    hands **as dealt**: every card and call is valued from its seat's view with the
+    constraints about the other seats, on what is left of them at that moment (cards of
+    the set already played count).  A constraint that leaves a view no layout raises
+    :class:`~cuatrola_solver.errors.InconsistentDealError` naming it and the card.
     """
     final = replay_deal(rec)               # checks the record and its score, errors say where
     budget = Budget() if budget is None else budget
@@ -682,7 +731,9 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
                     and c == first.card:
                 decided = True
     done = len(cards) - len(tasks)
-    how = _Method(exact, samples, models)
+    assumed = dataclasses.replace(Constraints.of(constraints), dealt=True)
+    how = _Method(exact, samples, models, assumed)
+    layouts = _layouts(final, how) if assumed else ()
     for i, review in _review_cards(tasks, how, workers):
         cards[i] = review
         done += 1
@@ -697,7 +748,8 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
             progress(total, total)
     return Analysis(rec, final, exact, samples, seed, tuple(cards), tuple(reviews),
                     tuple(table), tuple(_summaries(cards)),
-                    "dd" if how.card_model is None else "played")
+                    "dd" if how.card_model is None else "played",
+                    tuple(assumed.to_list()), layouts)
 
 
 def annotate(analysis: Analysis) -> HandRecord:

@@ -17,6 +17,7 @@ takes one.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -25,6 +26,7 @@ from typing import Sequence
 from ..errors import IllegalPlayError, InconsistentDealError, NotationError, RecordError, quote
 from .auction import parse_auction
 from .cards import cards_of, format_card, format_cards, mask_of, parse_card, parse_cards, popcount, suit_of
+from .constraints import Constraints
 from .hand import Cante, Hand, Play, Renuncio
 from .match import Score
 from .play import SUIT_NAMES, Position, cante_points, cante_refusal, legal_mask, side_of
@@ -53,6 +55,9 @@ class View:
     #: them as the player typed them); empty: canonical order.  Not part of the view's
     #: knowledge: two views that differ only here are equal
     order: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    #: what the seat assumes about the other hands beyond what it has seen (what-if
+    #: constraints, :meth:`assuming`): every answer deals only the layouts that meet them
+    constraints: Constraints = field(default=Constraints(), repr=False)
 
     def __post_init__(self) -> None:
         check_seat(self.seat)
@@ -62,6 +67,13 @@ class View:
                               f"({format_cards(self.order)}) is not its hand "
                               f"({format_cards(cards_of(self.hand))})")
         self.seen  # noqa: B018 -- replay now: a bad view fails where it is made
+
+    def assuming(self, constraints: Constraints | str | None) -> "View":
+        """The same view with what-if constraints on the other hands (``"3: void o;
+        4: >=2 triunfo"``, :class:`~cuatrola_solver.game.constraints.Constraints`): the
+        answers then deal only the layouts that meet them."""
+        c = Constraints.of(constraints)
+        return self if c == self.constraints else dataclasses.replace(self, constraints=c)
 
     @property
     def cards(self) -> tuple[int, ...]:
@@ -233,7 +245,9 @@ class View:
                           for k in sorted(self.cantes, key=lambda k: (k.after_trick, k.seat)))
         tricks = "/".join(" ".join(map(str, t)) for t in self.tricks)
         return (f"{self.rules!r}|{self.seat}|{self.hand}|{self.muestra}|{' '.join(self.calls)}|"
-                f"{tricks}|{cantes}|{self.score}")
+                f"{tricks}|{cantes}|{self.score}"
+                + (f"|{'dealt ' if self.constraints.dealt else ''}{self.constraints}"
+                   if self.constraints else ""))
 
     def seed(self, base: int) -> int:
         """A seed drawn from ``base`` and this view only: equal views, equal seeds."""

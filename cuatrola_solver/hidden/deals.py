@@ -19,13 +19,17 @@ deals); seat 4 sees 15 (5/5/5: 756,756 deals).
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import InconsistentDealError
-from ..game.cards import FULL_DECK, NUM_CARDS, cards_of
-from .knowledge import Knowledge
+from ..errors import InconsistentDealError, NotationError
+from ..game.cards import FULL_DECK, NUM_CARDS, cards_of, popcount
+
+if TYPE_CHECKING:  # the knowledge module applies constraints with count_deals
+    from .knowledge import Knowledge
 
 __all__ = ["count_deals", "enumerate_deals", "unrank_deals", "sample_deals",
            "consistent_mask"]
@@ -36,17 +40,19 @@ _BITS = np.array([1 << c for c in range(NUM_CARDS)], dtype=np.uint32)
 
 @dataclass(frozen=True)
 class _Table:
-    """The counting table of one Knowledge.  ``counts[i, flat(caps)]`` is the number of
-    ways to deal pool cards ``i..`` to the three other seats with remaining capacities
-    ``caps``; each capacity is stored shifted by one so that capacity -1 is a row of
-    zeros (``flat(caps) = sum((cap + 1) * stride)``)."""
+    """The counting table of one Knowledge.  ``counts[i, flat(state)]`` is the number of
+    ways to deal pool cards ``i..`` to the three other seats from ``state``: their
+    remaining capacities, each stored shifted by one so that capacity -1 is a row of
+    zeros, then, for each count constraint (:func:`_count_dims`), how many cards of its
+    set its seat has received so far.  ``offsets[i][j]`` is the step of the flat index
+    when card ``i`` goes to other seat ``j``."""
 
     seats: tuple[int, int, int]       # the other seats, 0-based, in seat order
     cards: tuple[int, ...]            # the pool's cards, ascending
     allowed: tuple[tuple[bool, bool, bool], ...]   # may other seat j receive card i?
     counts: np.ndarray                # (n + 1, size) int64
-    strides: tuple[int, int, int]
-    start: int                        # flat index of the full capacities
+    offsets: tuple[tuple[int, int, int], ...]
+    start: int                        # flat index of the full capacities, nothing counted
 
     @property
     def total(self) -> int:
@@ -54,6 +60,30 @@ class _Table:
 
 
 _TABLES: dict[tuple, _Table] = {}
+#: the most cells of one counting table (count constraints multiply its size)
+MAX_TABLE_CELLS = 1 << 24
+
+
+def _count_dims(k: Knowledge, seats: tuple[int, ...], caps: tuple[int, ...],
+                forb: tuple[int, ...]) -> tuple[tuple[int, int, int, int], ...] | None:
+    """The count constraints of ``k`` as the table counts them: ``(j, mask, lo, hi)``,
+    other seat ``j`` receiving between ``lo`` and ``hi`` of the pool cards ``mask`` (the
+    ones it may hold).  Cards it is already known to hold are taken off the bounds;
+    constraints that every deal meets are left out.  None: no deal can meet them."""
+    pool = k.pool
+    out = []
+    for seat, mask, lo, hi in k.counts:
+        j = seats.index(seat - 1)
+        have = popcount(k.known[seat - 1] & mask)
+        free = mask & pool & ~forb[j]
+        lo, hi = max(0, lo - have), hi - have
+        n = popcount(free)
+        if hi < lo or lo > min(n, caps[j]):
+            return None
+        if lo == 0 and hi >= n:
+            continue
+        out.append((j, free, lo, min(hi, n)))
+    return tuple(sorted(out))
 
 
 def _table(k: Knowledge) -> _Table:
@@ -61,28 +91,52 @@ def _table(k: Knowledge) -> _Table:
     seats = tuple(s for s in range(4) if s != k.seat - 1)
     caps = tuple(k.hidden_counts[s] for s in seats)
     forb = tuple(k.forbidden[s] & pool for s in seats)
-    key = (pool, seats, caps, forb)
+    dims_c = _count_dims(k, seats, caps, forb) if k.counts else ()
+    key = (pool, seats, caps, forb, dims_c)
     tab = _TABLES.get(key)
     if tab is not None:
         return tab
     cards = tuple(cards_of(pool))
     n = len(cards)
     allowed = tuple(tuple(not (f >> c & 1) for f in forb) for c in cards)
-    shape = tuple(c + 2 for c in caps)
+    counted = dims_c or ()
+    shape = tuple(c + 2 for c in caps) + tuple(popcount(m) + 1 for _, m, _, _ in counted)
+    if (n + 1) * math.prod(shape) > MAX_TABLE_CELLS:
+        raise NotationError(f"too many count constraints at once ({len(counted)}): give "
+                            f"at most three")
     counts = np.zeros((n + 1,) + shape, dtype=np.int64)
-    if sum(caps) == n:
-        counts[n][1, 1, 1] = 1
+    if sum(caps) == n and dims_c is not None:
+        base = np.zeros(shape[3:], dtype=np.int64)
+        accept = [np.arange(popcount(m) + 1) for _, m, _, _ in counted]
+        ok = np.ones(shape[3:], dtype=bool)
+        for d, (_, _, lo, hi) in enumerate(counted):
+            ax = [1] * len(counted)
+            ax[d] = -1
+            ok &= ((accept[d] >= lo) & (accept[d] <= hi)).reshape(ax)
+        base[ok] = 1
+        counts[n][1, 1, 1] = base
         for i in range(n - 1, -1, -1):
             nxt, cur = counts[i + 1], counts[i]
-            if allowed[i][0]:
-                cur[2:, 1:, 1:] += nxt[1:-1, 1:, 1:]
-            if allowed[i][1]:
-                cur[1:, 2:, 1:] += nxt[1:, 1:-1, 1:]
-            if allowed[i][2]:
-                cur[1:, 1:, 2:] += nxt[1:, 1:, 1:-1]
-    strides = (shape[1] * shape[2], shape[2], 1)
+            for j in range(3):
+                if not allowed[i][j]:
+                    continue
+                dst = [slice(1, None)] * 3
+                src = [slice(1, None)] * 3
+                dst[j], src[j] = slice(2, None), slice(1, -1)
+                for jj, m, _, _ in counted:
+                    hit = jj == j and m >> cards[i] & 1
+                    dst.append(slice(0, -1) if hit else slice(None))
+                    src.append(slice(1, None) if hit else slice(None))
+                cur[tuple(dst)] += nxt[tuple(src)]
+    strides = [1] * len(shape)
+    for d in range(len(shape) - 2, -1, -1):
+        strides[d] = strides[d + 1] * shape[d + 1]
+    offsets = tuple(tuple(-strides[j] + sum(strides[3 + d] for d, (jj, m, _, _)
+                                            in enumerate(counted)
+                                            if jj == j and m >> c & 1)
+                          for j in range(3)) for c in cards)
     start = sum((c + 1) * st for c, st in zip(caps, strides))
-    tab = _Table(seats, cards, allowed, counts.reshape(n + 1, -1), strides, start)
+    tab = _Table(seats, cards, allowed, counts.reshape(n + 1, -1), offsets, start)
     if len(_TABLES) > 256:
         _TABLES.clear()
     _TABLES[key] = tab
@@ -94,6 +148,8 @@ def _branches(k: Knowledge) -> list[tuple[Knowledge, int]]:
     its count: the pool cards named by ``not_both`` are placed first, in every allowed
     way (at most 3 x 3 branches: the constraints name the two trump cante cards)."""
     pool = k.pool
+    if any(need & ~k.known[s - 1] == 0 for s, need in k.not_both):
+        return []                    # a constraint placed both cards with the seat
     entangled = 0
     for _, need in k.not_both:
         entangled |= need & pool
@@ -157,7 +213,6 @@ def _unrank_product(k: Knowledge, ranks: np.ndarray) -> np.ndarray:
     r = ranks.astype(dtype)
     idx = np.full(m, tab.start, dtype=dtype)
     hands = [np.zeros(m, dtype=np.uint32) for _ in range(3)]
-    s0, s1, s2 = tab.strides
     pick0 = np.zeros(m, dtype=bool)
     pick1 = np.zeros(m, dtype=bool)
     rest = np.empty(m, dtype=bool)
@@ -165,8 +220,9 @@ def _unrank_product(k: Knowledge, ranks: np.ndarray) -> np.ndarray:
         nxt = counts[i + 1]
         bit = _BITS[c]
         a0, a1, _ = tab.allowed[i]
+        o0, o1, o2 = tab.offsets[i]
         if a0:
-            w0 = nxt[idx - s0]
+            w0 = nxt[idx + o0]
             np.less(r, w0, out=pick0)
             np.logical_not(pick0, out=rest)
             np.subtract(r, w0, out=r, where=rest)
@@ -174,7 +230,7 @@ def _unrank_product(k: Knowledge, ranks: np.ndarray) -> np.ndarray:
             pick0[:] = False
             rest[:] = True
         if a1:
-            w1 = nxt[idx - s1]
+            w1 = nxt[idx + o1]
             np.less(r, w1, out=pick1)
             pick1 &= rest
             rest &= ~pick1
@@ -184,9 +240,9 @@ def _unrank_product(k: Knowledge, ranks: np.ndarray) -> np.ndarray:
         np.bitwise_or(hands[0], bit, out=hands[0], where=pick0)
         np.bitwise_or(hands[1], bit, out=hands[1], where=pick1)
         np.bitwise_or(hands[2], bit, out=hands[2], where=rest)
-        np.subtract(idx, s0, out=idx, where=pick0)
-        np.subtract(idx, s1, out=idx, where=pick1)
-        np.subtract(idx, s2, out=idx, where=rest)
+        np.add(idx, o0, out=idx, where=pick0)
+        np.add(idx, o1, out=idx, where=pick1)
+        np.add(idx, o2, out=idx, where=rest)
     out = np.zeros((m, 4), dtype=np.uint32)
     for j, s in enumerate(tab.seats):
         out[:, s] = hands[j]
@@ -213,8 +269,9 @@ def sample_deals(k: Knowledge, n: int, rng: np.random.Generator) -> np.ndarray:
 
 def consistent_mask(k: Knowledge, deals: np.ndarray) -> np.ndarray:
     """For each row of ``deals`` (current-hand masks, seats 1..4), whether it is a deal
-    consistent with ``k``: known cards held, no forbidden card nor ``not_both`` pair, the right hand sizes,
-    the cards outside ``k.played`` dealt exactly once."""
+    consistent with ``k``: known cards held, no forbidden card nor ``not_both`` pair, the
+    count constraints met, the right hand sizes, the cards outside ``k.played`` dealt
+    exactly once."""
     d = np.asarray(deals, dtype=np.uint32).reshape(-1, 4)
     ok = np.ones(len(d), dtype=bool)
     union = np.zeros(len(d), dtype=np.uint32)
@@ -228,6 +285,10 @@ def consistent_mask(k: Knowledge, deals: np.ndarray) -> np.ndarray:
         for seat, need in k.not_both:
             if seat == s + 1:
                 ok &= (h & np.uint32(need)) != np.uint32(need)
+        for seat, mask, lo, hi in k.counts:
+            if seat == s + 1:
+                held = _popcount(h & np.uint32(mask))
+                ok &= (held >= lo) & (held <= hi)
         counts += _popcount(h)
         union |= h
         total += k.hand_sizes[s]

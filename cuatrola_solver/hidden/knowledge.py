@@ -47,6 +47,7 @@ from ..game.play import cante_mask, play_forbidden
 from ..game.rules import RuleSet
 from ..game.hand import Play
 from ..game.view import View
+from .constrain import constrain
 
 __all__ = ["Knowledge", "knowledge_of"]
 
@@ -68,6 +69,9 @@ class Knowledge:
     ``not_both`` lists (seat, mask) pairs: the seat does not hold *all* the cards of the
     mask now (``forty_first``: a side that sang a 20 before the 40 could not sing the 40,
     so neither of its active seats held the trump rey and caballo together).
+    ``counts`` lists (seat, mask, lo, hi): the seat holds now between ``lo`` and ``hi``
+    of the mask's cards (what-if constraints, :mod:`~cuatrola_solver.hidden.constrain`,
+    that no mask says: "at least two trumps").
     """
 
     seat: int
@@ -82,6 +86,7 @@ class Knowledge:
     plays: tuple[Play, ...] = ()
     ignored: frozenset[tuple[int, int]] = frozenset()
     not_both: tuple[tuple[int, int], ...] = ()
+    counts: tuple[tuple[int, int, int, int], ...] = ()
 
     @property
     def hand(self) -> int:
@@ -122,7 +127,10 @@ def knowledge_of(view: View, renuncios: Iterable[tuple[int, int]] | None = None)
     ``renuncios`` lists the plays, as (trick number, seat) pairs, that were renuncios
     and so reveal nothing; by default the renuncios the view has seen.  Raises
     :class:`InconsistentDealError` when the history contradicts itself (a play assumed
-    legal that the seat's later plays show was not).
+    legal that the seat's later plays show was not).  The view's what-if constraints
+    (:meth:`View.assuming <cuatrola_solver.game.view.View.assuming>`) are applied last
+    (:func:`~cuatrola_solver.hidden.constrain.constrain`): an error names the first one
+    that leaves no layout.
     """
     seat = view.seat
     rules = view.rules
@@ -185,8 +193,9 @@ def knowledge_of(view: View, renuncios: Iterable[tuple[int, int]] | None = None)
             raise InconsistentDealError(f"seat {mate} is known to hold "
                                         f"{format_cards(cards_of(need))}, which the cantes "
                                         f"show it did not hold")
-    return Knowledge(seat, view.muestra, trump, rules, active, tuple(known), hidden,
-                     tuple(forbidden), tuple(played), tuple(plays), skip, tuple(not_both))
+    k = Knowledge(seat, view.muestra, trump, rules, active, tuple(known), hidden,
+                  tuple(forbidden), tuple(played), tuple(plays), skip, tuple(not_both))
+    return constrain(k, view.constraints) if view.constraints else k
 
 
 def _no_forty(mate: int, after: int, need: int, plays: list[Play], played: list[int],

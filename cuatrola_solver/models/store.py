@@ -1,10 +1,11 @@
 """Where the fitted models and data of each preset live, and how they are read.
 
-Three kinds of file ship in ``cuatrola_solver/models/data/``, one per preset: the bid
+Four kinds of file ship in ``cuatrola_solver/models/data/``, one per preset: the bid
 model (``bids_PRESET.json``, :mod:`~cuatrola_solver.models.bids`), the played-odds model
-(``played_PRESET.json``, :mod:`~cuatrola_solver.models.played`) and the measured hand
+(``played_PRESET.json``, :mod:`~cuatrola_solver.models.played`), the measured hand
 results behind match equity (``hand_results_PRESET.json``,
-:mod:`~cuatrola_solver.models.equity`).  :func:`read` is their one loader: it reads the
+:mod:`~cuatrola_solver.models.equity`) and the bidding charts (``charts_PRESET.json``,
+:mod:`~cuatrola_solver.models.charts`).  :func:`read` is their one loader: it reads the
 JSON, checks its version and that it is for the rules' preset, and raises one error,
 :class:`~cuatrola_solver.errors.ModelError`, saying which file and what to do.  Each
 kind then reads its own fields (a field that is not what it should be is a
@@ -49,6 +50,8 @@ KINDS = {
                    "fit one with cuatrola calibrate --fit RECORDS -o FILE, or use --model dd"),
     "hand_results": Kind("hand results", "hand_results_{preset}.json", "schema", 1,
                          "make them with 'cuatrola equity --rules {preset} --regenerate'"),
+    "charts": Kind("bidding charts", "charts_{preset}.json", "version", 1,
+                   "compute one with cuatrola charts --rules {preset} --compute --out FILE"),
 }
 
 

@@ -1,0 +1,269 @@
+"""The bidding charts drawn: the grid as text, as a picture (PNG/SVG, matplotlib) and as
+one self-contained HTML page.
+
+The grid has a row per trump holding (how many trumps, and which of the as and the tres
+of trumps) and a column per outside holding (outside aces, voids): every square is a
+class of hand (:mod:`cuatrola_solver.models.charts`), coloured by its cell's call; a
+cell that groups several squares is drawn as one region (no line between its squares)
+with its numbers written once."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from cuatrola_solver.models.charts import COLUMNS, ROWS, Chart, describe_key, possible
+
+#: the colour of each call (paso quiet, the bids warmer as they rise)
+CALL_COLOURS = {"paso": "#e4e0d6", "solo": "#9cc3e6", "contrasolo": "#c5a3d9",
+                "cuatrola": "#f4b266", "quintola": "#e8685f"}
+SHORT = {"paso": "·", "solo": "solo", "contrasolo": "contra", "cuatrola": "cuatr",
+         "quintola": "quint"}
+VALUE_WORDS = {"ev_played": "EV as played", "ev": "EV double dummy",
+               "p_match": "P(match)"}
+
+
+def row_label(row: tuple[int, str]) -> str:
+    n, tops = row
+    count = "4+" if n >= 4 else str(n)
+    return count + "".join(f" +{t}" for t in tops[::-1])
+
+
+def column_label(col: tuple[int, int]) -> tuple[str, str]:
+    a, v = col
+    return ("2+" if a == 2 else str(a)), ("2+" if v == 2 else str(v))
+
+
+def situation(chart: Chart) -> str:
+    """``seat 2, after paso``: whom the chart is for."""
+    seat = chart.seat
+    who = {1: "seat 1 (mano)", 4: "seat 4 (dealer)"}.get(seat, f"seat {seat}")
+    before = ("first to speak" if not chart.auction else
+              "after " + " ".join(chart.auction) if any(c != "paso" for c in chart.auction)
+              else "all passed before")
+    score = "" if chart.score is None else f", score {chart.score[0]}-{chart.score[1]}"
+    return f"{who}, {before}{score}"
+
+
+def grid_text(chart: Chart) -> str:
+    """The chart as a grid of calls, for the terminal."""
+    cols = [column_label(c) for c in COLUMNS]
+    width = 7
+    lines = [" " * 10 + "outside aces / voids",
+             " " * 10 + "".join(f"{a:>{width}}" for a, _ in cols),
+             " " * 10 + "".join(f"{v:>{width}}" for _, v in cols)]
+    for row in ROWS:
+        text = f"{row_label(row):<10}"
+        for col in COLUMNS:
+            key = row + col
+            mark = SHORT[chart.cell_at(key).call] if possible(key) else ""
+            text += f"{mark:>{width}}"
+        lines.append(text.rstrip())
+    return "\n".join(lines)
+
+
+def _cells_by_square(chart: Chart) -> dict[tuple[int, int], object]:
+    out = {}
+    for i, row in enumerate(ROWS):
+        for j, col in enumerate(COLUMNS):
+            if possible(row + col):
+                out[(i, j)] = chart.cell_at(row + col)
+    return out
+
+
+def _anchors(squares: dict) -> dict[tuple, tuple[int, int]]:
+    """The square each cell's numbers are written in: the one nearest its middle."""
+    by_cell: dict[tuple, list] = {}
+    for sq, cell in squares.items():
+        by_cell.setdefault(cell.key, []).append(sq)
+    out = {}
+    for key, sqs in by_cell.items():
+        mi = sum(i for i, _ in sqs) / len(sqs)
+        mj = sum(j for _, j in sqs) / len(sqs)
+        out[key] = min(sqs, key=lambda s: ((s[0] - mi) ** 2 + (s[1] - mj) ** 2, s))
+    return out
+
+
+def plot_chart(charts: list[Chart], path: str | Path, title: str) -> None:
+    """The charts side by side (one panel per chart) to a .png or .svg file."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch, Rectangle
+
+    n = len(charts)
+    cols = min(n, 2)
+    rows = (n + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(8.2 * cols, 7.4 * rows), dpi=100,
+                             squeeze=False)
+    for ax in axes.flat[n:]:
+        ax.axis("off")
+    for chart, ax in zip(charts, axes.flat):
+        squares = _cells_by_square(chart)
+        anchors = _anchors(squares)
+        nr, nc = len(ROWS), len(COLUMNS)
+        for (i, j), cell in squares.items():
+            ax.add_patch(Rectangle((j, nr - 1 - i), 1, 1, color=CALL_COLOURS[cell.call], lw=0))
+        # borders only between squares of different cells
+        for (i, j), cell in squares.items():
+            y = nr - 1 - i
+            for di, dj, seg in ((0, 1, ((j + 1, y), (j + 1, y + 1))),
+                                (1, 0, ((j, y), (j + 1, y)))):
+                other = squares.get((i + di, j + dj))
+                if other is None or other.key != cell.key:
+                    ax.plot(*zip(*seg), color="#5b5648", lw=0.8)
+            if (i - 1, j) not in squares:
+                ax.plot([j, j + 1], [y + 1, y + 1], color="#5b5648", lw=0.8)
+            if (i, j - 1) not in squares:
+                ax.plot([j, j], [y, y + 1], color="#5b5648", lw=0.8)
+        for key, (i, j) in anchors.items():
+            cell = next(c for c in squares.values() if c.key == key)
+            s = cell.stats
+            p = s.p_rated
+            ax.text(j + 0.5, nr - 1 - i + 0.5,
+                    f"{cell.call}\n{100 * p:.0f}% {s.ev_rated:+.2f}\nn={cell.hands}",
+                    ha="center", va="center", fontsize=6.2, linespacing=1.15)
+        ax.set_xlim(0, nc)
+        ax.set_ylim(0, nr)
+        ax.set_xticks([j + 0.5 for j in range(nc)])
+        ax.set_xticklabels([f"{a} ace{'s' if a != '1' else ''}\n{v} void{'s' if v != '1' else ''}"
+                            for a, v in (column_label(c) for c in COLUMNS)], fontsize=7)
+        ax.set_yticks([nr - 1 - i + 0.5 for i in range(nr)])
+        ax.set_yticklabels([row_label(r) for r in ROWS], fontsize=8)
+        ax.tick_params(length=0)
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+        m = chart.measured
+        sub = (f"{chart.hands:,} hands; same call as advise on "
+               f"{100 * m['agreement']:.0f}% of {m['hands']} fresh hands, "
+               f"{m['given_up']:.3f} given up per hand" if m else f"{chart.hands:,} hands")
+        ax.set_title(f"{situation(chart)}\n{sub}", fontsize=9)
+        ax.set_ylabel("triunfos held (+A, +3: the as, the tres of trumps)", fontsize=8)
+    handles = [Patch(color=CALL_COLOURS[c], label=c) for c in CALL_COLOURS
+               if any(cell.call == c for ch in charts for cell in ch.cells.values())]
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), frameon=False,
+               fontsize=9, title="each region: the call, its P(win) and EV"
+               + (" as played" if charts[0].value == "ev_played" else "")
+               + ", and the hands it rests on", title_fontsize=8)
+    fig.suptitle(title, fontsize=12)
+    fig.tight_layout(rect=(0, 0.05, 1, 0.97))
+    kind = Path(path).suffix.lstrip(".").lower() or "png"
+    with matplotlib.rc_context({"svg.hashsalt": "cuatrola"}):
+        fig.savefig(str(path), format=kind,
+                    metadata={"Date": None} if kind == "svg" else {"Software": None})
+    plt.close(fig)
+
+
+def _e(x) -> str:
+    return html.escape(str(x), quote=True)
+
+
+_CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;
+ background:#f4f1ea;color:#222}
+main{max-width:1200px;margin:0 auto;padding:16px 24px 40px}
+h1{font-size:1.5em;margin:.2em 0}
+h2{font-size:1.15em;margin:1.4em 0 .5em;border-bottom:1px solid #c9c2b0;padding-bottom:3px}
+.sub{color:#555;margin:.2em 0 .8em}
+table.chart{border-collapse:collapse;background:#fff;font-size:11px}
+table.chart th{background:#ebe5d6;padding:2px 6px;font-weight:600}
+table.chart td{width:74px;height:40px;text-align:center;border:1px solid #fff;padding:1px}
+table.chart td.none{background:#fff}
+table.chart td b{font-size:12px}
+table.data{border-collapse:collapse;background:#fff;font-size:12px;margin:6px 0}
+table.data th,table.data td{border:1px solid #ddd6c4;padding:2px 7px;text-align:left}
+table.data th{background:#ebe5d6}
+.legend span{display:inline-block;padding:2px 10px;margin-right:6px;border-radius:4px}
+.foot{color:#777;font-size:12px;margin-top:2em}
+"""
+
+
+def _chart_table(chart: Chart) -> str:
+    squares = _cells_by_square(chart)
+    anchors = _anchors(squares)
+    head = ("<tr><th rowspan=2>triunfos</th>" + "".join(
+        f"<th colspan=3>{a} outside ace{'s' if a != '1' else ''}</th>"
+        for a in ("0", "1", "2+")) + "</tr><tr>" + "".join(
+        f"<th>{v} void{'s' if v != '1' else ''}</th>" for _, v in
+        (column_label(c) for c in COLUMNS)) + "</tr>")
+    body = []
+    for i, row in enumerate(ROWS):
+        tds = []
+        for j, col in enumerate(COLUMNS):
+            cell = squares.get((i, j))
+            if cell is None:
+                tds.append('<td class="none"></td>')
+                continue
+            title = (f"{describe_key(cell.key)}: {cell.call}, {cell.hands} hands, advisor "
+                     f"agrees on {100 * cell.agreement:.0f}%")
+            text = ""
+            if anchors[cell.key] == (i, j):
+                s = cell.stats
+                text = (f"<b>{_e(cell.call)}</b><br>{100 * s.p_rated:.0f}% "
+                        f"{s.ev_rated:+.2f}<br>n={cell.hands}")
+            colour = CALL_COLOURS[cell.call]
+
+            def side(di: int, dj: int) -> str:
+                other = squares.get((i + di, j + dj))
+                return "#5b5648" if other is None or other.key != cell.key else colour
+            tds.append(f'<td style="background:{colour};border-color:{side(-1, 0)} '
+                       f'{side(0, 1)} {side(1, 0)} {side(0, -1)}" '
+                       f'data-call="{_e(cell.call)}" title="{_e(title)}">{text}</td>')
+        body.append(f"<tr><th>{_e(row_label(row))}</th>{''.join(tds)}</tr>")
+    return f'<table class="chart">{head}{"".join(body)}</table>'
+
+
+def _cells_table(chart: Chart) -> str:
+    rows = []
+    for cell in sorted(chart.cells.values(), key=lambda c: describe_key(c.key)):
+        s = cell.stats
+        rows.append("<tr>" + "".join(f"<td>{_e(x)}</td>" for x in (
+            describe_key(cell.key), cell.hands, cell.call, f"{100 * s.p_rated:.0f}%",
+            f"{s.ev_rated:+.2f}", f"{100 * cell.agreement:.0f}%")) + "</tr>")
+    return ('<table class="data"><thead><tr><th>cell</th><th>hands</th><th>call</th>'
+            "<th>P(win)</th><th>EV</th><th>advisor agrees</th></tr></thead><tbody>"
+            + "".join(rows) + "</tbody></table>")
+
+
+def html_charts(charts: list[Chart], provenance: dict, title: str) -> str:
+    """One self-contained page: each chart as a coloured grid, its cells' numbers and how
+    well it agrees with the advisor; the page sets ``data-charts="ok"`` when shown."""
+    used = {cell.call for chart in charts for cell in chart.cells.values()}
+    legend = "".join(f'<span style="background:{c}">{_e(k)}</span>'
+                     for k, c in CALL_COLOURS.items() if k in used)
+    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+             '<meta name="viewport" content="width=device-width, initial-scale=1">',
+             f"<title>{_e(title)}</title><style>{_CSS}</style></head><body><main>",
+             f"<h1>{_e(title)}</h1>",
+             '<p class="sub">Which hands should call paso, solo, cuatrola or quintola. Rows: '
+             "how many trumps you hold, +A and +3 when the as and the tres of trumps are "
+             "among them; columns: aces of the other suits and the other suits you hold no "
+             "card of. Each region is one cell: its call, P(win) and EV"
+             + (" as the hand will be played" if charts and charts[0].value == "ev_played"
+                else "") + ", and how many hands it rests on. Hover a square for its class.</p>",
+             f'<p class="legend">{legend}</p>']
+    for chart in charts:
+        m = chart.measured
+        parts.append(f"<h2>{_e(situation(chart))}</h2>")
+        if m:
+            parts.append(
+                f'<p class="sub">On {m["hands"]} fresh hands the chart made the call '
+                f"advise made on {100 * m['agreement']:.0f}% (95% interval "
+                f"{100 * m['agreement_ci95'][0]:.0f}-{100 * m['agreement_ci95'][1]:.0f}%); "
+                f"following it gave up {m['given_up']:.3f} points per hand (95% interval "
+                f"{m['given_up_ci95'][0]:.3f}-{m['given_up_ci95'][1]:.3f})"
+                + (f"; on the {m['bid_hands']} of them where the chart or advise bids, the "
+                   f"same call on {100 * m['bid_agreement']:.0f}% (95% interval "
+                   f"{100 * m['bid_agreement_ci95'][0]:.0f}-"
+                   f"{100 * m['bid_agreement_ci95'][1]:.0f}%)" if m.get("bid_hands") else "")
+                + ".</p>")
+        parts += [_chart_table(chart), "<details><summary>every cell</summary>",
+                  _cells_table(chart), "</details>"]
+    how = "; ".join(f"{k}: {v}" for k, v in provenance.items()
+                    if v is not None and not isinstance(v, dict))
+    parts += [f'<p class="foot">How it was made: {_e(how)}. Written by cuatrola charts '
+              "--html; this page needs no network.</p></main>",
+              "<script>document.body.dataset.charts = "
+              "document.querySelectorAll('table.chart').length ? 'ok' : 'empty';</script>",
+              "</body></html>"]
+    return "\n".join(parts)

@@ -1,0 +1,330 @@
+"""Bidding charts: which call a hand should make, by a class of hand a player can remember.
+
+As poker's preflop charts do for starting hands, a :class:`Chart` tells, for one seat
+about to speak after given calls, which call the advisor makes on average for each
+**class** of hand, with the numbers behind it.  A hand's class (:func:`hand_class`) is
+four things a player sees at a glance, from the coarsest to the finest:
+
+1. ``trumps``: how many trumps it holds (0, 1, 2, 3, or 4 and more: ``4``);
+2. ``tops``: which of the as and the tres of trumps are among them (``""``, ``"3"``,
+   ``"A"``, ``"A3"``);
+3. ``aces``: how many aces of the other suits (0, 1, or 2 and more: ``2``);
+4. ``voids``: in how many of the other suits it holds no card (0, 1, or 2 and more: ``2``).
+
+A chart's **cell** groups classes: at each level a run of neighbouring values
+(:data:`DOMAINS` gives their order), so that no cell rests on a handful of hands
+(:mod:`cuatrola_solver.lab.charts` merges a value seldom seen into its neighbour); the
+cells cover every class once.  Per cell and call: the mean P(win) (double dummy, and as
+played with the preset's played-odds model), the mean expected match points, the chance
+of winning the match with a score; ``call`` is the call of best mean value
+(:attr:`Chart.value`: the played EV when there is a played-odds model, the double-dummy
+EV without, the match chance with a score), ``advised`` how often the advisor itself
+chose each call on the cell's hands.
+
+The lab computes charts from the advisor over many random deals
+(:mod:`cuatrola_solver.lab.charts`); one file per preset ships in
+``cuatrola_solver/models/data/charts_PRESET.json`` with how it was made and how well it
+agrees with the advisor on fresh hands (:attr:`Chart.measured`).  Using a chart needs no
+search: :meth:`Chart.cell_of` is a lookup.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..errors import ModelError
+from ..game.cards import SUIT_MASKS, popcount
+from ..game.rules import RuleSet
+from .store import corrupt, data_path, read
+
+__all__ = ["HandClass", "Cell", "CallStats", "Chart", "ChartSet", "hand_class",
+           "load_charts", "charts_path", "LEVELS", "DOMAINS", "ROWS", "COLUMNS",
+           "CHARTS_VERSION", "describe_key", "possible", "group_label"]
+
+CHARTS_VERSION = 1
+#: the levels of a class, coarsest first
+LEVELS = ("trumps", "tops", "aces", "voids")
+#: the values of each level, in order (a cell's group at a level is a run of them)
+DOMAINS: tuple[tuple, ...] = ((0, 1, 2, 3, 4), ("", "3", "A", "A3"), (0, 1, 2), (0, 1, 2))
+_AS, _TRES = 4, 3
+
+
+@dataclass(frozen=True)
+class HandClass:
+    """The class of a hand (see the module's docstring)."""
+
+    trumps: int
+    tops: str
+    aces: int
+    voids: int
+
+    @property
+    def key(self) -> tuple:
+        return (self.trumps, self.tops, self.aces, self.voids)
+
+
+def hand_class(hand: int, trump: int) -> HandClass:
+    """The class of the five cards ``hand`` (a mask) with ``trump`` the suit of the
+    muestra."""
+    trumps = hand & SUIT_MASKS[trump]
+    tops = ("A" if trumps >> (trump * 5 + _AS) & 1 else "") + (
+        "3" if trumps >> (trump * 5 + _TRES) & 1 else "")
+    plain = [s for s in range(4) if s != trump]
+    aces = sum(1 for s in plain if hand >> (s * 5 + _AS) & 1)
+    voids = sum(1 for s in plain if not hand & SUIT_MASKS[s])
+    return HandClass(min(popcount(trumps), 4), tops, min(aces, 2), min(voids, 2))
+
+
+@lru_cache(maxsize=1)
+def _possible() -> frozenset:
+    return frozenset(hand_class(sum(1 << c for c in cards), 0).key
+                     for cards in itertools.combinations(range(20), 5))
+
+
+def possible(key: tuple) -> bool:
+    """Whether some hand has the class ``key`` (four trumps leave one other card: at most
+    one outside ace, two voids at least)."""
+    return tuple(key) in _possible()
+
+
+#: the columns of a chart's grid: (aces, voids)
+COLUMNS: tuple[tuple[int, int], ...] = tuple((a, v) for a in DOMAINS[2] for v in DOMAINS[3])
+#: the rows of a chart's grid: (trumps, tops) as a hand can hold them (four trumps hold
+#: the as or the tres)
+ROWS: tuple[tuple[int, str], ...] = tuple(
+    (n, t) for n in DOMAINS[0] for t in DOMAINS[1]
+    if any(possible((n, t) + c) for c in COLUMNS))
+
+_TOPS = {("",): "no as or tres", ("3",): "the tres, no as", ("A",): "the as, no tres",
+         ("A3",): "the as and the tres", ("", "3"): "no as", ("3", "A"): "the as or the tres",
+         ("A", "A3"): "the as", ("", "3", "A"): "not both as and tres",
+         ("3", "A", "A3"): "the as or the tres"}
+
+
+def _run(group: Sequence, domain: Sequence) -> str:
+    """A run of counts: ``2``, ``0-1``, ``3+``, the last value of the domain being "and
+    more" (``4+``)."""
+    lo, hi = group[0], group[-1]
+    if hi == domain[-1]:
+        return f"{lo}+"
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
+def group_label(level: int, group: Sequence) -> str:
+    """A group of one level for people: ``"2 triunfos"``, ``"the as"``, ``"1 outside
+    ace"``, ``"a void"``; empty for the whole level (any)."""
+    group = tuple(group)
+    domain = DOMAINS[level]
+    if group == domain:
+        return ""
+    if level == 1:
+        return _TOPS.get(group, " or ".join(g or "neither" for g in group))
+    if level == 3 and group == (1, 2):
+        return "a void"
+    if group == (0,):
+        return ("no triunfo", "", "no outside ace", "no void")[level]
+    n = _run(group, domain)
+    noun = ("triunfo", "", "outside ace", "void")[level]
+    return f"{n} {noun}" + ("" if n == "1" else "s")
+
+
+def describe_key(key: Sequence) -> str:
+    """A cell's classes for people: ``"2 triunfos · the as · 1 outside ace · a void"``."""
+    parts = [group_label(i, g) for i, g in enumerate(key)
+             if not (i == 1 and tuple(key[0]) == (0,))]    # no trump: no as or tres either
+    return " · ".join(p for p in parts if p) or "every hand"
+
+
+@dataclass(frozen=True)
+class CallStats:
+    """One call's means over a cell's hands."""
+
+    p_win: float
+    ev: float
+    p_played: float | None = None
+    ev_played: float | None = None
+    p_match: float | None = None
+
+    @property
+    def ev_rated(self) -> float:
+        return self.ev_played if self.ev_played is not None else self.ev
+
+    @property
+    def p_rated(self) -> float:
+        return self.p_played if self.p_played is not None else self.p_win
+
+    def to_dict(self) -> dict:
+        d = {"p_win": round(self.p_win, 4), "ev": round(self.ev, 4)}
+        for name in ("p_played", "ev_played", "p_match"):
+            v = getattr(self, name)
+            if v is not None:
+                d[name] = round(v, 4)
+        return d
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell of a chart: its classes ``key`` (per level of :data:`LEVELS` a run of
+    values), the number of hands it rests on, the chart's ``call`` and each allowed
+    call's means; ``advised``: on how many of its hands the advisor chose each call."""
+
+    key: tuple
+    hands: int
+    call: str
+    calls: dict[str, CallStats]
+    advised: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def stats(self) -> CallStats:
+        return self.calls[self.call]
+
+    @property
+    def agreement(self) -> float:
+        """The share of the cell's hands on which the advisor chose the cell's call."""
+        return self.advised.get(self.call, 0) / self.hands if self.hands else 0.0
+
+    @property
+    def label(self) -> str:
+        return describe_key(self.key)
+
+    def holds(self, key: Sequence) -> bool:
+        """Whether the class ``key`` (a :attr:`HandClass.key`) is one of the cell's."""
+        return all(v in g for v, g in zip(key, self.key))
+
+    def to_dict(self) -> dict:
+        return {"key": [list(g) for g in self.key], "class": self.label, "hands": self.hands,
+                "call": self.call, "advised": dict(self.advised),
+                "calls": {b: s.to_dict() for b, s in self.calls.items()}}
+
+
+@dataclass(frozen=True)
+class Chart:
+    """The chart of one seat about to speak after ``auction`` (the calls of the seats
+    before it), at ``score`` (None: no score), under the rules of preset ``rules``.
+
+    ``cells`` are keyed by their class prefix; ``value`` says what the call of a cell is
+    chosen on (``ev_played``, ``ev`` or ``p_match``); ``measured`` is how well the chart
+    agrees with the advisor on fresh hands (see :mod:`cuatrola_solver.lab.charts`)."""
+
+    rules: Any
+    seat: int
+    auction: tuple[str, ...]
+    score: tuple[int, int] | None
+    hands: int
+    value: str
+    cells: dict[tuple, Cell]
+    min_hands: int
+    measured: dict | None = None
+
+    def cell_of(self, hand: int, trump: int) -> Cell:
+        """The cell a hand (mask of five cards) falls in."""
+        return self.cell_at(hand_class(hand, trump).key)
+
+    def cell_at(self, key: Sequence) -> Cell:
+        """The cell of a class (a :attr:`HandClass.key`)."""
+        for cell in self.cells.values():
+            if cell.holds(key):
+                return cell
+        raise ModelError(f"the chart of seat {self.seat} has no cell for "
+                         f"{describe_key(tuple((v,) for v in key))} (a corrupt chart)")
+
+    def matches(self, seat: int, auction: Sequence[str], score) -> bool:
+        return (self.seat == seat and tuple(auction) == self.auction
+                and (None if score is None else tuple(score)) == self.score)
+
+    def to_dict(self) -> dict:
+        return {"seat": self.seat, "auction": list(self.auction),
+                "score": None if self.score is None else list(self.score),
+                "hands": self.hands, "value": self.value, "min_hands": self.min_hands,
+                "cells": [c.to_dict() for c in sorted(self.cells.values(),
+                                                      key=lambda c: sort_key(c.key))],
+                **({"measured": self.measured} if self.measured is not None else {})}
+
+    @classmethod
+    def from_dict(cls, rules: Any, d: dict) -> "Chart":
+        cells = {}
+        for c in d["cells"]:
+            key = _key_of(c["key"])
+            calls = {b: CallStats(**{k: float(v) for k, v in s.items()})
+                     for b, s in c["calls"].items()}
+            if c["call"] not in calls or int(c["hands"]) < 1:
+                raise ValueError(f"bad cell {c['key']}")
+            cells[key] = Cell(key, int(c["hands"]), c["call"], calls,
+                              {b: int(n) for b, n in c.get("advised", {}).items()})
+        score = d.get("score")
+        return cls(rules, int(d["seat"]), tuple(d["auction"]),
+                   None if score is None else (int(score[0]), int(score[1])),
+                   int(d["hands"]), d["value"], cells, int(d["min_hands"]),
+                   d.get("measured"))
+
+
+def _key_of(raw: Sequence) -> tuple:
+    """A cell's key read back: four runs of values of the levels' domains."""
+    if len(raw) != len(LEVELS):
+        raise ValueError("bad key")
+    key = []
+    for group, domain in zip(raw, DOMAINS):
+        g = tuple(group)
+        if not g or any(v not in domain for v in g):
+            raise ValueError("bad key")
+        at = [domain.index(v) for v in g]
+        if at != list(range(at[0], at[0] + len(at))):
+            raise ValueError("bad key: not a run of values")
+        key.append(g)
+    return tuple(key)
+
+
+def sort_key(key: tuple) -> tuple:
+    """The order of cells: by their first class, in the levels' order."""
+    return tuple(DOMAINS[i].index(g[0]) for i, g in enumerate(key))
+
+
+@dataclass(frozen=True)
+class ChartSet:
+    """The charts of one preset's file, with how they were made."""
+
+    rules: Any
+    charts: tuple[Chart, ...]
+    provenance: dict
+    path: Path | None = None
+
+    def find(self, seat: int, auction: Sequence[str] = (), score=None) -> Chart | None:
+        for c in self.charts:
+            if c.matches(seat, auction, score):
+                return c
+        return None
+
+    def to_dict(self) -> dict:
+        return {"version": CHARTS_VERSION, "rules": self.rules,
+                "classes": list(LEVELS),
+                "charts": [c.to_dict() for c in self.charts],
+                "provenance": self.provenance}
+
+
+def charts_path(rules: RuleSet) -> Path:
+    return data_path("charts", rules.name)
+
+
+def load_charts(rules: RuleSet, path: str | Path | None = None) -> ChartSet:
+    """The bidding charts of ``rules``' preset (or of the file ``path``); ModelError when
+    the file is missing, corrupt, or for another preset or version."""
+    obj, p = read("charts", rules, charts_path(rules) if path is None else path)
+    try:
+        charts = tuple(Chart.from_dict(obj["rules"], d) for d in obj["charts"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise corrupt("charts", p, f"bad chart ({e})") from None
+    for c in charts:
+        counts = [sum(cell.holds(k) for cell in c.cells.values()) for k in _possible()]
+        if any(n != 1 for n in counts):
+            raise corrupt("charts", p, f"the cells of seat {c.seat}'s chart do not cover "
+                                       f"every class once")
+    if not all(all(math.isfinite(v) for s in c.cells.values() for cs in s.calls.values()
+                   for v in cs.to_dict().values()) for c in charts):
+        raise corrupt("charts", p, "a value that is not a number")
+    return ChartSet(obj["rules"], charts, obj.get("provenance", {}), p)
+
