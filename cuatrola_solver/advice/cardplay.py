@@ -27,11 +27,13 @@ from ..hidden.deals import count_deals, enumerate_deals
 from ..hidden.knowledge import knowledge_of
 from ..models import played
 from ..models.bids import call_weights
+from ..models.cardplay import card_weights
 from ..models.preset import Models
 from .budget import MIN_ROUNDS, ROUND, SETTLED, Budget, Progress, random_seed
 from .stats import half_width
 
 __all__ = ["CardHint", "Hint", "hint", "exact_when_few", "cante_values", "best_cante",
+           "deal_weights",
            "DEFAULT_HINT_SAMPLES", "CANTE_HINT_SAMPLES"]
 
 #: deals of a sampled hint
@@ -127,13 +129,15 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
 
     ``models`` (default: the preset's, as ``cuatrola hint`` uses them): with a bid model
     each deal is weighted by how likely the four calls were with the hands it gives the
-    other seats (as in ``advise``); with a played-odds model fitted with cards each card
-    also carries ``p_played``, its P(win) as the hand will be played, and the cards are
-    ranked on it; a model without card cells leaves the cards double dummy.
+    other seats (as in ``advise``), with a card-play model also by how likely the cards
+    they played were with those hands (:func:`deal_weights`); with a played-odds model
+    fitted with cards each card also carries ``p_played``, its P(win) as the hand will be
+    played, and the cards are ranked on it; a model without card cells leaves the cards
+    double dummy.
     """
     budget = Budget() if budget is None else budget
     models = Models.of(view.rules) if models is None else models
-    bid_model, played_model = models.bids, models.played
+    bid_model, played_model, card_model = models.bids, models.played, models.cards
     exact, tolerance = budget.exact, budget.tolerance
     samples = budget.samples_or(DEFAULT_HINT_SAMPLES)
     seed = budget.seed
@@ -181,8 +185,8 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
     sums: dict[int, list[float]] = {}
     n = 0
     weight, weight2 = 0.0, 0.0            # sums of the deals' weights and squared weights
-    others = [s for s in (1, 2, 3, 4) if s != seat]
-    infer = bid_model is not None           # four calls are known once cards are played
+    # four calls are known once cards are played; the cards played so far, by the others
+    infer = bid_model is not None or card_model is not None
 
     def values(row) -> tuple:
         pos = base.with_changes(hands=tuple(int(h) for h in row))
@@ -198,9 +202,7 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
             # results come back in deal order whatever the threads: the sums do not
             # depend on them
             solved = pool.map(values, deals) if pool else map(values, deals)
-            ws = (call_weights(k.dealt_hands(deals), view.trump, view.calls, others,
-                                         rules, bid_model, view.score)
-                  if infer else np.ones(len(deals)))
+            ws = deal_weights(view, k.dealt_hands(deals), models) if infer else np.ones(len(deals))
             for w, (tr, mk, mg) in zip(ws.tolist(), solved):
                 for c, t in tr.items():
                     s = sums.setdefault(c, [0.0, 0.0, 0.0])
@@ -214,8 +216,9 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
                 if progress and n % 200 == 0:
                     progress(n, total)
             if infer and weight <= 0:
-                raise NotationError("no deal explains the calls under the bid model (every "
-                                    "weight is 0): hint without inference (--no-inference)")
+                raise NotationError("no deal explains the calls and the play under the models "
+                                    "(every weight is 0): hint without inference "
+                                    "(--no-inference)")
             ess = weight * weight / weight2 if infer else n
             if (not exact and j >= MIN_ROUNDS
                     and all(half_width(s[2] * ess / weight, ess) <= tolerance if infer
@@ -241,6 +244,23 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
                 exact, n, seed, tuple(cards), cante, note,
                 weight * weight / weight2 if infer else None,
                 "dd" if played_model is None else "played")
+
+
+def deal_weights(view: View, dealt: np.ndarray, models: Models) -> np.ndarray:
+    """The weight of each deal (rows of four dealt-hand masks) for ``view``'s seat: how
+    likely the other seats' calls were with the hands it gives them, under the bid model
+    (:func:`~cuatrola_solver.models.bids.call_weights`), times how likely the cards they
+    played, under the card-play model (:func:`~cuatrola_solver.models.cardplay.card_weights`);
+    a model left out weighs nothing.  What ``hint`` and the players that read the play
+    weigh their deals by."""
+    w = np.ones(len(dealt))
+    if models.bids is not None:
+        others = [s for s in (1, 2, 3, 4) if s != view.seat]
+        w = w * call_weights(dealt, view.trump, view.calls, others, view.rules, models.bids,
+                             view.score)
+    if models.cards is not None:
+        w = w * card_weights(dealt, view, models.cards)
+    return w
 
 
 #: most deals of a cante hint (each deal is solved once per option)

@@ -1,4 +1,5 @@
 """The fitted models the answers use, as each preset ships them: the bid model (what the
-calls reveal, :mod:`.bids`), the played-odds model (:mod:`.played`), the match-equity
+calls reveal, :mod:`.bids`), the card-play model (what the cards played reveal,
+:mod:`.cardplay`), the played-odds model (:mod:`.played`), the match-equity
 table (:mod:`.equity`); :mod:`.preset` bundles them as the commands load them and
 :mod:`.store` is their one loader.  Fitting them is the lab's work."""
