@@ -19,9 +19,9 @@ from cuatrola_solver.notation.record import format_rules, read_record, write_tex
 
 from .cmd_advise import progress_bar
 from .common import (JsonOption, RecordRulesOption, SeedOption, card_model_note,
-                     check_writable, command_budget, command_models, emit_json, exact_option,
-                     fail, model_option, read_input, record_rules, samples_option,
-                     user_errors, workers_option, write_output)
+                     check_outputs, check_writable, command_budget, command_models,
+                     emit_json, exact_option, fail, model_option, read_input, record_rules,
+                     samples_option, user_errors, workers_option, write_output)
 from .render import colour_cards, muestra_text, result_lines
 
 def _pct(p) -> str:
@@ -211,6 +211,11 @@ def register(app: typer.Typer) -> None:
                             (None if str(annotate) == "-" else annotate, None)):
             if path is not None:
                 check_writable(path, kinds)
+        # --annotate may write the record back over itself (the hand is all kept in it);
+        # the page and the graph may not replace it, nor one another or the annotated record
+        check_outputs([("--html", html), ("--plot", plot)],
+                      [("the record", None if record == "-" else record),
+                       ("the --annotate file", None if str(annotate) == "-" else annotate)])
         if plot is not None and importlib.util.find_spec("matplotlib") is None:
             fail("--plot needs matplotlib: pip install 'cuatrola-solver[lab]' "
                  "(or pip install matplotlib)")

@@ -13,7 +13,7 @@ import typer
 from cuatrola_solver import __version__
 
 from .cmd_advise import progress_bar
-from .common import RulesOption, check_writable, fail, load_rules, user_errors
+from .common import RulesOption, check_outputs, check_writable, fail, load_rules, user_errors
 from cuatrola_solver.lab import fit_bids
 
 
@@ -43,9 +43,12 @@ def register(app: typer.Typer) -> None:
             fail("bidmodel needs -o FILE, the model file to write (the shipped model is "
                  "never overwritten)")
         check_writable(out)
-        if calls is not None and not calls.exists():
+        reading = calls is not None and calls.exists()
+        if calls is not None and not reading:
             check_writable(calls)
-        if calls is not None and calls.exists():
+        check_outputs([("-o", out), ("--calls", None if reading else calls)],
+                      [("the --calls file", calls if reading else None)])
+        if reading:
             rows = fit_bids.read_calls(calls, rs)
             deals = len(rows) // 4
         else:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import json
 import shlex
 import sys
@@ -19,7 +18,8 @@ from cuatrola_solver.errors import quote
 from cuatrola_solver.bots.players import parse_player
 from cuatrola_solver.game.rules import get_rules
 
-from .common import JsonOption, check_writable, emit_json, fail, save_figure, user_errors
+from .common import (JsonOption, check_outputs, check_writable, emit_json, fail,
+                     need_matplotlib, save_figure, user_errors)
 from cuatrola_solver.lab import fit_played
 
 #: groups drawn in the plot's reliability panel: at least this many predictions, and
@@ -191,6 +191,7 @@ def register(app: typer.Typer) -> None:
             fail(f"bad plot file {quote(plot_file)}: expected a name ending in .png or .svg")
         if plot_file is not None:
             check_writable(Path(plot_file))
+            need_matplotlib()
         if fit and out is None:
             fail("--fit needs -o FILE, the model file to write (the shipped model is never "
                  "overwritten)")
@@ -198,43 +199,44 @@ def register(app: typer.Typer) -> None:
             fail("-o FILE goes with --fit")
         if out is not None:
             check_writable(out)
+        if model not in (None, "played") and not Path(model).is_file():
+            fail(f"--model {quote(model)}: no such file (give a played-odds model file, "
+                 f"or 'played' for each preset's own)")
+        check_outputs([("-o", out), ("--plot", plot_file)],
+                      [("a records file", r) for r in records]
+                      + [("the --model file", None if model in (None, "played") else model)])
         cal = Calibration(bins, player=None if player is None
                           else repr(parse_player(player)))
         if fit:
             cal.kept = []
         rules_seen: set = set()
         hands = 0
+        models: dict = {}               # --model played: each record's preset's own
 
-        def records_of(f, path):
-            for obj, winner in read_records(path, f):
-                if model is not None and cal.played is None:
-                    cal.played = _played_model(model, obj)
-                    if cards and not cal.played.has_cards:
-                        fail(f"--model {quote(model)} has no card cells: fit it with "
-                             f"--cards to judge the cards")
-                yield obj, winner
+        def model_of(obj: dict):
+            """The played-odds model a record is judged by (None without --model)."""
+            if model is None:
+                return None
+            key = json.dumps(obj.get("rules"), sort_keys=True)
+            if key not in models:
+                models[key] = _played_model(model, obj)
+                if cards and not models[key].has_cards:
+                    fail(f"--model {quote(model)} has no card cells"
+                         + (f" for {get_rules(obj.get('rules')).name}"
+                            if model == "played" else "")
+                         + ": fit it with --cards to judge the cards")
+            return models[key]
 
         for path in records:
-            try:
-                with open(path, "rb") as f:
-                    items = ((obj, w, ()) for obj, w in records_of(f, path))
-                    if cards:
-                        items = with_card_predictions(
-                            records_of(f, path), samples=card_samples,
-                            seed=seed + 100 * hands, workers=workers,
-                            infer=not no_inference)
-                    for obj, winner, card_preds in items:
-                        rules_seen.add(json.dumps(obj.get("rules", "online"), sort_keys=True))
-                        hands += 1
-                        cal.add_record(obj, winner, card_preds)
-            except FileNotFoundError:
-                fail(f"records file {quote(path)} not found")
-            except IsADirectoryError:
-                fail(f"cannot read records file {quote(path)}: it is a directory")
-            except OSError as e:
-                if e.errno == errno.EPIPE:
-                    raise
-                fail(f"cannot read records file {quote(path)}: {e.strerror or e}")
+            items = ((obj, w, ()) for obj, w in read_records(path))
+            if cards:
+                items = with_card_predictions(
+                    read_records(path), samples=card_samples, seed=seed + 100 * hands,
+                    workers=workers, infer=not no_inference)
+            for obj, winner, card_preds in items:
+                rules_seen.add(json.dumps(obj.get("rules", "online"), sort_keys=True))
+                hands += 1
+                cal.add_record(obj, winner, card_preds, played=model_of(obj))
         if fit:
             _fit(cal, rules_seen, hands, records, out)
         report = cal.to_dict()

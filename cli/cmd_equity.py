@@ -13,8 +13,8 @@ from cuatrola_solver.game.match import match_winner
 from cuatrola_solver.game.seats import Side
 from cuatrola_solver.game.rules import rules_spec
 
-from .common import (JsonOption, RulesOption, check_writable, emit_json, fail, load_rules,
-                     save_figure, user_errors)
+from .common import (JsonOption, RulesOption, check_outputs, check_writable, emit_json, fail,
+                     load_rules, need_matplotlib, save_figure, user_errors)
 from cuatrola_solver.lab import measure_equity
 
 
@@ -107,11 +107,13 @@ def register(app: typer.Typer) -> None:
         out: Optional[Path] = typer.Option(
             None, "--out", "-o", metavar="FILE", help="With --regenerate: the hand results "
             "file to write (required: no command writes into the installed package)."),
-        deals: int = typer.Option(2000, "--deals", min=1, help="With --regenerate: random "
-                                  "deals to measure."),
-        seed: int = typer.Option(1, "--seed", help="With --regenerate: seed of the deals."),
-        samples: int = typer.Option(32, "--samples", "-n", min=1, help="With --regenerate: "
-                                    "sampled deals behind each bidding decision."),
+        deals: int = typer.Option(2000, "--deals", min=1, max=100_000, help="With "
+                                  "--regenerate: random deals to measure."),
+        seed: int = typer.Option(1, "--seed", min=0, help="With --regenerate: seed of the "
+                                 "deals."),
+        samples: int = typer.Option(32, "--samples", "-n", min=1, max=20_000, help="With "
+                                    "--regenerate: sampled deals behind each bidding "
+                                    "decision."),
     ) -> None:
         """The chance of winning the match from every score (match equity), by preset."""
         rs = load_rules(rules)
@@ -126,10 +128,13 @@ def register(app: typer.Typer) -> None:
                  "results are never overwritten)")
         if out is not None:
             check_writable(out)
+        check_outputs([("-o", out), ("--plot", plot_file)], [])
+        if plot_file is not None:
+            need_matplotlib()
+        if regenerate and rs.differences():
+            fail(f"--regenerate measures a preset: give its name alone, not {rules!r}")
         tab = None
         if regenerate:
-            if rs.differences():
-                fail(f"--regenerate measures a preset: give its name alone, not {rules!r}")
             from .cmd_advise import progress_bar
 
             with progress_bar("hand results") as bar:

@@ -36,8 +36,9 @@ from cuatrola_solver.game.hand import Hand
 from cuatrola_solver.game.match import Match
 from cuatrola_solver.game.play import (SUIT_NAMES, cante_points, partner_of, renuncio_obligation,
                                        side_of)
-from cuatrola_solver.bots.players import parse_player
+from cuatrola_solver.bots.players import parse_player, split_players
 from cuatrola_solver.notation.record import format_rules, write_text
+from cuatrola_solver.notation.lines import LineTooLong, read_line
 from cuatrola_solver.notation.replay import replay
 from cuatrola_solver.bots.playout import iter_match, play_hand, seat_of
 from cuatrola_solver.game.seats import check_seat
@@ -66,6 +67,11 @@ COMMANDS = (
 )
 #: English words read at the call prompt, as English K N J are read for cards
 CALL_WORDS = {"pass": "paso"}
+#: the longest entry read (an entry is a word: a longer line is not typed by a person)
+MAX_ENTRY = 1000
+#: entries refused in a row at one prompt before the game stops (a pipe that feeds
+#: only what cannot be played would otherwise be asked again for ever)
+MAX_REFUSED = 100
 
 
 class EndOfInput(Exception):
@@ -181,13 +187,27 @@ class Human:
         #: the hints' models: odds as the hand will be played, the hidden hands weighted
         #: by the calls
         self.models = models
+        #: entries asked for since the last decision was taken
+        self.refused = 0
 
     def ask(self, prompt: str) -> str:
-        """One line of input for ``prompt``; ``?`` is answered here, by the commands."""
+        """One line of input for ``prompt``; ``?`` is answered here, by the commands.
+        A line longer than :data:`MAX_ENTRY` characters, or the :data:`MAX_REFUSED`-th
+        refused entry in a row, ends the game as bad input (exit 2)."""
         while True:
+            if self.refused >= MAX_REFUSED:
+                typer.echo("")
+                fail(f"{MAX_REFUSED} entries in a row on stdin and none of them taken: the "
+                     f"input does not play this game")
+            self.refused += 1          # set back to 0 when a decision is taken
             typer.echo(prompt + " ", nl=False)
             sys.stdout.flush()
-            line = sys.stdin.readline()
+            try:
+                line = read_line(sys.stdin, MAX_ENTRY)
+            except LineTooLong:
+                typer.echo("")
+                fail(f"an entry of more than {MAX_ENTRY:,} characters on stdin: expected a "
+                     f"call, a card or a cante, one a line")
             if not line:
                 typer.echo("")
                 raise EndOfInput
@@ -208,6 +228,7 @@ class Human:
         s.say(f"your cards: {s.hand(view.held, view.trump)}")
 
     def call(self, view: View, seed: int) -> str:
+        self.refused = 0
         self.status(view)
         legal = view.legal_calls()
         if self.hints:
@@ -237,6 +258,7 @@ class Human:
             self.screen.say(f"  not allowed: {reason}")
 
     def sing(self, view: View, seed: int) -> int | None:
+        self.refused = 0
         s = self.screen
         options = view.cante_options()           # the 40 first
         names = [SUIT_NAMES[o] for o in options]
@@ -268,6 +290,7 @@ class Human:
                   f"{' or '.join(names)}, or no")
 
     def card(self, view: View, seed: int) -> int:
+        self.refused = 0
         s = self.screen
         pos = view.position
         self.status(view)
@@ -317,10 +340,12 @@ def register(app: typer.Typer) -> None:
         seat: int = typer.Option(1, "--seat", "-s", metavar="N", help="Your seat, 1-4 "
                                  "(seat 4 deals; in a match everyone moves one seat on each hand)."),
         bots: str = typer.Option("pimc", "--bots", "-b", help="The other three players: one "
-                                 "name for all (pimc, heuristic, random) or three, comma "
-                                 "separated, in seat order; options as pimc:samples=80."),
+                                 "for all (pimc, heuristic, random) or three in seat order, "
+                                 "separated by ';' (or ','); options as "
+                                 "pimc:samples=80,bid=heuristic."),
         rules: str = RulesOption,
-        seed: Optional[int] = typer.Option(None, "--seed", help="Seed of the deals and the bots."),
+        seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed of the deals "
+                                           "and the bots."),
         hints: bool = typer.Option(False, "--hints", help="Show the hint before each decision "
                                    "(as hint and advise give it: odds as the hand will be "
                                    "played, the calls weighed; about a second each)."),
@@ -332,10 +357,19 @@ def register(app: typer.Typer) -> None:
         """Play one seat against three bots: calls, cantes and cards typed as lines."""
         check_seat(seat, "--seat")
         rs = load_rules(rules)
-        specs = [b for b in bots.split(",")] if "," in bots else [bots] * 3
+        specs = split_players(bots)
+        if len(specs) == 1:
+            specs *= 3
         if len(specs) != 3:
-            fail(f"--bots {quote(bots)}: expected one player or three, comma separated")
+            fail(f"--bots {quote(bots)}: expected one player or three (in seat order, "
+                 f"separated by ';' or ','), got {len(specs)}")
         others = [parse_player(b) for b in specs]
+        # the game is shown on stdout and read from stdin: both must be there
+        if sys.stdout is None or sys.stdout.closed:
+            fail("cannot show the game: stdout is closed (play shows it there)")
+        if sys.stdin is None or sys.stdin.closed:
+            fail("cannot read your calls and cards: stdin is closed (play reads them "
+                 "there, one a line; give it /dev/null to end the game at once)")
         made = False                # --save names a folder: made when missing, and said
         if save is not None:
             if save.exists() and not save.is_dir():

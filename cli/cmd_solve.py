@@ -15,6 +15,7 @@ from tabulate import tabulate
 from cuatrola_solver.game.cards import format_card, parse_card, parse_deal
 from cuatrola_solver.dd.batch import solve_lines, table_report
 from cuatrola_solver.errors import CuatrolaError
+from cuatrola_solver.notation.lines import bounded_lines
 
 from .common import (JsonOption, RulesOption, emit_json, fail, load_rules, user_errors,
                      workers_option)
@@ -89,12 +90,12 @@ def open_lines(path: str) -> tuple[BinaryIO, str]:
 
 
 def read_lines(stream: BinaryIO, name: str) -> Iterator[bytes]:
-    """The lines of ``stream``; a read error is bad input, raised (by ``solve_lines``)
-    after the tables of the lines before it."""
-    try:
-        yield from stream
-    except OSError as e:
-        raise CuatrolaError(f"cannot read {name}: {e.strerror or e}") from None
+    """The lines of ``stream``, each at most :data:`MAX_LINE_BYTES` long; a read error or
+    a longer line (``< /dev/zero``) is bad input, raised (by ``solve_lines``) after the
+    tables of the lines before it."""
+    for _, line in bounded_lines(stream, name, error=CuatrolaError,
+                                 what="a record of the batch"):
+        yield line
 
 
 def run_batch(path: str, default_rules, workers: int, keep_going: bool) -> None:

@@ -203,12 +203,47 @@ def check_writable(path: Path, suffixes: tuple[str, ...] | None = None) -> None:
         fail(f"cannot write {str(path)!r}: permission denied")
 
 
+def _same_file(a: str | Path, b: str | Path) -> bool:
+    """Whether two paths name one file: the same file when both exist (links, ``./``,
+    another spelling), else the same absolute path."""
+    try:
+        if os.path.exists(a) and os.path.exists(b):
+            return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+    return os.path.abspath(a) == os.path.abspath(b)
+
+
+def check_outputs(outputs: Sequence[tuple[str, str | Path | None]],
+                  inputs: Sequence[tuple[str, str | Path | None]]) -> None:
+    """Exit 2 before any work when an output file would be one of the inputs, or two
+    outputs one file: ``outputs`` and ``inputs`` are ``(what, path)`` pairs, the path
+    None when not given (``-`` is stdin or stdout, no file)."""
+    given = [(w, p) for w, p in outputs if p is not None and str(p) != "-"]
+    for i, (what, path) in enumerate(given):
+        for source, other in inputs:
+            if other is not None and str(other) != "-" and _same_file(path, other):
+                fail(f"{what} {quote(str(path))} is {source}: the output would overwrite "
+                     f"what is read (give another file name)")
+        for later, other in given[i + 1:]:
+            if _same_file(path, other):
+                fail(f"{what} and {later} are the same file {quote(str(path))}: give "
+                     f"each its own")
+
+
 def write_output(path: Path, text: str) -> None:
     """Write an output file; exit 2 naming the path when it cannot be written."""
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as e:
         fail(f"cannot write {str(path)!r}: {e.strerror or e}")
+
+
+def need_matplotlib() -> None:
+    """Exit 2 before any work when --plot is asked and matplotlib is not installed."""
+    import importlib.util
+    if importlib.util.find_spec("matplotlib") is None:
+        fail("--plot needs matplotlib: pip install 'cuatrola-solver[lab]'")
 
 
 def save_figure(fig, path: str) -> None:

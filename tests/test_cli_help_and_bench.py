@@ -97,7 +97,8 @@ def test_rules_never_cuts_a_word(columns):
         for word in (w for text in texts for w in str(text).split()):
             cs = re.findall(r"[^_,]+[_,]?|[_,]", word)     # a line holds a run of them
             pieces |= {"".join(cs[i:j]) for i in range(len(cs)) for j in range(i + 1, len(cs) + 1)}
-    pieces |= {"parameter", "value", "meaning", "source", "(seed)", "rules:", "narro"} | set(PRESETS)
+    pieces |= {"parameter", "value", "meaning", "source", "(rule", "document)", "(seed)",
+               "rules:", "narro"} | set(PRESETS)
     for args in (["rules"], ["rules", "narro"]):
         out = run(*args, columns=columns).stdout
         words = {w for line in out.splitlines() for w in line.split() if set(w) != {"-"}}

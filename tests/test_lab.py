@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
 from cuatrola_solver.lab import selfplay
+from cuatrola_solver.lab.grpc_probe import ray_head_answer
 from cuatrola_solver.lab.selfplay import LabConfig, LabError
 from cuatrola_solver.notation.record import read_json, record_from_obj
 from cuatrola_solver.errors import RecordError
@@ -293,7 +294,8 @@ def test_ray_gives_the_local_run_record_for_record(small, tmp_path):
              log_to_driver=False)
     try:
         host, port = ray.get_runtime_context().gcs_address.rsplit(":", 1)
-        assert selfplay._speaks_grpc(host, int(port))     # the check of --ray HOST:PORT
+        assert selfplay._speaks_grpc(host, int(port))     # the check of --ray ray://...
+        assert ray_head_answer(host, int(port)) is None    # the check of --ray HOST:PORT
         s = selfplay.run(config, str(out), ray="auto", batch=1)
     finally:
         ray.shutdown()

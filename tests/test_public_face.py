@@ -92,3 +92,24 @@ def test_the_examples_use_only_the_face():
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     assert not alias.name.startswith("cuatrola_solver."), (path, alias.name)
+
+
+def test_the_python_example_runs_and_gives_the_command_s_advice():
+    out = subprocess.run([sys.executable, str(ROOT / "examples" / "advise_api.py")],
+                         capture_output=True, text=True, check=True).stdout
+    cmd = cli_json("advise", "Ac 3c Rc Ce Ao", "--muestra", "3e", "--seat", "1", "--seed", "1")
+    assert out.splitlines()[0] == f"{cmd['deals']} deals, seed 1: advice {cmd['advice']}"
+    first = cmd["options"][0]
+    assert f"P(win) {first['p_played']:.3f} as played, {first['p_win']:.3f} double dummy" in out
+
+
+def test_the_readme_s_python_lines_run():
+    """The ``python`` block of the README, run as it is written."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict = {}
+    exec(compile(code.replace("cs.Budget(exact=True)", "cs.Budget(samples=200, seed=1)"),
+                 "README.md", "exec"), namespace)
+    assert namespace["advice"].advice == cli_json(
+        "advise", "Ac 3c Ro Co Ab", "--muestra", "So", "--seat", "2", "--auction", "paso",
+        "--seed", "1")["advice"]

@@ -88,7 +88,6 @@ from ..advice.cardplay import exact_when_few, hint
 from ..dd import solver
 from ..game.cards import format_card, format_cards
 from ..game.hand import Hand, Renuncio
-from ..game.match import check_score
 from ..game.play import renuncio_obligation, side_of
 from ..game.seats import Side
 from ..game.rules import rules_spec
@@ -661,9 +660,7 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
     total)`` is called after each card and each bid review.  Raises
     :class:`~cuatrola_solver.errors.RecordError` for a record that cannot be replayed.
     """
-    final = replay_deal(rec)               # checks the record, errors say where
-    if rec.score is not None and bids:
-        check_score(final.rules, rec.score, "the record's score")
+    final = replay_deal(rec)               # checks the record and its score, errors say where
     budget = Budget() if budget is None else budget
     models = Models.of(final.rules) if models is None else models
     exact, samples = budget.exact, budget.samples_or(DEFAULT_SAMPLES)

@@ -48,7 +48,7 @@ from ..models.preset import Models
 from .alphamu import Choice, choose, worlds_of
 
 __all__ = ["Policy", "RandomPlayer", "HeuristicPlayer", "PimcPlayer", "AlphaMuPlayer", "PLAYERS",
-           "make_player", "parse_player", "bid_advice"]
+           "make_player", "parse_player", "split_players", "bid_advice"]
 
 
 class Policy(Protocol):
@@ -447,3 +447,24 @@ def parse_player(spec: str) -> Policy:
             raise CuatrolaError(f"bad value {quote(value)} for bid of player {quote(spec)}: expected "
                                 f"one of {', '.join(BIDDERS)}")
     return make_player(name, **options)
+
+
+def split_players(text: str) -> list[str]:
+    """The player specs of a list of players (``play --bots``): separated by ``;``, or
+    by commas, where a comma-separated item with ``=`` is an option of the player before
+    it -- ``pimc:samples=3,bid=heuristic`` is one player, ``pimc:samples=3;random;heuristic``
+    and ``pimc:samples=3,random,heuristic`` are three.  The specs are not parsed here
+    (:func:`parse_player` reads each)."""
+    if ";" in text:
+        return [x.strip() for x in text.split(";")]
+    specs: list[str] = []
+    for item in (x.strip() for x in text.split(",")):
+        option = "=" in item and ":" not in item
+        if option and specs and ":" in specs[-1]:
+            specs[-1] += "," + item
+        elif option and specs:
+            raise CuatrolaError(f"bad option {quote(item)}: options follow the player's name "
+                                f"after ':', as pimc:samples=80")
+        else:
+            specs.append(item)
+    return specs

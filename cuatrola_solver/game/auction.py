@@ -78,6 +78,9 @@ class Auction:
     def call(self, call: str) -> None:
         """Make the next call (checked); raises IllegalBidError with the reason."""
         seat = self.speaker
+        if seat is None:
+            raise IllegalBidError(f"{quote(call)} is one call too many: the auction is over, "
+                                  f"all four seats have spoken")
         reason = self.refusal(call)
         if reason is not None:
             raise IllegalBidError(f"seat {seat} may not call {quote(call)}: {reason}")

@@ -27,7 +27,7 @@ from ..errors import (IllegalBidError, IllegalCanteError, IllegalPlayError,
                       InconsistentDealError, RecordError, quote)
 from .auction import Auction
 from .cards import FULL_DECK, cards_of, format_card, format_cards, mask_of, mask_points, suit_of
-from .match import Score, match_winner
+from .match import Score, check_score, match_winner
 from .play import (SUIT_NAMES, Position, cante_mask, cante_points, cante_refusal,
                    decided_by_tricks, first_leader, legal_mask, outcome, play_card,
                    play_forbidden, renuncio_obligation, side_of, sing, tricks_goal,
@@ -309,6 +309,8 @@ class Hand:
     def __init__(self, hands: Sequence[Iterable[int] | None], muestra: int,
                  rules: RuleSet | None = None, score: Score | None = None) -> None:
         self.rules = rules or get_rules()
+        if score is not None:
+            check_score(self.rules, score, "the match score")   # no hand after the match
         self.known = check_hands(hands, muestra)
         self.deal = tuple(k or 0 for k in self.known)
         self.muestra = muestra
@@ -586,6 +588,9 @@ class Hand:
         if calls is None and complete_auction:
             calls = ["paso"] * 4
         calls = list(calls or ())
+        if len(calls) > 4 and not complete_auction:     # a view: the calls may stop early
+            raise RecordError(f"{at('auction')}the auction has {len(calls)} calls: there are "
+                              f"four at most, one per seat from seat 1")
         if complete_auction and len(calls) != 4:
             raise RecordError(f"{at('auction')}the auction has {len(calls)} "
                               f"call{'' if len(calls) == 1 else 's'}: expected 4 (one per "

@@ -36,8 +36,8 @@ from ..advice.budget import Budget
 from ..advice.cardplay import hint
 from ..models import bids
 from ..advice.stats import wilson
-from ..errors import CuatrolaError, RecordError
-from ..notation.replay import replay_cards, replay_deal
+from ..errors import CuatrolaError
+from ..notation.replay import replay_cards
 from ..game.play import side_of
 from ..models.played import card_role
 from ..bots.players import parse_player
@@ -45,6 +45,7 @@ from ..notation.record import record_from_obj
 from ..game.rules import get_rules
 from ..game.view import View
 from ..models.preset import Models
+from .records import read_lab_records
 
 __all__ = ["Prediction", "Group", "Calibration", "predictions", "card_predictions",
            "with_card_predictions", "read_records",
@@ -268,32 +269,38 @@ class Calibration:
             g = self.groups[key] = Group(self.bins)
         return g
 
-    def add(self, pred: Prediction) -> None:
+    def add(self, pred: Prediction, played=None) -> None:
+        """Add one prediction; ``played``: the played-odds model of its record (default
+        :attr:`played`)."""
         if self.kept is not None:
             self.kept.append(pred)
+        played = self.played if played is None else played
         if pred.trick:
-            p = (pred.p if self.played is None
-                 else self.played.p_card(pred.contract, pred.trick, pred.role, pred.p))
+            p = (pred.p if played is None
+                 else played.p_card(pred.contract, pred.trick, pred.role, pred.p))
             self._group(("cards", pred.trick, pred.role)).add(p, pred.won)
             self._group(("cards",)).add(p, pred.won)
             return
-        if self.played is not None:
-            pred = dataclasses.replace(pred, p=self.played.p(pred.contract, pred.seat, pred.p))
+        if played is not None:
+            pred = dataclasses.replace(pred, p=played.p(pred.contract, pred.seat, pred.p))
         self._group((pred.contract, pred.seat)).add(pred.p, pred.won)
         if pred.contract == "paso":
             self._group(("paso", pred.side)).add(pred.p, pred.won)
         self._group(("seat", pred.seat)).add(pred.p, pred.won)
         self._group(("overall",)).add(pred.p, pred.won)
 
-    def add_record(self, obj: dict, winner: str, cards: list[Prediction] = ()) -> None:
+    def add_record(self, obj: dict, winner: str, cards: list[Prediction] = (),
+                   played=None) -> None:
         """The record's calls' predictions, and ``cards``, its cards' (see
-        :func:`card_predictions`)."""
+        :func:`card_predictions`); ``played``: the played-odds model of the record's
+        rules, when records of several presets are judged each by its own (default
+        :attr:`played`)."""
         self.records += 1
         preds = predictions(obj, winner, self.player)
         if not preds:
             self.without_odds += 1
         for p in [*preds, *cards]:
-            self.add(p)
+            self.add(p, played)
 
     def to_dict(self) -> dict:
         order = {"paso": 0, "solo": 1, "contrasolo": 2, "cuatrola": 3, "quintola": 4,
@@ -326,24 +333,15 @@ class Calibration:
                 "bins": self.bins, "groups": rows}
 
 
-def read_records(path: str, lines: Iterable[bytes | str]) -> Iterator[tuple[dict, str]]:
-    """(record object, winning side) of each JSON line; blank lines are skipped.  A line
-    that is not a record, or a record that cannot be replayed, raises
-    :class:`RecordError` naming the file and line."""
-    for n, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
-        where = f"{path}, line {n}"
-        try:
-            obj = json.loads(raw)
-        except (ValueError, RecursionError) as e:
-            raise RecordError(f"{where}: not a JSON record ({e})") from None
-        rec = record_from_obj(obj, where)
-        if not rec.complete:
-            raise RecordError(f"{where}: the record does not give every hand, so its "
-                              f"result is not known")
-        result = replay_deal(rec).result()
-        if result is None:
-            raise RecordError(f"{where}: the hand is not finished: it has no result")
-        yield obj, str(result.winner)
-
+def read_records(path: str, lines: Iterable[bytes | str] | None = None
+                 ) -> Iterator[tuple[dict, str]]:
+    """(record object, winning side) of each record of the file ``path`` (or of
+    ``lines``, named ``path``), each checked by
+    :func:`~cuatrola_solver.lab.records.read_lab_records` as ``check`` checks a record,
+    its ``lab`` field (when it has one) type-checked and held against the hand; blank
+    lines are skipped.  A line that is not a record, or a record that cannot be
+    replayed, raises :class:`~cuatrola_solver.errors.RecordError` naming the file and
+    line; a ``lab`` field that is not what the lab writes,
+    :class:`~cuatrola_solver.errors.LabError`."""
+    for r in read_lab_records(path, lines, require_lab=False):
+        yield r.obj, r.winner

@@ -20,13 +20,14 @@ import numpy as np
 
 from ..advice.bidding import advise
 from ..advice.budget import Budget
-from ..errors import CuatrolaError
+from ..errors import CuatrolaError, LabError, quote
 from ..game.auction import CALLS
-from ..game.cards import mask_of, random_deal
+from ..game.cards import NUM_CARDS, cards_of, format_cards, mask_of, popcount, random_deal, suit_of
 from ..game.rules import RuleSet, rules_spec
 from ..game.view import View
 from ..models.bids import FEATURE_NAMES, MODEL_VERSION, BidModel, features, legal_calls
 from ..models.preset import Models
+from .records import Fields, json_lines
 
 __all__ = ["advisor_calls", "read_calls", "fit"]
 
@@ -54,23 +55,75 @@ def advisor_calls(deals: int, rules: RuleSet, seed: int, samples: int = 300,
     return out
 
 
+#: the fewest deals a fit takes (as ``bidmodel --deals``): a fifth of them is held out
+MIN_DEALS = 50
+
+
 def read_calls(path, rules: RuleSet) -> list[dict]:
-    """The calls kept by ``cuatrola bidmodel --calls`` (one JSON object a line)."""
-    rows = []
-    with open(path, encoding="utf-8") as f:
-        for i, line in enumerate(f, 1):
-            try:
-                r = json.loads(line)
-                ok = (isinstance(r, dict) and {"hand", "trump", "seat", "before", "legal",
-                                               "call"} <= set(r) and r["call"] in CALLS)
-            except ValueError:
-                ok = False
-            if not ok:
-                raise CuatrolaError(f"{path}, line {i}: not a call of cuatrola bidmodel --calls")
-            rows.append(r)
-    if len(rows) % 4:
-        raise CuatrolaError(f"{path}: {len(rows)} calls, not four per deal")
+    """The calls kept by ``cuatrola bidmodel --calls`` (one JSON object a line, four a
+    deal, as :func:`advisor_calls` gives them), each checked field by field and against
+    the deal and the rules: a hand of five cards, the seats in order, the calls before
+    those of the deal, the legal calls those of the rules after them, the call one of
+    them, the four hands apart, the muestra's suit in seat 4's hand.  Anything else, an
+    empty file or fewer than :data:`MIN_DEALS` deals raises :class:`LabError` naming
+    the file and line."""
+    rows: list[dict] = []
+    deal: list[dict] = []
+    for n, obj, _ in json_lines(str(path), what="calls file", kind="call", error=LabError):
+        deal.append(_checked_call(obj, f"{path}, line {n}", rules, deal))
+        if len(deal) == 4:
+            rows += deal
+            deal = []
+    if deal:
+        raise LabError(f"{path}: the last deal has {len(deal)} call"
+                       f"{'' if len(deal) == 1 else 's'}, not four (one per seat)")
+    if len(rows) < 4 * MIN_DEALS:
+        found = len(rows) // 4
+        what = "no calls" if not rows else f"{found} deal" + "s" * (found > 1)
+        raise LabError(f"{path}: {what}: a fit takes {MIN_DEALS} deals at least (four "
+                       f"calls each, as bidmodel --calls keeps them)")
     return rows
+
+
+def _checked_call(obj: dict, where: str, rules: RuleSet, deal: list[dict]) -> dict:
+    """One call of a calls file, checked against the calls of its deal before it."""
+    f = Fields(where)
+    f.obj(obj, "the call", ("hand", "trump", "seat", "before", "legal", "call"))
+    hand = f.integer(obj["hand"], "hand", 0, (1 << NUM_CARDS) - 1,
+                     "a hand: a mask of 5 of the 20 cards")
+    if popcount(hand) != 5:
+        raise LabError(f"{where}, hand: {popcount(hand)} cards "
+                       f"({format_cards(cards_of(hand))}): expected a hand of 5")
+    trump = f.integer(obj["trump"], "trump", 0, 3, "the trump suit, 0 to 3")
+    seat = f.seat(obj["seat"], "seat")
+    before = [f.call(c, f"before[{i}]") for i, c in
+              enumerate(f.items(obj["before"], "before", "calls"))]
+    legal = [f.call(c, f"legal[{i}]") for i, c in
+             enumerate(f.items(obj["legal"], "legal", "calls"))]
+    call = f.call(obj["call"], "call")
+    if seat != len(deal) + 1:
+        raise LabError(f"{where}: a call of seat {seat} where seat {len(deal) + 1}'s was "
+                       f"expected (four calls a deal, seats 1 to 4)")
+    if before != [r["call"] for r in deal]:
+        raise LabError(f"{where}, before: {' '.join(before) or 'no call'} here, but the "
+                       f"deal's calls before seat {seat} are "
+                       f"{' '.join(r['call'] for r in deal) or 'none'}")
+    if deal and trump != deal[0]["trump"]:
+        raise LabError(f"{where}, trump: {trump} here, {deal[0]['trump']} in the deal's "
+                       f"first call")
+    if any(hand & r["hand"] for r in deal):
+        raise LabError(f"{where}, hand: a card of it is in another seat's hand of the deal")
+    if seat == 4 and not any(suit_of(c) == trump for c in cards_of(hand)):
+        raise LabError(f"{where}, hand: seat 4, the dealer, holds the muestra, but has no "
+                       f"card of the trump suit")
+    if legal != legal_calls(rules, before):
+        raise LabError(f"{where}, legal: {' '.join(legal) or 'none'} here, but after "
+                       f"{' '.join(before) or 'no call'} the rules of {rules.name} allow "
+                       f"{' '.join(legal_calls(rules, before))}")
+    if call not in legal:
+        raise LabError(f"{where}, call: {quote(call)} is not one of the legal calls "
+                       f"({' '.join(legal)})")
+    return obj
 
 
 def _design(rows: list[dict], rules: RuleSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -120,9 +173,13 @@ def _base_loss(legal, y, train_y) -> float:
 
 
 def fit(rows: list[dict], rules: RuleSet, provenance: dict, held_out: float = 0.2) -> BidModel:
-    """Fit on the first part of ``rows`` (by deal), measure on the rest, then refit on all."""
-    x, legal, y = _design(rows, rules)
+    """Fit on the first part of ``rows`` (by deal), measure on the rest, then refit on all
+    (two deals at least: one to fit, one to measure)."""
     deals = len(rows) // 4
+    if deals < 2 or len(rows) % 4:
+        raise CuatrolaError(f"a bid model is fitted on two deals at least, four calls "
+                            f"each: got {len(rows)} calls")
+    x, legal, y = _design(rows, rules)
     cut = 4 * int(deals * (1 - held_out))
     w = _fit_weights(x[:cut], legal[:cut], y[:cut])
     test = slice(cut, None)

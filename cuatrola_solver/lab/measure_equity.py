@@ -54,6 +54,8 @@ def measure_hand_results(rules: RuleSet | str, deals: int, seed: int, samples: i
         raise CuatrolaError(f"bad number of deals {deals}: expected at least 1")
     if samples < 1:
         raise CuatrolaError(f"bad number of samples {samples}: expected at least 1")
+    if seed < 0:
+        raise CuatrolaError(f"bad seed {seed}: expected 0 or more")
     rng = random.Random(seed)
     combos = [(ca, cb) for ca in CAP_CLASSES for cb in CAP_CLASSES]
     played: dict[tuple[str, tuple[int, ...]], list[tuple[int, tuple[int, int]]]] = {}

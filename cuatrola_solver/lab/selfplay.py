@@ -29,6 +29,7 @@ import math
 import os
 import random
 import socket
+import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
 from typing import Callable, Iterable, Iterator, Sequence
@@ -39,7 +40,9 @@ from ..game.cards import random_deal
 from ..errors import CuatrolaError, LabError, quote
 from ..notation.replay import replay_deal
 from ..bots.players import PimcPlayer, bid_advice, parse_player
-from ..notation.record import record_from_obj
+from ..game.match import Match
+from .grpc_probe import ray_head_answer
+from .records import LabRecord, read_lab_records
 from ..game.rules import get_rules, rules_spec
 from ..bots.playout import iter_match, play_hand
 
@@ -391,27 +394,18 @@ def _contract_of(obj: dict) -> tuple[str, object, str, bool]:
 
 def read_lines(path: str, config: LabConfig | None = None) -> Iterator[tuple[int, dict, int]]:
     """(line number, record object, byte offset after the line) of every complete line
-    of a run's file; a last line without its newline (cut by an interruption) is left
-    out.  Lines that are not the lab's records, or (with ``config``) are of another
-    configuration, raise :class:`LabError` naming the file and line."""
-    offset = 0
-    with open(path, "rb") as f:
-        for n, raw in enumerate(f, 1):
-            if not raw.endswith(b"\n"):
-                return
-            offset += len(raw)
-            where = f"{path}, line {n}"
-            try:
-                obj = json.loads(raw)
-            except (ValueError, RecursionError) as e:
-                raise LabError(f"{where}: not a JSON record ({e})") from None
-            if not isinstance(obj, dict) or not isinstance(obj.get("lab"), dict):
-                raise LabError(f"{where}: not a record of the self-play lab (no 'lab' field)")
-            if config is not None and obj["lab"].get("config") != config.key():
-                raise LabError(f"{path} is from another configuration (line {n}: "
-                               f"{_diff(obj['lab'].get('config'), config.key())}): "
-                               f"give another --out, or the same options to --resume it")
-            yield n, obj, offset
+    of a run's file, each checked by :func:`~cuatrola_solver.lab.records.read_lab_records`
+    as ``check`` would check it; a last line without its newline (cut by an
+    interruption) is left out.  Lines that are not the lab's records, or (with
+    ``config``) are of another configuration, raise :class:`LabError` naming the file
+    and line."""
+    for r in read_lab_records(path, complete_only=True):
+        found = r.lab["config"]
+        if config is not None and found != config.key():
+            raise LabError(f"{path} is from another configuration (line {r.line}: "
+                           f"{_diff(found, config.key())}): give another --out, or the same "
+                           f"options to --resume it")
+        yield r.line, r.obj, r.end
 
 
 def _diff(found, wanted: dict) -> str:
@@ -421,22 +415,81 @@ def _diff(found, wanted: dict) -> str:
     return ", ".join(f"{k} {found.get(k)!r} here, {wanted[k]!r} now" for k in keys) or "?"
 
 
+class _Order:
+    """What the next record of a run must be: its board, play and hand of the match, its
+    deal and seed as the run's seed gives them, its match score.  Records are in board
+    order from 0, the plays of a board in order, the hands of a match in order."""
+
+    def __init__(self, path: str, config: LabConfig) -> None:
+        self.path = path
+        self.config = config
+        self.prev: dict | None = None          # the board's record before, if any
+        self.score = None                      # a match: the pairs' points (pair 0 first)
+
+    def check(self, r: LabRecord, board: int) -> None:
+        lab, c, rec = r.lab, self.config, r.record
+        where = f"{self.path}, line {r.line}"
+        if lab["deal"] != board:
+            raise LabError(f"{where}: board {lab['deal']} where board {board} was "
+                           f"expected: not a lab run's file in order")
+        prev = self.prev
+        if c.mode == "hands":
+            k = 0 if prev is None else c.plays.index(prev["play"]) + 1
+            want = (c.plays[k], None)
+        elif prev is None or prev.get("last"):
+            k = 0 if prev is None else c.plays.index(prev["play"]) + 1
+            want = (c.plays[k], 0)
+        else:
+            want = (prev["play"], prev["hand"] + 1)
+        got = (lab["play"], lab.get("hand"))
+        if got != want:
+            what = lambda p, h: f"play {p}" + ("" if h is None else f", hand {h}")  # noqa: E731
+            raise LabError(f"{where}: {what(*got)} of board {board} where {what(*want)} was "
+                           f"expected: not a lab run's file in order")
+        rng = _deal_rng(c, board)
+        if c.mode == "hands":
+            hands, muestra = random_deal(rng)
+            seed = rng.getrandbits(62)
+        else:
+            seed = rng.getrandbits(62)
+            hands, muestra = random_deal(random.Random(f"{seed}/{lab['hand']}"))
+        if ([sorted(h) for h in rec.hands], rec.muestra) != (hands, muestra) \
+                or lab["seed"] != seed:
+            raise LabError(f"{where}: the deal of board {board} is not the one the run's "
+                           f"seed {c.seed} gives it")
+        if c.mode == "matches":
+            if lab["hand"] == 0:
+                self.score = Match(get_rules(c.rules))
+            if rec.score != self.score.score():
+                raise LabError(f"{where}: the match score {rec.score} is not "
+                               f"{self.score.score()}, the score the match's hands before "
+                               f"it make")
+            self.score.record_hand(r.result.winner, r.result.game_points)
+            if bool(lab.get("last")) != (self.score.winner() is not None):
+                raise LabError(f"{where}: lab.last says the match "
+                               + ("ends" if lab.get("last") else "goes on")
+                               + " with this hand, but the score says otherwise")
+        self.prev = lab
+
+
 def resume_point(path: str, config: LabConfig, summary: Summary) -> tuple[int, int]:
     """Feed the finished boards of ``path`` to ``summary``: (boards done, byte offset
-    after the last finished board).  Records must be in board order from 0."""
+    after the last finished board).  Every record is checked as ``check`` checks a
+    record (:func:`~cuatrola_solver.lab.records.read_lab_records`) and as the run would
+    have written it (:class:`_Order`): a file that cannot be this run's is refused,
+    naming the line."""
     done, end = 0, 0
-    for n, obj, offset in read_lines(path, config):
-        lab = obj["lab"]
-        if lab.get("deal") != done:
-            raise LabError(f"{path}, line {n}: board {lab.get('deal')!r} where board "
-                           f"{done} was expected: not a lab run's file in order")
-        try:
-            record_from_obj(obj, f"{path}, line {n}")
-        except CuatrolaError as e:
-            raise LabError(str(e)) from None
-        if summary.feed(obj):
+    order = _Order(path, config)
+    for r in read_lab_records(path, complete_only=True):
+        if r.lab["config"] != config.key():
+            raise LabError(f"{path} is from another configuration (line {r.line}: "
+                           f"{_diff(r.lab['config'], config.key())}): give another --out, "
+                           f"or the same options to --resume it")
+        order.check(r, done)
+        if summary.feed(r.obj):
             done += 1
-            end = offset
+            end = r.end
+            order.prev = None
     summary._board = None
     return done, end
 
@@ -514,24 +567,36 @@ def _speaks_grpc(host: str, port: int) -> bool:
 
 def connect_ray(address: str):
     """Join the Ray cluster at ``address`` (``auto``: the one started on this machine);
-    an already initialised Ray (a test's local instance) is used as it is."""
-    ray = _import_ray()
-    if ray.is_initialized():
-        return ray
-    if address != "auto":
+    an already initialised Ray (a test's local instance) is used as it is.  A HOST:PORT
+    is first asked, within :data:`RAY_TIMEOUT`, the call a Ray client makes first
+    (:func:`~cuatrola_solver.lab.grpc_probe.ray_head_answer`): an address that is not a
+    Ray head's is refused in seconds, where Ray itself would retry for minutes."""
+    loaded = sys.modules.get("ray")
+    if loaded is not None and loaded.is_initialized():
+        return loaded
+    if address != "auto":                        # asked before Ray is even imported
         host, _, port = address.rpartition(":")
         if address.startswith("ray://"):
             host, _, port = address[len("ray://"):].rpartition(":")
-        if not host or not port.isdigit():
-            raise LabError(f"bad Ray address {quote(address)}: expected HOST:PORT or auto")
+        if (not host or not port.isascii() or not port.isdigit()
+                or not 1 <= int(port[:6]) <= 65535):
+            raise LabError(f"bad Ray address {quote(address)}: expected HOST:PORT (a port "
+                           f"1 to 65535) or auto")
         try:
-            grpc = _speaks_grpc(host, int(port))
-        except OSError as e:
+            if address.startswith("ray://"):      # Ray Client's server: HTTP/2 is all we ask
+                why = None if _speaks_grpc(host, int(port)) else "no gRPC there"
+            else:                                 # the head's GCS answers Ray's first call
+                why = ray_head_answer(host, int(port), RAY_TIMEOUT)
+        except (OSError, UnicodeError, ValueError) as e:   # refused, unknown host, bad name
             raise LabError(f"the Ray head at {quote(address)} does not answer "
-                           f"({e.strerror or e}): start one with 'ray start --head'") from None
-        if not grpc:
-            raise LabError(f"{quote(address)} answers, but not as a Ray head (no gRPC "
-                           f"there): give the address 'ray start --head' printed")
+                           f"({getattr(e, 'strerror', None) or e}): start one with "
+                           f"'ray start --head'") from None
+        if why is not None:
+            raise LabError(f"{quote(address)} answers, but not as a Ray head ({why}): give "
+                           f"the address 'ray start --head' printed")
+    ray = _import_ray()
+    if ray.is_initialized():
+        return ray
     try:
         ray.init(address=address, logging_level="ERROR", log_to_driver=False,
                  include_dashboard=False)
@@ -574,18 +639,21 @@ def run(config: LabConfig, out: str | None = None, *, workers: int | None = None
     do not depend on either.  After ``time_limit`` seconds no new batch is started: the
     run stops when those under way are written (continue it with ``resume``)."""
     summary = Summary(config)
-    start = 0
+    start, end = 0, None
     if out is not None:
         exists = os.path.exists(out) and os.path.getsize(out) > 0
         if resume and exists:
             start, end = resume_point(out, config, summary)
-            with open(out, "r+b") as f:
-                f.truncate(end)
         elif exists and not resume:
             raise LabError(f"{out} exists: add --resume to continue it, or give another --out")
     elif resume:
         raise LabError("--resume continues the file of --out: give --out FILE")
     total = config.count
+    if ray and start < total:
+        connect_ray(ray)                # a bad address fails before anything is written
+    if end is not None:                 # a cut last board is played again
+        with open(out, "r+b") as f:
+            f.truncate(end)
     if start >= total:
         return summary
     workers = max(1, workers or os.cpu_count() or 1)

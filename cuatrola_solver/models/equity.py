@@ -45,6 +45,12 @@ __all__ = ["CAP_CLASSES", "cap_class", "HandResults", "EquityTable", "table",
 
 #: a pair's cap class: the most a bid of it may be worth (1: it may only pass)
 CAP_CLASSES = (5, 4, 2, 1)
+#: the largest target and win_by the table is computed for: its work grows with the
+#: square of target + win_by (a second at 100 and 1; 100 and 100 print 4 MB of JSON),
+#: the rules allow 1000 (docs/equity.md)
+MAX_TABLE_POINTS = 100
+#: the most match points one hand may score in the data (a renuncio paid double is 10)
+MAX_HAND_POINTS = 1000
 DATA_KIND = "hand_results"
 
 Progress = Callable[[int, int], None]
@@ -120,18 +126,72 @@ class HandResults:
 
     @classmethod
     def from_dict(cls, d: Mapping) -> "HandResults":
-        if d.get("kind") != DATA_KIND or d.get("schema") != 1:
+        """Read the JSON form, every field checked: ``CuatrolaError`` saying which field
+        is not what it should be (the loader adds the file)."""
+        if not isinstance(d, Mapping) or d.get("kind") != DATA_KIND or d.get("schema") != 1:
             raise CuatrolaError("not a hand-results file (expected kind 'hand_results', "
                                 "schema 1)")
-        out = cls(str(d["rules"]), provenance=dict(d.get("provenance", {})))
-        for t in d["tables"]:
-            caps = (int(t["caps"]["A"]), int(t["caps"]["B"]))
+        if not isinstance(d.get("rules"), str):
+            raise CuatrolaError("'rules': expected a preset name")
+        provenance = d.get("provenance", {})
+        if not isinstance(provenance, dict):
+            raise CuatrolaError("'provenance': expected an object")
+        tables = d.get("tables")
+        if not isinstance(tables, list) or not tables:
+            raise CuatrolaError("'tables': expected a list of tables, one per pair of cap "
+                                "classes")
+        out = cls(d["rules"], provenance=dict(provenance))
+        for i, t in enumerate(tables):
+            where = f"tables[{i}]"
+            if not isinstance(t, dict) or not isinstance(t.get("caps"), dict) \
+                    or not isinstance(t.get("results"), dict):
+                raise CuatrolaError(f"{where}: expected an object with caps and results")
+            caps = tuple(t["caps"].get(side) for side in ("A", "B"))
+            if set(t["caps"]) != {"A", "B"} or not all(_whole(c) and c in CAP_CLASSES
+                                                       for c in caps):
+                raise CuatrolaError(f"{where}.caps: expected the cap classes of A and B, "
+                                    f"each one of {', '.join(map(str, CAP_CLASSES))}")
+            if caps in out.counts:
+                raise CuatrolaError(f"{where}.caps: a second table of classes A {caps[0]}, "
+                                    f"B {caps[1]}")
+            if not set(t["results"]) <= {"A", "B"}:
+                raise CuatrolaError(f"{where}.results: expected the sides A and B")
+            hands = 0
             for side, name in ((0, "A"), (1, "B")):
-                for pts, k in t["results"].get(name, {}).items():
-                    out.add(caps, side, int(pts), n=int(k))
+                counts = t["results"].get(name, {})
+                if not isinstance(counts, dict):
+                    raise CuatrolaError(f"{where}.results.{name}: expected an object of "
+                                        f"points -> hands")
+                for pts, k in counts.items():
+                    if not (pts.isascii() and pts.isdigit() and 1 <= int(pts) <= MAX_HAND_POINTS):
+                        raise CuatrolaError(f"{where}.results.{name}: points {pts!r}: "
+                                            f"expected 1 to {MAX_HAND_POINTS}")
+                    if not _whole(k) or k < 0:
+                        raise CuatrolaError(f"{where}.results.{name}[{pts!r}]: expected a "
+                                            f"count of hands, 0 or more")
+                    if k:
+                        out.add(caps, side, int(pts), n=k)
+                        hands += k
+            if not hands:
+                raise CuatrolaError(f"{where}: no hand counted for classes A {caps[0]}, "
+                                    f"B {caps[1]}")
+            if "hands" in t and t["hands"] != hands:
+                raise CuatrolaError(f"{where}.hands: {t['hands']!r}, but the results count "
+                                    f"{hands}")
             if "contracts" in t:
-                out.contracts[caps] = {c: int(k) for c, k in t["contracts"].items()}
+                contracts = t["contracts"]
+                if not isinstance(contracts, dict) or not all(
+                        c in CONTRACT_VALUE and _whole(k) and k >= 0
+                        for c, k in contracts.items()):
+                    raise CuatrolaError(f"{where}.contracts: expected an object of "
+                                        f"contract -> hands")
+                out.contracts[caps] = dict(contracts)
         return out
+
+
+def _whole(value) -> bool:
+    """A JSON whole number (not true or false)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def data_path(preset: str) -> Path:
@@ -162,6 +222,12 @@ class EquityTable:
         self.rules = rules
         self.results = results
         T, w = rules.target, rules.win_by
+        if T > MAX_TABLE_POINTS or w > MAX_TABLE_POINTS:
+            raise CuatrolaError(
+                f"the match-equity table (of equity, and of advise with a --score) is "
+                f"computed for a target and a win_by of at most {MAX_TABLE_POINTS}, its work "
+                f"growing with their square: these rules play to {T}"
+                + (f" by {w}" if w > 1 else "") + " (docs/equity.md)")
         self.target, self.win_by = T, w
         far = T + w + 10
         self._far_class = cap_class(rules, far)

@@ -63,7 +63,17 @@ def card_role(side: int, declaring_side: int) -> str:
 
 
 def sigmoid(z):
-    return 1.0 / (1.0 + np.exp(-z))
+    """``1 / (1 + exp(-z))``; an overflow of ``exp`` gives the limit, 0, quietly."""
+    with np.errstate(over="ignore"):
+        return 1.0 / (1.0 + np.exp(-np.asarray(z, dtype=np.float64)))
+
+
+def _recalibrated(a: float, b: float, p_dd: float) -> float:
+    """``sigmoid(a + b logit(p_dd))``: with huge (finite) coefficients the sum
+    overflows to an infinity, whose sigmoid is 0 or 1 -- quietly, not four lines of
+    RuntimeWarning on a successful command."""
+    with np.errstate(over="ignore"):
+        return float(sigmoid(a + b * logit(p_dd)))
 
 
 @dataclass(frozen=True)
@@ -86,7 +96,7 @@ class PlayedModel:
     def p(self, contract: str, seat: int, p_dd: float) -> float:
         """The played P(win) of a call whose double-dummy P(win) is ``p_dd``."""
         a, b = self.coefficients(contract, seat)
-        return float(sigmoid(a + b * logit(p_dd)))
+        return _recalibrated(a, b, p_dd)
 
     @property
     def has_cards(self) -> bool:
@@ -98,7 +108,7 @@ class PlayedModel:
         (over the deals its seat cannot tell apart) is ``p_dd``; ``role``: ``declarer``
         or ``defender`` (the seat's side against the declaring side)."""
         a, b = self.coefficients(f"t{trick}/{role}", contract)
-        return float(sigmoid(a + b * logit(p_dd)))
+        return _recalibrated(a, b, p_dd)
 
     def to_json(self) -> str:
         return json.dumps({"version": MODEL_VERSION, "rules": self.rules,

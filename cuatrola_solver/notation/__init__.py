@@ -1,3 +1,3 @@
 """Notation: hand records in their JSON and text forms (docs/record-format.md), and
 records turned into hands and views and back (:mod:`.replay`), with every error saying
-where in the record it is."""
+where in the record it is; lines read with a bound on their length (:mod:`.lines`)."""

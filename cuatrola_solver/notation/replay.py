@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..errors import CuatrolaError, RecordError, quote
+from ..errors import CuatrolaError, NotationError, RecordError, quote
 from ..game.auction import parse_call
 from ..game.cards import cards_of, format_cards, mask_of, parse_card, parse_cards, popcount
 from ..game.hand import Hand
-from ..game.match import Score
+from ..game.match import Score, check_score
 from ..game.rules import RuleSet, get_rules
 from ..game.seats import check_seat
 from ..game.view import View
@@ -35,6 +35,11 @@ def replay(rec: HandRecord) -> Hand:
     """The record replayed into the rules engine, checked call by call, card by card and
     cante by cante (hands the record leaves out are unknown: what can be checked from the
     seen side is).  Raises :class:`RecordError` saying where and why."""
+    if rec.score is not None:
+        try:
+            check_score(rec.rules, rec.score, "the record's score")
+        except CuatrolaError as e:
+            raise RecordError(f"{rec.at('score')}{e}") from None
     try:
         hand = Hand(rec.hands, rec.muestra, rec.rules, rec.score)
     except CuatrolaError as e:
@@ -94,6 +99,8 @@ def read_view(hand: str, muestra: str, seat: int, auction: str | None = None,
     the play section of a record (``"1. Rb Sb 3b Rc cante 2 oros 2. Ao"``; None: no card
     yet, the opening lead)."""
     rules = rules if isinstance(rules, RuleSet) else get_rules(rules)
+    if score is not None:
+        check_score(rules, score, "--score")
     cards = parse_cards(hand, "--hand")
     m = parse_card(muestra, "(--muestra)")
     check_seat(seat, "--seat")
@@ -101,6 +108,9 @@ def read_view(hand: str, muestra: str, seat: int, auction: str | None = None,
     calls = (tuple(parse_call(c, f"(call {i} in --auction)")
                    for i, c in enumerate(auction.replace(",", " ").split(), 1))
              if auction else ("paso",) * 4)
+    if len(calls) > 4:
+        raise NotationError(f"--auction {quote(auction)}: {len(calls)} calls, but there are "
+                            f"four at most, one per seat from seat 1")
     held = mask_of(cards)
     if len(cards) < 5:
         # the cards still held: add the ones this seat played
