@@ -6,8 +6,9 @@ from __future__ import annotations
 import typer
 
 from .common import CommandLine
-from . import (cmd_advise, cmd_analyze, cmd_bench, cmd_bidmodel, cmd_calibrate, cmd_check,
-               cmd_deal, cmd_equity, cmd_hint, cmd_play, cmd_rules, cmd_selfplay, cmd_solve)
+from . import (cmd_advise, cmd_analyze, cmd_bench, cmd_bidmodel, cmd_calibrate,
+               cmd_cardmodel, cmd_check, cmd_deal, cmd_equity, cmd_hint, cmd_play, cmd_rules,
+               cmd_selfplay, cmd_solve)
 from .helpnames import plain_help_names
 
 plain_help_names()
@@ -20,7 +21,8 @@ app = typer.Typer(
          "(ranks A 3 R C S, suits o c e b). 'cuatrola COMMAND --help' tells more.")
 
 for module in (cmd_advise, cmd_hint, cmd_play, cmd_solve, cmd_check, cmd_analyze, cmd_deal,
-               cmd_rules, cmd_bench, cmd_equity, cmd_selfplay, cmd_calibrate, cmd_bidmodel):
+               cmd_rules, cmd_bench, cmd_equity, cmd_selfplay, cmd_calibrate, cmd_bidmodel,
+               cmd_cardmodel):
     module.register(app)
 
 

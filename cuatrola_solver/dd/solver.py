@@ -176,6 +176,7 @@ class Evaluator:
             raise ValueError("margin has no value in a contract decided on tricks")
         self.params = context_params(rules, contract, tuple(declarer), tuple(active), trump)
         self._contract, self._declarer = contract, tuple(declarer)
+        self._active, self._trump = tuple(bool(a) for a in active), trump
 
     def __call__(self, pos: play.Position) -> int:
         if pos.tricks[0] + pos.tricks[1] == 5:
@@ -192,9 +193,9 @@ class Evaluator:
         of a hand not over), without building one."""
         if _compiled is None:
             return int(reference.solve(play.Position(
-                self.params[-1], tuple(hands), tuple(bool(a) for a in self.params[2:6]),
-                self._contract, self._declarer, leader, trick, tricks, points, sung, cantes,
-                boundary_sung), self.rules, self.objective))
+                self._trump, tuple(hands), self._active, self._contract, self._declarer,
+                leader, trick, tricks, points, sung, cantes, boundary_sung), self.rules,
+                self.objective))
         return _engine().value(self.params, (hands, leader, trick, tricks, points, sung,
                                              cantes, boundary_sung), self.code)
 

@@ -7,8 +7,8 @@ the uniform choice.  It is fitted (:func:`fit`, numpy: L2-regularised conditiona
 logistic regression by Newton's method) on every card the players of self-play records
 chose (:func:`decisions`: a card with two legal cards or more, before the hand is
 decided), as the bid model is fitted on their calls (:mod:`.fit_bids`).  The fit is
-measured on held-out hands (the last part of the records) against the uniform choice
-among the legal cards, and the floor is chosen there; the model is then refitted on
+measured on held-out hands (a fifth of the hands, drawn with a seed) against the uniform
+choice among the legal cards, and the floor is chosen there; the model is then refitted on
 every hand, and the measure written into its provenance.
 """
 
@@ -16,47 +16,42 @@ from __future__ import annotations
 
 import datetime
 import json
+from pathlib import Path
 from typing import Iterable
 
 import numpy as np
 
-from ..errors import CuatrolaError, LabError
+from ..errors import LabError
 from ..game.cards import cards_of
 from ..game.rules import RuleSet, rules_spec
 from ..models.cardplay import (FEATURE_NAMES, MODEL_VERSION, CardModel, context_at, features,
                                probabilities)
-from ..notation.record import record_from_obj
-from ..notation.replay import replay_cards, replay_deal
+from ..notation.record import HandRecord
+from ..notation.replay import replay_cards
+from .records import read_lab_records
 
 __all__ = ["decisions", "read_decisions", "fit", "FLOORS"]
 
-#: the floors tried on the held-out hands
-FLOORS = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2)
+#: the floors tried on the held-out hands (never 0: no deal is ruled out by one card)
+FLOORS = (0.01, 0.02, 0.05, 0.1, 0.2)
 #: the most cards a seat holds: the design's width
 _WIDTH = 5
 
 
-def decisions(obj: dict, rules: RuleSet, where: str = "") -> list[tuple[np.ndarray, np.ndarray, int]]:
-    """The card decisions of one record object (a lab line, or any record with every
-    hand): for each card chosen among two legal cards or more, before the hand is
-    decided, ``(x, legal, chosen)``: the features of the seat's cards (``(5, F)``, in
-    canonical order, padded), which of them were legal, and the index of the card
-    played."""
-    try:
-        rec = record_from_obj(obj, where)
-        if rec.rules != rules:
-            raise LabError(f"{where}: a record of rules {rec.rules.name}, not {rules.name}")
-        replay_deal(rec)
-    except CuatrolaError as e:
-        raise LabError(str(e)) from None
+def decisions(rec: HandRecord) -> list[tuple[np.ndarray, np.ndarray, int]]:
+    """The card decisions of one record (every hand given, already checked, as
+    :func:`~cuatrola_solver.lab.records.read_lab_records` gives them): for each card
+    chosen among two legal cards or more, before the hand is decided or a renuncio,
+    ``(x, legal, chosen)``: the features of the seat's cards (``(5, F)``, in canonical
+    order, padded), which of them were legal, and the index of the card played."""
+    rules = rec.rules
     out = []
     played = 0
     for _, _, hand, card in replay_cards(rec):
         if hand.renuncios or hand.is_over():
             break
         pos = hand.pos
-        seat = pos.to_play
-        held = pos.hand(seat)
+        held = pos.hand(pos.to_play)
         legal = hand.legal_cards()
         if len(legal) >= 2 and card in legal:
             x, ok = features(np.array([held], dtype=np.uint32), context_at(pos, rules, played))
@@ -70,27 +65,27 @@ def decisions(obj: dict, rules: RuleSet, where: str = "") -> list[tuple[np.ndarr
     return out
 
 
-def read_decisions(paths: Iterable[str], rules: RuleSet) -> list[list[tuple]]:
-    """The decisions of every record of the files ``paths`` (JSON lines, as ``selfplay
-    --out`` writes them), hand by hand in file order."""
-    hands = []
+def read_decisions(paths: Iterable[str], rules: RuleSet) -> tuple[list[list[tuple]], list[dict]]:
+    """The decisions of every record of the files ``paths`` (self-play records, as
+    ``selfplay --out`` writes them, read and checked by the lab's one reader), hand by
+    hand in file order, and what each file is: its name, its hands, the self-play run
+    that wrote it (its first record's ``lab.config``); a record of other rules is
+    refused."""
+    hands: list[list[tuple]] = []
+    sources = []
     for path in paths:
-        try:
-            f = open(path, encoding="utf-8")
-        except OSError as e:
-            raise LabError(f"cannot read {path}: {e.strerror or e}") from None
-        with f:
-            for n, line in enumerate(f, 1):
-                if not line.strip():
-                    continue
-                try:
-                    obj = json.loads(line)
-                except ValueError as e:
-                    raise LabError(f"{path}, line {n}: not a JSON record ({e})") from None
-                if not isinstance(obj, dict):
-                    raise LabError(f"{path}, line {n}: not a record")
-                hands.append(decisions(obj, rules, f"{path}, line {n}"))
-    return hands
+        before = len(hands)
+        config = None
+        for r in read_lab_records(str(path), require_lab=False):
+            if r.record.rules != rules:
+                raise LabError(f"{path}, line {r.line}: a record of rules "
+                               f"{r.record.rules.name}, not {rules.name}")
+            if config is None and r.lab is not None:
+                config = r.lab.get("config")
+            hands.append(decisions(r.record))
+        sources.append({"file": Path(str(path)).name, "hands": len(hands) - before,
+                        "selfplay": config})
+    return hands, sources
 
 
 def _arrays(hands: list[list[tuple]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -132,13 +127,15 @@ def _uniform_loss(legal, y) -> float:
     return float(np.log(legal.sum(axis=1)).mean())
 
 
-def fit(hands: list[list[tuple]], rules: RuleSet, provenance: dict,
+def fit(hands: list[list[tuple]], rules: RuleSet, provenance: dict, seed: int = 1,
         held_out: float = 0.2) -> CardModel:
-    """Fit on the first part of ``hands`` (the decisions of each hand, from
-    :func:`decisions`), choose the floor and measure on the rest, then refit on all."""
+    """Fit on most of ``hands`` (the decisions of each hand, from :func:`decisions`),
+    choose the floor and measure on the others (a share ``held_out`` of the hands, drawn
+    with ``seed``), then refit on all."""
+    order = np.random.default_rng(seed).permutation(len(hands))
     cut = int(len(hands) * (1 - held_out))
-    x, legal, y = _arrays(hands[:cut])
-    tx, tlegal, ty = _arrays(hands[cut:])
+    x, legal, y = _arrays([hands[i] for i in order[:cut]])
+    tx, tlegal, ty = _arrays([hands[i] for i in order[cut:]])
     if len(y) < len(FEATURE_NAMES) or len(ty) == 0:
         raise LabError(f"too few card decisions to fit a card-play model ({len(y)} to fit, "
                        f"{len(ty)} held out): give more self-play records")
@@ -146,7 +143,7 @@ def fit(hands: list[list[tuple]], rules: RuleSet, provenance: dict,
     losses = {f: _log_loss(tx, tlegal, ty, w, f) for f in FLOORS}
     floor = min(FLOORS, key=lambda f: (losses[f], f))
     p = probabilities(tx, tlegal, w, floor)
-    measured = {"hands": len(hands), "held_out_hands": len(hands) - cut,
+    measured = {"hands": len(hands), "seed": seed, "held_out_hands": len(hands) - cut,
                 "held_out_cards": int(len(ty)),
                 "log_loss": round(losses[floor], 4),
                 "uniform_log_loss": round(_uniform_loss(tlegal, ty), 4),
