@@ -157,8 +157,10 @@ def test_the_player_spec_and_its_defaults():
     assert repr(p) == "alphamu:worlds=12,depth=3"
     assert parse_player(repr(p)) == p
     assert repr(parse_player("alphamu")) == "alphamu:worlds=40,depth=2"
-    q = parse_player("alphamu:read_play=0,read_calls=0,bid=heuristic")
-    assert q.reading(ONLINE) == Models.NONE
+    assert parse_player("alphamu:bid=heuristic").reading(ONLINE) == Models.NONE
+    q = parse_player("alphamu:read_play=1,read_calls=1,bid=heuristic")
+    assert repr(q) == "alphamu:worlds=40,depth=2,read_calls=1,read_play=1,bid=heuristic"
+    assert q.reading(ONLINE) == Models(Models.of("online").bids, None, Models.of("online").cards)
     assert parse_player(repr(q)) == q
     for bad, text in [("alphamu:depth=0", "expected 1 to 100000"),
                       ("alphamu:read_play=2", "expected 0 or 1"),

@@ -21,13 +21,9 @@ The players (:data:`PLAYERS`; :func:`make_player` reads ``"pimc:samples=80"``):
   cards the other seats played (the card-play model), as ``hint`` does by default.
 - ``alphamu``: αμ (:mod:`~cuatrola_solver.bots.alphamu`): one card for all the deals it
   cannot tell apart, ``depth`` of its own cards ahead (default 2), over ``worlds`` deals
-  (default 40; every consistent deal when there are no more), weighed by the calls and
-  the play unless ``read_calls=0`` / ``read_play=0``; calls and cantes as ``pimc``.
-- ``openspiel-ismcts``: OpenSpiel's information-set MCTS bot on cuatrola as an
-  OpenSpiel game (:mod:`~cuatrola_solver.bots.openspiel`; the ``openspiel`` extra),
-  ``sims`` simulations a card; calls and cantes as ``pimc``.
-- ``best``: the strongest player measured (docs/findings.md), what ``cuatrola play``
-  seats by default.
+  (default 40; every consistent deal when there are no more), weighed by the calls
+  (``read_calls=1``) and the play (``read_play=1``) as ``pimc``'s; calls and cantes as
+  ``pimc``.
 """
 
 from __future__ import annotations
@@ -357,13 +353,11 @@ class PimcPlayer:
 @dataclass
 class AlphaMuPlayer(PimcPlayer):
     """αμ card play (:func:`~cuatrola_solver.bots.alphamu.choose`) over ``worlds`` deals,
-    ``depth`` of its own cards ahead, the worlds weighed by the calls (``read_calls``)
-    and by the play (``read_play``); calls and cantes as ``pimc``'s."""
+    ``depth`` of its own cards ahead, the worlds weighed by the calls (``read_calls=1``)
+    and by the play (``read_play=1``); calls and cantes as ``pimc``'s."""
 
     worlds: int = 40
     depth: int = 2
-    read_calls: int = 1
-    read_play: int = 1
     name: str = "alphamu"
 
     def card(self, view: View, seed: int) -> int:
@@ -380,10 +374,10 @@ class AlphaMuPlayer(PimcPlayer):
 
     def __repr__(self) -> str:
         opts = [f"worlds={self.worlds}", f"depth={self.depth}"]
-        if not self.read_calls:
-            opts.append("read_calls=0")
-        if not self.read_play:
-            opts.append("read_play=0")
+        if self.read_calls:
+            opts.append("read_calls=1")
+        if self.read_play:
+            opts.append("read_play=1")
         return "alphamu:" + ",".join(opts + self._options())
 
 
