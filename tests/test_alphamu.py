@@ -157,6 +157,8 @@ def test_the_player_spec_and_its_defaults():
     assert repr(p) == "alphamu:worlds=12,depth=3"
     assert parse_player(repr(p)) == p
     assert repr(parse_player("alphamu")) == "alphamu:worlds=40,depth=2"
+    late = parse_player("alphamu:full_from=3,worlds=100")
+    assert repr(late) == "alphamu:worlds=100,depth=2,full_from=3" and late.full_from == 3
     assert parse_player("alphamu:bid=heuristic").reading(ONLINE) == Models.NONE
     q = parse_player("alphamu:read_play=1,read_calls=1,bid=heuristic")
     assert repr(q) == "alphamu:worlds=40,depth=2,read_calls=1,read_play=1,bid=heuristic"
@@ -178,6 +180,23 @@ def test_the_player_plays_legal_cards_on_every_preset(preset):
         rec = play_hand(random_deal(random.Random(seed)), [player] * 4, preset, seed=seed)
         h = replay(rec)
         assert h.result() is not None and not h.renuncios
+
+
+def test_late_in_the_hand_the_player_looks_to_the_end(monkeypatch):
+    """full_from=T: from trick T on, the search's depth is the rest of the hand."""
+    from cuatrola_solver.bots import players as module
+    depths = []
+    real = module.choose
+
+    def spy(view, hands, weights, depth):
+        depths.append((view.trick_number, depth))
+        return real(view, hands, weights, depth)
+
+    monkeypatch.setattr(module, "choose", spy)
+    player = parse_player("alphamu:worlds=10,full_from=3,bid=heuristic")
+    play_hand(random_deal(random.Random(6)), [player] * 4, "online", seed=1)
+    assert depths and all(d == (5 if t >= 3 else 2) for t, d in depths)
+    assert {t for t, _ in depths} >= {1, 3}
 
 
 def test_the_player_is_seeded():

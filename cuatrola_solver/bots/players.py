@@ -21,9 +21,9 @@ The players (:data:`PLAYERS`; :func:`make_player` reads ``"pimc:samples=80"``):
   cards the other seats played (the card-play model), as ``hint`` does by default.
 - ``alphamu``: αμ (:mod:`~cuatrola_solver.bots.alphamu`): one card for all the deals it
   cannot tell apart, ``depth`` of its own cards ahead (default 2), over ``worlds`` deals
-  (default 40; every consistent deal when there are no more), weighed by the calls
-  (``read_calls=1``) and the play (``read_play=1``) as ``pimc``'s; calls and cantes as
-  ``pimc``.
+  (default 40; every consistent deal when there are no more), from trick ``full_from``
+  on (default: never) to the end of the hand, weighed by the calls (``read_calls=1``)
+  and the play (``read_play=1``) as ``pimc``'s; calls and cantes as ``pimc``.
 """
 
 from __future__ import annotations
@@ -358,6 +358,8 @@ class AlphaMuPlayer(PimcPlayer):
 
     worlds: int = 40
     depth: int = 2
+    #: from this trick on, look to the end of the hand (0: never)
+    full_from: int = 0
     name: str = "alphamu"
 
     def card(self, view: View, seed: int) -> int:
@@ -370,10 +372,13 @@ class AlphaMuPlayer(PimcPlayer):
         """The search of this decision, as the player makes it."""
         hands, weights, _ = worlds_of(view, self.worlds, view.seed(seed),
                                       self.reading(view.rules))
-        return choose(view, hands, weights, self.depth)
+        late = self.full_from and view.trick_number >= self.full_from
+        return choose(view, hands, weights, 5 if late else self.depth)
 
     def __repr__(self) -> str:
         opts = [f"worlds={self.worlds}", f"depth={self.depth}"]
+        if self.full_from:
+            opts.append(f"full_from={self.full_from}")
         if self.read_calls:
             opts.append("read_calls=1")
         if self.read_play:
@@ -388,8 +393,8 @@ PLAYERS = {
     "pimc": (PimcPlayer, {"samples": int, "bid": str, "bid_samples": int, "odds": str,
                           "inference": int, "match": int, "read_calls": int,
                           "read_play": int}),
-    "alphamu": (AlphaMuPlayer, {"worlds": int, "depth": int, "read_calls": int,
-                                "read_play": int, "samples": int, "bid": str,
+    "alphamu": (AlphaMuPlayer, {"worlds": int, "depth": int, "full_from": int,
+                                "read_calls": int, "read_play": int, "samples": int, "bid": str,
                                 "bid_samples": int, "odds": str, "inference": int,
                                 "match": int}),
 }
