@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import List
+from pathlib import Path
+from typing import List, Optional
 
 import typer
 
 from cuatrola_solver.bots.players import parse_player
-
-from cuatrola_solver.lab.bench import (format_bench, format_players_bench, run_bench, run_players_bench)
+from cuatrola_solver.lab.bench import (format_answers_bench, format_bench, format_players_bench,
+                                       run_answers_bench, run_bench, run_players_bench)
 
 from .common import JsonOption, RulesOption, emit_json, fail, load_rules, user_errors
 
@@ -38,12 +39,30 @@ def register(app: typer.Typer) -> None:
         player: List[str] = typer.Option(
             [], "--player", metavar="SPEC", help="With --players: a player to time, as "
             "selfplay names them (repeat for several; default pimc)."),
+        answers: bool = typer.Option(
+            False, "--answers", help="Instead, time the answers a player waits for: advise "
+            "--exact for every preset and seat, hint --exact at trick 2, the start-up of "
+            "--help, rules and the default advise, analyze of examples/analysis/ (whole "
+            "processes); wall and CPU seconds against their targets."),
+        workers: Optional[int] = typer.Option(
+            None, "--workers", "-w", min=1, max=64, metavar="N",
+            help="With --answers: threads of the solver (default: all cores)."),
         rules: str = RulesOption,
         json_out: bool = JsonOption,
     ) -> None:
         """Benchmark the solver on fixed seeded deals, one core (µs and nodes per deal)."""
         if player and not players:
             fail("--player needs --players N, the hands to time it over")
+        if answers:
+            examples = sorted(p for p in Path("examples/analysis").glob("*.txt")
+                              if not p.name.endswith(".analysis.txt"))
+            rows = run_answers_bench(workers=workers, examples=[str(p) for p in examples],
+                                     progress=lambda m: typer.echo(f"bench: {m}", err=True))
+            if json_out:
+                emit_json({"answers": rows})
+            else:
+                typer.echo(format_answers_bench(rows))
+            return
         if players:
             specs = player or ["pimc"]
             for spec in specs:

@@ -10,21 +10,25 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+import importlib
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import typer
-from typer.core import TyperGroup
+import typer.main
+from typer.core import TyperCommand, TyperGroup
 
 try:  # typer 0.26 and later carry their own copy of click
     from typer._click import exceptions as click_errors
 except ImportError:  # pragma: no cover - older typer, on click
     from click import exceptions as click_errors
 
-from cuatrola_solver.advice.budget import Budget
 from cuatrola_solver.errors import CuatrolaError, quote
-from cuatrola_solver.models.preset import Models
 from cuatrola_solver.notation.record import HandRecord, format_rules
 from cuatrola_solver.game.rules import RuleSet, get_rules
+
+if TYPE_CHECKING:
+    from cuatrola_solver.advice.budget import Budget
+    from cuatrola_solver.models.preset import Models
 
 SCHEMA = 1
 #: the most bytes read from a record file or stdin (a record is a few hundred bytes)
@@ -65,18 +69,20 @@ def model_option(what: str):
              f"double-dummy ones; dd: double dummy only.")
 
 
-def command_models(rules: RuleSet, model: str, inference: bool = True) -> Models:
+def command_models(rules: RuleSet, model: str, inference: bool = True) -> "Models":
     """The models a command uses: the preset's played-odds model unless ``--model dd``,
     its bid model unless ``--no-inference``."""
+    from cuatrola_solver.models.preset import Models      # numpy: on demand
     if model not in ("played", "dd"):
         fail(f"bad --model {quote(model)}: expected played or dd")
     return Models.of(rules, inference=inference, played=model == "played")
 
 
 def command_budget(exact: bool, samples: int | None, seed: int | None,
-                   workers: int | None) -> Budget:
+                   workers: int | None) -> "Budget":
     """The search budget of ``--exact``, ``--samples``, ``--seed`` and ``--workers``
     (refusing --exact with --samples: they ask for two different things)."""
+    from cuatrola_solver.advice.budget import Budget      # numpy: on demand
     check_sampling(exact, samples)
     return Budget(exact, samples, seed, workers)
 
@@ -331,18 +337,68 @@ def plain_helps(group: Any) -> None:
         return
     group._plain_help_done = True
     for command in [group, *getattr(group, "commands", {}).values()]:
-        command.help = plain_help(command.help)
-        if getattr(command, "short_help", None):
-            command.short_help = plain_help(command.short_help)
-        for param in getattr(command, "params", ()):
-            if getattr(param, "help", None):
-                param.help = plain_help(param.help)
+        _plain_command(command)
+
+
+def _plain_command(command: Any) -> None:
+    command.help = plain_help(command.help)
+    if getattr(command, "short_help", None):
+        command.short_help = plain_help(command.short_help)
+    for param in getattr(command, "params", ()):
+        if getattr(param, "help", None):
+            param.help = plain_help(param.help)
+
+
+def load_command(module: str) -> Any:
+    """The click command that ``cuatrola_cli.<module>`` registers (its help plain)."""
+    sub = typer.Typer(add_completion=False)
+    importlib.import_module(f".{module}", __package__).register(sub)
+    command = typer.main.get_command(sub)
+    _plain_command(command)
+    return command
 
 
 class CommandLine(TyperGroup):
     """The app's click group: every way a command can fail ends here, as one line on
     stderr and an exit code -- 2 for bad input (options, records, files, stdin), 0 when
     the reader of stdout goes away (``| head``), 1 for anything else."""
+
+    #: name -> (module of ``cuatrola_cli`` that registers it, the line the help lists it
+    #: with): commands loaded on first use, so that the help and ``rules`` start without
+    #: the solver, the models or numpy (set by ``main``; the help's order)
+    lazy: dict[str, tuple[str, str]] = {}
+    _listing = False
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(dict.fromkeys([*self.lazy, *self.commands]))
+
+    def get_command(self, ctx: Any, name: str) -> Any:
+        if name not in self.commands and name in self.lazy:
+            module, line = self.lazy[name]
+            if self._listing:           # the help's list of commands: the line alone
+                return TyperCommand(name, help=plain_help(line))
+            self.commands[name] = load_command(module)
+        return self.commands.get(name)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        try:
+            return super().resolve_command(ctx, args)
+        except click_errors.UsageError as e:
+            # typer suggests among the commands loaded; these are not, yet
+            if args and "Did you mean" not in e.message:
+                import difflib
+                matches = difflib.get_close_matches(args[0], self.list_commands(ctx))
+                if matches:
+                    e.message = (f"{e.message.rstrip('.')}. Did you mean "
+                                 f"{', '.join(repr(m) for m in matches)}?")
+            raise
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
@@ -355,7 +411,8 @@ class CommandLine(TyperGroup):
             code = code if isinstance(code, int) else 0
         except click_errors.NoArgsIsHelpError as e:
             typer.echo(e.ctx.get_help())
-            code = _error(f"no command given: expected one of {', '.join(self.commands)}")
+            code = _error(f"no command given: expected one of "
+                          f"{', '.join(self.list_commands(e.ctx))}")
         except click_errors.ClickException as e:
             code = _error(usage_message(e, argv), e.exit_code)
         except CuatrolaError as e:

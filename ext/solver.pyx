@@ -35,7 +35,7 @@ taking every trick wins; given the most tricks d can take, a bound on the points
 tricks can hold may rule the win out: see ``value_of`` and ``cannot_win_with``).
 """
 
-from libc.stdint cimport uint64_t, uint32_t, int16_t, int8_t, uint8_t
+from libc.stdint cimport uint64_t, uint32_t, int16_t, int8_t, uint8_t, uintptr_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 
@@ -87,6 +87,18 @@ for _c in range(20):
     SUIT_OF[_c] = _c // 5
     RANK_OF[_c] = _c % 5
     LEAD_BASE[_c] = (_c % 5) * 4 + CARD_POINTS[_c] // 4
+#: COMPRESS[r][m]: the cards m of one suit (5-bit mask) within the cards r of that suit
+#: still in play, by rank among those (bit j: the j-th lowest of r); EXPAND[r][j]: the
+#: rank of the j-th lowest card of r (the tricks table's relative ranks, see
+#: ``boundary_key``)
+cdef uint8_t COMPRESS[32][32]
+cdef uint8_t EXPAND[32][5]
+for _r in range(32):
+    _ranks = [_x for _x in range(5) if _r >> _x & 1]
+    for _m in range(32):
+        COMPRESS[_r][_m] = sum(1 << _j for _j, _x in enumerate(_ranks) if _m >> _x & 1)
+    for _j in range(5):
+        EXPAND[_r][_j] = _ranks[_j] if _j < len(_ranks) else 0
 #: SUIT_POINTS[m]: the card points of the cards of one suit in the 5-bit mask m
 cdef int SUIT_POINTS[32]
 for _m in range(32):
@@ -108,7 +120,8 @@ cdef struct Entry:
 
 
 cdef struct TT:
-    Entry* e
+    Entry* e               # 64-byte aligned: a bucket of two entries is one cache line
+    void* raw              # what calloc gave
     uint64_t mask          # number of entries - 1 (a power of two)
     uint32_t gen
     uint64_t sig
@@ -200,9 +213,10 @@ cdef inline int lowbit(uint32_t x) noexcept nogil:
 cdef int tt_init(TT* tt, int bits) noexcept nogil:
     if bits < 4:
         bits = 4
-    tt.e = <Entry*>calloc((<uint64_t>1) << bits, sizeof(Entry))
-    if tt.e == NULL:
+    tt.raw = calloc(((<uint64_t>1) << bits) + 2, sizeof(Entry))
+    if tt.raw == NULL:
         return -1
+    tt.e = <Entry*>((<uintptr_t>tt.raw + 63) & ~(<uintptr_t>63))
     tt.mask = ((<uint64_t>1) << bits) - 1
     tt.gen = 1
     tt.sig = 0
@@ -210,8 +224,9 @@ cdef int tt_init(TT* tt, int bits) noexcept nogil:
 
 
 cdef void tt_free(TT* tt) noexcept nogil:
-    if tt.e != NULL:
-        free(tt.e)
+    if tt.raw != NULL:
+        free(tt.raw)
+        tt.raw = NULL
         tt.e = NULL
 
 
@@ -316,10 +331,42 @@ cdef int leaf(Ctx* cx, St* st) noexcept nogil:
     return v if win else -v
 
 
+cdef inline uint32_t relative(uint32_t h, uint32_t rem) noexcept nogil:
+    """The cards h (within the cards rem still in play) by their rank among rem, suit by
+    suit: what the tricks of a position depend on (which cards have gone does not
+    matter, only which of those left beat which)."""
+    return (<uint32_t>COMPRESS[rem & 31][h & 31]) \
+        | ((<uint32_t>COMPRESS[(rem >> 5) & 31][(h >> 5) & 31]) << 5) \
+        | ((<uint32_t>COMPRESS[(rem >> 10) & 31][(h >> 10) & 31]) << 10) \
+        | ((<uint32_t>COMPRESS[rem >> 15][h >> 15]) << 15)
+
+
+cdef inline int relative_card(int c, uint32_t rem) noexcept nogil:
+    """Card c as its suit and its rank among the cards rem still in play."""
+    cdef int s = SUIT_OF[c]
+    return 5 * s + popcount((rem >> (5 * s)) & ((1 << RANK_OF[c]) - 1))
+
+
+cdef inline int absolute_card(int c, uint32_t rem) noexcept nogil:
+    """The inverse of ``relative_card``."""
+    cdef int s = SUIT_OF[c]
+    return 5 * s + EXPAND[(rem >> (5 * s)) & 31][RANK_OF[c]]
+
+
 cdef inline void boundary_key(Ctx* cx, St* st, uint64_t* k0, uint64_t* k1) noexcept nogil:
+    """The table key of a boundary.  For K_TRICKS the hands are taken by relative rank
+    (``relative``): positions that differ only in which cards have been played share
+    their entry, within a deal and across the deals of a batch (DDS does the same)."""
     cdef uint64_t extra = 0
     cdef int c0, c1
-    k0[0] = (<uint64_t>st.h[0]) | ((<uint64_t>st.h[1]) << 20) | ((<uint64_t>st.h[2]) << 40) \
+    cdef uint32_t h0 = st.h[0], h1 = st.h[1], h2 = st.h[2], h3 = st.h[3], rem
+    if cx.kind == K_TRICKS:
+        rem = h0 | h1 | h2 | h3
+        h0 = relative(h0, rem)
+        h1 = relative(h1, rem)
+        h2 = relative(h2, rem)
+        h3 = relative(h3, rem)
+    k0[0] = (<uint64_t>h0) | ((<uint64_t>h1) << 20) | ((<uint64_t>h2) << 40) \
         | ((<uint64_t>st.leader) << 60) | ((<uint64_t>cx.trump) << 62)
     if cx.cantes_on:
         c0 = st.cantes[0]
@@ -336,8 +383,11 @@ cdef inline void boundary_key(Ctx* cx, St* st, uint64_t* k0, uint64_t* k1) noexc
             extra |= (<uint64_t>(st.tricks[0] > 0)) << 10 | (<uint64_t>(st.tricks[1] > 0)) << 11
     if cx.kind == K_LEAF:
         extra |= ((<uint64_t>(st.points[0] & 1023)) << 12) | ((<uint64_t>(st.points[1] & 1023)) << 22) \
-            | ((<uint64_t>st.tricks[0]) << 32) | ((<uint64_t>st.tricks[1]) << 35)
-    k1[0] = (<uint64_t>st.h[3]) | (extra << 20)
+            | ((<uint64_t>st.tricks[0]) << 32) | ((<uint64_t>st.tricks[1]) << 35) \
+            | ((<uint64_t>cx.leaf_kind) << 42)
+    # what is searched: the kind, and for K_OWN the side whose points count
+    extra |= ((<uint64_t>cx.kind) << 38) | ((<uint64_t>(cx.own if cx.kind == K_OWN else 0)) << 41)
+    k1[0] = (<uint64_t>h3) | (extra << 20)
 
 
 cdef inline void push_card(Ctx* cx, St* st, int seat, int c) noexcept nogil:
@@ -369,29 +419,33 @@ cdef inline void push_card(Ctx* cx, St* st, int seat, int c) noexcept nogil:
     st.tlen = k + 1
 
 
-cdef inline uint32_t legal_now(Ctx* cx, St* st, uint32_t hand) noexcept nogil:
-    """``c_legal`` from the trick information."""
-    cdef int k = st.tlen, led, trumped
-    cdef uint32_t follow, higher, trumps
-    if k == 0:
-        return hand
-    led = SUIT_OF[st.cards_[st.tn][0]]
-    trumped = led != cx.trump and st.ht_[st.tn][k] >= 0
-    follow = hand & suit_mask(led)
+cdef inline uint32_t legal_in(Ctx* cx, uint32_t hand, int led, int hl, int ht) noexcept nogil:
+    """The cards of ``hand`` that may follow a trick led in suit ``led`` whose highest
+    card of that suit is ``hl`` and highest trump ``ht`` (-1: none): ``c_legal``."""
+    cdef int trumped = led != cx.trump and ht >= 0
+    cdef uint32_t follow = hand & suit_mask(led), higher, trumps
     if follow:
         if trumped and not cx.beat:
             return follow
-        higher = follow & above(st.hl_[st.tn][k])
+        higher = follow & above(hl)
         return higher if higher else follow
     trumps = hand & suit_mask(cx.trump)
     if not trumps:
         return hand
     if not trumped:
         return trumps
-    higher = trumps & above(st.ht_[st.tn][k])
+    higher = trumps & above(ht)
     if higher:
         return higher
     return hand if cx.freec else trumps
+
+
+cdef inline uint32_t legal_now(Ctx* cx, St* st, uint32_t hand) noexcept nogil:
+    """``c_legal`` from the trick information."""
+    cdef int k = st.tlen
+    if k == 0:
+        return hand
+    return legal_in(cx, hand, SUIT_OF[st.cards_[st.tn][0]], st.hl_[st.tn][k], st.ht_[st.tn][k])
 
 
 cdef inline uint32_t equivalence_prune(St* st, int seat, uint32_t legal) noexcept nogil:
@@ -594,6 +648,90 @@ cdef inline int open_cantes(Ctx* cx, St* st, int s) noexcept nogil:
     return pts
 
 
+cdef inline int beats(Ctx* cx, int c, int w) noexcept nogil:
+    """Whether card c, played after w, takes the trick from it."""
+    return (SUIT_OF[c] == SUIT_OF[w] and c > w) or (SUIT_OF[c] == cx.trump and SUIT_OF[w] != cx.trump)
+
+
+cdef inline int last_trick(Ctx* cx, St* st, int leader) noexcept nogil:
+    """The value the last trick adds (every active seat holds one card, ``leader`` leads):
+    no choice is left, nor any cante (it takes two cards)."""
+    cdef int k = leader, i, c, w = lowbit(st.h[leader]), ws = leader
+    cdef int p = CARD_POINTS[w] + cx.monte
+    for i in range(1, cx.nact):
+        k = cx.nxt[k]
+        c = lowbit(st.h[k])
+        p += CARD_POINTS[c]
+        if beats(cx, c, w):
+            w = c
+            ws = k
+    return trick_value(cx, ws & 1, p, 1)
+
+
+cdef int endgame_card(Ctx* cx, St* st, int* seats, int k, int led, int hl, int ht, int wc,
+                      int ws, int pts, int alpha, int beta) noexcept nogil:
+    """Trick 4 with two cards in every hand: seat ``seats[k]`` plays (the trick so far
+    led in ``led``, its highest card of that suit ``hl``, highest trump ``ht``, winning
+    card ``wc`` of seat ``ws``, ``pts`` card points); then trick 5 has no choice left.
+    Fail-soft alpha-beta over the at most 2 ** nact card sequences."""
+    cdef int seat = seats[k], c, s, v, best, maxing, nhl, nht, nwc, nws
+    cdef uint32_t m, bit
+    m = st.h[seat] if k == 0 else legal_in(cx, st.h[seat], led, hl, ht)
+    maxing = (seat & 1) == cx.d
+    best = -INF if maxing else INF
+    while m:
+        c = lowbit(m)
+        m &= m - 1
+        s = SUIT_OF[c]
+        if k == 0:
+            led = s
+            nhl = c
+            nht = c if s == cx.trump else -1
+            nwc = c
+            nws = seat
+        else:
+            nhl = c if (s == led and c > hl) else hl
+            nht = c if (s == cx.trump and c > ht) else ht
+            if beats(cx, c, wc):
+                nwc = c
+                nws = seat
+            else:
+                nwc = wc
+                nws = ws
+        bit = (<uint32_t>1) << c
+        st.h[seat] ^= bit
+        if k + 1 == cx.nact:
+            v = trick_value(cx, nws & 1, pts + CARD_POINTS[c], 0) + last_trick(cx, st, nws)
+        else:
+            v = endgame_card(cx, st, seats, k + 1, led, nhl, nht, nwc, nws,
+                             pts + CARD_POINTS[c], alpha, beta)
+        st.h[seat] ^= bit
+        if maxing:
+            if v > best:
+                best = v
+                if best > alpha:
+                    alpha = best
+        else:
+            if v < best:
+                best = v
+                if best < beta:
+                    beta = best
+        if alpha >= beta:
+            break
+    return best
+
+
+cdef int endgame(Ctx* cx, St* st, int alpha, int beta) noexcept nogil:
+    """The last two tricks of an additive kind from the boundary before trick 4, its
+    cantes done: searched directly, no table (a probe costs more than the search)."""
+    cdef int seats[4], i, s = st.leader
+    for i in range(cx.nact):
+        seats[i] = s
+        s = cx.nxt[s]
+    cx.nodes += 1
+    return endgame_card(cx, st, seats, 0, -1, -1, -1, -1, -1, 0, alpha, beta)
+
+
 cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept nogil:
     """A trick boundary: the cantes (side of the leader first), then the lead.
 
@@ -714,6 +852,8 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
                 if alpha >= beta:
                     break
             return best
+    if t == 3 and cx.kind != K_LEAF:
+        return endgame(cx, st, alpha, beta)
     boundary_key(cx, st, &k0, &k1)
     e = tt_find(cx.tt, k0, k1)
     if e != NULL:
@@ -728,10 +868,14 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
         if e.hi < beta:
             beta = e.hi
         ttbest = e.best
+        if cx.kind == K_TRICKS and ttbest >= 0:
+            ttbest = absolute_card(ttbest, st.h[0] | st.h[1] | st.h[2] | st.h[3])
     a0 = alpha
     b0 = beta
     v = search_trick(cx, st, alpha, beta, ttbest, &bestc)
     depth = 5 - t
+    if cx.kind == K_TRICKS and bestc >= 0:
+        bestc = relative_card(bestc, st.h[0] | st.h[1] | st.h[2] | st.h[3])
     if v <= a0:
         tt_store(cx.tt, k0, k1, -INF, v, bestc, depth)
     elif v >= b0:
@@ -747,13 +891,13 @@ cdef inline uint64_t ctx_sig(Ctx* cx) noexcept nogil:
     cdef uint64_t h = 1469598103934665603
     cdef int vals[24]
     cdef int i
-    vals[0] = cx.kind; vals[1] = cx.leaf_kind; vals[2] = cx.cantes_on; vals[3] = cx.d
+    vals[0] = 0; vals[1] = 0; vals[2] = cx.cantes_count; vals[3] = cx.d
     vals[4] = cx.beat; vals[5] = cx.freec
     vals[6] = cx.active[0] | cx.active[1] << 1 | cx.active[2] << 2 | cx.active[3] << 3
     vals[7] = cx.points_contract; vals[8] = cx.goal; vals[9] = cx.value
     vals[10] = cx.is_paso; vals[11] = cx.bonus; vals[12] = cx.tie_last; vals[13] = cx.monte
     vals[14] = cx.cante_any; vals[15] = cx.cante_after; vals[16] = cx.max_cantes
-    vals[17] = cx.forty_first; vals[18] = cx.equiv; vals[19] = cx.own
+    vals[17] = cx.forty_first; vals[18] = 0; vals[19] = 0
     for i in range(20):
         h = (h ^ <uint64_t>(vals[i] + 7)) * <uint64_t>1099511628211
     return h
@@ -823,8 +967,9 @@ cdef int value_of(Ctx* cx, St* st, int bs, int objective, int* tricks_out) noexc
     if bonus and not (cx.bonus == BONUS_CARBUNCO or (cx.bonus == BONUS_OVER_100 and cx.value < 2)):
         cx.leaf_kind = LEAF_GAME
         return run(cx, st, bs, K_LEAF, -3, 3)
+    win = -1
     if T < 0:
-        win = wins(cx, st, bs)
+        pass
     elif not cx.points_contract:
         win = T >= cx.goal
     elif T == 5:
@@ -836,7 +981,16 @@ cdef int value_of(Ctx* cx, St* st, int bs, int objective, int* tricks_out) noexc
         win = 0
     elif st.tlen == 0 and cannot_win_with(cx, st, T - st.tricks[d]):
         win = 0
-    else:
+    if (win < 0 and objective == O_GAME and cx.is_paso and cx.bonus == BONUS_OVER_100
+            and passing_100_wins(cx, st)):
+        # the over_100 bonus folded into the win: a side that can pass 100 points wins
+        # with the bonus, so one test of the likely winner (by the cards held) settles
+        # both when it passes; else the win test and the other side's bonus test follow
+        win = d if margin_guess(cx, st) >= 0 else o
+        if passes_100(cx, st, bs, win):
+            return 2 if win == d else -2
+        win = -1
+    if win < 0:
         win = wins(cx, st, bs)
     if objective == O_MAKES:
         return win
@@ -859,16 +1013,25 @@ cdef int game_of(Ctx* cx, St* st, int bs, int win, int T) noexcept nogil:
     # over_100: one zero-window test of the bonus (the winner passing 100 points)
     if passing_100_wins(cx, st):
         # passing 100 points wins whatever else happens: test the points alone
-        cx.own = d if win else o
         if win:
-            T = 101 - st.points[d]
-            return 2 if T <= 0 or run(cx, st, bs, K_OWN, T - 1, T) >= T else cx.value
-        T = st.points[o] - 100          # d holds o to 100 iff -(o's future) >= T
-        return -cx.value if T <= 0 and run(cx, st, bs, K_OWN, T - 1, T) >= T else -2
+            return 2 if passes_100(cx, st, bs, d) else cx.value
+        return -2 if passes_100(cx, st, bs, o) else -cx.value
     cx.leaf_kind = LEAF_GAME
     if win:
         return 2 if run(cx, st, bs, K_LEAF, cx.value, 2) >= 2 else cx.value
     return -cx.value if run(cx, st, bs, K_LEAF, -2, -cx.value) >= -cx.value else -2
+
+
+cdef int passes_100(Ctx* cx, St* st, int bs, int s) noexcept nogil:
+    """Can side s end with more than 100 points against the other side's best play?
+    One zero-window test of s's points (``K_OWN``)."""
+    cdef int T
+    cx.own = s
+    if s == cx.d:
+        T = 101 - st.points[s]
+        return T <= 0 or run(cx, st, bs, K_OWN, T - 1, T) >= T
+    T = st.points[s] - 100              # the other side holds s to 100 iff -(s's future) >= T
+    return T > 0 or run(cx, st, bs, K_OWN, T - 1, T) < T
 
 
 cdef int cannot_win_with(Ctx* cx, St* st, int k) noexcept nogil:
@@ -980,6 +1143,35 @@ cdef void row_values(Ctx* cx, St* st, int T, int* out) noexcept nogil:
         out[3] = game_of(cx, st, 0, win, T)
 
 
+cdef void hint_values(Ctx* cx, St* st, int bs, int guess, int* out) noexcept nogil:
+    """Tricks, margin (0 for a contract decided on tricks) and makes of the position, in
+    as few searches as exactness allows: the margin M settles makes (M > 0 wins, M < 0
+    loses, M = 0 goes to the tie break: one zero-window test under ``last_trick``).
+    ``guess``: a first guess of M for MTD(f) (the previous layout's; -INF: none); only
+    the speed depends on it."""
+    cdef int d = cx.d, o = 1 - cx.d, T, M, win
+    T = st.tricks[d] + run(cx, st, bs, K_TRICKS, -1, 6)
+    out[0] = T
+    if not cx.points_contract:
+        out[1] = 0
+        out[2] = T >= cx.goal
+        return
+    if guess == -INF:
+        guess = st.points[d] - st.points[o] + margin_guess(cx, st)
+    M = st.points[d] - st.points[o] + mtdf(cx, st, bs, K_MARGIN,
+                                           guess - st.points[d] + st.points[o])
+    if M > 0:
+        win = 1
+    elif M < 0:
+        win = 0
+    elif cx.tie_last:
+        win = wins(cx, st, bs)
+    else:
+        win = d == 0
+    out[1] = M
+    out[2] = win
+
+
 #: most rows of a table (17 in presets with contrasolo)
 DEF MAX_ROWS = 32
 
@@ -1064,18 +1256,23 @@ cdef inline void deal_state(Ctx* cx, St* st, const cnp.int64_t* hands, int trump
 
 
 cdef class Solver:
-    """A search context owning two transposition tables (tricks, points kinds) of
-    ``2**tt_bits`` entries (32 bytes each).  Not thread-safe: use one per thread."""
+    """A search context owning two transposition tables of 32-byte entries: the points
+    kinds' (``2**tt_bits`` entries) and the tricks' (``2**tricks_bits``, default the
+    same).  Not thread-safe: use one per thread."""
 
     cdef TT tt
     cdef TT tt_tricks
     cdef public long long nodes
     cdef readonly int tt_bits
+    cdef readonly int tricks_bits
 
-    def __cinit__(self, int tt_bits=12):
-        if tt_init(&self.tt, tt_bits) != 0 or tt_init(&self.tt_tricks, tt_bits) != 0:
+    def __cinit__(self, int tt_bits=12, int tricks_bits=-1):
+        if tricks_bits < 0:
+            tricks_bits = tt_bits
+        if tt_init(&self.tt, tt_bits) != 0 or tt_init(&self.tt_tricks, tricks_bits) != 0:
             raise MemoryError("cannot allocate the transposition table")
         self.tt_bits = max(tt_bits, 4)
+        self.tricks_bits = max(tricks_bits, 4)
         self.nodes = 0
 
     def __dealloc__(self):
@@ -1097,6 +1294,57 @@ cdef class Solver:
             v = value_of(&cx, &st, bs, objective, NULL)
         self.nodes += cx.nodes
         return v
+
+    def batch_from(self, tuple params, tuple state, cnp.int64_t[:, ::1] hands, int objective,
+                   cnp.int32_t[::1] out, Py_ssize_t start, Py_ssize_t stop):
+        """The value of the position ``state`` (as for ``value``; its hands unused) with
+        the four hands of each row ``start..stop`` of ``hands`` (seats 1-4; those of seats
+        sitting out are dropped), into ``out``: the layouts of one seat's view searched
+        with the tables kept warm.  The GIL is released for the whole loop.  Returns the
+        nodes searched."""
+        cdef Ctx cx
+        cdef St st0, st
+        cdef Py_ssize_t i
+        cdef int j, bs
+        if start < 0 or stop > hands.shape[0] or stop > out.shape[0]:
+            raise ValueError("layouts out of range")
+        fill_ctx(&cx, params)
+        cx.tt = cx.tt_main = &self.tt
+        cx.tt_tricks = &self.tt_tricks
+        bs = fill_state(&st0, &cx, state)
+        with nogil:
+            for i in range(start, stop):
+                st = st0
+                for j in range(4):
+                    st.h[j] = <uint32_t>hands[i, j] if cx.active[j] else 0
+                out[i] = value_of(&cx, &st, bs, objective, NULL)
+        self.nodes += cx.nodes
+        return cx.nodes
+
+    def figures_from(self, tuple params, tuple state, cnp.int64_t[:, ::1] hands,
+                     cnp.int32_t[:, ::1] out, Py_ssize_t start, Py_ssize_t stop):
+        """As ``batch_from``, the three figures of a hint into ``out[i]`` = tricks,
+        margin (0 for a contract decided on tricks), makes (see ``hint_values``).
+        Returns the nodes searched."""
+        cdef Ctx cx
+        cdef St st0, st
+        cdef Py_ssize_t i
+        cdef int j, bs, guess = -INF
+        if start < 0 or stop > hands.shape[0] or stop > out.shape[0] or out.shape[1] != 3:
+            raise ValueError("layouts out of range, or out is not (n, 3)")
+        fill_ctx(&cx, params)
+        cx.tt = cx.tt_main = &self.tt
+        cx.tt_tricks = &self.tt_tricks
+        bs = fill_state(&st0, &cx, state)
+        with nogil:
+            for i in range(start, stop):
+                st = st0
+                for j in range(4):
+                    st.h[j] = <uint32_t>hands[i, j] if cx.active[j] else 0
+                hint_values(&cx, &st, bs, guess, <int*>&out[i, 0])
+                guess = out[i, 1]
+        self.nodes += cx.nodes
+        return cx.nodes
 
     def batch(self, tuple params, cnp.int64_t[:, ::1] hands, cnp.int64_t[::1] trumps,
               int objective, cnp.int32_t[::1] out, Py_ssize_t start, Py_ssize_t stop,

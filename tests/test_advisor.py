@@ -367,6 +367,56 @@ def test_hint_with_own_cante_pending():
     assert got.cards[0].margin == pytest.approx(total / 200)
 
 
+def _hint_one_layout_at_a_time(view):
+    """The hint's sums the way it made them before its batches: every layout on its own,
+    the seat's cante sung first where the rules let it (``cante_refusal``), then
+    ``solve_cards`` of each objective."""
+    from cuatrola_solver.game.play import cante_refusal
+    k = knowledge_of(view)
+    base, seat = view.position, view.seat
+    mine, d = side_of(seat), base.declaring_side
+    measured = mine if base.contract == "paso" else d
+    options = view.cante_options()
+    sums = {}
+    deals = enumerate_deals(k)
+    for row in deals:
+        pos = base.with_changes(hands=tuple(int(x) for x in row))
+        if options and cante_refusal(pos, view.rules, seat, options[0]) is None:
+            pos = sing(pos, mine, options[0])
+        tr = solver.solve_cards(pos, view.rules, "tricks")
+        mk = solver.solve_cards(pos, view.rules, "makes")
+        mg = (solver.solve_cards(pos, view.rules, "margin")
+              if objectives.points_based(base.contract, view.rules) else None)
+        for c, t in tr.items():
+            s = sums.setdefault(c, [0.0, 0.0, 0.0])
+            s[0] += t if measured == d else 5 - t
+            if mg is not None:
+                s[1] += mg[c] if measured == d else -mg[c]
+            s[2] += mk[c] if mine == d else 1 - mk[c]
+    return len(deals), sums
+
+
+@pytest.mark.parametrize("rules, seed", [
+    ("online", 0), ("narro", 17), ("italiano", 24),
+    # forty_first: the 20 is refused in the layouts where the partner holds the 40
+    # (40 of 700, 16 of 40, 20 of 420 layouts)
+    ("italiano", 150), ("italiano", 227), ("italiano", 245)])
+def test_exact_hint_with_a_cante_equals_one_layout_at_a_time(rules, seed):
+    """With the seat's own cante pending, the batched hint equals the layout-by-layout
+    sums, float for float."""
+    h = mid_hand(seed, get_rules(rules), ["paso"] * 4, 8)
+    view = as_view(h)
+    assert view.cante_options() and view.to_play == view.seat
+    n, sums = _hint_one_layout_at_a_time(view)
+    got = cardplay.hint(view, Budget(exact=True), Models.NONE)
+    assert got.deals == n and got.cante == view.cante_options()[0]
+    assert {c.card for c in got.cards} == set(sums)
+    for c in got.cards:
+        t, m, w = sums[c.card]
+        assert (c.tricks, c.p_win) == (t / n, w / n)
+        assert c.margin is None or c.margin == m / n
+
+
 def test_hint_refuses_a_finished_hand():
     h = mid_hand(5, ONLINE, ["paso"] * 4, 20)
     with pytest.raises(CuatrolaError, match="over"):

@@ -10,7 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
-from cuatrola_solver.lab.bench import format_bench, run_bench
+from cuatrola_solver.lab.bench import (format_answers_bench, format_bench, run_answers_bench,
+                                       run_bench)
 
 runner = CliRunner()
 
@@ -34,6 +35,37 @@ def test_top_level_help_in_card_players_words():
     for line in re.findall(r"│ (?:check|analyze) +(.*?) +│", out):
         assert line.endswith(".")
     assert "--install-completion" in out
+
+
+def test_the_help_lists_each_command_with_its_own_first_paragraph():
+    """The help's list comes from cuatrola_cli.main.COMMANDS (the modules are not
+    loaded for it): each line is the first paragraph of the command's own help."""
+    from cuatrola_cli.common import load_command, plain_help
+    from cuatrola_cli.main import COMMANDS
+    for name, (module, line) in COMMANDS.items():
+        command = load_command(module)
+        assert command.name == name
+        assert plain_help(line) == command.help.split("\n\n")[0], name
+
+
+@pytest.mark.parametrize("args", [["--help"], ["rules"], ["rules", "narro"], []])
+def test_help_and_rules_start_without_numpy_the_models_or_the_solver(args):
+    import subprocess
+    import sys
+    code = ("import sys\n"
+            f"sys.argv = ['cuatrola', *{args!r}]\n"
+            "from cuatrola_cli.main import main\n"
+            "try:\n    main()\nexcept SystemExit:\n    pass\n"
+            "heavy = [m for m in sys.modules if m == 'numpy' or m.startswith(("
+            "'cuatrola_solver.dd', 'cuatrola_solver.models', 'cuatrola_solver.advice'))]\n"
+            "print('loaded:', heavy, file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stderr.splitlines()[-1] == "loaded: []", done.stderr
+
+
+def test_a_mistyped_command_is_suggested():
+    r = run("advize")
+    assert r.exit_code == 2 and "Did you mean 'advise'?" in r.stderr
 
 
 def _boxed(out: str, title: str) -> list[str]:
@@ -69,7 +101,10 @@ def test_usage_names_the_argument():
     assert "error: missing argument 'RECORD'" in run("check").output
 
 
-def test_shell_completion_script():
+def test_shell_completion_script(monkeypatch):
+    # the shell named, not the one detected among the test's parent processes (under a
+    # runner that is not a shell's child, detection finds none and the script is refused)
+    monkeypatch.setenv("_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION", "1")
     r = runner.invoke(app, ["--show-completion", "bash"], prog_name="cuatrola")
     assert r.exit_code == 0
     assert "complete -o default -F _cuatrola_completion cuatrola" in r.stdout
@@ -132,6 +167,25 @@ def test_bench_by_default_is_quick_and_compiled_only():
     assert "reference solver" not in r.stderr
     d = json.loads(runner.invoke(app, ["bench", "--deals", "10", "--json"]).stdout)
     assert all("reference" not in row for row in d["cases"].values())
+
+
+def test_bench_answers_times_whole_processes_and_a_hint():
+    """bench --answers: each row a case with its target, wall and CPU seconds; here the
+    start-up commands (one run each) and an exact hint late in a hand."""
+    rows = run_answers_bench(presets=[], hint_case=("Ac Re", "3b", 2,
+                                                    "1. Sb Ab Cb 3b 2. Ao Ro So Co "
+                                                    "3. 3c Sc Cc Rc", "online"),
+                             repeat=1)
+    cases = [r["case"] for r in rows]
+    assert cases == ["hint --exact, trick 4, seat 2", "cuatrola --help (whole process)",
+                     "cuatrola rules (whole process)",
+                     "cuatrola advise (default, sampled) (whole process)"]
+    assert rows[0]["deals"] >= 1 and rows[0]["target_s"] == 0.5
+    for r in rows:
+        assert r["wall_s"] > 0 and r["cpu_s"] >= 0 and r["meets_target"] == (
+            r["wall_s"] <= r["target_s"])
+    text = format_answers_bench(rows)
+    assert "cuatrola rules (whole process)" in text and "≤ 0.15 s" in text
 
 
 def test_bench_reference_columns_match_the_readme():

@@ -336,3 +336,132 @@ def test_played_outcomes_when_the_search_never_saw_a_loss_or_a_win():
     assert played.played_outcomes(((-1, 0.5), (1, 0.5)), 0.0, 1) == ((-1, 1.0),)
     assert played.played_outcomes(((2, 1.0),), 1.0, 2) == ((2, 1.0),)
     assert played.played_outcomes(((-5, 1.0),), 0.0, 5) == ((-5, 1.0),)
+
+
+# --- a call of every trick never above the call of four (issue 19) -----------------------
+
+def test_the_call_of_every_trick_implies_the_call_of_four():
+    assert played.NESTED == {"quintola": "cuatrola"}
+
+
+def test_a_quintola_with_no_cell_of_its_seat_takes_the_cuatrolas():
+    model = played.PlayedModel("online", {"cuatrola@*": [0.5, 1.0], "cuatrola@1": [-0.2, 1.0],
+                                          "quintola@*": [3.0, 1.0], "quintola@3": [0.1, 1.0]},
+                               {})
+    assert model.coefficients("quintola", 1) == (-0.2, 1.0)     # not its own pool's 3.0
+    assert model.coefficients("quintola", 2) == (0.5, 1.0)
+    assert model.coefficients("quintola", 3) == (0.1, 1.0)
+    assert model.out_of_order() is None
+    # a model without the contracts at all: no change for both
+    assert played.PlayedModel("online", {}, {}).coefficients("quintola", 4) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize("cells, words", [
+    ({"cuatrola@1": [-0.2, 1.0], "quintola@1": [0.1, 1.0]},
+     "quintola@1 (0.1, 1) would give more than cuatrola@1 (-0.2, 1)"),
+    ({"cuatrola@*": [0.3, 0.8], "quintola@4": [0.3, 1.0]},
+     "quintola@4 (0.3, 1) would give more than cuatrola@4 (0.3, 0.8)"),
+    ({"quintola@2": [0.01, 1.0]}, "quintola@2 (0.01, 1) would give more than cuatrola@2 (0, 1)"),
+])
+def test_a_model_with_a_quintola_above_the_cuatrola_is_refused(tmp_path, cells, words):
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps({"version": 1, "rules": "online", "cells": cells}))
+    with pytest.raises(ModelError) as e:
+        played.load_model(ONLINE, path)
+    assert str(e.value) == (
+        f"played-odds model {str(path)!r} is corrupt: {words}: a quintola needs the slope of "
+        f"the cuatrola of its seat and an intercept no higher")
+
+
+def best_shift(base, y, prior, strength) -> float:
+    """The best shift d <= 0 of the logits base, by golden section (no gradient)."""
+    base, y = np.asarray(base, dtype=float), np.asarray(y, dtype=float)
+
+    def f(d):
+        z = base + d
+        ll = -(y * np.logaddexp(0, -z) + (1 - y) * np.logaddexp(0, z)).sum()
+        return ll - strength / 2 * (d - prior) ** 2
+    return golden(f, -10, 0)
+
+
+def test_a_shift_is_the_best_under_its_bound():
+    rng = random.Random(19)
+    base = np.array([rng.uniform(-3, 2) for _ in range(40)])
+    lost = np.array([float(rng.random() < sigmoid(z - 1.0)) for z in base])   # worse: d < 0
+    d = fit_played._fit_shift(base, lost, 0.0, 4.0)
+    assert d < -0.2 and d == pytest.approx(best_shift(base, lost, 0.0, 4.0), abs=1e-6)
+    won = np.array([float(rng.random() < sigmoid(z + 2.0)) for z in base])    # better: bound
+    assert fit_played._fit_shift(base, won, 0.0, 4.0) == 0.0
+    assert best_shift(base, won, 0.0, 4.0) == pytest.approx(0.0, abs=1e-6)
+    # no predictions: the prior (or the bound)
+    assert fit_played._fit_shift(np.array([]), np.array([]), -0.7, 8.0) == -0.7
+    assert fit_played._fit_shift(np.array([]), np.array([]), 0.5, 8.0) == 0.0
+
+
+def test_the_fit_keeps_every_quintola_at_or_below_the_cuatrola_of_its_seat():
+    rng = random.Random(5)
+    preds = []
+    for seat in (1, 2, 3, 4):
+        for p, won in sample(60, -0.5, 1.0, seed=seat):
+            preds.append(Prediction("cuatrola", seat, "AB"[(seat - 1) % 2], p, won))
+    # quintolas that win far more often than their odds (seat 1) and far less (seat 4)
+    preds += [Prediction("quintola", 1, "A", rng.uniform(0.05, 0.3), True) for _ in range(20)]
+    preds += [Prediction("quintola", 4, "B", rng.uniform(0.3, 0.9), False) for _ in range(20)]
+    model = fit_played.fit(preds, ONLINE, {})
+    assert model.out_of_order() is None
+    assert {k for k in model.cells if k.startswith("quintola")} == {
+        "quintola@1", "quintola@2", "quintola@3", "quintola@4"}
+    assert model.provenance["predictions"]["quintola@1"] == 20
+    assert model.provenance["predictions"]["quintola@2"] == 0
+    for seat in (1, 2, 3, 4):
+        (a, b), (a0, b0) = model.coefficients("quintola", seat), model.coefficients("cuatrola", seat)
+        assert b == b0 and a <= a0
+    assert model.coefficients("quintola", 1)[0] == model.coefficients("cuatrola", 1)[0]
+    # seat 4's shift is the best one toward the pool's, the pool's toward none
+    a4, b4 = model.coefficients("cuatrola", 4)
+    q4 = [pr for pr in preds if pr.contract == "quintola" and pr.seat == 4]
+    q1 = [pr for pr in preds if pr.contract == "quintola" and pr.seat == 1]
+    a1, b1 = model.coefficients("cuatrola", 1)
+    pool = best_shift([a1 + b1 * logit(pr.p) for pr in q1] + [a4 + b4 * logit(pr.p) for pr in q4],
+                      [1.0] * 20 + [0.0] * 20, 0.0, fit_played.PRIOR_CONTRACT)
+    assert pool < 0
+    d4 = best_shift([a4 + b4 * logit(pr.p) for pr in q4], [0.0] * 20, pool,
+                    fit_played.PRIOR_CELL)
+    assert model.coefficients("quintola", 4)[0] == pytest.approx(a4 + d4, abs=2e-5)
+    assert model.coefficients("quintola", 2)[0] == pytest.approx(
+        model.coefficients("cuatrola", 2)[0] + pool, abs=2e-5)
+    # and so for every hand: a quintola's odds are never above the cuatrola's
+    for _ in range(500):
+        seat, p4 = rng.choice((1, 2, 3, 4)), rng.random()
+        p5 = p4 * rng.random()
+        assert model.p("quintola", seat, p5) <= model.p("cuatrola", seat, p4)
+
+
+def test_every_shipped_model_keeps_the_order():
+    from cuatrola_solver.game.rules import PRESETS
+    for rules in PRESETS.values():
+        assert played.load_model(rules).out_of_order() is None
+
+
+def test_advise_never_puts_a_quintola_above_the_cuatrola_of_the_same_caller():
+    """On random hands of every seat, with the shipped online model: the played (and the
+    double-dummy) P(win) of a quintola at most the cuatrola's by the same seat."""
+    import cuatrola_solver as cs
+    from cuatrola_solver.game.cards import format_card, random_deal
+    rng = random.Random(1902)
+    compared = 0
+    for _ in range(24):
+        hands, muestra = random_deal(rng)
+        seat = rng.choice((1, 2, 3, 4))
+        auction = " ".join(["paso"] * (seat - 1))
+        view = cs.View.bidding(" ".join(format_card(c) for c in hands[seat - 1]),
+                               format_card(muestra), seat=seat, auction=auction or None)
+        advice = cs.advise(view, cs.Budget(samples=60, seed=rng.randrange(10 ** 6)))
+        by = {(r.option.contract, r.option.declarer): r for r in advice.options
+              if r.option.allowed}
+        for (contract, declarer), r in by.items():
+            if contract == "quintola" and ("cuatrola", declarer) in by:
+                four = by[("cuatrola", declarer)]
+                assert r.p_win <= four.p_win and r.p_played <= four.p_played + 1e-12
+                compared += 1
+    assert compared >= 20

@@ -135,6 +135,23 @@ def test_differential_many(preset):
 
 
 @compiled
+@pytest.mark.parametrize("contract,declarer,least", [
+    ("cuatrola", (2,), 3), ("cuatrola", (1,), 3), ("quintola", (4,), 3), ("paso", (), 8),
+    ("solo", (3,), 8)])
+def test_tricks_table_shared_across_positions(contract, declarer, least):
+    """The tricks table keys a position by the cards' ranks among those still in play,
+    so positions of different deals share entries: one contract, one rule set, one
+    warm table over many positions, each equal to the reference's tricks."""
+    rng = random.Random(len(contract) * 7 + least)
+    rules = PRESETS["online"]
+    nact = sum(play.active_seats(declarer))
+    for _ in range(250):
+        pos = random_position(rng, rules, contract, declarer,
+                              rng.randint(least, 5 * nact - 2))
+        assert solver.solve(pos, rules, "tricks") == reference.solve(pos, rules, "tricks")
+
+
+@compiled
 def test_solve_cards_and_analyse_play_match_reference():
     rng = random.Random(5)
     for _ in range(150):
@@ -209,6 +226,85 @@ def test_batch_with_tricks_settles_the_same_values(seed):
                 assert np.array_equal(v, alone) and np.array_equal(t, tricks)
 
 
+@compiled
+@pytest.mark.parametrize("contract,declarer,count", [("cuatrola", (3,), 16), ("paso", (), 4)])
+def test_batch_of_whole_deals_equals_the_reference(contract, declarer, count):
+    """A batch keeps its tables warm from one deal to the next: the tricks and game
+    points of whole deals equal the reference's."""
+    rules = PRESETS["online"]
+    hands, trumps = random_deals(count, seed=21)
+    tricks = solver.solve_batch(hands, trumps, rules, contract, declarer, "tricks", 1)
+    for i in range(count):
+        pos = play.deal_position(tuple(int(h) for h in hands[i]), int(trumps[i]), contract,
+                                 declarer)
+        assert tricks[i] == reference.solve(pos, rules, "tricks"), i
+
+
+@compiled
+@pytest.mark.parametrize("contract,declarer,objective", [
+    ("paso", (), "tricks"), ("paso", (), "game_points"), ("cuatrola", (2,), "tricks"),
+    ("solo", (2,), "game_points")])
+def test_warm_tables_over_neighbouring_layouts(contract, declarer, objective):
+    """The layouts of an exact advice, in their order (neighbours share most cards),
+    searched as one batch with its tables kept warm, equal each layout searched alone
+    with fresh tables (a build whose warm tables gave wrong tricks failed it)."""
+    from cuatrola_solver.game.view import View
+    from cuatrola_solver.hidden.deals import enumerate_deals
+    from cuatrola_solver.hidden.knowledge import knowledge_of
+    rules = PRESETS["online"]
+    k = knowledge_of(View.bidding("Ae 3e Re Ab Sc", "Ce", 2, rules=rules))
+    n = solver.BATCH_DEALS + 100            # a batch of the large tables
+    hands = np.ascontiguousarray(enumerate_deals(k, 0, n), dtype=np.int64)
+    trumps = np.full(len(hands), k.trump, dtype=np.int64)
+    warm = solver.solve_batch(hands, trumps, rules, contract, declarer, objective, 1)
+    params = solver.context_params(rules, contract, declarer, play.active_seats(declarer), 0)
+    alone = np.zeros(len(hands), dtype=np.int32)
+    for i in range(len(hands)):
+        solver._compiled.Solver(8).batch(params, hands, trumps,
+                                         OBJECTIVES.index(objective), alone, i, i + 1)
+    assert np.array_equal(warm, alone)
+
+
+@compiled
+@pytest.mark.parametrize("preset, contract, declarer, plays", [
+    ("online", "paso", (), 9), ("narro", "solo", (3,), 10), ("italiano", "cuatrola", (1,), 6),
+    ("online", "paso", (), 19)])
+def test_card_figures_equal_solve_cards_of_each_layout(monkeypatch, preset, contract,
+                                                       declarer, plays):
+    """card_figures (one warm batch per card, the margin settling makes) equals
+    solve_cards of each layout, compiled and with the reference backend."""
+    from cuatrola_solver.game.view import View
+    from cuatrola_solver.hidden.deals import enumerate_deals
+    from cuatrola_solver.hidden.knowledge import knowledge_of
+    rules = PRESETS[preset]
+    pos = random_position(random.Random(plays), rules, contract, declarer, plays, 0.0)
+    seat = pos.to_play
+    others = [s for s in range(1, 5) if s != seat and pos.active[s - 1]]
+    rows = [list(pos.hands)]
+    rng = random.Random(1)
+    for _ in range(30):                 # the hidden cards dealt again among the others
+        hidden = [c for s in others for c in range(20) if pos.hands[s - 1] >> c & 1]
+        rng.shuffle(hidden)
+        row = list(pos.hands)
+        for s in others:
+            k = bin(pos.hands[s - 1]).count("1")
+            row[s - 1] = sum(1 << c for c in hidden[:k])
+            hidden = hidden[k:]
+        rows.append(row)
+    hands = np.array(rows, dtype=np.int64)
+    got = solver.card_figures(pos, hands, rules)
+    for i, row in enumerate(rows):
+        layout = pos.with_changes(hands=tuple(row))
+        for j, o in enumerate(solver.HINT_FIGURES):
+            want = solver.solve_cards(layout, rules, o)
+            assert list(want) == list(got)
+            assert [got[c][i, j] for c in want] == [int(v or 0) for v in want.values()], (i, o)
+    if plays >= 9:
+        monkeypatch.setattr(solver, "_compiled", None)
+        ref = solver.card_figures(pos, hands[:3], rules)
+        assert all(np.array_equal(ref[c], got[c][:3]) for c in got)
+
+
 def test_batch_checks_shapes():
     with pytest.raises(ValueError):
         solver.solve_batch(np.zeros((3, 3)), np.zeros(3), PRESETS["online"], "paso")
@@ -278,4 +374,4 @@ def test_tiny_table_gives_the_same_values():
             assert np.array_equal(solver.solve_batch(hands, trumps, rules, "paso", (), o,
                                                      workers=1), want[o])
     finally:
-        solver.set_tt_bits(solver.DEFAULT_TT_BITS)
+        solver.set_tt_bits(None)

@@ -3,13 +3,12 @@
 :func:`hint` values every legal card of the seat on turn over the deals consistent with
 that seat's :class:`~cuatrola_solver.game.view.View`
 (:func:`~cuatrola_solver.hidden.knowledge.knowledge_of`), with
-:func:`~cuatrola_solver.dd.solver.solve_cards` per deal.  At a trick boundary where the
+:func:`~cuatrola_solver.dd.solver.card_figures` (every deal of a round in one batch per card).  At a trick boundary where the
 seat may sing but does not lead, the hint is about the cante (:func:`cante_values`).
 """
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Iterable, Sequence
 
@@ -123,9 +122,10 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
     fresh seed, one worker): sampled deals are drawn and valued in rounds of
     :data:`ROUND`, as for ``advise``: after :data:`MIN_ROUNDS` rounds, sampling stops
     once every card's ``p_win`` is within the budget's tolerance (so by :data:`SETTLED`
-    deals, whatever ``samples`` asks).  ``workers`` threads solve the deals; the result
-    does not depend on it.  Each deal's searches are short and much of the work holds the
-    GIL, so more threads seldom pay: measured slower on 2 cores at trick 1.
+    deals, whatever ``samples`` asks).  The deals are searched in one batch per legal
+    card (:func:`~cuatrola_solver.dd.solver.card_figures`: tricks, margin and makes in one
+    pass, the tables warm from one layout to the next, the GIL released) on ``workers``
+    threads; the result does not depend on it.
 
     ``models`` (default: the preset's, as ``cuatrola hint`` uses them): with a bid model
     each deal is weighted by how likely the four calls were with the hands it gives the
@@ -188,45 +188,48 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
     # four calls are known once cards are played; the cards played so far, by the others
     infer = bid_model is not None or card_model is not None
 
-    def values(row) -> tuple:
-        pos = base.with_changes(hands=tuple(int(h) for h in row))
-        if cante is not None and cante_refusal(pos, rules, seat, cante) is None:
-            pos = sing(pos, side_of(seat), cante)
-        return (solver.solve_cards(pos, rules, "tricks"), solver.solve_cards(pos, rules, "makes"),
-                solver.solve_cards(pos, rules, "margin") if pts else None)
+    def figures(deals: np.ndarray) -> dict:
+        """``{card: (n, 3) int32}`` tricks, margin, makes of the declaring side after each
+        card, over the round's layouts (one warm batch per card: solver.card_figures),
+        the cante sung first in the layouts where the rules let the seat sing it."""
+        if cante is None:
+            return solver.card_figures(base, deals, rules, workers)
+        may = np.array([cante_refusal(base.with_changes(hands=tuple(int(h) for h in row)),
+                                      rules, seat, cante) is None for row in deals], dtype=bool)
+        out: dict = {}
+        for mask, pos in ((may, sing(base, side_of(seat), cante)), (~may, base)):
+            if mask.any():
+                for c, a in solver.card_figures(pos, deals[mask], rules, workers).items():
+                    out.setdefault(c, np.zeros((len(deals), 3), dtype=np.int32))[mask] = a
+        return out
 
-    workers = max(1, min(workers or 1, total or 1))
-    pool = ThreadPoolExecutor(workers) if workers > 1 else None
-    try:
-        for j, deals in enumerate(rounds, 1):
-            # results come back in deal order whatever the threads: the sums do not
-            # depend on them
-            solved = pool.map(values, deals) if pool else map(values, deals)
-            ws = deal_weights(view, k.dealt_hands(deals), models) if infer else np.ones(len(deals))
-            for w, (tr, mk, mg) in zip(ws.tolist(), solved):
-                for c, t in tr.items():
-                    s = sums.setdefault(c, [0.0, 0.0, 0.0])
-                    s[0] += w * (t if measured == d else 5 - t)
-                    if mg is not None:
-                        s[1] += w * (mg[c] if measured == d else -mg[c])
-                    s[2] += w * (mk[c] if mine == d else 1 - mk[c])
-                n += 1
-                weight += w
-                weight2 += w * w
-                if progress and n % 200 == 0:
-                    progress(n, total)
-            if infer and weight <= 0:
-                raise NotationError("no deal explains the calls and the play under the models "
-                                    "(every weight is 0): hint without inference "
-                                    "(--no-inference)")
-            ess = weight * weight / weight2 if infer else n
-            if (not exact and j >= MIN_ROUNDS
-                    and all(half_width(s[2] * ess / weight, ess) <= tolerance if infer
-                            else half_width(s[2], n) <= tolerance for s in sums.values())):
-                break
-    finally:
-        if pool:
-            pool.shutdown()
+    # the deals are searched in one batch per card (the GIL released, ``workers``
+    # threads); the sums run in deal order, as one deal after another would add them
+    workers = max(1, workers or 1)
+    for j, deals in enumerate(rounds, 1):
+        ws = deal_weights(view, k.dealt_hands(deals), models) if infer else np.ones(len(deals))
+        wl = ws.tolist()
+        for c, a in figures(deals).items():
+            s = sums.setdefault(c, [0.0, 0.0, 0.0])
+            tl, ml, kl = a[:, 0].tolist(), a[:, 1].tolist(), a[:, 2].tolist()
+            s[0] = sum((w * (t if measured == d else 5 - t) for w, t in zip(wl, tl)), s[0])
+            if pts:
+                s[1] = sum((w * (m if measured == d else -m) for w, m in zip(wl, ml)), s[1])
+            s[2] = sum((w * (k_ if mine == d else 1 - k_) for w, k_ in zip(wl, kl)), s[2])
+        n += len(deals)
+        weight = sum(wl, weight)
+        weight2 = sum((w * w for w in wl), weight2)
+        if progress:
+            progress(n, total)
+        if infer and weight <= 0:
+            raise NotationError("no deal explains the calls and the play under the models "
+                                "(every weight is 0): hint without inference "
+                                "(--no-inference)")
+        ess = weight * weight / weight2 if infer else n
+        if (not exact and j >= MIN_ROUNDS
+                and all(half_width(s[2] * ess / weight, ess) <= tolerance if infer
+                        else half_width(s[2], n) <= tolerance for s in sums.values())):
+            break
     role = played.card_role(mine, d)
     if played_model is not None and not played_model.has_cards:
         played_model = None

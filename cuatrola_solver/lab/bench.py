@@ -16,17 +16,25 @@ Per deal it reports microseconds and nodes searched, and the speed ratio.
 from __future__ import annotations
 
 import random
+import resource
+import subprocess
+import sys
 import time
 from typing import Callable, Sequence
 
 import numpy as np
 
+from ..advice.bidding import advise
+from ..advice.budget import Budget
+from ..advice.cardplay import hint
 from ..bots.players import parse_player
 from ..bots.playout import play_hand
 from ..dd import reference, solver
 from ..game import cards, play
 from ..game.cards import mask_of
 from ..game.rules import PRESETS, RuleSet, get_rules
+from ..game.view import View
+from ..notation.replay import read_view
 
 #: the targets, microseconds per deal (docs/benchmark.md)
 TARGETS_US = {"tricks3": 10.0, "margin4": 80.0, "makes": 10.0}
@@ -94,7 +102,7 @@ def _elapsed(start: tuple[float, float]) -> tuple[float, float]:
 
 
 def _time_compiled(solver_mod, hands, trumps, rules, contract, declarer, objective):
-    solver_mod.set_tt_bits(solver_mod.DEFAULT_TT_BITS)       # a fresh table
+    solver_mod.set_tt_bits(None)       # fresh tables of the default sizes
     start = _clocks()
     values, nodes = solver_mod.solve_batch(hands, trumps, rules, contract, declarer,
                                            objective, workers=1, return_nodes=True)
@@ -170,7 +178,7 @@ def run_bench(deals: int = 2000, seed: int = 1, include_reference: bool = True,
                 row["meets_ratio"] = bool(row["ratio"] and row["ratio"] >= TARGET_RATIO)
         out["cases"][name] = row
     if compiled:
-        solver.set_tt_bits(solver.DEFAULT_TT_BITS)
+        solver.set_tt_bits(None)
         start = _clocks()
         _, nodes = solver.dd_tables(hands, trumps, rules, workers=1, return_nodes=True)
         table = _row(_elapsed(start), nodes, deals)
@@ -291,3 +299,104 @@ def format_players_bench(p: dict) -> str:
             f"{p['hand_median_s']:.3f} s (longest {p['hand_max_s']:.3f} s); in cuatrola "
             f"play, seat 1 waits for the bots' cards {p['wait_median_ms']:.0f} ms (median, "
             f"at most {p['wait_max_ms']:.0f} ms)")
+
+
+# --- the answers a player waits for (issue 22's targets) ---------------------------------
+
+#: the hand of the advice cases: seats 1-3 with muestra Ce, the dealer (seat 4) holding
+#: the muestra Ae; the seats before have passed
+ADVICE_HAND = "Ae 3e Re Ab Sc"
+#: the hint case: seat 2 of examples/analysis/online-blunder.txt leading trick 2 (34,650
+#: layouts)
+HINT_CASE = ("Ao 3c Ac Re Ab", "3b", 2, "1. Sb Ab Cb 3b", "online")
+#: whole-process commands and their targets in seconds (wall, on an idle core)
+STARTUP_CASES = {
+    "cuatrola --help": (["--help"], 0.15),
+    "cuatrola rules": (["rules"], 0.15),
+    "cuatrola advise (default, sampled)": (
+        ["advise", "Ac 3c Ro Co Ab", "--muestra", "So", "--seat", "2", "--auction", "paso",
+         "--seed", "1"], 0.5),
+}
+ANSWER_TARGETS = {"advise": 2.0, "hint": 0.5, "analyze": 2.0}
+
+
+def _timed(fn) -> tuple[float, float]:
+    """(wall, CPU of every thread of the process) seconds of ``fn()``."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - wall, time.process_time() - cpu
+
+
+def _timed_command(args: Sequence[str], repeat: int) -> tuple[float, float]:
+    """The least (wall, CPU) seconds of ``repeat`` runs of ``cuatrola ARGS`` as a new
+    process (start-up included)."""
+    best = (float("inf"), float("inf"))
+    for _ in range(repeat):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        wall = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "cuatrola_cli.main", *args], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wall = time.perf_counter() - wall
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        best = (min(best[0], wall), min(best[1], cpu))
+    return best
+
+
+def run_answers_bench(workers: int | None = None, presets: Sequence[str] | None = None,
+                      seats: Sequence[int] = (1, 2, 3, 4), hint_case: tuple | None = HINT_CASE,
+                      startup: bool = True, repeat: int = 3, examples: Sequence[str] = (),
+                      progress: Callable[[str], None] | None = None) -> list[dict]:
+    """The answers a player waits for, timed (wall and CPU seconds of all threads):
+    ``advise --exact`` of :data:`ADVICE_HAND` for every preset and seat (the preset's
+    models, as the command; ``workers`` threads, default all cores; ``presets`` None:
+    all), ``hint --exact`` of ``hint_case`` (:data:`HINT_CASE`, at trick 2; None: none),
+    and with ``startup`` the whole-process commands of
+    :data:`STARTUP_CASES` (least of ``repeat`` runs) and ``analyze`` of each record of
+    ``examples``.  One dict per case: ``case``, ``target_s``, ``wall_s``, ``cpu_s``,
+    ``meets_target`` (wall)."""
+    say = progress or (lambda message: None)
+    rows = []
+
+    def row(case: str, target: float, times: tuple[float, float], **extra) -> None:
+        rows.append({"case": case, "target_s": target, "wall_s": round(times[0], 3),
+                     "cpu_s": round(times[1], 3), "meets_target": times[0] <= target,
+                     **extra})
+
+    for preset in list(PRESETS) if presets is None else presets:
+        rules = get_rules(preset)
+        for seat in seats:
+            view = View.bidding(ADVICE_HAND, "Ae" if seat == 4 else "Ce", seat, rules=rules)
+            say(f"advise --exact, {preset}, seat {seat}")
+            result = []
+            times = _timed(lambda: result.append(
+                advise(view, Budget(exact=True, workers=workers))))
+            row(f"advise --exact --rules {preset} --seat {seat}", ANSWER_TARGETS["advise"],
+                times, deals=result[0].deals)
+    if hint_case is not None:
+        hand, muestra, seat, played, preset = hint_case
+        view = read_view(hand, muestra, seat, played=played, rules=preset)
+        say("hint --exact")
+        result = []
+        times = _timed(lambda: result.append(hint(view, Budget(exact=True, workers=workers))))
+        row(f"hint --exact, trick {result[0].trick}, seat {seat}", ANSWER_TARGETS["hint"],
+            times, deals=result[0].deals)
+    if startup:
+        for case, (args, target) in STARTUP_CASES.items():
+            say(case)
+            row(case + " (whole process)", target, _timed_command(args, repeat))
+    for path in examples:
+        say(f"analyze {path}")
+        row(f"cuatrola analyze {path} --seed 1 (whole process)", ANSWER_TARGETS["analyze"],
+            _timed_command(["analyze", str(path), "--seed", "1"], 1))
+    return rows
+
+
+def format_answers_bench(rows: list[dict]) -> str:
+    """A plain-text table of :func:`run_answers_bench`'s rows."""
+    from tabulate import tabulate
+    table = [[r["case"], f"≤ {r['target_s']:g} s", f"{r['wall_s']:.2f} s",
+              f"{r['cpu_s']:.2f} s", "yes" if r["meets_target"] else "no"] for r in rows]
+    return ("the answers a player waits for; wall and CPU seconds (every thread)\n"
+            + tabulate(table, headers=["answer", "target", "wall", "CPU", "within"],
+                       disable_numparse=True))

@@ -8,7 +8,11 @@ logistic regression on the predictions of self-play records with their outcomes
 (:mod:`cuatrola_solver.lab.calibration`): each group's pool (``"solo@*"``) is pulled
 toward no change (``a = 0, b = 1``) with the weight of :data:`PRIOR_CONTRACT`
 pseudo-predictions, each cell toward its pool with :data:`PRIOR_CELL`; a cell with fewer
-than :data:`MIN_SLOPE` predictions fits its intercept only.
+than :data:`MIN_SLOPE` predictions fits its intercept only.  A contract of
+:data:`~cuatrola_solver.models.played.NESTED` (quintola) is fitted after the one it implies
+(cuatrola), as a shift ``d <= 0`` of that one's intercept seat by seat (the slope kept), its
+pool toward no shift and each seat toward the pool: the most likely ``d`` under that
+bound, so that its played P(win) is never above the other's.
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ from typing import Iterable
 import numpy as np
 
 from ..game.rules import RuleSet
-from ..models.played import MODEL_VERSION, PlayedModel, logit, sigmoid
+from ..game.seats import SEATS
+from ..models.played import MODEL_VERSION, NESTED, PlayedModel, logit, sigmoid
 
 __all__ = ["fit", "PRIOR_CELL", "PRIOR_CONTRACT", "MIN_SLOPE"]
 
@@ -52,6 +57,41 @@ def _fit_cell(x: np.ndarray, y: np.ndarray, prior: tuple[float, float],
     return float(w[0]), float(w[1])
 
 
+def _fit_shift(base: np.ndarray, y: np.ndarray, prior: float, strength: float) -> float:
+    """The shift ``d <= 0`` of the logits ``base`` that best fits ``y`` (outcomes), with a
+    Gaussian pull of weight ``strength`` toward ``prior``: the penalised log-likelihood is
+    concave in ``d``, so its maximum under the bound is the free maximum or 0."""
+    d = prior
+    lam = strength / max(1, len(base))
+    for _ in range(50):
+        p = sigmoid(base + d)
+        grad = (float(np.sum(p - y)) / len(base) if len(base) else 0.0) + lam * (d - prior)
+        hess = (float(np.sum(p * (1 - p))) / len(base) if len(base) else 0.0) + lam
+        step = grad / hess
+        d -= step
+        if abs(step) < 1e-9:
+            break
+    return min(d, 0.0)
+
+
+def _fit_nested(group: str, rows: dict, cells: dict, counts: dict) -> None:
+    """Cells ``"quintola@1"`` .. ``"quintola@4"`` (every seat) as shifts of the cells of the
+    contract they imply, which ``cells`` already holds (see :func:`_fit_shift`)."""
+    base_model = PlayedModel("", cells, {})
+    coef = {s: base_model.coefficients(NESTED[group], s) for s in SEATS}
+
+    def xy(seats):
+        rs = [(s, p, w) for s in seats for p, w in rows.get((group, s), ())]
+        base = np.array([coef[s][0] + coef[s][1] * float(logit(p)) for s, p, _ in rs])
+        return base, np.array([w for _, _, w in rs], dtype=np.float64)
+
+    pooled = _fit_shift(*xy(SEATS), 0.0, PRIOR_CONTRACT)
+    for s in SEATS:
+        a, b = coef[s]
+        cells[f"{group}@{s}"] = [round(a + _fit_shift(*xy([s]), pooled, PRIOR_CELL), 5), b]
+        counts[f"{group}@{s}"] = len(rows.get((group, s), ()))
+
+
 def _fit_groups(rows: dict[tuple[str, object], list[tuple[float, bool]]]
                 ) -> tuple[dict[str, list[float]], dict[str, int]]:
     """Cells ``"group@cell"`` and pools ``"group@*"`` from ``{(group, cell): [(p, won)]}``:
@@ -62,7 +102,7 @@ def _fit_groups(rows: dict[tuple[str, object], list[tuple[float, bool]]]
     def xy(rs):
         return logit([p for p, _ in rs]), np.array([w for _, w in rs], dtype=np.float64)
 
-    for group in sorted({g for g, _ in rows}):
+    for group in sorted({g for g, _ in rows} - set(NESTED)):
         pool = [r for (g, _), rs in rows.items() if g == group for r in rs]
         pooled = _fit_cell(*xy(pool), (0.0, 1.0), PRIOR_CONTRACT)
         cells[f"{group}@*"] = [round(v, 5) for v in pooled]
@@ -72,6 +112,9 @@ def _fit_groups(rows: dict[tuple[str, object], list[tuple[float, bool]]]
                 cells[f"{g}@{cell}"] = [round(v, 5) for v in _fit_cell(*xy(rs), pooled,
                                                                       PRIOR_CELL)]
                 counts[f"{g}@{cell}"] = len(rs)
+    for group in sorted(NESTED):
+        if any(g == group for g, _ in rows):
+            _fit_nested(group, rows, cells, counts)
     return cells, counts
 
 

@@ -159,6 +159,8 @@ def ray_head_answer(host: str, port: int, timeout: float = 5.0) -> str | None:
                 chunk = s.recv(65536)
             except socket.timeout:
                 continue
+            except ConnectionResetError:
+                chunk = b""             # closed with our request unread: a reset, not a FIN
             except OSError as e:
                 return f"the connection failed ({e.strerror or e})"
             if not chunk:

@@ -129,10 +129,12 @@ class _Recorder:
     def __init__(self, player, odds_samples: int, forced: Sequence[str] | None,
                  bids: list) -> None:
         self.player = player
-        self.name = getattr(player, "name", repr(player))
         self.odds_samples = odds_samples
         self.forced = forced
         self.bids = bids
+
+    def __repr__(self) -> str:
+        return repr(self.player)        # what an error about its answers names
 
     def call(self, view, seed):
         own = (isinstance(self.player, PimcPlayer) and self.player.bid == "advisor"
@@ -179,7 +181,9 @@ def lab_fields(config: LabConfig, board: int, play: int, lineup: dict, seed: int
                bids: list, result, **extra) -> dict:
     """The ``lab`` field of a record: the configuration, the board and play, the
     line-up of each side (``{"A": spec, "B": spec}``), the seed of the players'
-    choices, the bid decisions (seat, call, odds or null) and the hand's result."""
+    choices (in a match, the match's seed: hand ``k``'s deal and players' seed are drawn
+    from it as :func:`~cuatrola_solver.bots.playout.iter_match` says), the bid decisions
+    (seat, call, odds or null) and the hand's result."""
     d = {"config": config.key(), "deal": board, "play": play, "lineup": lineup, "seed": seed}
     d.update(extra)
     d["bids"] = bids

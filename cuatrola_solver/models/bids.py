@@ -127,8 +127,11 @@ def call_weights(deals: np.ndarray, trump: int, calls: Sequence[str], seats: Seq
         legal = legal_calls(rules, calls[:i], score)
         if call not in legal:
             continue            # a call the rules refuse tells the model nothing
-        x = features(deals[:, seat - 1], trump, seat, calls[:i], rules)
-        w *= model.probabilities(x, legal)[:, legal.index(call)]
+        # a seat's call depends on its own hand only: the model is evaluated once per
+        # distinct hand (a few thousand among the layouts of an exact advice)
+        hands, where = np.unique(deals[:, seat - 1], return_inverse=True)
+        x = features(hands, trump, seat, calls[:i], rules)
+        w *= model.probabilities(x, legal)[:, legal.index(call)][where.reshape(-1)]
     return w
 
 

@@ -229,7 +229,8 @@ class EquityTable:
                 f"growing with their square: these rules play to {T}"
                 + (f" by {w}" if w > 1 else "") + " (docs/equity.md)")
         self.target, self.win_by = T, w
-        far = T + w + 10
+        # past the target and near_target_from the caps no longer change with the score
+        far = max(T, rules.near_target_from) + w + 10
         self._far_class = cap_class(rules, far)
         # from `stable` on, a pair's cap class no longer changes with its score
         stable = far

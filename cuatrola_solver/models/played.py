@@ -24,6 +24,14 @@ the declaring side, side A under paso; ``defender``: the other), with cells
 (for ``online`` the slopes go from about 0.8 at trick 1, odds pulled toward 50%, to
 about 1.2 at trick 4).  A model without card cells leaves the cards double dummy.
 
+A call that needs every trick is won only where the call of four tricks by the same seat
+would be, so its played P(win) is never above the other's (:data:`NESTED`): its cells keep
+the slope of the four-trick contract's cell of the same seat and an intercept no higher
+(the fit is constrained so, :mod:`cuatrola_solver.lab.fit_played`; a model file that breaks
+the order is refused), a seat with no cell of its own takes the four-trick contract's map,
+and since its double-dummy P(win) is never above the other's either, the order holds for
+every hand by construction.
+
 The expected points follow the probability: the outcome distribution of the search
 (game points of each result) keeps its shape among won and among lost hands, and the
 weight of the two parts moves to the played P(win) (:func:`played_outcomes`).
@@ -39,15 +47,20 @@ from typing import Sequence
 
 import numpy as np
 
-from ..game.rules import RuleSet
+from ..game.rules import TRICKS_GOAL, RuleSet
+from ..game.seats import SEATS
 from .store import corrupt, data_path, read
 
 __all__ = ["PlayedModel", "load_model", "model_path", "played_outcomes", "card_role",
-           "logit", "sigmoid", "MODEL_VERSION"]
+           "logit", "sigmoid", "MODEL_VERSION", "NESTED"]
 
 MODEL_VERSION = 1
 #: predictions are clipped to [EPS, 1 - EPS] before the logit
 EPS = 0.01
+#: a contract decided on tricks -> the one that needs fewer, which the same caller wins
+#: whenever it wins this one (quintola -> cuatrola): its played map is never above that one's
+NESTED = {c: b for c in TRICKS_GOAL for b in TRICKS_GOAL
+          if TRICKS_GOAL[b] == TRICKS_GOAL[c] - 1}
 
 
 def logit(p):
@@ -87,11 +100,28 @@ class PlayedModel:
     provenance: dict
 
     def coefficients(self, group: str, cell) -> tuple[float, float]:
-        """``(a, b)`` of the cell, else of its group's pool, else no change."""
+        """``(a, b)`` of the cell, else of its group's pool, else no change; a contract of
+        :data:`NESTED` with no cell for the seat takes the map of the one it implies."""
+        if group in NESTED:
+            key = f"{group}@{cell}"
+            return (tuple(self.cells[key]) if key in self.cells
+                    else self.coefficients(NESTED[group], cell))
         for key in (f"{group}@{cell}", f"{group}@*"):
             if key in self.cells:
                 return tuple(self.cells[key])
         return (0.0, 1.0)
+
+    def out_of_order(self) -> str | None:
+        """The first seat's cell that would put a contract of :data:`NESTED` above the one
+        it implies (another slope, or a higher intercept), as a phrase; None when ordered."""
+        for group, base in NESTED.items():
+            for seat in SEATS:
+                (a, b), (a0, b0) = self.coefficients(group, seat), self.coefficients(base, seat)
+                if b != b0 or a > a0:
+                    return (f"{group}@{seat} ({a:g}, {b:g}) would give more than "
+                            f"{base}@{seat} ({a0:g}, {b0:g}): a {group} needs the slope of "
+                            f"the {base} of its seat and an intercept no higher")
+        return None
 
     def p(self, contract: str, seat: int, p_dd: float) -> float:
         """The played P(win) of a call whose double-dummy P(win) is ``p_dd``."""
@@ -147,4 +177,8 @@ def load_model(rules: RuleSet, path: str | Path | None = None) -> PlayedModel:
                 for x in v)
             for v in cells.values()):
         raise corrupt("played", p, "bad cells")
-    return PlayedModel(obj["rules"], cells, obj.get("provenance", {}))
+    model = PlayedModel(obj["rules"], cells, obj.get("provenance", {}))
+    why = model.out_of_order()
+    if why:
+        raise corrupt("played", p, why)
+    return model
