@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
+from cuatrola_solver.bots.players import parse_player
 from cuatrola_solver.lab.bench import (format_answers_bench, format_bench, format_players_bench,
                                        run_answers_bench, run_bench, run_players_bench)
 
-from .common import JsonOption, RulesOption, emit_json, load_rules, user_errors
+from .common import JsonOption, RulesOption, emit_json, fail, load_rules, user_errors
 
 #: the most deals per case: a few seconds each, memory a few MB
 MAX_BENCH_DEALS = 100_000
@@ -32,8 +33,12 @@ def register(app: typer.Typer) -> None:
             5, "--reference-deals", min=0, max=MAX_REFERENCE_DEALS,
             help="Deals for the reference, with --reference (0: none)."),
         players: int = typer.Option(
-            0, "--players", min=0, max=1000, help="Also time the pimc player (40 samples a "
-            "card) over the cards of this many seeded hands of four pimc players."),
+            0, "--players", min=0, max=1000, help="Time the card play of players instead "
+            "(--player, default pimc) over the cards of this many seeded hands of four "
+            "such players."),
+        player: List[str] = typer.Option(
+            [], "--player", metavar="SPEC", help="With --players: a player to time, as "
+            "selfplay names them (repeat for several; default pimc)."),
         answers: bool = typer.Option(
             False, "--answers", help="Instead, time the answers a player waits for: advise "
             "--exact for every preset and seat, hint --exact at trick 2, the start-up of "
@@ -46,6 +51,8 @@ def register(app: typer.Typer) -> None:
         json_out: bool = JsonOption,
     ) -> None:
         """Benchmark the solver on fixed seeded deals, one core (µs and nodes per deal)."""
+        if player and not players:
+            fail("--player needs --players N, the hands to time it over")
         if answers:
             examples = sorted(p for p in Path("examples/analysis").glob("*.txt")
                               if not p.name.endswith(".analysis.txt"))
@@ -57,12 +64,19 @@ def register(app: typer.Typer) -> None:
                 typer.echo(format_answers_bench(rows))
             return
         if players:
-            typer.echo(f"bench: pimc player, {players} hands", err=True)
-            p = run_players_bench(hands=players, seed=seed, rules=load_rules(rules))
+            specs = player or ["pimc"]
+            for spec in specs:
+                parse_player(spec)                  # every spec read before any work
+            results = []
+            for spec in specs:
+                typer.echo(f"bench: {spec}, {players} hands", err=True)
+                results.append(run_players_bench(hands=players, seed=seed,
+                                                 rules=load_rules(rules), player=spec))
             if json_out:
-                emit_json({"players": p})
+                emit_json({"players": results})
             else:
-                typer.echo(format_players_bench(p))
+                for p in results:
+                    typer.echo(format_players_bench(p))
             return
         result = run_bench(deals=deals, seed=seed, include_reference=reference,
                            reference_deals=reference_deals, rules=load_rules(rules),

@@ -96,8 +96,10 @@ def register(app: typer.Typer) -> None:
         seed: Optional[int] = SeedOption,
         workers: Optional[int] = workers_option("1"),
         no_inference: bool = typer.Option(
-            False, "--no-inference", help="Deal the hidden cards as if the calls said "
-            "nothing (by default each deal is weighted by how likely the calls were with it)."),
+            False, "--no-inference", help="Deal the hidden cards as if the calls and the "
+            "play said nothing but their hard facts (by default each deal is weighted by "
+            "how likely the calls were with it and, where the preset ships a card-play "
+            "model, the cards the others played)."),
         model_name: str = model_option("each card's P(win)"),
         constrain: Optional[List[str]] = constrain_option(),
         json_out: bool = JsonOption,
@@ -136,7 +138,9 @@ def register(app: typer.Typer) -> None:
         how = (f"all {report['deals']:,} consistent deals" if report["exact"] else
                f"{report['deals']:,} sampled deals, seed {report['seed']}")
         if report.get("effective_deals") is not None:
-            how += f", weighted by the calls (worth {report['effective_deals']:,.0f} deals)"
+            what = ("the calls and the play" if models.cards is not None and view.plays
+                    else "the calls")
+            how += f", weighted by {what} (worth {report['effective_deals']:,.0f} deals)"
         typer.echo(f"contract {report['contract']}; {how}; "
                    + ("played odds (the preset's self-play model) beside double dummy"
                       if report["model"] == "played" else "double dummy"))

@@ -50,6 +50,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                                    "played-odds model that advise uses."),
     "bidmodel": ("cmd_bidmodel", "Fit P(call | hand, seat, calls before) on the advisor "
                                  "bidder's calls."),
+    "cardmodel": ("cmd_cardmodel", "Fit P(card | what the seat saw) on the cards the "
+                                   "self-play players chose."),
 }
 
 

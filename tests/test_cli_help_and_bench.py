@@ -206,6 +206,19 @@ def test_bench_reference_columns_match_the_readme():
 def test_bench_players_times_the_pimc_player():
     r = runner.invoke(app, ["bench", "--players", "1", "--json"])
     assert r.exit_code == 0, r.output
-    p = json.loads(r.stdout)["players"]
-    assert p["hands"] == 1 and p["decisions"] > 0
+    [p] = json.loads(r.stdout)["players"]
+    assert p["hands"] == 1 and p["decisions"] > 0 and p["player"] == "pimc"
     assert 0 < p["decision_median_ms"] <= p["decision_p90_ms"] and p["wait_max_ms"] > 0
+
+
+def test_bench_players_times_each_player_asked():
+    r = runner.invoke(app, ["bench", "--players", "1", "--player", "heuristic", "--player",
+                            "alphamu:worlds=10", "--json"])
+    assert r.exit_code == 0, r.output
+    got = json.loads(r.stdout)["players"]
+    assert [p["player"] for p in got] == ["heuristic", "alphamu:worlds=10,depth=2"]
+    assert all(p["decisions"] > 0 for p in got)
+    r = runner.invoke(app, ["bench", "--players", "1", "--player", "nobody"])
+    assert r.exit_code == 2 and "unknown player 'nobody'" in r.output
+    r = runner.invoke(app, ["bench", "--player", "pimc"])
+    assert r.exit_code == 2 and "--player needs --players N" in r.output

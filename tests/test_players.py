@@ -423,7 +423,7 @@ def test_player_options_are_read_with_their_types():
     assert parse_player("pimc:samples=1,bid_samples=100000") == PimcPlayer(1, bid_samples=100000)
     assert parse_player("pimc:bid=advisor").bid == "advisor"
     assert set(PLAYERS["pimc"][1]) == {"samples", "bid", "bid_samples", "odds", "inference",
-                                       "match"}
+                                       "match", "read_calls", "read_play"}
 
 
 BAD_SPECS = [
@@ -463,7 +463,7 @@ def test_make_player_refuses_unknown_names_and_options():
     with pytest.raises(CuatrolaError) as e:
         make_player("pimc", depth=3)
     assert str(e.value) == ("player 'pimc' takes no option 'depth' (options: samples, bid, "
-                            "bid_samples, odds, inference, match)")
+                            "bid_samples, odds, inference, match, read_calls, read_play)")
     with pytest.raises(CuatrolaError) as e:
         make_player("random", samples=3)
     assert str(e.value) == "player 'random' takes no option 'samples'"

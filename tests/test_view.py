@@ -227,7 +227,9 @@ def _other_deal(hand: Hand, seat: int, rng: random.Random) -> Hand:
     return replay(rec)
 
 
-@pytest.mark.parametrize("name", ["random", "heuristic", "pimc:samples=8,bid_samples=100"])
+@pytest.mark.parametrize("name", ["random", "heuristic", "pimc:samples=8,bid_samples=100",
+                                  "pimc:samples=8,bid_samples=100,read_calls=1,read_play=1",
+                                  "alphamu:worlds=8,depth=2,bid_samples=100"])
 def test_players_see_only_their_view(name):
     player = parse_player(name)
     rng = random.Random(7)
@@ -277,7 +279,7 @@ def test_play_match_reaches_the_target_with_the_deal_rotating():
 
 
 def test_player_names_and_options():
-    assert set(PLAYERS) == {"random", "heuristic", "pimc"}
+    assert set(PLAYERS) == {"random", "heuristic", "pimc", "alphamu"}
     assert repr(parse_player("pimc:samples=80")) == "pimc:samples=80"
     for bad in ("nobody", "pimc:samples=0", "pimc:depth=3", "heuristic:samples=3",
                 "pimc:bid=oracle", "pimc:samples=x"):

@@ -26,12 +26,14 @@ from ..hidden.deals import count_deals, enumerate_deals
 from ..hidden.knowledge import knowledge_of
 from ..models import played
 from ..models.bids import call_weights
+from ..models.cardplay import card_weights
 from ..models.preset import Models
 from .bidding import constraints_dict, layouts_of
 from .budget import MIN_ROUNDS, ROUND, SETTLED, Budget, Progress, random_seed
 from .stats import half_width
 
 __all__ = ["CardHint", "Hint", "hint", "exact_when_few", "cante_values", "best_cante",
+           "deal_weights",
            "DEFAULT_HINT_SAMPLES", "CANTE_HINT_SAMPLES"]
 
 #: deals of a sampled hint
@@ -131,9 +133,11 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
 
     ``models`` (default: the preset's, as ``cuatrola hint`` uses them): with a bid model
     each deal is weighted by how likely the four calls were with the hands it gives the
-    other seats (as in ``advise``); with a played-odds model fitted with cards each card
-    also carries ``p_played``, its P(win) as the hand will be played, and the cards are
-    ranked on it; a model without card cells leaves the cards double dummy.
+    other seats (as in ``advise``), with a card-play model also by how likely the cards
+    they played were with those hands (:func:`deal_weights`); with a played-odds model
+    fitted with cards each card also carries ``p_played``, its P(win) as the hand will be
+    played, and the cards are ranked on it; a model without card cells leaves the cards
+    double dummy.
 
     The view's what-if constraints (:meth:`View.assuming
     <cuatrola_solver.game.view.View.assuming>`) limit the deals, exact or sampled, to
@@ -141,7 +145,7 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
     """
     budget = Budget() if budget is None else budget
     models = Models.of(view.rules) if models is None else models
-    bid_model, played_model = models.bids, models.played
+    bid_model, played_model, card_model = models.bids, models.played, models.cards
     exact, tolerance = budget.exact, budget.tolerance
     samples = budget.samples_or(DEFAULT_HINT_SAMPLES)
     seed = budget.seed
@@ -189,8 +193,8 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
     sums: dict[int, list[float]] = {}
     n = 0
     weight, weight2 = 0.0, 0.0            # sums of the deals' weights and squared weights
-    others = [s for s in (1, 2, 3, 4) if s != seat]
-    infer = bid_model is not None           # four calls are known once cards are played
+    # four calls are known once cards are played; the cards played so far, by the others
+    infer = bid_model is not None or card_model is not None
 
     def figures(deals: np.ndarray) -> dict:
         """``{card: (n, 3) int32}`` tricks, margin, makes of the declaring side after each
@@ -211,9 +215,7 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
     # threads); the sums run in deal order, as one deal after another would add them
     workers = max(1, workers or 1)
     for j, deals in enumerate(rounds, 1):
-        ws = (call_weights(k.dealt_hands(deals), view.trump, view.calls, others,
-                           rules, bid_model, view.score)
-              if infer else np.ones(len(deals)))
+        ws = deal_weights(view, k.dealt_hands(deals), models) if infer else np.ones(len(deals))
         wl = ws.tolist()
         for c, a in figures(deals).items():
             s = sums.setdefault(c, [0.0, 0.0, 0.0])
@@ -228,8 +230,9 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
         if progress:
             progress(n, total)
         if infer and weight <= 0:
-            raise NotationError("no deal explains the calls under the bid model (every "
-                                "weight is 0): hint without inference (--no-inference)")
+            raise NotationError("no deal explains the calls and the play under the models "
+                                "(every weight is 0): hint without inference "
+                                "(--no-inference)")
         ess = weight * weight / weight2 if infer else n
         if (not exact and j >= MIN_ROUNDS
                 and all(half_width(s[2] * ess / weight, ess) <= tolerance if infer
@@ -253,6 +256,23 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
                 weight * weight / weight2 if infer else None,
                 "dd" if played_model is None else "played",
                 tuple(view.constraints.to_list()), layouts_of(view, k))
+
+
+def deal_weights(view: View, dealt: np.ndarray, models: Models) -> np.ndarray:
+    """The weight of each deal (rows of four dealt-hand masks) for ``view``'s seat: how
+    likely the other seats' calls were with the hands it gives them, under the bid model
+    (:func:`~cuatrola_solver.models.bids.call_weights`), times how likely the cards they
+    played, under the card-play model (:func:`~cuatrola_solver.models.cardplay.card_weights`);
+    a model left out weighs nothing.  What ``hint`` and the players that read the play
+    weigh their deals by."""
+    w = np.ones(len(dealt))
+    if models.bids is not None:
+        others = [s for s in (1, 2, 3, 4) if s != view.seat]
+        w = w * call_weights(dealt, view.trump, view.calls, others, view.rules, models.bids,
+                             view.score)
+    if models.cards is not None:
+        w = w * card_weights(dealt, view, models.cards)
+    return w
 
 
 #: most deals of a cante hint (each deal is solved once per option)

@@ -17,6 +17,13 @@ The players (:data:`PLAYERS`; :func:`make_player` reads ``"pimc:samples=80"``):
   ``hint``; ``samples`` deals, default 40); a cante is sung when it is worth more over
   those deals than keeping quiet.  Bids with the advisor (``advise`` on ``bid_samples``
   deals, default 300: the call of best expected match points), or with ``bid=heuristic``.
+  ``read_calls=1`` weighs the deals by the calls (the bid model), ``read_play=1`` by the
+  cards the other seats played (the card-play model), as ``hint`` does by default.
+- ``alphamu``: αμ (:mod:`~cuatrola_solver.bots.alphamu`): one card for all the deals it
+  cannot tell apart, ``depth`` of its own cards ahead (default 2), over ``worlds`` deals
+  (default 40; every consistent deal when there are no more), from trick ``full_from``
+  on (default: never) to the end of the hand, weighed by the calls (``read_calls=1``)
+  and the play (``read_play=1``) as ``pimc``'s; calls and cantes as ``pimc``.
 """
 
 from __future__ import annotations
@@ -34,8 +41,9 @@ from ..game.cards import (FULL_DECK, SUIT_MASKS, Rank, card, cards_of, mask_of, 
 from ..game.play import next_seat, side_of, trick_winner_index
 from ..game.view import View
 from ..models.preset import Models
+from .alphamu import Choice, choose, worlds_of
 
-__all__ = ["Policy", "RandomPlayer", "HeuristicPlayer", "PimcPlayer", "PLAYERS",
+__all__ = ["Policy", "RandomPlayer", "HeuristicPlayer", "PimcPlayer", "AlphaMuPlayer", "PLAYERS",
            "make_player", "parse_player", "split_players", "bid_advice"]
 
 
@@ -275,6 +283,11 @@ class PimcPlayer:
     #: with the match score: 1 bids for the match (the best match chance), 0 for the hand
     #: (the best expected points per hand)
     match: int = 1
+    #: 1: the card play weighs the deals by the calls (the bid model)
+    read_calls: int = 0
+    #: 1: the card play weighs the deals by the cards the other seats played (the
+    #: card-play model)
+    read_play: int = 0
     name: str = "pimc"
 
     def call(self, view: View, seed: int) -> str:
@@ -300,9 +313,19 @@ class PimcPlayer:
         legal = view.legal_cards()
         if len(legal) == 1:
             return legal[0]
-        return hint(view, Budget(samples=self.samples, seed=view.seed(seed)), Models.NONE).best
+        return hint(view, Budget(samples=self.samples, seed=view.seed(seed)),
+                    self.reading(view.rules)).best
 
-    def __repr__(self) -> str:
+    def reading(self, rules) -> Models:
+        """The models the card play weighs its deals by: the bid model with
+        ``read_calls``, the card-play model with ``read_play`` (no played odds)."""
+        if not (self.read_calls or self.read_play):
+            return Models.NONE
+        shipped = Models.of(rules, played=False)
+        return Models(shipped.bids if self.read_calls else None, None,
+                      shipped.cards if self.read_play else None)
+
+    def _options(self) -> list[str]:
         opts = []
         if self.samples != 40:
             opts.append(f"samples={self.samples}")
@@ -316,7 +339,51 @@ class PimcPlayer:
             opts.append(f"inference={self.inference}")
         if not self.match:
             opts.append("match=0")
+        return opts
+
+    def __repr__(self) -> str:
+        opts = self._options()
+        if self.read_calls:
+            opts.append("read_calls=1")
+        if self.read_play:
+            opts.append("read_play=1")
         return "pimc" + (":" + ",".join(opts) if opts else "")
+
+
+@dataclass
+class AlphaMuPlayer(PimcPlayer):
+    """αμ card play (:func:`~cuatrola_solver.bots.alphamu.choose`) over ``worlds`` deals,
+    ``depth`` of its own cards ahead, the worlds weighed by the calls (``read_calls=1``)
+    and by the play (``read_play=1``); calls and cantes as ``pimc``'s."""
+
+    worlds: int = 40
+    depth: int = 2
+    #: from this trick on, look to the end of the hand (0: never)
+    full_from: int = 0
+    name: str = "alphamu"
+
+    def card(self, view: View, seed: int) -> int:
+        legal = view.legal_cards()
+        if len(legal) == 1:
+            return legal[0]
+        return self.choice(view, seed).card
+
+    def choice(self, view: View, seed: int) -> Choice:
+        """The search of this decision, as the player makes it."""
+        hands, weights, _ = worlds_of(view, self.worlds, view.seed(seed),
+                                      self.reading(view.rules))
+        late = self.full_from and view.trick_number >= self.full_from
+        return choose(view, hands, weights, 5 if late else self.depth)
+
+    def __repr__(self) -> str:
+        opts = [f"worlds={self.worlds}", f"depth={self.depth}"]
+        if self.full_from:
+            opts.append(f"full_from={self.full_from}")
+        if self.read_calls:
+            opts.append("read_calls=1")
+        if self.read_play:
+            opts.append("read_play=1")
+        return "alphamu:" + ",".join(opts + self._options())
 
 
 #: the players by name, with the options each takes (name -> type)
@@ -324,8 +391,15 @@ PLAYERS = {
     "random": (RandomPlayer, {}),
     "heuristic": (HeuristicPlayer, {}),
     "pimc": (PimcPlayer, {"samples": int, "bid": str, "bid_samples": int, "odds": str,
-                          "inference": int, "match": int}),
+                          "inference": int, "match": int, "read_calls": int,
+                          "read_play": int}),
+    "alphamu": (AlphaMuPlayer, {"worlds": int, "depth": int, "full_from": int,
+                                "read_calls": int, "read_play": int, "samples": int, "bid": str,
+                                "bid_samples": int, "odds": str, "inference": int,
+                                "match": int}),
 }
+#: options that are a switch (0 or 1)
+SWITCHES = ("inference", "match", "read_calls", "read_play")
 BIDDERS = ("advisor", "heuristic", "random")
 
 
@@ -359,14 +433,13 @@ def parse_player(spec: str) -> Policy:
             options[key] = known[key](value.strip())
         except ValueError:
             raise CuatrolaError(f"bad value {quote(value)} for {key} of player {quote(spec)}") from None
-        if known[key] is int and key not in ("inference", "match") \
-                and not 1 <= options[key] <= 100_000:
+        if known[key] is int and key not in SWITCHES and not 1 <= options[key] <= 100_000:
             raise CuatrolaError(f"bad value {quote(value)} for {key} of player {quote(spec)}: expected "
                                 f"1 to 100000")
         if key == "odds" and options[key] not in ("dd", "played"):
             raise CuatrolaError(f"bad value {quote(value)} for odds of player {quote(spec)}: expected "
                                 f"dd or played")
-        if key in ("inference", "match") and options[key] not in (0, 1):
+        if key in SWITCHES and options[key] not in (0, 1):
             raise CuatrolaError(f"bad value {quote(value)} for {key} of player {quote(spec)}: "
                                 f"expected 0 or 1")
         if key == "bid" and options[key] not in BIDDERS:

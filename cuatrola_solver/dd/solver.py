@@ -12,7 +12,9 @@ Verbs (values measured for the declaring side, see :mod:`reference`):
 - :func:`analyse_play` -- the value after each card (or cante) of a sequence;
 - :func:`solve_batch` -- many deals in one call, numpy in and out, over several cores;
 - :func:`dd_tables` -- the double-dummy tables of many deals (numpy, several cores);
-- :func:`dd_table` -- every contract and declarer of a deal, as ``solve --json`` rows.
+- :func:`dd_table` -- every contract and declarer of a deal, as ``solve --json`` rows;
+- :class:`Evaluator` -- many positions of one contract, one after another, with the
+  per-call work (the rules as data) done once: what a search over many deals calls.
 
 Objectives: ``tricks``, ``margin``, ``makes``, ``game_points`` (docs/rules.md 8.9).
 """
@@ -37,7 +39,7 @@ from .objectives import OBJECTIVES, final_value, points_based
 __all__ = ["BACKEND", "OBJECTIVES", "solve", "solve_cards", "analyse_play", "solve_batch",
            "dd_table", "dd_tables", "table_rows", "TABLE_FIGURES", "deal_position",
            "context_params", "set_tt_bits", "contract_rows", "solve_layouts",
-           "card_figures", "HINT_FIGURES"]
+           "card_figures", "HINT_FIGURES", "Evaluator"]
 
 _OBJECTIVE_CODE = {name: i for i, name in enumerate(OBJECTIVES)}
 _BONUS_CODE = {"none": 0, "over_100": 1, "carbunco": 2}
@@ -181,6 +183,46 @@ def solve(pos: play.Position, rules: RuleSet, objective: str = "tricks"):
         return reference.solve(pos, rules, objective)
     params = context_params(rules, pos.contract, pos.declarer, pos.active, pos.trump)
     return _convert(objective, _engine().value(params, _state(pos), code))
+
+
+class Evaluator:
+    """The value of many positions of one contract (the same rules, contract, declarer
+    and trump), one call each: ``evaluator(pos)`` is :func:`solve` ``(pos, rules,
+    objective)`` as an int (makes: 0 or 1), with the rules as data built once and the
+    position read field by field, so that a search calling it thousands of times a card
+    spends its time searching.  Not for ``margin`` of a contract decided on tricks."""
+
+    def __init__(self, rules: RuleSet, contract: str, declarer: Sequence[int],
+                 active: Sequence[bool], trump: int, objective: str = "makes") -> None:
+        self.rules = rules
+        self.objective = objective
+        self.code = _check(objective)
+        if objective == "margin" and not points_based(contract, rules):
+            raise ValueError("margin has no value in a contract decided on tricks")
+        self.params = context_params(rules, contract, tuple(declarer), tuple(active), trump)
+        self._contract, self._declarer = contract, tuple(declarer)
+        self._active, self._trump = tuple(bool(a) for a in active), trump
+
+    def __call__(self, pos: play.Position) -> int:
+        if pos.tricks[0] + pos.tricks[1] == 5:
+            return int(final_value(pos, self.rules, self.objective))
+        if _compiled is None:
+            return int(reference.solve(pos, self.rules, self.objective))
+        return _engine().value(self.params, (pos.hands, pos.leader, pos.trick, pos.tricks,
+                                             pos.points, pos.sung, pos.cantes,
+                                             pos.boundary_sung), self.code)
+
+    def state(self, hands, leader: int, trick: tuple, tricks: tuple, points: tuple, sung: int,
+              cantes: tuple, boundary_sung: tuple) -> int:
+        """The value of the position given by its fields (as :class:`play.Position`'s,
+        of a hand not over), without building one."""
+        if _compiled is None:
+            return int(reference.solve(play.Position(
+                self._trump, tuple(hands), self._active, self._contract, self._declarer,
+                leader, trick, tricks, points, sung, cantes, boundary_sung), self.rules,
+                self.objective))
+        return _engine().value(self.params, (hands, leader, trick, tricks, points, sung,
+                                             cantes, boundary_sung), self.code)
 
 
 def solve_cards(pos: play.Position, rules: RuleSet, objective: str = "tricks") -> dict:

@@ -27,7 +27,7 @@ import numpy as np
 from ..advice.bidding import advise
 from ..advice.budget import Budget
 from ..advice.cardplay import hint
-from ..bots.players import PimcPlayer
+from ..bots.players import parse_player
 from ..bots.playout import play_hand
 from ..dd import reference, solver
 from ..game import cards, play
@@ -237,14 +237,16 @@ if __name__ == "__main__":          # python -m cuatrola_solver.lab.bench
 
 
 def run_players_bench(hands: int = 20, seed: int = 1, rules: RuleSet | str = "online",
-                      samples: int = 40) -> dict:
-    """The pimc player's speed: CPU time of each card decision (``samples`` deals) over
-    the card decisions of ``hands`` seeded hands of four pimc players, and of each whole
-    hand's play (after an all-pass auction, so bidding is not counted).  ``wait``: what a
-    person in ``cuatrola play`` waits, as seat 1, from one of his cards to his next
-    question (the three bots' cards in between)."""
+                      player: str = "pimc") -> dict:
+    """A player's speed (``player``, a spec as ``selfplay`` reads it, ``pimc`` by
+    default): CPU time of each card decision with a choice over the card decisions of
+    ``hands`` seeded hands of four such players, and of each whole hand's play (after an
+    all-pass auction, so bidding is not counted).  ``wait``: what a person in ``cuatrola
+    play`` waits, as seat 1, from one of his cards to his next question (the three
+    bots' cards in between)."""
     rules = get_rules(rules)
-    player = PimcPlayer(samples=samples, bid="heuristic")
+    spec = player
+    player = parse_player(spec)
     decisions: list[float] = []
 
     class Timed:
@@ -279,7 +281,7 @@ def run_players_bench(hands: int = 20, seed: int = 1, rules: RuleSet | str = "on
         hand_times.append(time.thread_time() - start)
     decisions.sort()
     hand_times.sort()
-    return {"hands": hands, "samples": samples, "decisions": len(decisions),
+    return {"player": repr(player), "hands": hands, "decisions": len(decisions),
             "decision_median_ms": 1000 * decisions[len(decisions) // 2],
             "decision_p90_ms": 1000 * decisions[int(len(decisions) * 0.9)],
             "hand_median_s": hand_times[len(hand_times) // 2],
@@ -290,8 +292,8 @@ def run_players_bench(hands: int = 20, seed: int = 1, rules: RuleSet | str = "on
 
 def format_players_bench(p: dict) -> str:
     """A line of :func:`run_players_bench`'s result."""
-    return (f"pimc player ({p['samples']} samples a card), {p['hands']} seeded hands of four "
-            f"pimc players, one core, CPU time: card decision median "
+    return (f"{p['player']}: {p['hands']} seeded hands of four such players, one core, CPU "
+            f"time: card decision median "
             f"{p['decision_median_ms']:.1f} ms (90th percentile {p['decision_p90_ms']:.1f} ms, "
             f"{p['decisions']} decisions with a choice); a hand's play median "
             f"{p['hand_median_s']:.3f} s (longest {p['hand_max_s']:.3f} s); in cuatrola "

@@ -1,7 +1,8 @@
 """Where the fitted models and data of each preset live, and how they are read.
 
-Four kinds of file ship in ``cuatrola_solver/models/data/``, one per preset: the bid
-model (``bids_PRESET.json``, :mod:`~cuatrola_solver.models.bids`), the played-odds model
+Six kinds of file ship in ``cuatrola_solver/models/data/``, one per preset (where made): the bid
+model (``bids_PRESET.json``, :mod:`~cuatrola_solver.models.bids`), the card-play model
+(``cards_PRESET.json``, :mod:`~cuatrola_solver.models.cardplay`), the played-odds model
 (``played_PRESET.json``, :mod:`~cuatrola_solver.models.played`), the measured hand
 results behind match equity (``hand_results_PRESET.json``,
 :mod:`~cuatrola_solver.models.equity`) and the bidding charts (``charts_PRESET.json``,
@@ -46,6 +47,9 @@ KINDS = {
     "bids": Kind("bid model", "bids_{preset}.json", "version", 1,
                  "make it with cuatrola bidmodel --rules {preset} -o FILE, or use "
                  "--no-inference"),
+    "cards": Kind("card-play model", "cards_{preset}.json", "version", 1,
+                  "make it with cuatrola cardmodel RECORDS --rules {preset} -o FILE, or use "
+                  "--no-inference"),
     "played": Kind("played-odds model", "played_{preset}.json", "version", 1,
                    "fit one with cuatrola calibrate --fit RECORDS -o FILE, or use --model dd"),
     "hand_results": Kind("hand results", "hand_results_{preset}.json", "schema", 1,

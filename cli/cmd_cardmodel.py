@@ -1,0 +1,56 @@
+"""``cuatrola cardmodel``: fit the card-play model of a preset (what the cards played
+reveal) on self-play records."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from cuatrola_solver import __version__
+from cuatrola_solver.lab import fit_cards
+
+from .common import RulesOption, check_outputs, check_writable, fail, load_rules, user_errors
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("cardmodel")
+    @user_errors
+    def cardmodel_command(
+        records: List[Path] = typer.Argument(..., metavar="RECORDS", help="Self-play "
+                                             "records (selfplay --out files) of the preset."),
+        rules: str = RulesOption,
+        seed: int = typer.Option(1, "--seed", min=0, help="Seed of the held-out hands."),
+        out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
+                                           help="The model file to write (required: no "
+                                           "command writes into the installed package)."),
+    ) -> None:
+        """Fit P(card | what the seat saw) on the cards the self-play players chose.
+
+        A fifth of the hands (drawn with --seed) is held out to choose the model's floor
+        and measure it against the uniform choice among the legal cards; the model is
+        then fitted on every hand and goes to -o FILE."""
+        rs = load_rules(rules)
+        if out is None:
+            fail("cardmodel needs -o FILE, the model file to write (the shipped model is "
+                 "never overwritten)")
+        check_writable(out)
+        check_outputs([("-o", out)], [("a records file", r) for r in records])
+        hands, sources = fit_cards.read_decisions([str(r) for r in records], rs)
+        command = "cuatrola cardmodel " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+        model = fit_cards.fit(hands, rs, {"command": command.strip(),
+                                          "records": sources,
+                                          "lab_version": __version__}, seed=seed)
+        try:
+            Path(out).write_text(model.to_json() + "\n", encoding="utf-8")
+        except OSError as e:
+            fail(f"cannot write the model to {str(out)!r}: {e.strerror}")
+        p = model.provenance
+        typer.echo(f"card-play model for {rs.name}: {p['hands']} hands, {p['cards_fitted']} "
+                   f"cards with a choice; held out {p['held_out_cards']} cards of "
+                   f"{p['held_out_hands']} hands: log-loss {p['log_loss']} (uniform over the "
+                   f"legal cards {p['uniform_log_loss']}), accuracy {p['accuracy']:.1%} "
+                   f"(uniform {p['uniform_accuracy']:.1%}); written to {out}")

@@ -1,0 +1,157 @@
+"""Fitting the card-play model (``cuatrola cardmodel``): the self-play players' cards, learnt.
+
+The :class:`~cuatrola_solver.models.cardplay.CardModel` gives P(card | what the seat on
+turn saw) as a softmax over its legal cards of a linear score of a few features of each
+card (:func:`~cuatrola_solver.models.cardplay.features`), mixed with a share ``floor`` of
+the uniform choice.  It is fitted (:func:`fit`, numpy: L2-regularised conditional
+logistic regression by Newton's method) on every card the players of self-play records
+chose (:func:`decisions`: a card with two legal cards or more, before the hand is
+decided), as the bid model is fitted on their calls (:mod:`.fit_bids`).  The fit is
+measured on held-out hands (a fifth of the hands, drawn with a seed) against the uniform
+choice among the legal cards, and the floor is chosen there; the model is then refitted on
+every hand, and the measure written into its provenance.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+
+from ..errors import LabError
+from ..game.cards import cards_of
+from ..game.rules import RuleSet, rules_spec
+from ..models.cardplay import (FEATURE_NAMES, MODEL_VERSION, CardModel, context_at, features,
+                               probabilities)
+from ..notation.record import HandRecord
+from ..notation.replay import replay_cards
+from .records import read_lab_records
+
+__all__ = ["decisions", "read_decisions", "fit", "FLOORS"]
+
+#: the floors tried on the held-out hands (never 0: no deal is ruled out by one card)
+FLOORS = (0.01, 0.02, 0.05, 0.1, 0.2)
+#: the most cards a seat holds: the design's width
+_WIDTH = 5
+
+
+def decisions(rec: HandRecord) -> list[tuple[np.ndarray, np.ndarray, int]]:
+    """The card decisions of one record (every hand given, already checked, as
+    :func:`~cuatrola_solver.lab.records.read_lab_records` gives them): for each card
+    chosen among two legal cards or more, before the hand is decided or a renuncio,
+    ``(x, legal, chosen)``: the features of the seat's cards (``(5, F)``, in canonical
+    order, padded), which of them were legal, and the index of the card played."""
+    rules = rec.rules
+    out = []
+    played = 0
+    for _, _, hand, card in replay_cards(rec):
+        if hand.renuncios or hand.is_over():
+            break
+        pos = hand.pos
+        held = pos.hand(pos.to_play)
+        legal = hand.legal_cards()
+        if len(legal) >= 2 and card in legal:
+            x, ok = features(np.array([held], dtype=np.uint32), context_at(pos, rules, played))
+            mine = cards_of(held)
+            xs = np.zeros((_WIDTH, len(FEATURE_NAMES)))
+            ls = np.zeros(_WIDTH, dtype=bool)
+            xs[:len(mine)] = x[0, mine]
+            ls[:len(mine)] = ok[0, mine]
+            out.append((xs, ls, mine.index(card)))
+        played |= 1 << card
+    return out
+
+
+def read_decisions(paths: Iterable[str], rules: RuleSet) -> tuple[list[list[tuple]], list[dict]]:
+    """The decisions of every record of the files ``paths`` (self-play records, as
+    ``selfplay --out`` writes them, read and checked by the lab's one reader), hand by
+    hand in file order, and what each file is: its name, its hands, the self-play run
+    that wrote it (its first record's ``lab.config``); a record of other rules is
+    refused."""
+    hands: list[list[tuple]] = []
+    sources = []
+    for path in paths:
+        before = len(hands)
+        config = None
+        for r in read_lab_records(str(path), require_lab=False):
+            if r.record.rules != rules:
+                raise LabError(f"{path}, line {r.line}: a record of rules "
+                               f"{r.record.rules.name}, not {rules.name}")
+            if config is None and r.lab is not None:
+                config = r.lab.get("config")
+            hands.append(decisions(r.record))
+        sources.append({"file": Path(str(path)).name, "hands": len(hands) - before,
+                        "selfplay": config})
+    return hands, sources
+
+
+def _arrays(hands: list[list[tuple]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rows = [d for h in hands for d in h]
+    if not rows:
+        return (np.zeros((0, _WIDTH, len(FEATURE_NAMES))), np.zeros((0, _WIDTH), dtype=bool),
+                np.zeros(0, dtype=np.int64))
+    return (np.stack([r[0] for r in rows]), np.stack([r[1] for r in rows]),
+            np.array([r[2] for r in rows], dtype=np.int64))
+
+
+def _fit_weights(x: np.ndarray, legal: np.ndarray, y: np.ndarray, l2: float = 1e-3,
+                 steps: int = 30) -> np.ndarray:
+    """Conditional logistic regression over the legal cards (no floor), Newton's method
+    with an L2 pull toward 0 of weight ``l2`` per decision."""
+    n, k, d = x.shape
+    w = np.zeros(d)
+    onehot = np.zeros((n, k))
+    onehot[np.arange(n), y] = 1.0
+    for _ in range(steps):
+        p = probabilities(x, legal, w, 0.0)                  # (n, k)
+        mean = np.einsum("nk,nkd->nd", p, x)                 # E[x] per decision
+        grad = np.einsum("nk,nkd->d", onehot, x) - mean.sum(axis=0) - l2 * n * w
+        xc = x - mean[:, None, :]
+        hess = np.einsum("nk,nkd,nke->de", p, xc, xc) + l2 * n * np.eye(d)
+        step = np.linalg.solve(hess, grad)
+        w += step
+        if np.abs(step).max() < 1e-8:
+            break
+    return w
+
+
+def _log_loss(x, legal, y, w, floor: float) -> float:
+    p = probabilities(x, legal, w, floor)[np.arange(len(y)), y]
+    return float(-np.log(p).mean())
+
+
+def _uniform_loss(legal, y) -> float:
+    return float(np.log(legal.sum(axis=1)).mean())
+
+
+def fit(hands: list[list[tuple]], rules: RuleSet, provenance: dict, seed: int = 1,
+        held_out: float = 0.2) -> CardModel:
+    """Fit on most of ``hands`` (the decisions of each hand, from :func:`decisions`),
+    choose the floor and measure on the others (a share ``held_out`` of the hands, drawn
+    with ``seed``), then refit on all."""
+    order = np.random.default_rng(seed).permutation(len(hands))
+    cut = int(len(hands) * (1 - held_out))
+    x, legal, y = _arrays([hands[i] for i in order[:cut]])
+    tx, tlegal, ty = _arrays([hands[i] for i in order[cut:]])
+    if len(y) < len(FEATURE_NAMES) or len(ty) == 0:
+        raise LabError(f"too few card decisions to fit a card-play model ({len(y)} to fit, "
+                       f"{len(ty)} held out): give more self-play records")
+    w = _fit_weights(x, legal, y)
+    losses = {f: _log_loss(tx, tlegal, ty, w, f) for f in FLOORS}
+    floor = min(FLOORS, key=lambda f: (losses[f], f))
+    p = probabilities(tx, tlegal, w, floor)
+    measured = {"hands": len(hands), "seed": seed, "held_out_hands": len(hands) - cut,
+                "held_out_cards": int(len(ty)),
+                "log_loss": round(losses[floor], 4),
+                "uniform_log_loss": round(_uniform_loss(tlegal, ty), 4),
+                "accuracy": round(float(np.mean(np.argmax(p, axis=1) == ty)), 4),
+                "uniform_accuracy": round(float(np.mean(1.0 / tlegal.sum(axis=1))), 4),
+                "floor": floor}
+    ax, alegal, ay = _arrays(hands)
+    w = _fit_weights(ax, alegal, ay)
+    prov = dict(provenance, **measured, cards_fitted=int(len(ay)),
+                date=datetime.date.today().isoformat(), model_version=MODEL_VERSION)
+    return CardModel(json.dumps(rules_spec(rules)), tuple(float(v) for v in w), floor, prov)
