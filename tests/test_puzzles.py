@@ -149,7 +149,9 @@ def test_human_output_names_the_question_and_the_answer(selfplay):
     assert r.exit_code == 0, r.stderr
     assert "1 record, " in r.stdout and ": 1 puzzle." in r.stdout
     assert "Seat 4, trick 4, you play card 3 of the trick: what do you play?" in r.stdout
-    assert "answer: Ce. Ce wins 75%" in r.stdout and "Ae, the card played, 17%" in r.stdout
+    assert ("answer: Ce. Ce wins 73% of the 12 layouts you could not tell apart, weighted by "
+            "how likely the calls and the play were with each (double dummy); Ae, the card "
+            "played, 20%") in r.stdout
     assert "you hold: Ae Ce" in r.stdout
 
 
@@ -168,9 +170,9 @@ def test_quiz_through_a_pipe(tmp_path):
     text = p.stdout
     assert "Puzzle 1 of 1" in text and "your card: Zz" in text and "bad card 'Zz'" in text
     assert "you do not hold Ao" in text
-    assert "Right. Ce wins 75%" in text and "You found 1 of 1 puzzle (100%)." in text
+    assert "Right. Ce wins 73%" in text and "You found 1 of 1 puzzle (100%)." in text
     wrong = _quiz("Ae\n", str(out))
-    assert "The answer is Ce: Ce wins 75%" in wrong.stdout
+    assert "The answer is Ce: Ce wins 73%" in wrong.stdout
     assert "You found 0 of 1 puzzle (0%)." in wrong.stdout
     ended = _quiz("", str(out))                    # the end of input ends the quiz
     assert ended.returncode == 0 and "You found 0 of 0 puzzles." in ended.stdout
@@ -233,3 +235,11 @@ def test_page_in_chromium(selfplay, tmp_path):
     assert dom.count('<button class="show">show the answer</button>') == n
     # the seat's view only: no seat's hand but its own is drawn
     assert "you hold" in dom and "Seat2" not in dom
+
+
+def test_a_puzzle_says_what_its_layouts_were_weighted_by():
+    from cuatrola_solver.analysis.puzzles import _weighted_by_of
+    assert _weighted_by_of({"weighted_by": "the calls and the play"}) == "the calls and the play"
+    assert _weighted_by_of({"weighted": True}) == "the calls"          # written before
+    assert _weighted_by_of({"weighted": False}) == ""
+    assert _weighted_by_of({"weighted_by": "the moon", "weighted": True}) == "the calls"

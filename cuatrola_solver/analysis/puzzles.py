@@ -69,7 +69,9 @@ class Puzzle:
     cards: tuple[CardHint, ...]
     layouts: int
     model: str = "dd"
-    weighted: bool = False
+    #: what the layouts were weighted by: "" (nothing), "the calls", "the play", or "the
+    #: calls and the play"
+    weighted_by: str = ""
     #: the hint's note: a cante the values assume the seat sings before leading
     note: str | None = None
 
@@ -118,7 +120,9 @@ class Puzzle:
         second = self.cards[1]
         how = ("as the hand will be played" if self.model == "played" else "double dummy")
         of = (f"of the {self.layouts:,} layouts you could not tell apart"
-              + (", weighted by how likely the calls were with each" if self.weighted else ""))
+              + (f", weighted by how likely {self.weighted_by} "
+                 f"{'was' if self.weighted_by == 'the play' else 'were'} with each"
+                 if self.weighted_by else ""))
         return (f"{format_card(self.answer)} wins {_pct(self.p(self.answer))} {of} ({how}); "
                 f"{format_card(self.played)}, the card played, {_pct(self.p(self.played))}"
                 + ("" if second.card == self.played else
@@ -155,7 +159,8 @@ class Puzzle:
                 "p_played": round(self.p(self.played), 6),
                 "loss": round(self.loss, 6), "margin": round(self.margin, 6),
                 "layouts": self.layouts, "exact": True, "model": self.model,
-                "weighted": self.weighted, "note": self.note,
+                "weighted": bool(self.weighted_by), "weighted_by": self.weighted_by,
+                "note": self.note,
                 "cards": [c.to_dict() for c in self.cards]}
 
     @classmethod
@@ -173,7 +178,7 @@ class Puzzle:
                           for c in d["cards"])
             played = parse_card(d["played"])
             p = cls(str(d.get("source", where)), view, played, cards, int(d["layouts"]),
-                    str(d.get("model", "dd")), bool(d.get("weighted", False)),
+                    str(d.get("model", "dd")), _weighted_by_of(d),
                     d.get("note") if isinstance(d.get("note"), str) else None)
         except CuatrolaError as e:
             raise RecordError(f"{where}: {e}") from None
@@ -256,7 +261,7 @@ def judge(view: View, played: int, models: Models, *, min_loss: float = MIN_LOSS
     if not h.cards or len(h.cards) < 2 or not _meets(values, played, min_loss, margin):
         return None
     cards = tuple(sorted(h.cards, key=lambda c: -values[c.card]))
-    return Puzzle(source, view, played, cards, h.deals, model, h.effective_deals is not None,
+    return Puzzle(source, view, played, cards, h.deals, model, _weighted_by(h, view, models),
                   h.note)
 
 
@@ -295,7 +300,8 @@ def find_puzzles(records: Iterable[tuple[HandRecord, str]], models: Models | Non
             search.judged += 1
             at = f"{where}, trick {view.trick_number}, seat {view.seat}"
             puzzle = (judge(view, card, ms, min_loss=min_loss, margin=margin, source=at,
-                            workers=workers) if not h.exact else _from_exact(h, view, card, at))
+                            workers=workers) if not h.exact
+                      else _from_exact(h, view, card, at, ms))
             if puzzle is not None:
                 search.puzzles.append(puzzle)
         done += 1
@@ -304,9 +310,26 @@ def find_puzzles(records: Iterable[tuple[HandRecord, str]], models: Models | Non
     return search
 
 
-def _from_exact(h: Hint, view: View, played: int, source: str) -> Puzzle:
+def _from_exact(h: Hint, view: View, played: int, source: str, models: Models) -> Puzzle:
     values = _rated(h, h.model)
     cards = tuple(sorted(h.cards, key=lambda c: -values[c.card]))
-    return Puzzle(source, view, played, cards, h.deals, h.model, h.effective_deals is not None,
+    return Puzzle(source, view, played, cards, h.deals, h.model, _weighted_by(h, view, models),
                   h.note)
+
+
+def _weighted_by(h: Hint, view: View, models: Models) -> str:
+    """What the hint's layouts were weighted by, as the puzzle says it."""
+    if h.effective_deals is None:
+        return ""
+    return " and ".join(what for what, on in (
+        ("the calls", models.bids is not None),
+        ("the play", models.cards is not None and bool(view.plays))) if on)
+
+
+def _weighted_by_of(d: dict) -> str:
+    """``weighted_by`` of a puzzle read back (files written before it say ``weighted``)."""
+    w = d.get("weighted_by")
+    if isinstance(w, str) and w in ("", "the calls", "the play", "the calls and the play"):
+        return w
+    return "the calls" if d.get("weighted") else ""
 
