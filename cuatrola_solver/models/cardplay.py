@@ -38,6 +38,7 @@ from ..game.play import (Position, declaring_side, first_leader, next_seat, side
                          trick_winner_index)
 from ..game.rules import RuleSet
 from ..game.view import View
+from ..hidden.deals import popcount
 from .store import corrupt, data_path, read
 
 __all__ = ["CardModel", "PlayContext", "FEATURE_NAMES", "features", "legal_masks",
@@ -138,14 +139,6 @@ def contexts_of(plays: Sequence[Play], cantes, active: Sequence[bool],
     return out
 
 
-def _popcount(a: np.ndarray) -> np.ndarray:
-    a = a.astype(np.uint32)
-    a = a - ((a >> 1) & 0x55555555)
-    a = (a & 0x33333333) + ((a >> 2) & 0x33333333)
-    a = (a + (a >> 4)) & 0x0F0F0F0F
-    return ((a * np.uint32(0x01010101)) >> 24).astype(np.int64)
-
-
 def legal_masks(hands: np.ndarray, before: Sequence[int], trump: int,
                 beat_led_after_trump: bool, free_when_cannot_overtrump: bool) -> np.ndarray:
     """:func:`~cuatrola_solver.game.play.legal_mask` of each hand of ``hands`` (masks) to
@@ -190,7 +183,7 @@ def features(hands: np.ndarray, ctx: PlayContext) -> tuple[np.ndarray, np.ndarra
     out = np.uint32(~ctx.played & ((1 << NUM_CARDS) - 1)) & ~h          # not seen yet
     master = ((out[:, None] & _HIGHER[None, :]) == 0).astype(np.float64)
     held = h[:, None]
-    suit_length = _popcount(held & _SUIT_MASK[None, :]).astype(np.float64)
+    suit_length = popcount(held & _SUIT_MASK[None, :]).astype(np.float64)
     lowest = ((held & _LOWER[None, :]) == 0).astype(np.float64)
     sung = np.array([bool(ctx.sung >> s & 1) for s in _SUIT])
     cante = (((held & _PAIR[None, :]) != 0) & ~sung[None, :]).astype(np.float64) \
