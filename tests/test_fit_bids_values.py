@@ -158,3 +158,19 @@ def test_fit_wants_two_whole_deals():
     p = fit_bids.fit(two, NARRO, {}).provenance
     assert p["held_out_calls"] == 4 and p["calls_seen"] == {
         "paso": 7, "solo": 1, "contrasolo": 0, "cuatrola": 0, "quintola": 0}
+
+
+@pytest.mark.parametrize("seed, calls", [
+    # deals on which the calls change with the seed of each advice (a 63-bit draw instead
+    # of the 62-bit one, or no seed, bids otherwise) and with the preset's models (the
+    # advisor bidder calls double dummy, Models.NONE, the calls saying nothing)
+    (11, ["solo", "contrasolo", "paso", "paso"]),
+    (14, ["solo", "paso", "paso", "contrasolo"]),
+    (23, ["paso", "paso", "paso", "paso"]),
+    (27, ["paso", "paso", "paso", "paso"]),
+])
+def test_the_advisor_bidders_calls_by_value(seed, calls):
+    rows = fit_bids.advisor_calls(1, NARRO, seed=seed, samples=2)
+    assert [r["call"] for r in rows] == calls
+    assert [r["before"] for r in rows] == [calls[:i] for i in range(4)]
+    assert [r["legal"] for r in rows] == [legal_calls(NARRO, calls[:i]) for i in range(4)]
