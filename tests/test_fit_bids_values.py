@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from cuatrola_solver.errors import CuatrolaError, LabError
@@ -174,3 +175,23 @@ def test_the_advisor_bidders_calls_by_value(seed, calls):
     assert [r["call"] for r in rows] == calls
     assert [r["before"] for r in rows] == [calls[:i] for i in range(4)]
     assert [r["legal"] for r in rows] == [legal_calls(NARRO, calls[:i]) for i in range(4)]
+
+
+def test_the_fits_first_steps_by_hand():
+    # two steps of gradient descent written out: features scaled to at most 1 in absolute
+    # value (a column under 1 scaled up, a column of 0 left alone), the step 0.5 times the
+    # gradient of mean log-loss + 1e-3 / 2 |w|^2, the weights scaled back
+    x = np.array([[1.0, 0.25, 0.0, -3.0], [1.0, 0.0, 0.0, 2.0], [1.0, 0.125, 0.0, 0.0]])
+    legal = np.array([[True, True, False, True, False], [True, True, True, False, False],
+                      [True, False, False, True, True]])
+    y = np.array([1, 2, 4])
+    scale = np.array([1.0, 0.25, 1e-9, 3.0])
+    xs = x / scale
+    w = np.zeros((5, 4))
+    for _ in range(2):
+        z = np.where(legal, xs @ w.T, -np.inf)
+        p = np.exp(z - z.max(axis=1, keepdims=True))
+        p /= p.sum(axis=1, keepdims=True)
+        w = w - 0.5 * ((p - np.eye(5)[y]).T @ xs / 3 + 1e-3 * w)
+    assert fit_bids._fit_weights(x, legal, y, steps=2) == pytest.approx(w / scale, abs=1e-12)
+    assert not fit_bids._fit_weights(x, legal, y, steps=0).any()
