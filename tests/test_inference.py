@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from cuatrola_cli.main import app
 from cuatrola_solver.advice import bidding, cardplay
 from cuatrola_solver.advice.budget import Budget
-from cuatrola_solver.errors import LabError, ModelError
+from cuatrola_solver.errors import IllegalBidError, LabError, ModelError
 from cuatrola_solver.game.auction import CALLS
 from cuatrola_solver.game.cards import mask_of, parse_card, parse_cards, random_deal
 from cuatrola_solver.game.match import Score
@@ -503,3 +503,26 @@ def test_a_huge_step_does_not_overflow_the_fit():
     assert np.isfinite(w).all()
     p = _p(w, x, legal)
     assert p[0, 1] == pytest.approx(1)                   # the feature says solo
+
+
+def test_probabilities_of_far_apart_hands_stay_exact():
+    # each hand's scores are shifted by its own highest before exp(): two hands 2000 apart
+    # (one would underflow to 0/0 against the other's highest) get their own softmax
+    m = bids.BidModel("{}", {"paso": [0.0], "solo": [1.0], "cuatrola": [2.0]}, {})
+    x = np.array([[1000.0], [-1000.0], [1.0]])
+    e = np.exp([0.0, 1.0, 2.0])
+    assert m.probabilities(x, ["paso", "solo", "cuatrola"]) == pytest.approx(
+        np.array([[math.exp(-2000), math.exp(-1000), 1.0],
+                  [1.0, math.exp(-1000), math.exp(-2000)], e / e.sum()]), rel=1e-12, abs=0)
+
+
+def test_calls_after_a_refused_call_cannot_be_weighed():
+    # a refused call weighs nothing, but the calls after it are of an auction that cannot
+    # have been: the seat that made it is named
+    d = np.array([[0b11111, 0b11111 << 5, 0b11111 << 10, 0b11111 << 15]])
+    m = bids.BidModel("{}", {c: [0.0] * len(bids.FEATURE_NAMES) for c in CALLS}, {})
+    assert bids.call_weights(d, 3, ["solo", "solo"], [1, 2], NARRO, m).tolist() == [0.25]
+    with pytest.raises(IllegalBidError) as e:
+        bids.call_weights(d, 3, ["solo", "solo", "paso"], [1, 2, 3], NARRO, m)
+    assert str(e.value) == ("seat 2 may not call 'solo': a bid must be stronger than the "
+                            "standing solo")
