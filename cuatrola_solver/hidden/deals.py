@@ -31,7 +31,7 @@ from ..game.cards import FULL_DECK, NUM_CARDS, cards_of, popcount
 if TYPE_CHECKING:  # the knowledge module applies constraints with count_deals
     from .knowledge import Knowledge
 
-__all__ = ["count_deals", "enumerate_deals", "unrank_deals", "sample_deals", "popcount",
+__all__ = ["count_deals", "enumerate_deals", "unrank_deals", "sample_deals", "card_counts",
            "consistent_mask"]
 
 _BITS = np.array([1 << c for c in range(NUM_CARDS)], dtype=np.uint32)
@@ -281,15 +281,15 @@ def consistent_mask(k: Knowledge, deals: np.ndarray) -> np.ndarray:
         h = d[:, s]
         ok &= (h & np.uint32(k.known[s])) == np.uint32(k.known[s])
         ok &= (h & np.uint32(k.forbidden[s])) == 0
-        ok &= popcount(h) == k.hand_sizes[s]
+        ok &= card_counts(h) == k.hand_sizes[s]
         for seat, need in k.not_both:
             if seat == s + 1:
                 ok &= (h & np.uint32(need)) != np.uint32(need)
         for seat, mask, lo, hi in k.counts:
             if seat == s + 1:
-                held = popcount(h & np.uint32(mask))
+                held = card_counts(h & np.uint32(mask))
                 ok &= (held >= lo) & (held <= hi)
-        counts += popcount(h)
+        counts += card_counts(h)
         union |= h
         total += k.hand_sizes[s]
     played = 0
@@ -300,7 +300,7 @@ def consistent_mask(k: Knowledge, deals: np.ndarray) -> np.ndarray:
     return ok
 
 
-def popcount(a: np.ndarray) -> np.ndarray:
+def card_counts(a: np.ndarray) -> np.ndarray:
     """The number of cards in each mask of ``a`` (bit counts, elementwise)."""
     a = a.astype(np.uint32)
     a = a - ((a >> 1) & 0x55555555)

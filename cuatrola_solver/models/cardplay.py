@@ -38,7 +38,7 @@ from ..game.play import (Position, declaring_side, first_leader, next_seat, side
                          trick_winner_index)
 from ..game.rules import RuleSet
 from ..game.view import View
-from ..hidden.deals import popcount
+from ..hidden.deals import card_counts
 from .store import corrupt, data_path, read
 
 __all__ = ["CardModel", "PlayContext", "FEATURE_NAMES", "features", "legal_masks",
@@ -183,7 +183,7 @@ def features(hands: np.ndarray, ctx: PlayContext) -> tuple[np.ndarray, np.ndarra
     out = np.uint32(~ctx.played & ((1 << NUM_CARDS) - 1)) & ~h          # not seen yet
     master = ((out[:, None] & _HIGHER[None, :]) == 0).astype(np.float64)
     held = h[:, None]
-    suit_length = popcount(held & _SUIT_MASK[None, :]).astype(np.float64)
+    suit_length = card_counts(held & _SUIT_MASK[None, :]).astype(np.float64)
     lowest = ((held & _LOWER[None, :]) == 0).astype(np.float64)
     sung = np.array([bool(ctx.sung >> s & 1) for s in _SUIT])
     cante = (((held & _PAIR[None, :]) != 0) & ~sung[None, :]).astype(np.float64) \
