@@ -5,20 +5,10 @@ when that extension is not built.  It reuses the rules of :mod:`play`
 (``legal_mask``, ``play_card``, ``cante_options``, ``sing``) and re-implements
 nothing of them.
 
-Values are measured for the declaring side ``d = pos.declaring_side`` (A for paso,
-the solo bidder's side for contrasolo); ``d`` maximises, the other side minimises.
-Objectives (docs/rules.md 8.9: each is its own optimum):
-
-``tricks``
-    the final number of tricks of side ``d``;
-``margin``
-    final points of ``d`` minus the other side's (card points, monte, cantes);
-    ``None`` for contracts not decided on points;
-``makes``
-    ``True`` iff ``d`` wins the hand (tie breaks included);
-``game_points``
-    the match points of the hand, ``+v`` when ``d`` wins, ``-v`` otherwise
-    (``pass_bonus`` included).
+Values are measured for the declaring side ``d = pos.declaring_side``, which maximises
+while the other side minimises; the objectives (``tricks``, ``margin``, ``makes``,
+``game_points``) are those of :mod:`~cuatrola_solver.dd.objectives`, shared with the
+compiled search's face.
 
 Cantes: at a trick boundary the side that won the last trick chooses first among its
 :func:`play.cante_options` and must sing one when there is one; then the other side.
