@@ -13,7 +13,8 @@ import typer
 from cuatrola_solver import __version__
 
 from .cmd_advise import progress_bar
-from .common import RulesOption, check_outputs, check_writable, fail, load_rules, user_errors
+from .common import (RulesOption, check_outputs, check_writable, fail, load_rules, user_errors,
+                     write_output)
 from cuatrola_solver.lab import fit_bids
 
 
@@ -65,10 +66,7 @@ def register(app: typer.Typer) -> None:
                                          "seed": seed, "samples": samples,
                                          "lab_version": __version__})
         path = out
-        try:
-            Path(path).write_text(model.to_json() + "\n", encoding="utf-8")
-        except OSError as e:
-            fail(f"cannot write the model to {str(path)!r}: {e.strerror}")
+        write_output(path, model.to_json() + "\n", "the model to ")
         p = model.provenance
         typer.echo(f"bid model for {rs.name}: {deals} deals, held-out log-loss {p['log_loss']} "
                    f"(base rates {p['base_rate_log_loss']}), accuracy {p['accuracy']:.1%}; "

@@ -13,7 +13,8 @@ import typer
 from cuatrola_solver import __version__
 from cuatrola_solver.lab import fit_cards
 
-from .common import RulesOption, check_outputs, check_writable, fail, load_rules, user_errors
+from .common import (RulesOption, check_outputs, check_writable, fail, load_rules, user_errors,
+                     write_output)
 
 
 def register(app: typer.Typer) -> None:
@@ -44,10 +45,7 @@ def register(app: typer.Typer) -> None:
         model = fit_cards.fit(hands, rs, {"command": command.strip(),
                                           "records": sources,
                                           "lab_version": __version__}, seed=seed)
-        try:
-            Path(out).write_text(model.to_json() + "\n", encoding="utf-8")
-        except OSError as e:
-            fail(f"cannot write the model to {str(out)!r}: {e.strerror}")
+        write_output(out, model.to_json() + "\n", "the model to ")
         p = model.provenance
         typer.echo(f"card-play model for {rs.name}: {p['hands']} hands, {p['cards_fitted']} "
                    f"cards with a choice; held out {p['held_out_cards']} cards of "

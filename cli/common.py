@@ -261,12 +261,13 @@ def check_outputs(outputs: Sequence[tuple[str, str | Path | None]],
                      f"each its own")
 
 
-def write_output(path: Path, text: str) -> None:
-    """Write an output file; exit 2 naming the path when it cannot be written."""
+def write_output(path: Path, text: str, what: str = "") -> None:
+    """Write an output file; exit 2 naming the path (``what`` is written to it, e.g.
+    ``"the model to "``) when it cannot be written."""
     try:
-        path.write_text(text, encoding="utf-8")
+        Path(path).write_text(text, encoding="utf-8")
     except OSError as e:
-        fail(f"cannot write {str(path)!r}: {e.strerror or e}")
+        fail(f"cannot write {what}{str(path)!r}: {e.strerror or e}")
 
 
 def need_matplotlib() -> None:
