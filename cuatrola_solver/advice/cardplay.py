@@ -216,17 +216,16 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
     workers = max(1, workers or 1)
     for j, deals in enumerate(rounds, 1):
         ws = deal_weights(view, k.dealt_hands(deals), models) if infer else np.ones(len(deals))
-        wl = ws.tolist()
         for c, a in figures(deals).items():
             s = sums.setdefault(c, [0.0, 0.0, 0.0])
-            tl, ml, kl = a[:, 0].tolist(), a[:, 1].tolist(), a[:, 2].tolist()
-            s[0] = sum((w * (t if measured == d else 5 - t) for w, t in zip(wl, tl)), s[0])
+            t, m, won = a[:, 0], a[:, 1], a[:, 2]
+            s[0] = _running_sum(s[0], ws * (t if measured == d else 5 - t))
             if pts:
-                s[1] = sum((w * (m if measured == d else -m) for w, m in zip(wl, ml)), s[1])
-            s[2] = sum((w * (k_ if mine == d else 1 - k_) for w, k_ in zip(wl, kl)), s[2])
+                s[1] = _running_sum(s[1], ws * (m if measured == d else -m))
+            s[2] = _running_sum(s[2], ws * (won if mine == d else 1 - won))
         n += len(deals)
-        weight = sum(wl, weight)
-        weight2 = sum((w * w for w in wl), weight2)
+        weight = _running_sum(weight, ws)
+        weight2 = _running_sum(weight2, ws * ws)
         if progress:
             progress(n, total)
         if infer and weight <= 0:
@@ -256,6 +255,15 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
                 weight * weight / weight2 if infer else None,
                 "dd" if played_model is None else "played",
                 tuple(view.constraints.to_list()), layouts_of(view, k))
+
+
+def _running_sum(start: float, values: np.ndarray) -> float:
+    """``start`` plus ``values`` added one after another, in order (``np.cumsum`` adds
+    in sequence, where ``np.sum`` adds pairwise): the same float whether the deals come
+    in one round or in several."""
+    if not len(values):
+        return start
+    return float(np.cumsum(np.concatenate(([start], np.asarray(values, dtype=np.float64))))[-1])
 
 
 def deal_weights(view: View, dealt: np.ndarray, models: Models) -> np.ndarray:

@@ -274,8 +274,11 @@ def card_weights(dealt: np.ndarray, view: View, model: CardModel) -> np.ndarray:
     gone = [0, 0, 0, 0]                  # cards each seat has played before this play
     for p, ctx in zip(plays, contexts):
         if p.seat != view.seat and (p.trick, p.seat) not in skip:
-            hands = dealt[:, p.seat - 1] & np.uint32(~gone[p.seat - 1] & 0xFFFFF)
-            logw += model.log_probs(hands, ctx, p.card)
+            # a card depends on the hand of its seat only: the model is evaluated once
+            # per distinct hand (a few hundred among the layouts of an exact hint)
+            hands, where = np.unique(dealt[:, p.seat - 1] & np.uint32(~gone[p.seat - 1] & 0xFFFFF),
+                                     return_inverse=True)
+            logw += model.log_probs(hands, ctx, p.card)[where.reshape(-1)]
         gone[p.seat - 1] |= 1 << p.card
     return np.exp(logw)
 
