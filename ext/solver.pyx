@@ -31,8 +31,11 @@ so a batch asking for both per deal keeps both warm.
 Static bounds: at trick boundaries from trick 3 on, ``K_EXT`` fails high or low when
 all the points still to come (cards, monte, open cantes) cannot change the outcome.
 Game points and the win are settled from thresholds where the rules allow it (a side
-taking every trick wins; given the most tricks d can take, a bound on the points those
-tricks can hold may rule the win out: see ``value_of`` and ``cannot_win_with``).
+taking every trick wins).  Given T, the most tricks d can take, each side is held to a
+number of tricks (d to T by the other side's play for tricks, the other side to 5 - T
+by d's), and a bound on the points that many tricks can hold may settle the win either
+way, or whether a side can pass 100 points, without a search: see ``value_of``,
+``held_loses`` and ``held_under_101``.
 """
 
 from libc.stdint cimport uint64_t, uint32_t, int16_t, int8_t, uint8_t, uintptr_t
@@ -210,10 +213,38 @@ cdef inline int lowbit(uint32_t x) noexcept nogil:
 
 # --- transposition table ---------------------------------------------------------
 
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #include <string.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* Zeroed memory for a table of n bytes.  A large table is aligned to 2 MiB and, on
+       Linux, asked for in huge pages: a probe lands anywhere in it, and with 4 KiB pages
+       nearly every probe of a 32 MiB table also misses the TLB. */
+    static void* cuatrola_table_alloc(size_t n) {
+        void* p = NULL;
+        size_t huge = (size_t)2 << 20;
+        if (n >= huge) {
+            if (posix_memalign(&p, huge, n) != 0) return NULL;
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+            madvise(p, n, MADV_HUGEPAGE);
+    #endif
+            memset(p, 0, n);
+            return p;
+        }
+        return calloc(1, n);
+    }
+    """
+    void* cuatrola_table_alloc(size_t n) nogil
+
+
 cdef int tt_init(TT* tt, int bits) noexcept nogil:
     if bits < 4:
         bits = 4
-    tt.raw = calloc(((<uint64_t>1) << bits) + 2, sizeof(Entry))
+    # two entries more than the table: room to align it to 64 bytes
+    tt.raw = cuatrola_table_alloc((((<uint64_t>1) << bits) + 2) * sizeof(Entry))
     if tt.raw == NULL:
         return -1
     tt.e = <Entry*>((<uintptr_t>tt.raw + 63) & ~(<uintptr_t>63))
@@ -979,15 +1010,18 @@ cdef int value_of(Ctx* cx, St* st, int bs, int objective, int* tricks_out) noexc
     elif T == 0 and st.points[d] == 0:
         # the same for d: the other side takes every point
         win = 0
-    elif st.tlen == 0 and cannot_win_with(cx, st, T - st.tricks[d]):
+    elif st.tlen == 0 and held_loses(cx, st, d, T - st.tricks[d]):
         win = 0
+    elif st.tlen == 0 and held_loses(cx, st, o, 5 - T - st.tricks[o]):
+        # d, playing for tricks, holds the other side to 5 - T: too few points to win
+        win = 1
     if (win < 0 and objective == O_GAME and cx.is_paso and cx.bonus == BONUS_OVER_100
             and passing_100_wins(cx, st)):
         # the over_100 bonus folded into the win: a side that can pass 100 points wins
         # with the bonus, so one test of the likely winner (by the cards held) settles
         # both when it passes; else the win test and the other side's bonus test follow
         win = d if margin_guess(cx, st) >= 0 else o
-        if passes_100(cx, st, bs, win):
+        if passes_100(cx, st, bs, win, T):
             return 2 if win == d else -2
         win = -1
     if win < 0:
@@ -999,8 +1033,8 @@ cdef int value_of(Ctx* cx, St* st, int bs, int objective, int* tricks_out) noexc
 
 cdef int game_of(Ctx* cx, St* st, int bs, int win, int T) noexcept nogil:
     """The game points of a position once the win is known; ``T``, the most tricks d
-    can take, is needed for ``carbunco`` only.  A ``pass_bonus`` may take one more
-    search, the others none."""
+    can take (-1: not known), is needed for ``carbunco`` and spares ``over_100`` some
+    searches.  A ``pass_bonus`` may take one more search, the others none."""
     cdef int d = cx.d, o = 1 - cx.d
     if not (cx.is_paso and cx.bonus != BONUS_NONE):
         return cx.value if win else -cx.value
@@ -1014,18 +1048,29 @@ cdef int game_of(Ctx* cx, St* st, int bs, int win, int T) noexcept nogil:
     if passing_100_wins(cx, st):
         # passing 100 points wins whatever else happens: test the points alone
         if win:
-            return 2 if passes_100(cx, st, bs, d) else cx.value
-        return -2 if passes_100(cx, st, bs, o) else -cx.value
+            return 2 if passes_100(cx, st, bs, d, T) else cx.value
+        return -2 if passes_100(cx, st, bs, o, T) else -cx.value
     cx.leaf_kind = LEAF_GAME
     if win:
         return 2 if run(cx, st, bs, K_LEAF, cx.value, 2) >= 2 else cx.value
     return -cx.value if run(cx, st, bs, K_LEAF, -2, -cx.value) >= -cx.value else -2
 
 
-cdef int passes_100(Ctx* cx, St* st, int bs, int s) noexcept nogil:
+cdef int passes_100(Ctx* cx, St* st, int bs, int s, int tricks_d) noexcept nogil:
     """Can side s end with more than 100 points against the other side's best play?
-    One zero-window test of s's points (``K_OWN``)."""
-    cdef int T
+    One zero-window test of s's points (``K_OWN``), unless ``tricks_d`` (the most
+    tricks d can take; -1: not known) settles it at a trick boundary: s held to the
+    tricks the other side's play for tricks leaves it cannot pass 100, or the other
+    side held to its tricks leaves s more than 100 whatever else happens."""
+    cdef int T, k_s, k_o
+    if tricks_d >= 0 and st.tlen == 0:
+        k_s = tricks_d - st.tricks[cx.d] if s == cx.d else 5 - tricks_d - st.tricks[s]
+        k_o = 5 - k_s - st.tricks[0] - st.tricks[1]
+        if held_under_101(cx, st, s, k_s):
+            return 0
+        if points_held(cx, st, 1 - s, k_o, 0) < st.points[s] + cx.monte \
+                + card_points(st.h[0] | st.h[1] | st.h[2] | st.h[3]) - 100:
+            return 1
     cx.own = s
     if s == cx.d:
         T = 101 - st.points[s]
@@ -1034,17 +1079,16 @@ cdef int passes_100(Ctx* cx, St* st, int bs, int s) noexcept nogil:
     return T > 0 or run(cx, st, bs, K_OWN, T - 1, T) < T
 
 
-cdef int cannot_win_with(Ctx* cx, St* st, int k) noexcept nogil:
-    """At a trick boundary of a points contract: True if d loses whenever it takes at
-    most k more tricks (then the other side's play that holds d to its most tricks
-    beats it).  Each trick d takes holds one card of every seat: d's card points are
-    at most every seat's k best cards and the monte, its cantes those still open to
-    it; the other side takes all the other card points."""
-    cdef int d = cx.d, o = 1 - cx.d, i, r, n, take, left = cx.monte, most = 0, sing = 0
-    if k > 0:
-        most = cx.monte
+cdef int points_held(Ctx* cx, St* st, int s, int k, int with_cantes) noexcept nogil:
+    """At a trick boundary: the most points side s can still add when it takes at most
+    k more tricks.  Each trick it takes holds one card of every seat: at most every
+    seat's k best cards, the monte (if it takes a trick at all) and, ``with_cantes``,
+    the cantes still open to it."""
+    cdef int i, r, n, take, most = 0
+    if k <= 0:
+        return 0
+    most = cx.monte
     for i in range(4):
-        left += card_points(st.h[i])
         take = k
         r = 4
         while r >= 0 and take > 0:
@@ -1054,9 +1098,27 @@ cdef int cannot_win_with(Ctx* cx, St* st, int k) noexcept nogil:
             most += n * CARD_POINTS[r]
             take -= n
             r -= 1
+    if with_cantes and cx.cantes_count:
+        most += open_cantes(cx, st, s)
+    return most
+
+
+cdef int held_loses(Ctx* cx, St* st, int s, int k) noexcept nogil:
+    """At a trick boundary of a points contract: True if side s loses whenever it takes
+    at most k more tricks (then the other side's play that holds it there beats it):
+    its margin is at most its points and all it can add (``points_held``) against the
+    other side's points and every other card point."""
+    cdef int o = 1 - s, most = points_held(cx, st, s, k, 0), sing = 0
+    cdef int left = cx.monte + card_points(st.h[0] | st.h[1] | st.h[2] | st.h[3])
     if cx.cantes_count:
-        sing = open_cantes(cx, st, d)
-    return st.points[d] - st.points[o] + 2 * most + sing - left < 0
+        sing = open_cantes(cx, st, s)
+    return st.points[s] - st.points[o] + 2 * most + sing - left < 0
+
+
+cdef int held_under_101(Ctx* cx, St* st, int s, int k) noexcept nogil:
+    """At a trick boundary: True if side s cannot end with more than 100 points when it
+    takes at most k more tricks."""
+    return st.points[s] + points_held(cx, st, s, k, 1) <= 100
 
 
 cdef int passing_100_wins(Ctx* cx, St* st) noexcept nogil:

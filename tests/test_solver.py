@@ -3,6 +3,7 @@ play.py, batches, dd_table and the backend selection."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import subprocess
@@ -15,6 +16,9 @@ from cuatrola_solver.game import play
 from cuatrola_solver.dd import objectives, reference, solver
 from cuatrola_solver.lab.bench import random_deals, random_position
 from cuatrola_solver.game.rules import PRESETS
+from cuatrola_solver.game.view import View
+from cuatrola_solver.hidden.deals import count_deals, enumerate_deals
+from cuatrola_solver.hidden.knowledge import knowledge_of
 
 compiled = pytest.mark.skipif(solver.BACKEND != "compiled", reason="compiled solver not built")
 OBJECTIVES = objectives.OBJECTIVES
@@ -224,6 +228,33 @@ def test_batch_with_tricks_settles_the_same_values(seed):
                 v, t = solver.solve_batch(hands, trumps, rules, contract, declarer, objective,
                                           workers, with_tricks=True)
                 assert np.array_equal(v, alone) and np.array_equal(t, tricks)
+
+
+@compiled
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("bonus", ["none", "over_100", "carbunco"])
+def test_the_tricks_bounds_settle_the_win_and_the_bonus_exactly(preset, bonus):
+    """Given the most tricks d can take, each side is held to a number of tricks, and
+    what those tricks can hold may settle the win either way, or whether a side passes
+    100 points (``held_loses``, ``held_under_101``): game points with the tricks equal a
+    search that knows no tricks, paso and every solo of every preset, each pass bonus."""
+    rules = dataclasses.replace(PRESETS[preset], pass_bonus=bonus)
+    hands, trumps = random_deals(400, seed=31)
+    # and layouts where one side is strong (an advice's), where the bounds bite
+    for cards, muestra, seat in (("Ae 3e Re Ab Sc", "Ae", 4), ("Ao 3o Ro Co Ac", "So", 1)):
+        view = View.bidding(cards, muestra, seat, rules=rules)
+        k = knowledge_of(view)
+        step = count_deals(k) // 1500
+        layouts = enumerate_deals(k)[::step].astype(np.int64)
+        hands = np.concatenate([hands, layouts])
+        trumps = np.concatenate([trumps, np.full(len(layouts), k.trump, dtype=np.int64)])
+    for contract, declarer in [("paso", ())] + [("solo", (s,)) for s in (1, 2, 3, 4)]:
+        if contract not in rules.allowed_contracts():
+            continue
+        alone = solver.solve_batch(hands, trumps, rules, contract, declarer, "game_points", 1)
+        v, _ = solver.solve_batch(hands, trumps, rules, contract, declarer, "game_points", 1,
+                                  with_tricks=True)
+        assert np.array_equal(v, alone), (contract, declarer)
 
 
 @compiled
