@@ -406,3 +406,16 @@ def test_tiny_table_gives_the_same_values():
                                                      workers=1), want[o])
     finally:
         solver.set_tt_bits(None)
+
+
+def test_search_order_is_a_permutation_grouping_the_trump_holders():
+    """The order exact advice searches its layouts in: every layout once, the owner of
+    the highest trump varying slowest."""
+    view = View.bidding("Ae 3e Re Ab Sc", "Ae", 4, rules=PRESETS["online"])
+    k = knowledge_of(view)
+    deals = enumerate_deals(k, 0, 5000)
+    order = solver.search_order(deals, k.trump)
+    assert sorted(order.tolist()) == list(range(len(deals)))
+    top = max(c for c in range(5 * k.trump, 5 * k.trump + 5) if not view.hand >> c & 1)
+    owners = np.argmax((deals[order] & np.uint32(1 << top)) != 0, axis=1)
+    assert (np.diff(owners) >= 0).all() and len(set(owners.tolist())) > 1

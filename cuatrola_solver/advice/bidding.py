@@ -127,16 +127,18 @@ def bid_options(rules: RuleSet, seat: int, calls: str | Sequence[str] | None = N
 # --- valuing the options ----------------------------------------------------------------
 
 def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
-                 keys: list[tuple[str, tuple[int, ...]]], workers: int) -> dict:
+                 keys: list[tuple[str, tuple[int, ...]]], workers: int,
+                 after_key=None) -> dict:
     """``{(contract, declarer): (makes, game_points, tricks)}`` of the declaring side on
     every deal.  The most tricks a side can take depends only on who plays and which
     side declares, not on the contract: solo, cuatrola and quintola by the same seat
-    share one tricks search."""
+    share one tricks search.  ``after_key(i)`` (if given) is called once the ``i``-th
+    key is done."""
     trumps = np.full(len(deals), trump, dtype=np.int64)
     hands = deals.astype(np.int64)
     tricks_of: dict[tuple, np.ndarray] = {}
     out = {}
-    for contract, declarer in keys:
+    for i, (contract, declarer) in enumerate(keys):
         players = (active_seats(declarer), declaring_side(declarer))
         goal = tricks_goal(contract, rules)
         if goal is not None:
@@ -154,7 +156,30 @@ def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
             tricks_of.setdefault(players, tricks)
             makes = gp > 0
         out[(contract, declarer)] = (makes, gp, tricks)
+        if after_key is not None:
+            after_key(i)
     return out
+
+
+def _solve_all(deals: np.ndarray, trump: int, rules: RuleSet,
+               keys: list[tuple[str, tuple[int, ...]]], workers: int,
+               progress: Progress | None = None) -> dict:
+    """:func:`_solve_round` of every layout of an exact advice at once, searched in
+    :func:`~cuatrola_solver.dd.solver.search_order` (each contract's tables stay warm
+    over all of them, neighbours sharing their later tricks), the values handed back
+    in the order of ``deals``.  ``progress(done, total)`` counts the layouts of the
+    keys done."""
+    order = solver.search_order(deals, trump)
+    total = len(deals)
+
+    def after_key(i: int) -> None:
+        if progress:
+            progress(total * (i + 1) // len(keys), total)
+
+    values = _solve_round(deals[order], trump, rules, keys, workers, after_key)
+    back = np.empty_like(order)
+    back[order] = np.arange(total)
+    return {key: tuple(a[back] for a in v) for key, v in values.items()}
 
 
 @dataclass(frozen=True)
@@ -419,12 +444,14 @@ def advise(view: View, budget: Budget | None = None, models: Models | None = Non
 
     infer = bid_model is not None and bool(before)      # even a paso says something
 
-    def run(deals: np.ndarray) -> None:
+    def run(deals: np.ndarray, solved: dict | None = None) -> None:
         weights = None
         if infer:
             weights = call_weights(deals, k.trump, before, range(1, seat), rules,
                                              bid_model, score)
-        for key, values in _solve_round(deals, k.trump, rules, keys, workers).items():
+        if solved is None:
+            solved = _solve_round(deals, k.trump, rules, keys, workers)
+        for key, values in solved.items():
             tallies[key].add(*values, weights)
         if infer and tallies[keys[0]].w <= 0:
             raise NotationError(f"no deal explains the calls {' '.join(before)!r} under the bid "
@@ -433,11 +460,12 @@ def advise(view: View, budget: Budget | None = None, models: Models | None = Non
 
     if exact:
         seed = None
-        total = count_deals(k)
-        for start in range(0, total, EXACT_SLICE):
-            run(enumerate_deals(k, start, start + EXACT_SLICE))
-            if progress:
-                progress(min(start + EXACT_SLICE, total), total)
+        deals = enumerate_deals(k)
+        solved = _solve_all(deals, k.trump, rules, keys, workers, progress)
+        # the sums run slice by slice in the enumeration's order, as they always have
+        for start in range(0, len(deals), EXACT_SLICE):
+            part = slice(start, start + EXACT_SLICE)
+            run(deals[part], {key: tuple(a[part] for a in v) for key, v in solved.items()})
         results = _results(options, tallies, True, seat)
     else:
         seed = budget.drawn_seed()

