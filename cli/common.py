@@ -23,13 +23,12 @@ except ImportError:  # pragma: no cover - older typer, on click
     from click import exceptions as click_errors
 
 from cuatrola_solver.errors import CuatrolaError, quote
-from cuatrola_solver.game.constraints import Constraints
-from cuatrola_solver.notation.record import HandRecord, format_rules
 from cuatrola_solver.game.rules import RuleSet, get_rules
 
 if TYPE_CHECKING:
     from cuatrola_solver.advice.budget import Budget
     from cuatrola_solver.models.preset import Models
+    from cuatrola_solver.notation.record import HandRecord
 
 SCHEMA = 1
 #: the most bytes read from a record file or stdin (a record is a few hundred bytes)
@@ -82,6 +81,7 @@ def constrain_option(when: str = "now"):
 
 def command_constraints(values: Sequence[str] | None, *, dealt: bool = False):
     """The constraints of ``--constrain`` (given once or more)."""
+    from cuatrola_solver.game.constraints import Constraints     # on demand: start-up
     return Constraints.parse(";".join(values or ()), dealt=dealt)
 
 
@@ -171,7 +171,7 @@ RecordRulesOption = typer.Option(
          "note on stderr when they differ).")
 
 
-def record_rules(rec: HandRecord, spec: str | None) -> HandRecord:
+def record_rules(rec: "HandRecord", spec: str | None) -> "HandRecord":
     """The record with ``--rules SPEC`` applied: it sets the rules of a record that names
     none; a record's own ``Rules`` tag wins, with a note on stderr when ``SPEC`` differs
     (the record says how the hand was played)."""
@@ -181,6 +181,7 @@ def record_rules(rec: HandRecord, spec: str | None) -> HandRecord:
     if not rec.rules_given:
         return dataclasses.replace(rec, rules=rules)
     if rules != rec.rules:
+        from cuatrola_solver.notation.record import format_rules   # on demand: start-up
         typer.echo(f"note: the record's Rules tag ({format_rules(rec.rules)}) is used, not "
                    f"--rules {spec!r}", err=True)
     return rec
