@@ -84,7 +84,7 @@ def render(report: dict) -> str:
     for seat, h in enumerate(report["hands"], 1):
         lines.append(f"  seat {seat}: {h}")
     how = ("every consistent deal" if report["exact"] else
-           f"{report['samples']} sampled deals per card and bid (every deal when fewer), "
+           f"{report['samples']} sampled deals per card and bid (every deal when they are few), "
            f"seed {report['seed']}")
     lines.append(f"knowledge: {how}; double dummy: all cards visible")
     if report.get("constraints"):

@@ -10,8 +10,8 @@ other pair, never the side letters, which swap between the pairs from hand to ha
 a match; their cards always in one order (trumps first, strongest first in a suit);
 after every baza the bazas and points of each pair.  With ``--hints`` every decision
 gets the hint ``cuatrola hint`` and ``cuatrola advise`` would give: the same stopping
-rule, and every layout when they are few (:func:`~cuatrola_solver.advice.cardplay.
-exact_when_few`, as ``analyze`` does)."""
+rule, and every layout when they fit the hint's time budget (:func:`~cuatrola_solver.
+advice.cardplay.exact_when_few`, as ``analyze`` and ``hint`` do)."""
 
 from __future__ import annotations
 
@@ -25,8 +25,7 @@ import typer
 
 from cuatrola_solver.advice.bidding import advise
 from cuatrola_solver.advice.budget import Budget, random_seed
-from cuatrola_solver.advice.cardplay import (CANTE_HINT_SAMPLES, best_cante, cante_values,
-                                             exact_when_few, hint)
+from cuatrola_solver.advice.cardplay import CANTE_HINT_SAMPLES, best_cante, cante_values, hint
 from cuatrola_solver.models.preset import Models
 from cuatrola_solver.game.auction import parse_call
 from cuatrola_solver.game.cards import (cards_of, format_card, parse_card, random_deal,
@@ -301,8 +300,8 @@ class Human:
             s.say(f"trick {view.trick_number}: you lead")
         legal = in_hand_order(view.legal_cards(), view.trump)
         if self.hints:
-            # hint's own budget, and every layout when they are no more than it samples
-            h = hint(view, exact_when_few(view, Budget(seed=view.seed(seed))), self.models)
+            # hint's own budget: every layout when they fit it, else sampled
+            h = hint(view, Budget(seed=view.seed(seed)), self.models)
             how = (f"{h.deals:,} deals" if not h.exact else "the one layout left"
                    if h.deals == 1 else f"all {h.deals:,} layouts")
             s.say("  hint: " + "  ".join(

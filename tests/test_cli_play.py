@@ -241,11 +241,10 @@ def test_the_match_display_says_your_pair_and_the_other_pair(tmp_path):
 
 def test_hints_are_as_sure_as_the_commands(monkeypatch):
     """Issue 19, item 3: play's hints used 40 deals (Sb 73% where hint says 57%).  They
-    take hint's and advise's own budgets, and every layout when they are few -- the rule
-    analyze uses (exact_when_few)."""
+    take hint's and advise's own budgets: every layout when they fit hint's time budget
+    (exact_when_few, as hint and analyze decide), else hint's sampled deals."""
     from cuatrola_cli import cmd_play
-    from cuatrola_solver.advice.budget import SETTLED
-    from cuatrola_solver.advice.cardplay import DEFAULT_HINT_SAMPLES, exact_when_few
+    from cuatrola_solver.advice.cardplay import DEFAULT_HINT_SAMPLES, EXACT_WORK
     from cuatrola_solver.hidden.deals import count_deals
     from cuatrola_solver.hidden.knowledge import knowledge_of
     cards, calls = [], []
@@ -271,9 +270,10 @@ def test_hints_are_as_sure_as_the_commands(monkeypatch):
     assert advice.deals >= 2000 and f"advice {advice.advice} ({advice.deals:,} deals)" in res.output
     assert len(cards) == 5
     for view, budget, h in cards:
-        few = count_deals(knowledge_of(view)) <= min(DEFAULT_HINT_SAMPLES, SETTLED)
-        assert budget == exact_when_few(view, budget) and budget.exact == few
-        assert budget.samples is None and h.deals == (h.deals if few else DEFAULT_HINT_SAMPLES)
+        n = count_deals(knowledge_of(view))
+        fits = n <= DEFAULT_HINT_SAMPLES or n * len(view.legal_cards()) <= EXACT_WORK
+        assert budget.samples is None and not budget.exact and h.exact == fits
+        assert h.deals == (n if fits else DEFAULT_HINT_SAMPLES)
         shown = "  hint: " + "  ".join(f"{format_card(c.card)} {100 * c.p_played:.0f}%"
                                        for c in h.cards)
         assert shown in res.output
@@ -285,10 +285,18 @@ def test_hints_are_as_sure_as_the_commands(monkeypatch):
 def test_exact_when_few():
     from cuatrola_solver.advice.budget import Budget
     from cuatrola_solver.advice.cardplay import exact_when_few
-    from cuatrola_solver.game.view import View
+    from cuatrola_solver.hidden.deals import count_deals
+    from cuatrola_solver.hidden.knowledge import knowledge_of
     opening = read_view("Sb Rb Co Sc Ae", "Cb", 1)
     assert exact_when_few(opening, Budget(seed=1)) == Budget(seed=1)     # 250,000 layouts
     late = read_view("Sb Ae", "Cb", 1, None, "1. Co Ro Ao 3o 2. Ac Cc Sc Rc "
                            "3. So Cb Rb 3b 4. 3e Ce Re")
     assert exact_when_few(late, Budget(seed=1)).exact
     assert exact_when_few(late, Budget(samples=1, seed=1)) == Budget(samples=1, seed=1)
+    # the second trick's lead: 11,550 layouts, 4 cards to choose from, within the time
+    # budget unless a number of samples is asked for (then: no more than it)
+    second = read_view("Sb Rb Sc Ae", "Cb", 1, None, "1. Ao Co Ro 3o")
+    assert count_deals(knowledge_of(second)) == 11550 and len(second.legal_cards()) == 4
+    assert exact_when_few(second, Budget(seed=1)).exact
+    assert not exact_when_few(second, Budget(samples=1000, seed=1)).exact
+    assert exact_when_few(second, Budget(samples=20000, seed=1)) == Budget(samples=20000, seed=1)

@@ -34,10 +34,16 @@ from .stats import half_width
 
 __all__ = ["CardHint", "Hint", "hint", "exact_when_few", "cante_values", "best_cante",
            "deal_weights",
-           "DEFAULT_HINT_SAMPLES", "CANTE_HINT_SAMPLES"]
+           "DEFAULT_HINT_SAMPLES", "CANTE_HINT_SAMPLES", "EXACT_WORK"]
 
 #: deals of a sampled hint
 DEFAULT_HINT_SAMPLES = 1000
+#: with no number of samples asked for, a hint values every layout when the layouts
+#: times the legal cards are at most this: from the second trick on always (11,550
+#: layouts at most there), about 0.2 s on one core of the project's machine; in the
+#: first trick the layouts of the last seats to play (23,100 with two cards to choose
+#: from: about 0.3 s), not the 90,090 to 252,252 of the first seats (1.5 to 20 s)
+EXACT_WORK = 50_000
 
 
 @dataclass(frozen=True)
@@ -94,16 +100,21 @@ class Hint:
 
 
 def exact_when_few(view: View, budget: Budget, default: int = DEFAULT_HINT_SAMPLES) -> Budget:
-    """``budget`` made exact when the deals consistent with ``view`` are no more than the
-    deals it would sample (its ``samples``, else ``default``, and never more than the
-    :data:`SETTLED` deals sampling ever draws: a huge ``samples`` must not mean exact
-    work).  Valuing every layout then costs no more than sampling as many, and the
-    answer is sure; ``analyze`` and ``play --hints`` value their cards this way."""
+    """``budget`` made exact when valuing every deal consistent with ``view`` fits it:
+    with ``samples`` given, when they are no more than the deals it would sample (never
+    more than the :data:`SETTLED` deals sampling ever draws: a huge ``samples`` must not
+    mean exact work); without, when they are no more than ``default`` or their number
+    times the legal cards is at most :data:`EXACT_WORK` (the hint's time budget).  The
+    answer is then sure, and says so (``exact``); :func:`hint` decides this way, so
+    ``hint``, ``analyze`` and ``play --hints`` do."""
     if budget.exact:
         return budget
-    if count_deals(knowledge_of(view)) <= min(budget.samples_or(default), SETTLED):
-        return replace(budget, exact=True)
-    return budget
+    n = count_deals(knowledge_of(view))
+    if budget.samples is not None:
+        fits = n <= min(budget.samples, SETTLED)
+    else:
+        fits = n <= default or n * max(1, len(view.legal_cards())) <= EXACT_WORK
+    return replace(budget, exact=True) if fits else budget
 
 
 def hint(view: View, budget: Budget | None = None, models: Models | None = None, *,
@@ -122,9 +133,10 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
     as forgone (the record is taken as complete so far).  At a trick boundary where the
     seat may sing but another seat leads, the hint is about the cante only.
 
-    ``budget`` (default :class:`Budget()`: up to :data:`DEFAULT_HINT_SAMPLES` deals, a
-    fresh seed, one worker): sampled deals are drawn and valued in rounds of
-    :data:`ROUND`, as for ``advise``: after :data:`MIN_ROUNDS` rounds, sampling stops
+    ``budget`` (default :class:`Budget()`: every layout when they fit the hint's time
+    budget, else up to :data:`DEFAULT_HINT_SAMPLES` deals, a fresh seed, one worker;
+    :func:`exact_when_few` decides, and ``exact`` says which): sampled deals are drawn
+    and valued in rounds of :data:`ROUND`, as for ``advise``: after :data:`MIN_ROUNDS` rounds, sampling stops
     once every card's ``p_win`` is within the budget's tolerance (so by :data:`SETTLED`
     deals, whatever ``samples`` asks).  The deals are searched in one batch per legal
     card (:func:`~cuatrola_solver.dd.solver.card_figures`: tricks, margin and makes in one
@@ -146,7 +158,6 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
     budget = Budget() if budget is None else budget
     models = Models.of(view.rules) if models is None else models
     bid_model, played_model, card_model = models.bids, models.played, models.cards
-    exact, tolerance = budget.exact, budget.tolerance
     samples = budget.samples_or(DEFAULT_HINT_SAMPLES)
     seed = budget.seed
     workers = budget.workers
@@ -163,6 +174,8 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
         if view.cante_options():
             return _cante_hint(view, samples, seed)
         raise IllegalPlayError(f"it is seat {view.to_play}'s turn to play, not seat {seat}'s")
+    budget = exact_when_few(view, budget)
+    exact, tolerance = budget.exact, budget.tolerance
     base = view.position
     k = knowledge_of(view)
     note = None

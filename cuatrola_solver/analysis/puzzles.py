@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from ..advice.budget import Budget, Progress
-from ..advice.cardplay import CardHint, Hint, exact_when_few, hint
+from ..advice.cardplay import CardHint, Hint, hint
 from ..errors import CuatrolaError, RecordError
 from ..game.cards import cards_of, format_card, mask_of, parse_card
 from ..game.play import SUIT_NAMES, side_of
@@ -289,10 +289,7 @@ def find_puzzles(records: Iterable[tuple[HandRecord, str]], models: Models | Non
             if n > max_layouts:
                 search.skipped += 1
                 continue
-            budget = exact_when_few(view, Budget(samples=screen_samples,
-                                                 seed=view.seed(seed), workers=1),
-                                    screen_samples)
-            h = hint(view, budget, ms)
+            h = hint(view, Budget(samples=screen_samples, seed=view.seed(seed), workers=1), ms)
             search.screened += 1
             values = _rated(h, h.model)
             if not _meets(values, card, min_loss, margin, 0.0 if h.exact else SLACK):

@@ -430,7 +430,8 @@ def html_report(report: dict, title: str = "cuatrola analysis") -> str:
         played_at[c["card"]] = i
     suit = SUIT_NAMES["oceb".index(report["muestra"][-1])]
     how = ("every consistent deal" if report["exact"] else
-           f"{report['samples']} sampled deals per card and bid, seed {report['seed']}")
+           f"{report['samples']} sampled deals per card and bid (every deal when they are few), "
+           f"seed {report['seed']}")
     score = report.get("score")
     res = report.get("result")
     data = json.dumps({"win_chances": report["win_chances"],

@@ -66,10 +66,11 @@ the match points its cards gave away double dummy (renuncio included: the penalt
 against the best double-dummy result); ``dd_errors``: cards with ``dd_loss > 0``;
 ``dd_only``: those of them that were sound on its knowledge.
 
-Sampling: ``samples`` deals per card (the card is valued exactly, over every
-consistent deal, when there are at most ``samples`` of them -- the usual case
-from trick 3 on) and per bid review; ``exact=True`` enumerates every consistent
-deal everywhere (slow for the first cards: about 250,000 deals).  ``seed`` makes
+Sampling: each card as ``hint`` values it (over every consistent deal when they fit
+its time budget -- from the second trick on, always -- else ``samples`` deals; with
+``samples`` asked for, every deal only when there are at most that many) and
+``samples`` deals per bid review; ``exact=True`` enumerates every consistent deal
+everywhere (slow for the first cards: about 250,000 deals).  ``seed`` makes
 the report reproducible: card ``i`` (0-based, in playing order) uses ``seed + i``,
 the bid review of seat ``s`` uses ``seed + 100 + s``.
 """
@@ -85,7 +86,7 @@ from typing import Mapping
 
 from ..advice.bidding import Advice, OptionResult, advise, layouts_of
 from ..advice.budget import Budget, Progress
-from ..advice.cardplay import exact_when_few, hint
+from ..advice.cardplay import hint
 from ..dd import solver
 from ..errors import InconsistentDealError
 from ..game.cards import format_card, format_cards
@@ -547,6 +548,9 @@ class _Method:
     samples: int
     models: Models
     constraints: Constraints = Constraints(dealt=True)
+    #: the samples asked for the cards (None: hint's own choice, every consistent deal
+    #: when they fit its time budget, else :data:`DEFAULT_SAMPLES`)
+    card_samples: int | None = None
 
     def view(self, view: View) -> View:
         """``view`` with the constraints about the other seats."""
@@ -561,11 +565,10 @@ class _Method:
 
 
 def _hint(hand: Hand, how: _Method, seed: int | None, workers: int):
-    """The hint of the seat on turn, exact when the consistent deals are no more than
-    ``samples`` (and than the deals sampling ever draws: a huge ``samples`` must not mean
-    exact work)."""
+    """The hint of the seat on turn, with hint's own choice of exact or sampled
+    (:func:`~cuatrola_solver.advice.cardplay.exact_when_few`)."""
     view = how.view(View.on_turn(hand))
-    return hint(view, exact_when_few(view, Budget(how.exact, how.samples, seed, workers)),
+    return hint(view, Budget(how.exact, how.card_samples, seed, workers),
                 Models(how.models.bids, how.card_model))
 
 
@@ -732,7 +735,7 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
                 decided = True
     done = len(cards) - len(tasks)
     assumed = dataclasses.replace(Constraints.of(constraints), dealt=True)
-    how = _Method(exact, samples, models, assumed)
+    how = _Method(exact, samples, models, assumed, budget.samples)
     layouts = _layouts(final, how) if assumed else ()
     for i, review in _review_cards(tasks, how, workers):
         cards[i] = review
