@@ -244,7 +244,7 @@ def test_hints_are_as_sure_as_the_commands(monkeypatch):
     take hint's and advise's own budgets: every layout when they fit hint's time budget
     (exact_when_few, as hint and analyze decide), else hint's sampled deals."""
     from cuatrola_cli import cmd_play
-    from cuatrola_solver.advice.cardplay import DEFAULT_HINT_SAMPLES, EXACT_WORK
+    from cuatrola_solver.advice.cardplay import DEFAULT_HINT_SAMPLES, EXACT_WORK, FIRST_TRICK_COST
     from cuatrola_solver.hidden.deals import count_deals
     from cuatrola_solver.hidden.knowledge import knowledge_of
     cards, calls = [], []
@@ -271,7 +271,8 @@ def test_hints_are_as_sure_as_the_commands(monkeypatch):
     assert len(cards) == 5
     for view, budget, h in cards:
         n = count_deals(knowledge_of(view))
-        fits = n <= DEFAULT_HINT_SAMPLES or n * len(view.legal_cards()) <= EXACT_WORK
+        cost = FIRST_TRICK_COST if view.trick_number == 1 else 1
+        fits = n <= DEFAULT_HINT_SAMPLES or n * len(view.legal_cards()) * cost <= EXACT_WORK
         assert budget.samples is None and not budget.exact and h.exact == fits
         assert h.deals == (n if fits else DEFAULT_HINT_SAMPLES)
         shown = "  hint: " + "  ".join(f"{format_card(c.card)} {100 * c.p_played:.0f}%"
@@ -294,9 +295,19 @@ def test_exact_when_few():
     assert exact_when_few(late, Budget(seed=1)).exact
     assert exact_when_few(late, Budget(samples=1, seed=1)) == Budget(samples=1, seed=1)
     # the second trick's lead: 11,550 layouts, 4 cards to choose from, within the time
-    # budget unless a number of samples is asked for (then: no more than it)
+    # budget unless a number of samples is asked for (then: no more than it); in the
+    # first trick the same work counts three times
     second = read_view("Sb Rb Sc Ae", "Cb", 1, None, "1. Ao Co Ro 3o")
     assert count_deals(knowledge_of(second)) == 11550 and len(second.legal_cards()) == 4
     assert exact_when_few(second, Budget(seed=1)).exact
     assert not exact_when_few(second, Budget(samples=1000, seed=1)).exact
     assert exact_when_few(second, Budget(samples=20000, seed=1)) == Budget(samples=20000, seed=1)
+    # the dealer, last to play to the first trick: seat 2 trumped, so it is void in
+    # oros; 23,100 layouts, So or Ro to follow: 23,100 x 2 x 3 is within the budget
+    dealer = read_view("So Rb Ro Ae Cb", "Cb", 4, None, "1. Ao Sb Co")
+    assert count_deals(knowledge_of(dealer)) == 23100 and len(dealer.legal_cards()) == 2
+    assert exact_when_few(dealer, Budget(seed=1)).exact
+    # seat 3 before it: 34,650 layouts, two oros to choose from: 207,900 is not
+    third = read_view("So Rb Ro Ae Cc", "Cb", 3, None, "1. Ao Co")
+    assert count_deals(knowledge_of(third)) == 34650 and len(third.legal_cards()) == 2
+    assert not exact_when_few(third, Budget(seed=1)).exact

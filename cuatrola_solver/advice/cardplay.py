@@ -34,16 +34,19 @@ from .stats import half_width
 
 __all__ = ["CardHint", "Hint", "hint", "exact_when_few", "cante_values", "best_cante",
            "deal_weights",
-           "DEFAULT_HINT_SAMPLES", "CANTE_HINT_SAMPLES", "EXACT_WORK"]
+           "DEFAULT_HINT_SAMPLES", "CANTE_HINT_SAMPLES", "EXACT_WORK", "FIRST_TRICK_COST"]
 
 #: deals of a sampled hint
 DEFAULT_HINT_SAMPLES = 1000
 #: with no number of samples asked for, a hint values every layout when the layouts
-#: times the legal cards are at most this: from the second trick on always (11,550
-#: layouts at most there), about 0.2 s on one core of the project's machine; in the
-#: first trick the layouts of the last seats to play (23,100 with two cards to choose
-#: from: about 0.3 s), not the 90,090 to 252,252 of the first seats (1.5 to 20 s)
-EXACT_WORK = 50_000
+#: times the legal cards are at most this, a layout of the first trick counting
+#: FIRST_TRICK_COST (its search takes about three times as long): about half a second
+#: on one core of the project's machine at most.  From the second trick on that is
+#: nearly always (34,650 layouts and 4 cards at most, unless a partner sits out); in
+#: the first trick the last seats to play with few cards to choose from (23,100 layouts
+#: and 2 cards), not the 90,090 to 252,252 layouts of the first seats (1.5 to 20 s)
+EXACT_WORK = 150_000
+FIRST_TRICK_COST = 3
 
 
 @dataclass(frozen=True)
@@ -104,7 +107,8 @@ def exact_when_few(view: View, budget: Budget, default: int = DEFAULT_HINT_SAMPL
     with ``samples`` given, when they are no more than the deals it would sample (never
     more than the :data:`SETTLED` deals sampling ever draws: a huge ``samples`` must not
     mean exact work); without, when they are no more than ``default`` or their number
-    times the legal cards is at most :data:`EXACT_WORK` (the hint's time budget).  The
+    times the legal cards (times :data:`FIRST_TRICK_COST` in the first trick) is at most
+    :data:`EXACT_WORK` (the hint's time budget).  The
     answer is then sure, and says so (``exact``); :func:`hint` decides this way, so
     ``hint``, ``analyze`` and ``play --hints`` do."""
     if budget.exact:
@@ -113,7 +117,8 @@ def exact_when_few(view: View, budget: Budget, default: int = DEFAULT_HINT_SAMPL
     if budget.samples is not None:
         fits = n <= min(budget.samples, SETTLED)
     else:
-        fits = n <= default or n * max(1, len(view.legal_cards())) <= EXACT_WORK
+        cost = FIRST_TRICK_COST if view.trick_number == 1 else 1
+        fits = n <= default or n * max(1, len(view.legal_cards())) * cost <= EXACT_WORK
     return replace(budget, exact=True) if fits else budget
 
 

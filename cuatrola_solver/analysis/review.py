@@ -67,7 +67,7 @@ against the best double-dummy result); ``dd_errors``: cards with ``dd_loss > 0``
 ``dd_only``: those of them that were sound on its knowledge.
 
 Sampling: each card as ``hint`` values it (over every consistent deal when they fit
-its time budget -- from the second trick on, always -- else ``samples`` deals; with
+its time budget -- from the second trick on, nearly always -- else ``samples`` deals; with
 ``samples`` asked for, every deal only when there are at most that many) and
 ``samples`` deals per bid review; ``exact=True`` enumerates every consistent deal
 everywhere (slow for the first cards: about 250,000 deals).  ``seed`` makes
