@@ -297,6 +297,11 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
         lambda s, lo, hi: s.batch(params, hands, trumps, code, out, lo, hi, tricks)))
 
 
+#: the fewest layouts card_figures puts in search_order first (below, the sort costs
+#: more than it saves)
+ORDERED_FROM = 512
+
+
 def search_order(hands, trump: int) -> np.ndarray:
     """An order in which to search many layouts (rows of four hand masks) so that
     neighbours share more of their later tricks, and the tables kept warm from one
@@ -350,7 +355,9 @@ def card_figures(pos: play.Position, hands, rules: RuleSet, workers: int | None 
     tricks, margin (0 for a contract decided on tricks) and makes (0/1) of the
     declaring side after it, with each row of ``hands`` (``(n, 4)`` masks, seats 1-4) as
     the four hands: :func:`solve_cards` of each layout for the three objectives, in one
-    pass (the margin settles makes) with the tables warm from one layout to the next."""
+    pass (the margin settles makes) with the tables warm from one layout to the next,
+    :data:`ORDERED_FROM` layouts or more searched in :func:`search_order` (the bench's
+    trick-2 hint, 34,650 layouts: 0.43 -> 0.35 s on one core)."""
     if pos.is_over:
         return {}
     hands = np.ascontiguousarray(hands, dtype=np.int64)
@@ -358,6 +365,10 @@ def card_figures(pos: play.Position, hands, rules: RuleSet, workers: int | None 
         raise ValueError("hands must be (n, 4)")
     seat = pos.to_play
     pts = points_based(pos.contract, rules)
+    order = None
+    if len(hands) >= ORDERED_FROM:
+        order = search_order(hands, pos.trump)
+        hands = hands[order]
     out = {}
     for c in reference.legal_cards(pos, rules):
         after = play.play_card(pos, c, rules.monte)
@@ -375,6 +386,10 @@ def card_figures(pos: play.Position, hands, rules: RuleSet, workers: int | None 
             _in_threads(len(rows), workers, 64, 4096,
                         lambda s, lo, hi: s.figures_from(params, state, rows, figures, lo, hi))
         out[c] = figures
+    if order is not None:                       # back to the order of ``hands``
+        back = np.empty_like(order)
+        back[order] = np.arange(len(order))
+        out = {c: a[back] for c, a in out.items()}
     return out
 
 
