@@ -247,7 +247,7 @@ def test_worker_thread_error_is_raised(monkeypatch):
             raise OverflowError("boom in a worker")
 
     monkeypatch.setattr(solver, "_borrow", lambda *sizes: Broken())
-    monkeypatch.setattr(solver, "_give_back", lambda s: None)
+    monkeypatch.setattr(solver, "_give_back", lambda s, slot=None: None)
     hands = np.array([[int(m) for m in _deal_masks()[0]]] * 300, dtype=np.int64)
     trumps = np.full(300, 3, dtype=np.int64)
     with pytest.raises(OverflowError, match="boom in a worker"):
@@ -267,7 +267,7 @@ def test_worker_thread_error_in_hint_is_raised(monkeypatch):
             raise OverflowError("boom in a hint worker")
 
     monkeypatch.setattr(solver, "_borrow", lambda *sizes: Broken())
-    monkeypatch.setattr(solver, "_give_back", lambda s: None)
+    monkeypatch.setattr(solver, "_give_back", lambda s, slot=None: None)
     with pytest.raises(OverflowError, match="boom in a hint worker"):
         cardplay.hint(as_view(hand), Budget(samples=50, seed=1, workers=2), Models.NONE)
 

@@ -419,3 +419,18 @@ def test_search_order_is_a_permutation_grouping_the_trump_holders():
     top = max(c for c in range(5 * k.trump, 5 * k.trump + 5) if not view.hand >> c & 1)
     owners = np.argmax((deals[order] & np.uint32(1 << top)) != 0, axis=1)
     assert (np.diff(owners) >= 0).all() and len(set(owners.tolist())) > 1
+
+
+@compiled
+def test_a_slot_keeps_its_own_warm_context_and_the_same_values():
+    """Calls in a slot search with contexts of their own (their tables stay warm whatever
+    else is searched in between); the values are those of a call without one."""
+    rules = PRESETS["online"]
+    hands, trumps = random_deals(300, seed=5)
+    plain = solver.solve_batch(hands, trumps, rules, "paso", (), "game_points", 2)
+    for _ in range(2):
+        slotted = solver.solve_batch(hands, trumps, rules, "paso", (), "game_points", 2,
+                                     slot=("paso", ()))
+        solver.solve_batch(hands, trumps, rules, "solo", (1,), "game_points", 2)
+        assert np.array_equal(slotted, plain)
+    assert any(k == ("paso", ()) for k, _ in solver._pool)

@@ -130,10 +130,17 @@ def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
                  keys: list[tuple[str, tuple[int, ...]]], workers: int,
                  after_key=None) -> dict:
     """``{(contract, declarer): (makes, game_points, tricks)}`` of the declaring side on
-    every deal.  The most tricks a side can take depends only on who plays and which
-    side declares, not on the contract: solo, cuatrola and quintola by the same seat
-    share one tricks search.  ``after_key(i)`` (if given) is called once the ``i``-th
-    key is done."""
+    every deal, in the order of ``deals``.  The most tricks a side can take depends only
+    on who plays and which side declares, not on the contract: solo, cuatrola and
+    quintola by the same seat share one tricks search.  The deals are searched in
+    :func:`~cuatrola_solver.dd.solver.search_order` (neighbours share their later tricks)
+    and each contract in a slot of its own (its tables stay warm from one round to the
+    next); only the speed depends on either.  ``after_key(i)`` (if given) is called
+    once the ``i``-th key is done."""
+    order = None
+    if len(deals) >= solver.ORDERED_FROM:
+        order = solver.search_order(deals, trump)
+        deals = deals[order]
     trumps = np.full(len(deals), trump, dtype=np.int64)
     hands = deals.astype(np.int64)
     tricks_of: dict[tuple, np.ndarray] = {}
@@ -144,7 +151,8 @@ def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
         if goal is not None:
             if players not in tricks_of:
                 tricks_of[players] = solver.solve_batch(hands, trumps, rules, contract,
-                                                        declarer, "tricks", workers)
+                                                        declarer, "tricks", workers,
+                                                        slot=(contract, declarer))
             tricks = tricks_of[players]
             makes = tricks >= goal
             value = CONTRACT_VALUE[contract]
@@ -152,34 +160,33 @@ def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
         else:
             # one call for both: the tricks settle the game points of many deals
             gp, tricks = solver.solve_batch(hands, trumps, rules, contract, declarer,
-                                            "game_points", workers, with_tricks=True)
+                                            "game_points", workers, with_tricks=True,
+                                            slot=(contract, declarer))
             tricks_of.setdefault(players, tricks)
             makes = gp > 0
         out[(contract, declarer)] = (makes, gp, tricks)
         if after_key is not None:
             after_key(i)
+    if order is not None:                   # back to the order of ``deals``
+        back = np.empty_like(order)
+        back[order] = np.arange(len(order))
+        out = {key: tuple(a[back] for a in v) for key, v in out.items()}
     return out
 
 
 def _solve_all(deals: np.ndarray, trump: int, rules: RuleSet,
                keys: list[tuple[str, tuple[int, ...]]], workers: int,
                progress: Progress | None = None) -> dict:
-    """:func:`_solve_round` of every layout of an exact advice at once, searched in
-    :func:`~cuatrola_solver.dd.solver.search_order` (each contract's tables stay warm
-    over all of them, neighbours sharing their later tricks), the values handed back
-    in the order of ``deals``.  ``progress(done, total)`` counts the layouts of the
+    """:func:`_solve_round` of every layout of an exact advice at once (each contract's
+    tables warm over all of them); ``progress(done, total)`` counts the layouts of the
     keys done."""
-    order = solver.search_order(deals, trump)
     total = len(deals)
 
     def after_key(i: int) -> None:
         if progress:
             progress(total * (i + 1) // len(keys), total)
 
-    values = _solve_round(deals[order], trump, rules, keys, workers, after_key)
-    back = np.empty_like(order)
-    back[order] = np.arange(total)
-    return {key: tuple(a[back] for a in v) for key, v in values.items()}
+    return _solve_round(deals, trump, rules, keys, workers, after_key)
 
 
 @dataclass(frozen=True)
