@@ -160,6 +160,7 @@ cdef struct Ctx:
     int equiv
     int own             # K_OWN: the side whose points count
     long long nodes
+    uint64_t sig        # the signature of the rules and contract (ctx_sig), set by run
     int killer[5][4]    # per trick and place in it: the last card that cut off
     TT* tt              # the table of the current search: one of
     TT* tt_main         #   the points kinds'
@@ -763,6 +764,56 @@ cdef int endgame(Ctx* cx, St* st, int alpha, int beta) noexcept nogil:
     return endgame_card(cx, st, seats, 0, -1, -1, -1, -1, -1, 0, alpha, beta)
 
 
+cdef int held_bounds(Ctx* cx, St* st, int* lo_v, int* hi_v) noexcept nogil:
+    """At a trick boundary of a points search (``K_MARGIN``, ``K_EXT``, ``K_OWN``): bounds
+    on its future value from what the tricks table knows of this position (the tricks
+    search of the same deal, just before, fills it): d's future tricks lie in [lo, hi],
+    so the other side's play for tricks holds d to hi more and d's holds the other side
+    to the rest less lo, and what that many tricks can hold (``held_margin``,
+    ``points_held``) bounds the points.  Returns 0 when the table has nothing."""
+    cdef uint64_t k0, k1
+    cdef Entry* e
+    cdef int kind = cx.kind, con = cx.cantes_on, d = cx.d, o = 1 - cx.d, base, own, other
+    cdef int left = 5 - st.tricks[0] - st.tricks[1], hi_d, hi_o, cards, most, least
+    if cx.tt_tricks.sig != cx.sig:
+        return 0                    # the tricks table holds another contract's entries
+    cx.kind = K_TRICKS
+    cx.cantes_on = 0
+    boundary_key(cx, st, &k0, &k1)
+    cx.kind = kind
+    cx.cantes_on = con
+    e = tt_find(cx.tt_tricks, k0, k1)
+    if e == NULL:
+        return 0
+    hi_d = e.hi if e.hi < left else left               # more tricks d may take
+    hi_o = left - (e.lo if e.lo > 0 else 0)            # more tricks the other side may
+    base = st.points[d] - st.points[o]
+    if kind == K_OWN:
+        own = cx.own
+        other = 1 - own
+        cards = cx.monte + card_points(st.h[0] | st.h[1] | st.h[2] | st.h[3])
+        # own adds at most what its tricks hold and its cantes, at least what the
+        # other side's tricks leave of the cards
+        most = points_held(cx, st, own, hi_d if own == d else hi_o, 1)
+        least = cards - points_held(cx, st, other, hi_o if own == d else hi_d, 0)
+        if least < 0:
+            least = 0
+        if own == d:
+            lo_v[0] = least
+            hi_v[0] = most
+        else:
+            lo_v[0] = -most
+            hi_v[0] = -least
+        return 1
+    # d's final margin is at most held_margin(d, hi_d), at least -held_margin(o, hi_o)
+    hi_v[0] = held_margin(cx, st, d, hi_d) - base
+    lo_v[0] = -held_margin(cx, st, o, hi_o) - base
+    if kind == K_EXT:
+        hi_v[0] = 2 * hi_v[0] + 1
+        lo_v[0] = 2 * lo_v[0] - 1
+    return 1
+
+
 cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept nogil:
     """A trick boundary: the cantes (side of the leader first), then the lead.
 
@@ -837,6 +888,12 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
             return cx.value
         if st.points[1 - cx.d] + future_points(cx, st, 1 - cx.d) <= 100 and -cx.value >= beta:
             return -cx.value
+    if t <= 2 and cx.kind != K_TRICKS and cx.kind != K_LEAF \
+            and held_bounds(cx, st, &lo_b, &hi_b):
+        if hi_b <= alpha:
+            return hi_b
+        if lo_b >= beta:
+            return lo_b
     if (cx.cantes_on and t >= 1 and (cx.cante_after >> t) & 1
             and (pairs(st.h[0]) | pairs(st.h[1]) | pairs(st.h[2]) | pairs(st.h[3]))
             & ~SUNG_CABALLOS[st.sung]):
@@ -942,6 +999,7 @@ cdef int run(Ctx* cx, St* st, int bs, int kind, int alpha, int beta) noexcept no
     cx.equiv = kind == K_TRICKS
     cx.tt = cx.tt_tricks if kind == K_TRICKS else cx.tt_main
     sig = ctx_sig(cx)
+    cx.sig = sig
     if sig != cx.tt.sig:
         cx.tt.gen += 1
         cx.tt.sig = sig
@@ -1083,36 +1141,42 @@ cdef int points_held(Ctx* cx, St* st, int s, int k, int with_cantes) noexcept no
     """At a trick boundary: the most points side s can still add when it takes at most
     k more tricks.  Each trick it takes holds one card of every seat: at most every
     seat's k best cards, the monte (if it takes a trick at all) and, ``with_cantes``,
-    the cantes still open to it."""
+    the cantes still open to it (even with no trick more: a side that took the last
+    one may sing now)."""
     cdef int i, r, n, take, most = 0
-    if k <= 0:
-        return 0
-    most = cx.monte
-    for i in range(4):
-        take = k
-        r = 4
-        while r >= 0 and take > 0:
-            n = popcount(st.h[i] & (<uint32_t>0x08421 << r))
-            if n > take:
-                n = take
-            most += n * CARD_POINTS[r]
-            take -= n
-            r -= 1
+    if k > 0:
+        most = cx.monte
+        for i in range(4):
+            take = k
+            r = 4
+            while r >= 0 and take > 0:
+                n = popcount(st.h[i] & (<uint32_t>0x08421 << r))
+                if n > take:
+                    n = take
+                most += n * CARD_POINTS[r]
+                take -= n
+                r -= 1
     if with_cantes and cx.cantes_count:
         most += open_cantes(cx, st, s)
     return most
 
 
-cdef int held_loses(Ctx* cx, St* st, int s, int k) noexcept nogil:
-    """At a trick boundary of a points contract: True if side s loses whenever it takes
-    at most k more tricks (then the other side's play that holds it there beats it):
-    its margin is at most its points and all it can add (``points_held``) against the
-    other side's points and every other card point."""
+cdef int held_margin(Ctx* cx, St* st, int s, int k) noexcept nogil:
+    """At a trick boundary: the most side s's final margin (its points minus the other
+    side's) can be when it takes at most k more tricks: its points and all it can add
+    (``points_held``, its open cantes) against the other side's points and every other
+    card point."""
     cdef int o = 1 - s, most = points_held(cx, st, s, k, 0), sing = 0
     cdef int left = cx.monte + card_points(st.h[0] | st.h[1] | st.h[2] | st.h[3])
     if cx.cantes_count:
         sing = open_cantes(cx, st, s)
-    return st.points[s] - st.points[o] + 2 * most + sing - left < 0
+    return st.points[s] - st.points[o] + 2 * most + sing - left
+
+
+cdef int held_loses(Ctx* cx, St* st, int s, int k) noexcept nogil:
+    """At a trick boundary of a points contract: True if side s loses whenever it takes
+    at most k more tricks (then the other side's play that holds it there beats it)."""
+    return held_margin(cx, st, s, k) < 0
 
 
 cdef int held_under_101(Ctx* cx, St* st, int s, int k) noexcept nogil:
