@@ -1,0 +1,441 @@
+"""Where two line-ups of a duplicate run part, and the properties of the game that
+PIMC's play rests on (``cuatrola compare``).
+
+**Where two line-ups part.**  A duplicate run (:mod:`~cuatrola_solver.lab.selfplay`,
+``hands`` mode) plays each board twice, the line-ups swapped over the same deal and
+seats.  Two plays of a board are the same hand until the first *decision* where they
+differ: the same seat, at the same point of the hand (the same cards played and cantes
+sung before), chooses another card -- or, at a trick boundary, sings where the other
+play does not (or sings another suit).  Since the seat holds line-up ``a``'s player in
+one play and ``b``'s in the other, that first difference is a decision the two players
+took differently on the same view; everything after it follows from it.  Each board is
+a :class:`Parting`: the board's *duplicate difference* (line-up ``a``'s match points
+minus ``b``'s over the board's two plays, as the run's summary counts them), and where
+the plays first differ: the baza (trick) and the place in it, the seat, the contract,
+and the seat's *role* (``declarer`` or ``defender``: its side declares or defends; in
+paso, ``side A`` or ``side B``).  A board played the same way twice parts nowhere and
+its difference is 0.  A board whose calls differ (line-ups that bid by different rules)
+is not the same hand from the first card and is counted apart.
+
+The tallies (:func:`tally`) group the boards by the baza, contract, role and seat of
+the first difference: for each group the boards, the mean duplicate difference of
+those boards per hand, and the group's *share of the run's difference* (the sum of its
+boards' differences over every board of the run, per hand: the shares of all groups,
+the boards that part nowhere (0) and those whose calls differ add up to the run's
+``a - b``).  Both with 95% intervals over boards (:class:`~cuatrola_solver.lab.selfplay.Ratio`,
+the run's own estimator: boards are the unit).  At a card that differs, the two cards
+are also valued double dummy on the actual deal (``makes``, for the seat's side): whose
+card keeps the better result with every card seen (``a``, ``b`` or ``same``).
+
+**The properties** of Long, Sturtevant, Buro and Furtak ("Understanding the success of
+perfect information Monte Carlo sampling in game tree search", AAAI 2010), measured on
+the card decisions of the run's records (:class:`Properties`).  A *decision* is a card
+a seat played with two legal cards or more.
+
+- *Disambiguation*: at each decision, the number of layouts of the hidden cards
+  consistent with what the seat on turn has seen (its own cards, the muestra, the
+  calls, every card and cante before:
+  :func:`~cuatrola_solver.hidden.knowledge.knowledge_of` and
+  :func:`~cuatrola_solver.hidden.deals.count_deals`), by baza: the median, the mean of
+  its base-2 logarithm (the *bits* still hidden), the bits left as a share of the
+  first baza's, and the share of decisions taken knowing every card (one layout).  The
+  faster the layouts fall, the sooner the deals PIMC samples are the one it plays, and
+  the less a card chosen as if every card were seen can cost (Long et al.'s
+  disambiguation factor is high).
+- *Leaf correlation*: at the last decision of each hand, the share where every legal
+  card gives the same double-dummy result (the deciding side wins with all of them, or
+  loses with all of them) on the actual deal: siblings near the leaves with one payoff.
+  The same share at every decision is given by baza (``dd alike``).  Where the cards
+  all give one result, no choice can lose what another would win, and PIMC's *strategy
+  fusion* (valuing a card as if the later cards could differ from deal to deal) costs
+  nothing; Long et al. found PIMC strong where the correlation is high.
+- *Bias*: the share of hands the declaring side (paso: side A) wins double dummy from
+  the first lead, per contract: how one-sided the deals are.  A contract won (or lost)
+  double dummy in nearly every deal leaves the card play little to decide.
+
+Proportions are shares of the hands (or decisions), with the Wilson interval
+(:func:`~cuatrola_solver.advice.stats.wilson`) of that share over the *boards* that have
+such hands: the two plays of a board share their deal, and often every card, so a board
+counts once.  Everything is read through
+:func:`~cuatrola_solver.lab.selfplay.run_records`: each record checked as ``check``
+checks it and as the run wrote it; a board with one play only (a run still growing, or
+cut) is left out and counted.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import asdict, dataclass, field
+from typing import Iterable
+
+from ..advice.stats import wilson
+from ..dd import solver
+from ..errors import LabError, quote
+from ..game.cards import format_card
+from ..game.hand import Hand
+from ..game.play import SUIT_NAMES, side_of
+from ..game.view import View
+from ..hidden.deals import count_deals
+from ..hidden.knowledge import knowledge_of
+from ..notation.record import HandRecord
+from ..notation.replay import replay_cards
+from .records import LabRecord
+from .selfplay import LabConfig, Ratio, Summary, run_records
+
+__all__ = ["Parting", "part", "tally", "HandFacts", "facts_of", "decision", "Properties", "Comparison",
+           "compare", "ROLES", "CONTRACTS"]
+
+#: the contracts in the order the lab lists them
+CONTRACTS = ("paso", "solo", "contrasolo", "cuatrola", "quintola")
+#: the roles of a seat, in the order they are listed
+ROLES = ("declarer", "defender", "side A", "side B")
+
+
+# --- where two plays part ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Parting:
+    """Where the two plays of one board first differ.
+
+    ``kind``: ``none`` (the same hand twice), ``calls`` (the calls differ: counted
+    apart), ``card`` or ``cante``.  ``diff``: line-up a's match points minus b's over
+    the two plays.  For a card: its ``trick`` (baza, 1 to 5), ``place`` in the baza (1:
+    the lead), ``seat``, ``role`` (``declarer``/``defender``, in paso ``side A``/``side
+    B``), what ``a``'s and ``b``'s players played there, and ``dd``: whose card keeps
+    the better result double dummy on the actual deal for the seat's side (``a``,
+    ``b``, ``same``).  For a cante: ``trick`` is the baza it precedes, ``seat`` the
+    singer, ``a``/``b`` what each player did (``cante oros``, ``no cante``)."""
+
+    board: int
+    diff: int
+    kind: str
+    contract: str | None = None
+    trick: int | None = None
+    place: int | None = None
+    seat: int | None = None
+    role: str | None = None
+    a: str | None = None
+    b: str | None = None
+    dd: str | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _events(rec: HandRecord) -> list[tuple]:
+    """The decisions a record shows, in playing order: ``("card", trick, place, card)``
+    and ``("cante", after_trick, seat, suit)`` (a cante before the next baza)."""
+    out: list[tuple] = []
+    for t in range(len(rec.tricks) + 1):
+        out += [("cante", t, k.seat, k.suit) for k in rec.cantes if k.after_trick == t]
+        if t < len(rec.tricks):
+            out += [("card", t + 1, j, c) for j, c in enumerate(rec.tricks[t], 1)]
+    return out
+
+
+def _first_difference(e0: list, e1: list) -> int | None:
+    for i, (x, y) in enumerate(zip(e0, e1)):
+        if x != y:
+            return i
+    return None if len(e0) == len(e1) else min(len(e0), len(e1))
+
+
+def role_of(seat: int, contract: str, declaring) -> str:
+    """``declarer`` or ``defender`` (the seat's side declares or defends), in paso
+    ``side A`` or ``side B``."""
+    side = side_of(seat)
+    if contract == "paso":
+        return f"side {side}"
+    return "declarer" if side == declaring else "defender"
+
+
+def _points(r: LabRecord) -> int:
+    """Line-up a's match points minus b's in one record."""
+    result = r.lab["result"]
+    sign = 1 if Summary.who(r.lab, result["winner"]) == "a" else -1
+    return sign * result["game_points"]
+
+
+def _calls(rec: HandRecord) -> list[str]:
+    return list(rec.auction) if rec.auction is not None else ["paso"] * 4
+
+
+def part(plays: Iterable[LabRecord]) -> Parting:
+    """Where the two plays of one board (play 0, then play 1) first differ."""
+    r0, r1 = plays
+    board = r0.lab["deal"]
+    diff = _points(r0) + _points(r1)
+    if _calls(r0.record) != _calls(r1.record):
+        return Parting(board, diff, "calls")
+    e0, e1 = _events(r0.record), _events(r1.record)
+    i = _first_difference(e0, e1)
+    # the card that differs is the k-th of play 0 (an event past its end: none is)
+    k = sum(1 for x in e0[:i] if x[0] == "card") if i is not None else -1
+    found = {}
+    for n, (t, j, hand, _) in enumerate(replay_cards(r0.record)):
+        if n == 0:
+            contract, declaring = hand.contract, hand.pos.declaring_side
+        if n == k:
+            found = {"trick": t, "place": j, "seat": hand.pos.to_play,
+                     "values": solver.solve_cards(hand.pos, hand.rules, "makes")}
+            break
+    if i is None:
+        return Parting(board, diff, "none", contract)
+    e = [x[i] if i < len(x) else None for x in (e0, e1)]
+    if all(x is not None and x[0] == "card" for x in e):
+        seat = found["seat"]
+        mine = side_of(seat)
+        kept = {}
+        for r, x in zip((r0, r1), e):
+            won = bool(found["values"][x[3]]) == (mine == declaring)
+            kept[Summary.who(r.lab, str(mine))] = (format_card(x[3]), won)
+        dd = "same" if kept["a"][1] == kept["b"][1] else "a" if kept["a"][1] else "b"
+        return Parting(board, diff, "card", contract, found["trick"], found["place"], seat,
+                       role_of(seat, contract, declaring), kept["a"][0], kept["b"][0], dd)
+    sung = next((x for x in e if x is not None and x[0] == "cante"), None)
+    if sung is None:            # one play ends where the other plays on: not one hand
+        raise LabError(f"board {board}: one play ends where the other plays a card")
+    seat = sung[2]
+    did = {}
+    for r, x in zip((r0, r1), e):
+        did[Summary.who(r.lab, str(side_of(seat)))] = (
+            f"cante {SUIT_NAMES[x[3]]}" if x is not None and x[0] == "cante" else "no cante")
+    return Parting(board, diff, "cante", contract, sung[1] + 1, None, seat,
+                   role_of(seat, contract, declaring), did["a"], did["b"])
+
+
+# --- the tallies ------------------------------------------------------------------------
+
+def _order(key: str):
+    if key == "contract":
+        return lambda v: (CONTRACTS.index(v) if v in CONTRACTS else len(CONTRACTS), str(v))
+    if key == "role":
+        return lambda v: ROLES.index(v)
+    return lambda v: v
+
+
+def tally(partings: list[Parting], key: str) -> list[dict]:
+    """The boards that part at a card or a cante, grouped by ``key`` (``trick``,
+    ``contract``, ``role``, ``seat``) of their first difference: for each group the
+    boards, their mean duplicate difference per hand (``mean``) and the group's share of
+    the run's difference per hand (``share``: over every board, 0 for the boards outside
+    the group), each with its 95% interval over boards; how many of the boards a came
+    out ahead, level or behind; and, for cards, whose card kept the better result
+    double dummy (``dd``)."""
+    parted = [p for p in partings if p.kind in ("card", "cante")]
+    rows = []
+    for value in sorted({getattr(p, key) for p in parted}, key=_order(key)):
+        inside = [p for p in parted if getattr(p, key) == value]
+        mean, share = Ratio(), Ratio()
+        for p in inside:
+            mean.add(p.diff, 2)
+        for p in partings:
+            share.add(p.diff if p.kind in ("card", "cante") and getattr(p, key) == value
+                      else 0, 2)
+        rows.append({key: value, "boards": len(inside), "mean": mean.to_dict(),
+                     "share": share.to_dict(),
+                     "a_ahead": sum(p.diff > 0 for p in inside),
+                     "level": sum(p.diff == 0 for p in inside),
+                     "a_behind": sum(p.diff < 0 for p in inside),
+                     "dd": {w: sum(p.dd == w for p in inside) for w in ("a", "same", "b")}})
+    return rows
+
+
+def _kind(partings: list[Parting], kind: str) -> dict:
+    mean, share = Ratio(), Ratio()
+    for p in partings:
+        if p.kind == kind:
+            mean.add(p.diff, 2)
+        share.add(p.diff if p.kind == kind else 0, 2)
+    return {"boards": sum(p.kind == kind for p in partings), "mean": mean.to_dict(),
+            "share": share.to_dict()}
+
+
+# --- the properties ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class HandFacts:
+    """What one hand shows of the properties: its contract, whether the declaring side
+    (paso: side A) wins double dummy from the first lead, and each decision (a card
+    played with two legal cards or more) as ``(trick, place, layouts, alike)``: its baza
+    and place in it, and :func:`decision`'s figures."""
+
+    contract: str
+    dd_win: bool
+    decisions: tuple[tuple[int, int, int, bool], ...]
+
+
+def decision(hand: Hand) -> tuple[int, bool]:
+    """``(layouts, alike)`` of the seat on turn in ``hand`` (every hand known): the
+    layouts of the hidden cards consistent with what that seat has seen, and whether
+    every legal card gives the same double-dummy result (``makes``) on the actual
+    deal."""
+    layouts = count_deals(knowledge_of(View.on_turn(hand)))
+    values = solver.solve_cards(hand.pos, hand.rules, "makes")
+    return layouts, len(set(values.values())) == 1
+
+
+def facts_of(rec: HandRecord) -> HandFacts:
+    """The :class:`HandFacts` of a finished record that
+    :func:`~cuatrola_solver.notation.replay.replay_deal` has checked."""
+    decisions = []
+    contract, dd_win = "paso", False
+    for n, (t, j, hand, _) in enumerate(replay_cards(rec)):
+        if n == 0:
+            contract = hand.contract
+            dd_win = bool(solver.solve(hand.pos, hand.rules, "makes"))
+        if len(hand.legal_cards()) >= 2:
+            decisions.append((t, j, *decision(hand)))
+    return HandFacts(contract, dd_win, tuple(decisions))
+
+
+@dataclass
+class _Shares:
+    """Proportions by key, boards as the unit: each board adds, per key, (how many,
+    out of how many) when it has any."""
+
+    ratios: dict = field(default_factory=dict)
+
+    def add_board(self, counts: dict) -> None:
+        for key, (v, h) in counts.items():
+            if h:
+                self.ratios.setdefault(key, Ratio()).add(v, h)
+
+    def row(self, key) -> dict:
+        """``hands``, ``boards`` and the ``share`` (``mean``, ``ci95``) of ``key``."""
+        r = self.ratios.get(key, Ratio())
+        mean = r.mean
+        return {"hands": int(r.h), "boards": r.n,
+                "share": {"mean": mean,
+                          "ci95": None if mean is None else list(wilson(mean * r.n, r.n))}}
+
+
+class Properties:
+    """The properties of the hands of a run, fed board by board (see the module)."""
+
+    def __init__(self) -> None:
+        self.hands = 0
+        self.without_choice = 0
+        self.layouts: dict[int, list[int]] = {}
+        self.known = _Shares()
+        self.alike = _Shares()
+        self.leaf = _Shares()
+        self.bias = _Shares()
+
+    def add_board(self, facts: list[HandFacts]) -> None:
+        per_trick: dict[int, list[int]] = {}     # trick -> [decisions, known, alike]
+        leaf: dict[str, list[int]] = {}
+        bias: dict[str, list[int]] = {}
+        for f in facts:
+            self.hands += 1
+            for c in (f.contract, "all"):
+                b = bias.setdefault(c, [0, 0])
+                b[0] += f.dd_win
+                b[1] += 1
+            if not f.decisions:
+                self.without_choice += 1
+                continue
+            for t, _, layouts, alike in f.decisions:
+                self.layouts.setdefault(t, []).append(layouts)
+                row = per_trick.setdefault(t, [0, 0, 0])
+                row[0] += 1
+                row[1] += layouts == 1
+                row[2] += alike
+            for c in (f.contract, "all"):
+                x = leaf.setdefault(c, [0, 0])
+                x[0] += f.decisions[-1][3]
+                x[1] += 1
+        self.known.add_board({t: (r[1], r[0]) for t, r in per_trick.items()})
+        self.alike.add_board({t: (r[2], r[0]) for t, r in per_trick.items()})
+        self.leaf.add_board({c: tuple(x) for c, x in leaf.items()})
+        self.bias.add_board({c: tuple(x) for c, x in bias.items()})
+
+    def to_dict(self) -> dict:
+        bits = {t: statistics.fmean(math.log2(x) for x in v) for t, v in self.layouts.items()}
+        first = bits.get(min(bits)) if bits else None
+        tricks = []
+        for t in sorted(self.layouts):
+            v = self.layouts[t]
+            tricks.append({"trick": t, "decisions": len(v), "layouts_median": statistics.median(v),
+                           "bits": bits[t],
+                           "bits_left": bits[t] / first if first else None,
+                           "known": self.known.row(t)["share"],
+                           "dd_alike": self.alike.row(t)["share"]})
+        contracts = lambda shares: [  # noqa: E731
+            dict(contract=c, **shares.row(c)) for c in (*CONTRACTS, "all")
+            if c in shares.ratios]
+        return {"hands": self.hands, "without_choice": self.without_choice,
+                "by_trick": tricks, "leaf_correlation": contracts(self.leaf),
+                "bias": contracts(self.bias)}
+
+
+# --- a run ------------------------------------------------------------------------------
+
+class Comparison:
+    """A duplicate run read back: the partings of its boards and the properties of its
+    hands (:func:`compare`)."""
+
+    def __init__(self, path: str, config: LabConfig) -> None:
+        self.path = path
+        self.config = config
+        self.partings: list[Parting] = []
+        self.properties = Properties()
+        self.boards = 0
+        self.unfinished = 0                  # records of a board with one play only
+
+    @property
+    def paired(self) -> bool:
+        """Whether each board is played twice (the line-ups differ)."""
+        return len(self.config.plays) == 2
+
+    def add_board(self, plays: list[LabRecord]) -> None:
+        self.boards += 1
+        if self.paired:
+            self.partings.append(part(plays))
+        self.properties.add_board([facts_of(r.record) for r in plays])
+
+    def to_dict(self) -> dict:
+        c = self.config
+        d = {"run": self.path, "a": c.a, "b": c.b, "rules": c.rules, "seed": c.seed,
+             "boards": self.boards, "hands": self.properties.hands,
+             "unfinished": self.unfinished, "paired": self.paired}
+        if self.paired:
+            diff = Ratio()
+            for p in self.partings:
+                diff.add(p.diff, 2)
+            d["difference"] = diff.to_dict()
+            d["partings"] = {"boards": len(self.partings),
+                             "none": sum(p.kind == "none" for p in self.partings),
+                             "calls": _kind(self.partings, "calls"),
+                             "card": _kind(self.partings, "card"),
+                             "cante": _kind(self.partings, "cante"),
+                             "by_trick": tally(self.partings, "trick"),
+                             "by_contract": tally(self.partings, "contract"),
+                             "by_role": tally(self.partings, "role"),
+                             "by_seat": tally(self.partings, "seat")}
+        d["properties"] = self.properties.to_dict()
+        return d
+
+
+def compare(path: str) -> Comparison:
+    """Read the duplicate run ``path`` (``selfplay --out``, single hands) and compare its
+    line-ups board by board.  A run of matches, or a file with no finished board, is
+    refused (:class:`LabError`); a last board with one play only is left out."""
+    comparison = None
+    board: list[LabRecord] = []
+    for r, finished in run_records(path):
+        if comparison is None:
+            config = LabConfig.of_key(r.lab["config"])
+            if config.mode != "hands":
+                raise LabError(f"{path}: a run of matches: compare reads runs of single "
+                               f"hands (selfplay --hands), whose boards are one deal each")
+            comparison = Comparison(path, config)
+        board.append(r)
+        if finished:
+            comparison.add_board(board)
+            board = []
+    if comparison is None or not comparison.boards:
+        raise LabError(f"{quote(path)} holds no finished board of a run")
+    comparison.unfinished = len(board)
+    return comparison
