@@ -494,14 +494,16 @@ def run_records(path: str, config: LabConfig | None = None
     :meth:`LabConfig.of_key`), and every later record must name it too."""
     done = 0
     order = None
+    given = config is not None
     for r in read_lab_records(path, complete_only=True):
         found = r.lab["config"]
         if config is None:
             config = LabConfig.of_key(found)
         elif found != config.key():
             raise LabError(f"{path} is from another configuration (line {r.line}: "
-                           f"{_diff(found, config.key())}): give another --out, or the same "
-                           f"options to --resume it")
+                           f"{_diff(found, config.key())}): "
+                           + ("give another --out, or the same options to --resume it"
+                              if given else "a run's file holds the records of one run"))
         if order is None:
             order = _Order(path, config)
         order.check(r, done)
