@@ -3,6 +3,8 @@ properties of the game behind PIMC's play."""
 
 from __future__ import annotations
 
+from typing import List
+
 import typer
 from tabulate import tabulate
 
@@ -89,11 +91,13 @@ def _properties(props: dict) -> list[str]:
 
 
 def render(report: dict) -> str:
-    lines = [f"{report['run']}: {report['boards']} boards ({report['hands']} hands), rules "
-             f"{report['rules']}, seed {report['seed']}"
-             + (f"; {report['unfinished']} record of an unfinished board left out"
-                if report["unfinished"] else ""),
-             f"  a = {report['a']}", f"  b = {report['b']}"]
+    lines = [f"{r['run']}: {r['boards']} boards ({r['hands']} hands), rules "
+             f"{report['rules']}, seed {r['seed']}"
+             + (f"; {r['unfinished']} record of an unfinished board left out"
+                if r["unfinished"] else "") for r in report["runs"]]
+    if len(report["runs"]) > 1:
+        lines.append(f"together: {report['boards']} boards ({report['hands']} hands)")
+    lines += [f"  a = {report['a']}", f"  b = {report['b']}"]
     if report["paired"]:
         lines.append(f"a - b, match points per hand: {_mean(report['difference'])} "
                      f"(duplicate, paired by board)")
@@ -109,14 +113,16 @@ def register(app: typer.Typer) -> None:
     @app.command("compare")
     @user_errors
     def compare_command(
-        run: str = typer.Argument(..., metavar="RUN", help="A duplicate run of single "
-                                  "hands, as selfplay --out writes it (JSON lines)."),
+        runs: List[str] = typer.Argument(..., metavar="RUN", help="Duplicate runs of "
+                                         "single hands, as selfplay --out writes them "
+                                         "(JSON lines): the same two line-ups and rules, "
+                                         "any seeds; their boards are pooled."),
         json_out: bool = JsonOption,
     ) -> None:
         """Where the two line-ups of a duplicate run part: the first card that differs,
         by baza, contract, role and seat; and the properties behind PIMC's play
         (disambiguation, leaf correlation, bias)."""
-        report = compare(run).to_dict()
+        report = compare(runs).to_dict()
         if json_out:
             emit_json(report)
             return

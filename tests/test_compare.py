@@ -48,6 +48,9 @@ RUNS = {
     "natural": ("heuristic", "random", "online", (), 6),
     "same": ("heuristic", "heuristic", "online", (), 3),
 }
+#: the seed of each run (21 unless said)
+SEEDS = {"forced-again": 22}
+RUNS["forced-again"] = RUNS["forced"][:4] + (5,)
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +59,8 @@ def runs(tmp_path_factory):
     folder = tmp_path_factory.mktemp("compare")
     out = {}
     for name, (a, b, rules, auctions, count) in RUNS.items():
-        config = LabConfig.make(a, b, rules, seed=21, count=count, odds_samples=0,
+        config = LabConfig.make(a, b, rules, seed=SEEDS.get(name, 21), count=count,
+                                odds_samples=0,
                                 auctions=auctions)
         path = folder / f"{name}.jsonl"
         summary = selfplay.run(config, str(path), workers=1)
@@ -449,8 +453,32 @@ def test_a_last_board_with_one_play_is_left_out(runs, tmp_path):
     cut = tmp_path / "growing.jsonl"
     cut.write_text("".join(x + "\n" for x in lines[:-1]) + lines[-1][:40], encoding="utf-8")
     c = compare(str(cut))
-    assert (c.boards, c.unfinished) == (len(lines) // 2 - 1, 1)
-    assert c.to_dict()["hands"] == len(lines) - 2
+    d = c.to_dict()
+    assert (c.boards, d["unfinished"]) == (len(lines) // 2 - 1, 1)
+    assert d["runs"] == [{"run": str(cut), "seed": 21, "boards": len(lines) // 2 - 1,
+                          "hands": len(lines) - 2, "unfinished": 1}]
+    assert d["hands"] == len(lines) - 2
+
+
+def test_runs_of_the_same_lineups_are_pooled(runs):
+    one, two = runs["forced"][0], runs["forced-again"][0]
+    both = compare([str(one), str(two)])
+    alone = [compare(str(one)), compare(str(two))]
+    assert both.partings == alone[0].partings + alone[1].partings
+    d = both.to_dict()
+    assert [r["seed"] for r in d["runs"]] == [21, 22]
+    assert d["boards"] == 12 + 5 and d["hands"] == 2 * 17
+    diffs = [p.diff for p in both.partings]
+    assert d["difference"]["mean"] == pytest.approx(sum(diffs) / (2 * len(diffs)))
+    assert d["properties"]["hands"] == 34
+
+
+@pytest.mark.parametrize("other, words", [
+    ("forced", "is the run"), ("pimc", "a run of other line-ups or rules"),
+    ("narro", "a run of other line-ups or rules")])
+def test_runs_that_cannot_be_pooled_are_refused(runs, other, words):
+    with pytest.raises(LabError, match=words):
+        compare([str(runs["forced"][0]), str(runs[other][0])])
 
 
 def test_a_run_of_one_lineup_has_properties_and_nothing_to_pair(runs):

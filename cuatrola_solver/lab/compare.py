@@ -67,7 +67,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import asdict, dataclass, field
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from ..advice.stats import wilson
 from ..dd import solver
@@ -373,33 +373,72 @@ class Properties:
 # --- a run ------------------------------------------------------------------------------
 
 class Comparison:
-    """A duplicate run read back: the partings of its boards and the properties of its
-    hands (:func:`compare`)."""
+    """Duplicate runs of the same two line-ups read back: the partings of their boards and
+    the properties of their hands (:func:`compare`).  ``runs`` lists each file read:
+    ``{run, seed, boards, hands, unfinished}``."""
 
-    def __init__(self, path: str, config: LabConfig) -> None:
-        self.path = path
+    def __init__(self, config: LabConfig) -> None:
         self.config = config
+        self.runs: list[dict] = []
         self.partings: list[Parting] = []
         self.properties = Properties()
-        self.boards = 0
-        self.unfinished = 0                  # records of a board with one play only
 
     @property
     def paired(self) -> bool:
         """Whether each board is played twice (the line-ups differ)."""
         return len(self.config.plays) == 2
 
+    @property
+    def boards(self) -> int:
+        return sum(r["boards"] for r in self.runs)
+
     def add_board(self, plays: list[LabRecord]) -> None:
-        self.boards += 1
+        run = self.runs[-1]
+        run["boards"] += 1
+        run["hands"] += len(plays)
         if self.paired:
             self.partings.append(part(plays))
         self.properties.add_board([facts_of(r.record) for r in plays])
 
+    def read(self, path: str) -> None:
+        """Add the finished boards of the run ``path`` (see :func:`compare`)."""
+        run = None
+        board: list[LabRecord] = []
+        for r, finished in run_records(path):
+            if run is None:
+                run = self._begin(path, LabConfig.of_key(r.lab["config"]))
+            board.append(r)
+            if finished:
+                self.add_board(board)
+                board = []
+        if run is None or not run["boards"]:
+            raise LabError(f"{quote(path)} holds no finished board of a run")
+        run["unfinished"] = len(board)
+
+    def _begin(self, path: str, config: LabConfig) -> dict:
+        if config.mode != "hands":
+            raise LabError(f"{path}: a run of matches: compare reads runs of single hands "
+                           f"(selfplay --hands), whose boards are one deal each")
+        mine = self.config
+        if (config.a, config.b, config.rules) != (mine.a, mine.b, mine.rules):
+            raise LabError(f"{path} is a run of other line-ups or rules than "
+                           f"{self.runs[0]['run']} (a = {config.a}, b = {config.b}, rules "
+                           f"{config.rules}): compare runs of the same two line-ups")
+        for r in self.runs:
+            if r["config"] == config:
+                raise LabError(f"{path} is the run {r['run']} again (seed {config.seed}): "
+                               f"its boards would count twice")
+        run = {"run": path, "seed": config.seed, "boards": 0, "hands": 0, "unfinished": 0,
+               "config": config}
+        self.runs.append(run)
+        return run
+
     def to_dict(self) -> dict:
         c = self.config
-        d = {"run": self.path, "a": c.a, "b": c.b, "rules": c.rules, "seed": c.seed,
-             "boards": self.boards, "hands": self.properties.hands,
-             "unfinished": self.unfinished, "paired": self.paired}
+        runs = [{k: v for k, v in r.items() if k != "config"} for r in self.runs]
+        d = {"runs": runs, "a": c.a, "b": c.b, "rules": c.rules, "boards": self.boards,
+             "hands": self.properties.hands,
+             "unfinished": sum(r["unfinished"] for r in runs), "paired": self.paired}
         if self.paired:
             diff = Ratio()
             for p in self.partings:
@@ -410,32 +449,28 @@ class Comparison:
                              "calls": _kind(self.partings, "calls"),
                              "card": _kind(self.partings, "card"),
                              "cante": _kind(self.partings, "cante"),
-                             "by_trick": tally(self.partings, "trick"),
-                             "by_contract": tally(self.partings, "contract"),
-                             "by_role": tally(self.partings, "role"),
-                             "by_seat": tally(self.partings, "seat")}
+                             **{f"by_{key}": tally(self.partings, key)
+                                for key in ("trick", "contract", "role", "seat")}}
         d["properties"] = self.properties.to_dict()
         return d
 
 
-def compare(path: str) -> Comparison:
-    """Read the duplicate run ``path`` (``selfplay --out``, single hands) and compare its
-    line-ups board by board.  A run of matches, or a file with no finished board, is
-    refused (:class:`LabError`); a last board with one play only is left out."""
+def compare(paths: str | Sequence[str]) -> Comparison:
+    """Read the duplicate runs ``paths`` (``selfplay --out`` files of single hands, the
+    same two line-ups and rules, any seeds; one path or several) and compare their
+    line-ups board by board, the boards of all of them pooled.  A run of matches, of
+    other line-ups or rules than the first, the same run twice, or a file with no
+    finished board, is refused (:class:`LabError`); a last board with one play only is
+    left out and counted."""
+    paths = [paths] if isinstance(paths, str) else list(paths)
     comparison = None
-    board: list[LabRecord] = []
-    for r, finished in run_records(path):
+    for path in paths:
         if comparison is None:
-            config = LabConfig.of_key(r.lab["config"])
-            if config.mode != "hands":
-                raise LabError(f"{path}: a run of matches: compare reads runs of single "
-                               f"hands (selfplay --hands), whose boards are one deal each")
-            comparison = Comparison(path, config)
-        board.append(r)
-        if finished:
-            comparison.add_board(board)
-            board = []
-    if comparison is None or not comparison.boards:
-        raise LabError(f"{quote(path)} holds no finished board of a run")
-    comparison.unfinished = len(board)
+            first = next(run_records(path), None)
+            if first is None:
+                raise LabError(f"{quote(path)} holds no finished board of a run")
+            comparison = Comparison(LabConfig.of_key(first[0].lab["config"]))
+        comparison.read(path)
+    if comparison is None:
+        raise LabError("no run to compare")
     return comparison
