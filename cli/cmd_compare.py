@@ -3,7 +3,7 @@ properties of the game behind PIMC's play."""
 
 from __future__ import annotations
 
-from typing import List
+from typing import List, Optional
 
 import typer
 from tabulate import tabulate
@@ -41,10 +41,10 @@ def _partings(report: dict) -> list[str]:
     def share(k: int) -> str:
         return f"{100 * k / n:.1f}%"
 
-    lines = ["", "where the two plays of a board part (the first decision that differs: the "
-             "same seat, the same cards before, another card or cante);",
-             "a - b per hand over those boards, and their share of the run's a - b (95% "
-             "intervals over boards):",
+    lines = ["", "where the two plays of a board part: the first decision that differs (the "
+             "same seat,", "the same cards before, another card or cante); a - b per hand "
+             "over those boards, and", "their share of the run's a - b (95% intervals over "
+             "boards):",
              f"  no difference    {p['none']} boards ({share(p['none'])}): 0 each"]
     for kind, what in (("card", "a card"), ("cante", "a cante")):
         k = p[kind]
@@ -60,8 +60,10 @@ def _partings(report: dict) -> list[str]:
                  f"{r['dd']['a']}/{r['dd']['same']}/{r['dd']['b']}"] for r in p[name]]
         lines += ["", f"by {heading} of the first difference:",
                   tabulate(rows, headers=[heading, "boards", "%", "a - b (these boards)",
-                                          "share of a - b", "a ahead/level/behind",
-                                          "dd: a/same/b better"], disable_numparse=True)]
+                                          "share of a - b", "a +/=/-", "dd a/=/b"],
+                           disable_numparse=True)]
+    lines += ["(a +/=/-: boards where a scored more, as much, less; dd a/=/b: where a's card, "
+              "either,", "or b's kept the better result double dummy on the actual deal)"]
     return lines
 
 
@@ -69,16 +71,15 @@ def _properties(props: dict) -> list[str]:
     rows = [[t["trick"], t["decisions"], f"{t['layouts_median']:,g}", f"{t['bits']:.1f}",
              f"{100 * t['bits_left']:.0f}", *_pct(t["known"]), *_pct(t["dd_alike"])]
             for t in props["by_trick"]]
-    lines = ["", f"the hands' properties ({props['hands']} hands; a decision is a card played "
-             f"with two legal cards or more):",
-             "disambiguation: the layouts of the hidden cards the seat on turn cannot tell "
-             "apart, by baza (bits: their log2; known: one layout);",
-             "dd alike: every legal card gives the same result double dummy",
+    lines = ["", f"the hands' properties ({props['hands']} hands; a decision: a card played "
+             f"with two legal cards or more)", "disambiguation: the layouts of the hidden "
+             "cards the seat on turn cannot tell apart,", "by baza (bits: their log2; known: "
+             "one layout); dd alike: every legal card gives the same", "result double dummy:",
              tabulate(rows, headers=["baza", "decisions", "layouts (median)", "bits",
                                      "bits left %", "known %", "95%", "dd alike %", "95%"],
                       disable_numparse=True)]
     for key, title in (("leaf_correlation", "leaf correlation: at the last decision of each "
-                        "hand, every legal card gives the same result double dummy"
+                        "hand, every legal card gives\nthe same result double dummy"
                         + (f" ({props['without_choice']} hands without a decision left out)"
                            if props["without_choice"] else "")),
                        ("bias", "bias: the declaring side (paso: side A) wins double dummy "
@@ -87,6 +88,19 @@ def _properties(props: dict) -> list[str]:
         lines += ["", title + ":",
                   tabulate(rows, headers=["contract", "hands", "%", "95%"],
                            disable_numparse=True)]
+    return lines
+
+
+def _asked(asked: dict) -> list[str]:
+    lines = ["", f"{asked['player']} asked at each of line-up a's {asked['decisions']:,} "
+             f"decisions (the same view and seed):", "how often it would play another "
+             "card, and where it would, whose card kept the better", "result double dummy "
+             "(dd a/=/b):"]
+    for name, key, heading in TALLIES[:3]:
+        rows = [[r[key], r["decisions"], *_pct(r["differ"]),
+                 f"{r['dd']['a']}/{r['dd']['same']}/{r['dd']['b']}"] for r in asked[name]]
+        lines += ["", tabulate(rows, headers=[heading, "decisions", "another card %", "95%",
+                                              "dd a/=/b"], disable_numparse=True)]
     return lines
 
 
@@ -106,6 +120,8 @@ def render(report: dict) -> str:
         lines.append("the two line-ups are the same: each board was played once, so there "
                      "is nothing to pair")
     lines += _properties(report["properties"])
+    if "asked" in report:
+        lines += _asked(report["asked"])
     return "\n".join(lines)
 
 
@@ -117,12 +133,17 @@ def register(app: typer.Typer) -> None:
                                          "single hands, as selfplay --out writes them "
                                          "(JSON lines): the same two line-ups and rules, "
                                          "any seeds; their boards are pooled."),
+        ask: Optional[str] = typer.Option(
+            None, "--ask", metavar="SPEC", help="Also ask this player (line-up b's, or "
+            "any: 'pimc:samples=100') at each decision line-up a took with a choice, on "
+            "the same view and seed: how often it would play another card, by baza, "
+            "contract and role (it plays each of those decisions again)."),
         json_out: bool = JsonOption,
     ) -> None:
         """Where the two line-ups of a duplicate run part: the first card that differs,
         by baza, contract, role and seat; and the properties behind PIMC's play
         (disambiguation, leaf correlation, bias)."""
-        report = compare(runs).to_dict()
+        report = compare(runs, ask).to_dict()
         if json_out:
             emit_json(report)
             return

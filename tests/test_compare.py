@@ -27,8 +27,8 @@ from cuatrola_solver.game.hand import Hand
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.lab import selfplay
 from cuatrola_solver.lab.compare import (HandFacts, Parting, Properties, compare, decision,
-                                         facts_of, tally)
-from cuatrola_solver.lab.selfplay import LabConfig
+                                         facts_of, share_interval, tally)
+from cuatrola_solver.lab.selfplay import LabConfig, Ratio
 from cuatrola_solver.notation.record import record_from_obj
 from cuatrola_solver.notation.replay import record_of, replay_deal
 
@@ -402,7 +402,10 @@ def test_the_properties_of_made_up_hands_by_hand():
     assert by[1]["bits"] == pytest.approx(b1) and by[1]["bits_left"] == pytest.approx(1)
     # dd alike at baza 1: board 1 one of two, board 2 one of one: 2/3 over two boards
     assert by[1]["dd_alike"]["mean"] == pytest.approx(2 / 3)
-    assert by[1]["dd_alike"]["ci95"] == pytest.approx(list(wilson(4 / 3, 2)))
+    # its interval: residuals -1/3 and +1/3, se = sqrt((2/9) / 2) / 1.5 = 2/9, so the
+    # effective hands (2/3)(1/3) / (2/9)^2 = 4.5, kept within 2 boards and 3 decisions
+    assert by[1]["dd_alike"]["effective"] == 3
+    assert by[1]["dd_alike"]["ci95"] == pytest.approx(list(wilson(2, 3)))
     assert by[1]["known"]["mean"] == 0
     assert by[3]["bits"] == pytest.approx(2) and by[3]["bits_left"] == pytest.approx(2 / b1)
     assert by[4]["layouts_median"] == 3.5 and by[4]["bits"] == pytest.approx(math.log2(6) / 2)
@@ -412,10 +415,33 @@ def test_the_properties_of_made_up_hands_by_hand():
     assert (leaf["paso"]["hands"], leaf["paso"]["share"]["mean"]) == (2, 0.5)
     assert (leaf["solo"]["hands"], leaf["solo"]["share"]["mean"]) == (1, 1.0)
     assert leaf["all"]["share"]["mean"] == pytest.approx(2 / 3)
-    assert leaf["all"]["share"]["ci95"] == pytest.approx(list(wilson(4 / 3, 2)))
+    assert leaf["all"]["share"]["ci95"] == pytest.approx(list(wilson(2, 3)))
     bias = {r["contract"]: r for r in d["bias"]}
     assert {c: (r["hands"], r["share"]["mean"]) for c, r in bias.items()} == {
         "paso": (2, 0.5), "solo": (2, 0.5), "all": (4, 0.5)}
+
+
+def test_a_share_counts_the_hands_that_go_together_as_fewer():
+    """Ten boards of two hands, each board's two hands alike (both won in 3 boards):
+    the share 6/20 is worth the 10 boards, not 20 hands.  Ten boards of two hands, one
+    won and one lost in each: worth more than the 20 hands (se 0 cannot say how many),
+    so kept at 20.  Every hand lost: se 0, the boards count."""
+    def ratio(pairs):
+        r = Ratio()
+        for v, h in pairs:
+            r.add(v, h)
+        return r
+    alike = share_interval(ratio([(2, 2)] * 3 + [(0, 2)] * 7))
+    assert alike["mean"] == 0.3 and alike["effective"] == pytest.approx(10)
+    assert alike["ci95"] == pytest.approx(list(wilson(3, 10)))
+    split = share_interval(ratio([(1, 2)] * 10))
+    assert split["effective"] == 10          # se 0: the boards
+    mixed = share_interval(ratio([(1, 2)] * 5 + [(2, 2)] * 2 + [(0, 2)] * 3))
+    assert 10 <= mixed["effective"] <= 20
+    lost = share_interval(ratio([(0, 2)] * 10))
+    assert (lost["mean"], lost["effective"]) == (0, 10)
+    assert lost["ci95"] == pytest.approx(list(wilson(0, 10)))
+    assert share_interval(Ratio()) == {"mean": None, "effective": None, "ci95": None}
 
 
 def test_the_tallies_of_made_up_boards_by_hand():
@@ -444,6 +470,54 @@ def test_the_tallies_of_made_up_boards_by_hand():
     roles = [r["role"] for r in tally(ps, "role")]
     assert roles == ["declarer", "side A", "side B"]
     assert [r["contract"] for r in tally(ps, "contract")] == ["paso", "solo"]
+
+
+# --- another player asked ---------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["forced", "pimc"])
+def test_line_up_as_own_player_asked_plays_its_cards_again(runs, name):
+    """The view and the seed of each decision are the ones the run gave the player: asked
+    again, line-up a's player plays every one of its cards."""
+    path, lines, _ = runs[name]
+    c = compare(str(path), ask=RUNS[name][0])
+    assert c.opinions and all(o.a == o.b and o.dd is None for o in c.opinions)
+    rows = c.to_dict()["asked"]["by_trick"]
+    assert all(r["differ"]["mean"] == 0 for r in rows)
+
+
+def test_the_decisions_asked_are_line_up_as_with_a_choice(runs):
+    path, lines, _ = runs["forced"]
+    c = compare(str(path), ask="random")
+    want = []                    # (board, trick, place, seat): a's seats, two cards or more
+    for line in lines:
+        rec = json.loads(line)
+        lab = rec["lab"]
+        a_side = "A" if lab["lineup"]["A"] == lab["config"]["a"] else "B"
+        hand = Hand([[parse_card(c) for c in h.split()] for h in rec["hands"]],
+                    parse_card(rec["muestra"]), get_rules(rec["rules"]))
+        for call in rec["auction"]:
+            hand.bid(call)
+        for t, trick in enumerate(rec["tricks"], 1):
+            for j, card in enumerate(trick, 1):
+                seat = hand.pos.to_play
+                if ("A" if seat % 2 else "B") == a_side and len(hand.legal_cards()) > 1:
+                    want.append((lab["deal"], t, j, seat))
+                hand.play(parse_card(card))
+            for k in rec.get("cantes", ()):
+                if k["after_trick"] == t:
+                    hand.sing(k["seat"], "oceb".index(k["suit"]))
+    assert [(o.board, o.trick, o.place, o.seat) for o in c.opinions] == want
+    d = c.to_dict()["asked"]
+    assert d["player"] == "random" and d["decisions"] == len(want)
+    for r in d["by_trick"]:
+        mine = [o for o in c.opinions if o.trick == r["trick"]]
+        assert r["decisions"] == len(mine)
+        assert r["differ"]["mean"] == pytest.approx(
+            sum(o.a != o.b for o in mine) / len(mine))
+        assert r["dd"] == {w: sum(o.dd == w for o in mine) for w in ("a", "same", "b")}
+    # random plays another card somewhere, and the dd judge said who kept more there
+    assert any(o.a != o.b for o in c.opinions)
+    assert all((o.dd is None) == (o.a == o.b) for o in c.opinions)
 
 
 # --- reading a run: what is refused, what is left out -----------------------------------------
@@ -555,8 +629,17 @@ def test_the_command_on_one_lineup_says_there_is_nothing_to_pair(runs):
     assert "nothing to pair" in r.stdout and "leaf correlation" in r.stdout
 
 
+def test_the_command_asks_another_player(runs):
+    path, _, _ = runs["forced"]
+    r = runner.invoke(app, ["compare", str(path), "--ask", "random"])
+    assert r.exit_code == 0, r.stderr
+    decisions = compare(str(path), ask="random").to_dict()["asked"]["decisions"]
+    assert f"random asked at each of line-up a's {decisions:,} decisions" in r.stdout
+
+
 @pytest.mark.parametrize("args, words", [
     (["compare", "/nonexistent/run.jsonl"], "'/nonexistent/run.jsonl' not found"),
+    (["compare", "/nonexistent/run.jsonl", "--ask", "pimc:bogus=1"], "bad option 'bogus=1'"),
     (["compare"], "missing argument"),
     (["compare", "run.jsonl", "--bins", "3"], "no such option"),
 ])

@@ -398,6 +398,7 @@ def option_cases(rng: random.Random) -> list[Case]:
         add("selfplay-player-junk", ["selfplay", "--a", junk, "--b", "random", "--hands",
                                      "1"], 2, token=junk)
         add("compare-run-junk", ["compare", junk], 2, token=junk)
+        add("compare-ask-junk", ["compare", FULL_RECORD, "--ask", junk], 2, token=junk)
     for played in ("1. Sc Sb Rc 3c Ao", "1. Ro", "1. Sc Sb Rc 3c 2. Ro Se So Sc",
                    "cante 2 oros", "1. Sc Sb Rc 3c 2. Ro Se So Ao 3. Ac Rb 3e Ab 4. Ce Ae 3b "
                    "Re 5. Co 3o Cb Cc 6. Sc"):

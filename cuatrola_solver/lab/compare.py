@@ -53,10 +53,17 @@ a seat played with two legal cards or more.
   the first lead, per contract: how one-sided the deals are.  A contract won (or lost)
   double dummy in nearly every deal leaves the card play little to decide.
 
-Proportions are shares of the hands (or decisions), with the Wilson interval
-(:func:`~cuatrola_solver.advice.stats.wilson`) of that share over the *boards* that have
-such hands: the two plays of a board share their deal, and often every card, so a board
-counts once.  Everything is read through
+**Another player asked** (``ask``, :func:`opinions_of`).  At each decision of line-up
+``a`` in the records, the card another player -- line-up ``b``'s, or any -- chooses on the
+same view with the same seed, as the lab asks its players: how often it would play
+another card, by baza, contract and role, and where it would, whose card keeps the
+better result double dummy.  Unlike the first difference, this sees every decision of
+the hand, not only the first where the plays part.
+
+Proportions are shares of the hands (or decisions), with the Wilson interval of that
+share over its effective number of hands (:func:`share_interval`): the two plays of a
+board share their deal, and often every card, and the decisions of one hand go
+together, so they count as fewer.  Everything is read through
 :func:`~cuatrola_solver.lab.selfplay.run_records`: each record checked as ``check``
 checks it and as the run wrote it; a board with one play only (a run still growing, or
 cut) is left out and counted.
@@ -70,6 +77,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Iterable, Sequence
 
 from ..advice.stats import wilson
+from ..bots.players import parse_player
 from ..dd import solver
 from ..errors import LabError, quote
 from ..game.cards import format_card
@@ -83,8 +91,9 @@ from ..notation.replay import replay_cards
 from .records import LabRecord
 from .selfplay import LabConfig, Ratio, Summary, run_records
 
-__all__ = ["Parting", "part", "tally", "HandFacts", "facts_of", "decision", "Properties", "Comparison",
-           "compare", "ROLES", "CONTRACTS"]
+__all__ = ["Parting", "part", "tally", "Opinion", "opinions_of", "dd_better", "HandFacts",
+           "facts_of", "decision", "Properties", "Comparison", "compare", "share_interval",
+           "ROLES", "CONTRACTS"]
 
 #: the contracts in the order the lab lists them
 CONTRACTS = ("paso", "solo", "contrasolo", "cuatrola", "quintola")
@@ -161,6 +170,15 @@ def _calls(rec: HandRecord) -> list[str]:
     return list(rec.auction) if rec.auction is not None else ["paso"] * 4
 
 
+def dd_better(hand: Hand, card_a: int, card_b: int) -> str:
+    """Whose card keeps the better double-dummy result (``makes``) for the side of the
+    seat on turn in ``hand`` (every hand known): ``a``, ``b`` or ``same``."""
+    values = solver.solve_cards(hand.pos, hand.rules, "makes")
+    ours = side_of(hand.pos.to_play) == hand.pos.declaring_side
+    a, b = (bool(values[c]) == ours for c in (card_a, card_b))
+    return "same" if a == b else "a" if a else "b"
+
+
 def part(plays: Iterable[LabRecord]) -> Parting:
     """Where the two plays of one board (play 0, then play 1) first differ."""
     r0, r1 = plays
@@ -170,29 +188,23 @@ def part(plays: Iterable[LabRecord]) -> Parting:
         return Parting(board, diff, "calls")
     e0, e1 = _events(r0.record), _events(r1.record)
     i = _first_difference(e0, e1)
-    # the card that differs is the k-th of play 0 (an event past its end: none is)
-    k = sum(1 for x in e0[:i] if x[0] == "card") if i is not None else -1
-    found = {}
+    e = [None, None] if i is None else [x[i] if i < len(x) else None for x in (e0, e1)]
+    cards = all(x is not None and x[0] == "card" for x in e)
+    # the card that differs is the k-th of play 0
+    k = sum(1 for x in e0[:i] if x[0] == "card") if cards else -1
     for n, (t, j, hand, _) in enumerate(replay_cards(r0.record)):
         if n == 0:
             contract, declaring = hand.contract, hand.pos.declaring_side
         if n == k:
-            found = {"trick": t, "place": j, "seat": hand.pos.to_play,
-                     "values": solver.solve_cards(hand.pos, hand.rules, "makes")}
-            break
+            seat = hand.pos.to_play
+            mine = str(side_of(seat))
+            # each play's card, under the line-up that played it at that seat
+            card = {Summary.who(r.lab, mine): x[3] for r, x in zip((r0, r1), e)}
+            return Parting(board, diff, "card", contract, t, j, seat,
+                           role_of(seat, contract, declaring), format_card(card["a"]),
+                           format_card(card["b"]), dd_better(hand, card["a"], card["b"]))
     if i is None:
         return Parting(board, diff, "none", contract)
-    e = [x[i] if i < len(x) else None for x in (e0, e1)]
-    if all(x is not None and x[0] == "card" for x in e):
-        seat = found["seat"]
-        mine = side_of(seat)
-        kept = {}
-        for r, x in zip((r0, r1), e):
-            won = bool(found["values"][x[3]]) == (mine == declaring)
-            kept[Summary.who(r.lab, str(mine))] = (format_card(x[3]), won)
-        dd = "same" if kept["a"][1] == kept["b"][1] else "a" if kept["a"][1] else "b"
-        return Parting(board, diff, "card", contract, found["trick"], found["place"], seat,
-                       role_of(seat, contract, declaring), kept["a"][0], kept["b"][0], dd)
     sung = next((x for x in e if x is not None and x[0] == "cante"), None)
     if sung is None:            # one play ends where the other plays on: not one hand
         raise LabError(f"board {board}: one play ends where the other plays a card")
@@ -203,6 +215,69 @@ def part(plays: Iterable[LabRecord]) -> Parting:
             f"cante {SUIT_NAMES[x[3]]}" if x is not None and x[0] == "cante" else "no cante")
     return Parting(board, diff, "cante", contract, sung[1] + 1, None, seat,
                    role_of(seat, contract, declaring), did["a"], did["b"])
+
+
+# --- another player asked ----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Opinion:
+    """One of line-up a's decisions (a card it played with two legal cards or more) and
+    the card another player (``b``: line-up b's, or any asked) would have played there,
+    on the same view and seed:
+    ``dd`` (when they differ) is whose card keeps the better result double dummy on the
+    actual deal, as in :class:`Parting`."""
+
+    board: int
+    trick: int
+    place: int
+    seat: int
+    contract: str
+    role: str
+    a: str
+    b: str
+    dd: str | None = None
+
+
+def opinions_of(r: LabRecord, player) -> list[Opinion]:
+    """At each decision line-up a took in the record ``r``, the card ``player`` chooses on
+    the same view with the run's seed of the hand, as the lab asks its players
+    (:func:`~cuatrola_solver.bots.playout.play_hand`): asked line-up a's own player, it
+    plays a's card every time."""
+    out = []
+    for n, (t, j, hand, card) in enumerate(replay_cards(r.record)):
+        if n == 0:
+            contract, declaring = hand.contract, hand.pos.declaring_side
+        seat = hand.pos.to_play
+        if Summary.who(r.lab, str(side_of(seat))) != "a" or len(hand.legal_cards()) < 2:
+            continue
+        other = player.card(View.from_hand(hand, seat), r.lab["seed"])
+        out.append(Opinion(r.lab["deal"], t, j, seat, contract,
+                           role_of(seat, contract, declaring), format_card(card),
+                           format_card(other),
+                           None if other == card else dd_better(hand, card, other)))
+    return out
+
+
+def _opinion_rows(opinions: list[Opinion], key: str) -> list[dict]:
+    """Line-up a's decisions grouped by ``key`` (``trick``, ``contract``, ``role``): how
+    many, the share where the player asked would have played another card (the Wilson
+    interval over the boards), and whose card kept the better result double dummy
+    there."""
+    rows = []
+    for value in sorted({getattr(o, key) for o in opinions}, key=_order(key)):
+        inside = [o for o in opinions if getattr(o, key) == value]
+        shares = _Shares()
+        boards: dict[int, list[int]] = {}
+        for o in inside:
+            x = boards.setdefault(o.board, [0, 0])
+            x[0] += o.dd is not None
+            x[1] += 1
+        for x in boards.values():
+            shares.add_board({value: tuple(x)})
+        rows.append({key: value, "decisions": len(inside),
+                     "differ": shares.row(value)["share"],
+                     "dd": {w: sum(o.dd == w for o in inside) for w in ("a", "same", "b")}})
+    return rows
 
 
 # --- the tallies ------------------------------------------------------------------------
@@ -303,12 +378,27 @@ class _Shares:
                 self.ratios.setdefault(key, Ratio()).add(v, h)
 
     def row(self, key) -> dict:
-        """``hands``, ``boards`` and the ``share`` (``mean``, ``ci95``) of ``key``."""
+        """``hands``, ``boards`` and the ``share`` of ``key``: its ``mean``, the number of
+        independent hands it is worth (``effective``, see :func:`share_interval`) and its
+        ``ci95``."""
         r = self.ratios.get(key, Ratio())
-        mean = r.mean
-        return {"hands": int(r.h), "boards": r.n,
-                "share": {"mean": mean,
-                          "ci95": None if mean is None else list(wilson(mean * r.n, r.n))}}
+        return {"hands": int(r.h), "boards": r.n, "share": share_interval(r)}
+
+
+def share_interval(r: Ratio) -> dict:
+    """A share summed over boards (``r``: how many of how many, board by board) with its
+    95% interval: the Wilson interval (:func:`~cuatrola_solver.advice.stats.wilson`) of
+    the share over its *effective* number of hands, ``p (1 - p) / se^2`` with ``se`` the
+    ratio estimator's standard error over boards (Kish's design effect: hands of one
+    board that go together count as fewer), kept between the number of boards and of
+    hands (the number of boards when ``se`` is 0: every board all one way)."""
+    mean = r.mean
+    if mean is None:
+        return {"mean": None, "effective": None, "ci95": None}
+    se = r.se
+    n = r.n if not se else mean * (1 - mean) / (se * se)
+    n = min(max(n, r.n), r.h)
+    return {"mean": mean, "effective": n, "ci95": list(wilson(mean * n, n))}
 
 
 class Properties:
@@ -377,11 +467,14 @@ class Comparison:
     the properties of their hands (:func:`compare`).  ``runs`` lists each file read:
     ``{run, seed, boards, hands, unfinished}``."""
 
-    def __init__(self, config: LabConfig) -> None:
+    def __init__(self, config: LabConfig, asked=None) -> None:
         self.config = config
         self.runs: list[dict] = []
         self.partings: list[Parting] = []
         self.properties = Properties()
+        #: the player asked at each of line-up a's decisions, if any
+        self.asked = asked
+        self.opinions: list[Opinion] = []
 
     @property
     def paired(self) -> bool:
@@ -399,6 +492,9 @@ class Comparison:
         if self.paired:
             self.partings.append(part(plays))
         self.properties.add_board([facts_of(r.record) for r in plays])
+        if self.asked is not None:
+            for r in plays:
+                self.opinions += opinions_of(r, self.asked)
 
     def read(self, path: str) -> None:
         """Add the finished boards of the run ``path`` (see :func:`compare`)."""
@@ -452,24 +548,32 @@ class Comparison:
                              **{f"by_{key}": tally(self.partings, key)
                                 for key in ("trick", "contract", "role", "seat")}}
         d["properties"] = self.properties.to_dict()
+        if self.asked is not None:
+            d["asked"] = {"player": repr(self.asked), "decisions": len(self.opinions),
+                          **{f"by_{key}": _opinion_rows(self.opinions, key)
+                             for key in ("trick", "contract", "role")}}
         return d
 
 
-def compare(paths: str | Sequence[str]) -> Comparison:
+def compare(paths: str | Sequence[str], ask: str | None = None) -> Comparison:
     """Read the duplicate runs ``paths`` (``selfplay --out`` files of single hands, the
     same two line-ups and rules, any seeds; one path or several) and compare their
     line-ups board by board, the boards of all of them pooled.  A run of matches, of
     other line-ups or rules than the first, the same run twice, or a file with no
     finished board, is refused (:class:`LabError`); a last board with one play only is
-    left out and counted."""
+    left out and counted.  ``ask``: also ask this player (a spec, as
+    :func:`~cuatrola_solver.bots.players.parse_player` reads it: line-up b's, or any
+    other) at each of line-up a's decisions (:func:`opinions_of`; as long as that
+    player takes to play them)."""
     paths = [paths] if isinstance(paths, str) else list(paths)
+    asked = None if ask is None else parse_player(ask)
     comparison = None
     for path in paths:
         if comparison is None:
             first = next(run_records(path), None)
             if first is None:
                 raise LabError(f"{quote(path)} holds no finished board of a run")
-            comparison = Comparison(LabConfig.of_key(first[0].lab["config"]))
+            comparison = Comparison(LabConfig.of_key(first[0].lab["config"]), asked)
         comparison.read(path)
     if comparison is None:
         raise LabError("no run to compare")
