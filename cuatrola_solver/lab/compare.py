@@ -25,7 +25,9 @@ the boards that part nowhere (0) and those whose calls differ add up to the run'
 ``a - b``).  Both with 95% intervals over boards (:class:`~cuatrola_solver.lab.selfplay.Ratio`,
 the run's own estimator: boards are the unit).  At a card that differs, the two cards
 are also valued double dummy on the actual deal (``makes``, for the seat's side): whose
-card keeps the better result with every card seen (``a``, ``b`` or ``same``).
+card keeps the better result with every card seen (``a``, ``b`` or ``same``) -- PIMC's
+own yardstick, which favours PIMC's card by construction.  Several runs of the same
+line-ups and rules (other seeds) are pooled board by board (:func:`compare`).
 
 **The properties** of Long, Sturtevant, Buro and Furtak ("Understanding the success of
 perfect information Monte Carlo sampling in game tree search", AAAI 2010), measured on
