@@ -449,17 +449,20 @@ class Properties:
         tricks = []
         for t in sorted(self.layouts):
             v = self.layouts[t]
-            tricks.append({"trick": t, "decisions": len(v), "layouts_median": statistics.median(v),
-                           "bits": bits[t],
+            tricks.append({"trick": t, "decisions": len(v),
+                           "layouts_median": statistics.median(v), "bits": bits[t],
                            "bits_left": bits[t] / first if first else None,
                            "known": self.known.row(t)["share"],
                            "dd_alike": self.alike.row(t)["share"]})
-        contracts = lambda shares: [  # noqa: E731
-            dict(contract=c, **shares.row(c)) for c in (*CONTRACTS, "all")
-            if c in shares.ratios]
         return {"hands": self.hands, "without_choice": self.without_choice,
-                "by_trick": tricks, "leaf_correlation": contracts(self.leaf),
-                "bias": contracts(self.bias)}
+                "by_trick": tricks, "leaf_correlation": _by_contract(self.leaf),
+                "bias": _by_contract(self.bias)}
+
+
+def _by_contract(shares: _Shares) -> list[dict]:
+    """One row per contract present, in the lab's order, then ``all``."""
+    return [dict(contract=c, **shares.row(c)) for c in (*CONTRACTS, "all")
+            if c in shares.ratios]
 
 
 # --- a run ------------------------------------------------------------------------------
