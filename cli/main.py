@@ -48,6 +48,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
                                    "Brier score, expected calibration error and bias, per "
                                    "contract and seat (paso per side); --fit makes the "
                                    "played-odds model that advise uses."),
+    "compare": ("cmd_compare", "Where the two line-ups of a duplicate run part: the first "
+                               "card that differs, by baza, contract, role and seat; and "
+                               "the properties behind PIMC's play (disambiguation, leaf "
+                               "correlation, bias)."),
     "bidmodel": ("cmd_bidmodel", "Fit P(call | hand, seat, calls before) on the advisor "
                                  "bidder's calls."),
     "cardmodel": ("cmd_cardmodel", "Fit P(card | what the seat saw) on the cards the "

@@ -397,6 +397,8 @@ def option_cases(rng: random.Random) -> list[Case]:
             input="")
         add("selfplay-player-junk", ["selfplay", "--a", junk, "--b", "random", "--hands",
                                      "1"], 2, token=junk)
+        add("compare-run-junk", ["compare", junk], 2, token=junk)
+        add("compare-ask-junk", ["compare", FULL_RECORD, "--ask", junk], 2, token=junk)
     for played in ("1. Sc Sb Rc 3c Ao", "1. Ro", "1. Sc Sb Rc 3c 2. Ro Se So Sc",
                    "cante 2 oros", "1. Sc Sb Rc 3c 2. Ro Se So Ao 3. Ac Rb 3e Ab 4. Ce Ae 3b "
                    "Re 5. Co 3o Cb Cc 6. Sc"):
@@ -408,6 +410,8 @@ def option_cases(rng: random.Random) -> list[Case]:
                  ["selfplay", "--a", "pimc:depth=2", "--b", "random", "--hands", "1"],
                  ["selfplay", "--a", "random", "--b", "random", "--hands", "0"],
                  ["calibrate", "/nonexistent.jsonl"], ["calibrate", FULL_RECORD, "--fit"],
+                 ["compare", "/nonexistent.jsonl"], ["compare", FULL_RECORD],
+                 ["compare", str(EXAMPLES)], ["compare", FULL_RECORD, "--json"],
                  ["bidmodel", "--deals", "0"], ["bidmodel", "--rules", "online,monte=3"],
                  ["equity", "--rules", "bogus"], ["advise", HAND, "--muestra", "3c", "--seat",
                                                   "2", "--model", "oracle"],
@@ -816,7 +820,7 @@ def _lab_case(lab_runs, tmp_path, kind: str, lines: list[str] | bytes, command: 
     else:
         path.write_text("".join(x + "\n" for x in lines), encoding="utf-8")
     argv = (["selfplay", *args, "--out", str(path), "--resume", "--workers", "1", "--json"]
-            if command == "resume" else ["calibrate", str(path), "--json"])
+            if command == "resume" else [command, str(path), "--json"])
     old = signal.signal(signal.SIGALRM, _alarm)
     signal.alarm(TIME_LIMIT)
     try:
@@ -870,6 +874,30 @@ def test_a_lab_line_mutated_is_one_line_or_a_record_that_replays(lab_runs, tmp_p
     command = "resume" if i % 2 else "calibrate"
     _lab_case(lab_runs, tmp_path, kind, body, command, f"{kind}: line {line + 1} {how}",
               could_be)
+
+
+@pytest.mark.parametrize("kind", ["hands", "same-lineup", "forced-narro"])
+@pytest.mark.parametrize("i", range(0, FIELD_CASES, 3))
+def test_compare_reads_a_lab_field_of_the_wrong_kind_in_one_line(lab_runs, tmp_path, kind, i):
+    """``compare`` reads a run's file as ``--resume`` does: a field the lab cannot have
+    written is one line, exit 2, naming the line."""
+    _, lines, _ = lab_runs[kind]
+    line, path, value, could_be = field_mutations(lines, random.Random(f"{SEED}/{kind}"),
+                                                  FIELD_CASES)[i]
+    obj = json.loads(lines[line])
+    _set(obj, path, value)
+    changed = list(lines)
+    changed[line] = json.dumps(obj)
+    label = f"compare {kind}: line {line + 1}, {'.'.join(map(str, path))}"
+    r = _lab_case(lab_runs, tmp_path, kind, changed, "compare", label, could_be)
+    if r.exit_code == 2 and not could_be and path[-1] != "zz":
+        assert f"line {line + 1}" in r.stderr or "another configuration" in r.stderr, r.stderr
+
+
+def test_compare_refuses_a_run_of_matches_in_one_line(lab_runs, tmp_path):
+    _, lines, _ = lab_runs["matches"]
+    r = _lab_case(lab_runs, tmp_path, "matches", lines, "compare", "compare matches", False)
+    assert r.exit_code == 2 and "a run of matches" in r.stderr
 
 
 @pytest.mark.parametrize("change, words", [

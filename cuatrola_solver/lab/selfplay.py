@@ -46,7 +46,8 @@ from .records import LabRecord, read_lab_records
 from ..game.rules import get_rules, rules_spec
 from ..bots.playout import iter_match, play_hand
 
-__all__ = ["LabConfig", "LabError", "Summary", "play_board", "run_batch", "run", "Z95"]
+__all__ = ["LabConfig", "LabError", "Summary", "play_board", "run_batch", "run", "Z95",
+           "run_records", "Ratio"]
 
 Z95 = 1.959964
 #: odds of a bid decision are drawn over this many deals by default
@@ -102,6 +103,13 @@ class LabConfig:
             forced.append(tuple(auction.calls))
         return cls(repr(pa), repr(pb), rules_spec(ruleset), seed, mode, odds_samples,
                    tuple(forced), count)
+
+    @classmethod
+    def of_key(cls, key: dict) -> "LabConfig":
+        """The configuration a record names (``lab.config``, as :meth:`key` writes it and
+        :func:`~cuatrola_solver.lab.records.check_lab` has checked it)."""
+        return cls(key["a"], key["b"], key["rules"], key["seed"], key["mode"],
+                   key["odds_samples"], tuple(tuple(a.split()) for a in key["auctions"]))
 
     def key(self) -> dict:
         """The configuration as recorded in each line (without ``count``)."""
@@ -476,24 +484,47 @@ class _Order:
         self.prev = lab
 
 
+def run_records(path: str, config: LabConfig | None = None
+                ) -> Iterator[tuple[LabRecord, bool]]:
+    """The complete records of the run's file ``path``, in order, each with whether it
+    finishes its board; every record is checked as ``check`` checks a record
+    (:func:`~cuatrola_solver.lab.records.read_lab_records`) and as the run would have
+    written it (:class:`_Order`): a file that cannot be the run's is refused, naming the
+    line.  ``config`` None: the run is the one the file's first record names (see
+    :meth:`LabConfig.of_key`), and every later record must name it too."""
+    done = 0
+    order = None
+    given = config is not None
+    for r in read_lab_records(path, complete_only=True):
+        found = r.lab["config"]
+        if config is None:
+            config = LabConfig.of_key(found)
+        elif found != config.key():
+            raise LabError(f"{path} is from another configuration (line {r.line}: "
+                           f"{_diff(found, config.key())}): "
+                           + ("give another --out, or the same options to --resume it"
+                              if given else "a run's file holds the records of one run"))
+        if order is None:
+            order = _Order(path, config)
+        order.check(r, done)
+        finished = (r.lab["play"] == config.plays[-1]
+                    and (config.mode == "hands" or bool(r.lab.get("last"))))
+        if finished:
+            done += 1
+            order.prev = None
+        yield r, finished
+
+
 def resume_point(path: str, config: LabConfig, summary: Summary) -> tuple[int, int]:
     """Feed the finished boards of ``path`` to ``summary``: (boards done, byte offset
-    after the last finished board).  Every record is checked as ``check`` checks a
-    record (:func:`~cuatrola_solver.lab.records.read_lab_records`) and as the run would
-    have written it (:class:`_Order`): a file that cannot be this run's is refused,
-    naming the line."""
+    after the last finished board).  Every record is checked as :func:`run_records`
+    checks it: a file that cannot be this run's is refused, naming the line."""
     done, end = 0, 0
-    order = _Order(path, config)
-    for r in read_lab_records(path, complete_only=True):
-        if r.lab["config"] != config.key():
-            raise LabError(f"{path} is from another configuration (line {r.line}: "
-                           f"{_diff(r.lab['config'], config.key())}): give another --out, "
-                           f"or the same options to --resume it")
-        order.check(r, done)
-        if summary.feed(r.obj):
+    for r, finished in run_records(path, config):
+        summary.feed(r.obj)
+        if finished:
             done += 1
             end = r.end
-            order.prev = None
     summary._board = None
     return done, end
 
