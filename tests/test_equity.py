@@ -597,3 +597,150 @@ def test_messages_of_the_hand_results():
         equity.EquityTable(get_rules("narro"), made_up({(0, 1): 1.0}, "narro"))
     assert str(e.value) == ("these hand results never decide a match won by 2: the lead cannot "
                             "grow to 2 (the data of narro is degenerate)")
+
+
+# --- reading a hand-results file: every field's message, and what is accepted --------------
+
+def results_file(*tables, **fields) -> dict:
+    """A hand-results object with these tables (default: one good table)."""
+    good = {"caps": {"A": 5, "B": 4}, "results": {"A": {"1": 3}, "B": {"2": 1}}}
+    return {"schema": 1, "kind": "hand_results", "rules": "online",
+            "tables": list(tables) or [good], **fields}
+
+
+def table_of(caps=(5, 4), results=None, **fields) -> dict:
+    return {"caps": {"A": caps[0], "B": caps[1]},
+            "results": {"A": {"1": 3}, "B": {"2": 1}} if results is None else results,
+            **fields}
+
+
+@pytest.mark.parametrize("obj, message", [
+    (results_file(rules=5), "'rules': expected a preset name"),
+    (results_file(provenance=[]), "'provenance': expected an object"),
+    (results_file(tables=[]), "'tables': expected a list of tables, one per pair of cap classes"),
+    (results_file(tables={"caps": 1}),
+     "'tables': expected a list of tables, one per pair of cap classes"),
+    (results_file(table_of(), ["a", "list"]),
+     "tables[1]: expected an object with caps and results"),
+    (results_file(table_of(results=[1])), "tables[0]: expected an object with caps and results"),
+    (results_file({"caps": [5, 4], "results": {}}),
+     "tables[0]: expected an object with caps and results"),
+    # 5.0 and true are not whole numbers, though 5.0 == 5 and true == 1
+    (results_file(table_of(caps=(5.0, 4))),
+     "tables[0].caps: expected the cap classes of A and B, each one of 5, 4, 2, 1"),
+    (results_file(table_of(caps=(5, True))),
+     "tables[0].caps: expected the cap classes of A and B, each one of 5, 4, 2, 1"),
+    (results_file(table_of(caps=(5, 3))),
+     "tables[0].caps: expected the cap classes of A and B, each one of 5, 4, 2, 1"),
+    (results_file(table_of(), table_of(caps=(2, 1)), table_of()),
+     "tables[2].caps: a second table of classes A 5, B 4"),
+    (results_file(table_of(results={"A": {"1": 1}, "C": {}})),
+     "tables[0].results: expected the sides A and B"),
+    (results_file(table_of(results={"A": {"1": 1}, "B": [2]})),
+     "tables[0].results.B: expected an object of points -> hands"),
+    (results_file(table_of(results={"B": {"0": 1}})),
+     "tables[0].results.B: points '0': expected 1 to 1000"),
+    (results_file(table_of(results={"A": {"1001": 1}})),
+     "tables[0].results.A: points '1001': expected 1 to 1000"),
+    (results_file(table_of(results={"A": {"\u0663": 1}})),
+     "tables[0].results.A: points '\u0663': expected 1 to 1000"),
+    (results_file(table_of(results={"A": {"2": -1, "1": 5}})),
+     "tables[0].results.A['2']: expected a count of hands, 0 or more"),
+    (results_file(table_of(results={"B": {"2": 2.0}})),
+     "tables[0].results.B['2']: expected a count of hands, 0 or more"),
+    (results_file(table_of(caps=(2, 5), results={"A": {"1": 0}})),
+     "tables[0]: no hand counted for classes A 2, B 5"),
+    (results_file(table_of(hands=5)), "tables[0].hands: 5, but the results count 4"),
+    (results_file(table_of(contracts=["paso"])),
+     "tables[0].contracts: expected an object of contract -> hands"),
+    (results_file(table_of(contracts={"nada": 1})),
+     "tables[0].contracts: expected an object of contract -> hands"),
+    (results_file(table_of(contracts={"paso": -1})),
+     "tables[0].contracts: expected an object of contract -> hands"),
+    (results_file(table_of(contracts={"solo": 1.0})),
+     "tables[0].contracts: expected an object of contract -> hands"),
+])
+def test_each_field_of_a_hand_results_file_is_checked(obj, message):
+    with pytest.raises(CuatrolaError) as e:
+        equity.HandResults.from_dict(obj)
+    assert str(e.value) == message
+
+
+def test_what_a_hand_results_file_may_hold():
+    # the most points a hand may score, counts and contracts of 0, the hands count given
+    obj = results_file(table_of(caps=(2, 1), results={"A": {"1000": 2, "3": 0}, "B": {"1": 1}},
+                                hands=3, contracts={"paso": 0, "solo": 3}))
+    got = equity.HandResults.from_dict(obj)
+    assert got.counts == {(2, 1): {(0, 1000): 2, (1, 1): 1}}
+    assert got.contracts == {(2, 1): {"paso": 0, "solo": 3}}
+    assert got.distribution((2, 1)) == [(0, 1000, 2 / 3), (1, 1, 1 / 3)]
+
+
+@pytest.mark.parametrize("spec, state, p", [
+    # the largest target: a fair coin for 1 point, one hand from the target against two
+    ("online,target=100", (99, 98), race(1, 2)),
+    # the largest win_by: a fair coin's walk of the lead, from +3 to +100 before -100
+    # (gambler's ruin: (3 + 100) / 200); the target of 2 is passed long before
+    ("online,target=2,win_by=100", (3, 0), 103 / 200),
+])
+def test_the_largest_tables_are_made(spec, state, p):
+    tab = equity.EquityTable(get_rules(spec), made_up(COIN))
+    for mano in (True, False):
+        assert tab.p_win(*state, mano) == pytest.approx(p, abs=1e-12)
+
+
+@pytest.mark.parametrize("spec, plays_to", [("online,target=101", "101"),
+                                            ("narro,win_by=101", "21 by 101"),
+                                            ("narro,target=101", "101 by 2")])
+def test_a_table_too_large_says_what_the_rules_play_to(spec, plays_to):
+    with pytest.raises(CuatrolaError) as e:
+        equity.EquityTable(get_rules(spec), made_up(COIN))
+    assert str(e.value) == (
+        "the match-equity table (of equity, and of advise with a --score) is computed for a "
+        f"target and a win_by of at most 100, its work growing with their square: these rules "
+        f"play to {plays_to} (docs/equity.md)")
+
+
+@pytest.mark.parametrize("first, p", [
+    (1 + 5e-10, 1.0), (1 + 1e-9, 1.0),          # float noise above 1: clipped to 1
+    (-5e-10, 0.0), (-1e-9, 0.0),                # and below 0: clipped to 0
+    (-0.5, None), (1.5, None), (1 + 2e-9, None), (-2e-9, None), (math.nan, None),
+    (math.inf, None),
+])
+def test_the_lead_states_solved_off_0_to_1(monkeypatch, first, p):
+    """The lead states' solution off [0, 1] by more than 1e-9 (or not finite) is refused as
+    the data's fault; within 1e-9 it is float noise, clipped.  The solve is made to return
+    ``first`` for the first lead state (narro: lead -1, my pair mano), 1/4 in truth."""
+    real = np.linalg.solve
+
+    def solve(a, b):
+        x = real(a, b)
+        assert x[0] == pytest.approx(0.25)
+        x[0] = first
+        return x
+
+    monkeypatch.setattr(np.linalg, "solve", solve)
+    if p is None:
+        with pytest.raises(CuatrolaError, match="never decide a match won by 2"):
+            equity.EquityTable(get_rules("narro"), made_up(COIN, "narro"))
+    else:
+        tab = equity.EquityTable(get_rules("narro"), made_up(COIN, "narro"))
+        assert tab.p_win(20, 21, True) == p
+        assert tab.p_win(21, 20, True) == pytest.approx(0.75, abs=1e-12)
+
+
+@pytest.mark.parametrize("spec, lead_from", [
+    ("narro", 19),                           # no caps: from target - win_by, 19-19
+    ("online,target=3,win_by=5", 0),         # target - win_by below 0: from 0-0
+    ("app,win_by=2", 10),                    # exact_target to 11: paso only from 10 on
+    ("app,target=6,win_by=4", 5),            # to 6: paso only from 5 on (6 - 4 = 2 before)
+    ("italiano,win_by=2", 20),               # near_target from 17, to 21: paso only from 20
+    ("narro,target=5,bid_cap=near_target,near_target_from=20", 20),   # paso only from 20
+])
+def test_where_only_the_lead_counts(spec, lead_from):
+    """``lead_from`` (which ``cuatrola equity`` prints: "From 19-19 on only the lead
+    counts") is the first score from which both the caps and the target leave only the
+    lead: the larger of target - win_by and the score from which a pair's cap class stays
+    as it is, worked out by hand above."""
+    rules = get_rules(spec)
+    assert equity.EquityTable(rules, results_by_caps(rules)).lead_from == lead_from

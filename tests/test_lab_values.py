@@ -845,3 +845,25 @@ def test_a_configuration_that_differs_only_by_unknown_fields():
     config = LabConfig.make("heuristic", "random", seed=5)
     assert selfplay._diff({**config.key(), "speed": 2}, config.key()) == "?"
     assert selfplay._diff(None, config.key()) == "no configuration"
+
+
+def test_resume_scores_a_match_under_the_runs_rules(tmp_path):
+    """narro plays to 21 by 2: a match file is read back under those rules (under another
+    preset's, to 11, its score would end the match early), and a last hand without
+    ``lab.last`` is refused word for word."""
+    config = LabConfig.make("heuristic", "random", rules="narro", seed=2, mode="matches",
+                            count=1, odds_samples=0)
+    lines = selfplay.run_batch(config, 0, 1)
+    rows = [json.loads(x) for x in lines]
+    scores = [(r["score"]["A"], r["score"]["B"]) for r in rows if r["lab"]["play"] == 0]
+    assert max(max(s) for s in scores) >= 11          # past online's target, still going
+    f = tmp_path / "narro.jsonl"
+    f.write_text("".join(x + "\n" for x in lines), encoding="utf-8")
+    assert selfplay.resume_point(str(f), config, Summary(config)) == (1, f.stat().st_size)
+    first_last = next(i for i, r in enumerate(rows) if r["lab"].get("last"))
+    del rows[first_last]["lab"]["last"]
+    f.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    with pytest.raises(LabError) as e:
+        selfplay.resume_point(str(f), config, Summary(config))
+    assert str(e.value) == (f"{f}, line {first_last + 1}: lab.last says the match goes on "
+                            f"with this hand, but the score says otherwise")

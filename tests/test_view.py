@@ -314,7 +314,9 @@ from cuatrola_solver.game.match import Score
 from cuatrola_solver.game.hand import Cante
 from cuatrola_solver.notation.record import read_json
 from cuatrola_solver.game.hand import Hand as _Hand
-from cuatrola_solver.errors import CuatrolaError, InconsistentDealError, NotationError
+from cuatrola_solver.errors import (CuatrolaError, IllegalPlayError, InconsistentDealError,
+                                    NotationError)
+from cuatrola_solver.game.constraints import Constraints
 
 
 def Seen(rules, muestra, known, calls, tricks, cantes, score=None, complete_auction=True):
@@ -821,3 +823,35 @@ def test_auction_and_trick_errors_say_where_and_cantes_go_in_trick_order():
             ["Co", "Ac", "Cc", "Cb"]]
     seen = replay(_rec(four, cantes=[{"after_trick": 4, "seat": 4, "suit": "e"}]))
     assert seen.cantes == [Cante(4, 4, 2)] and seen.pos.points == (47, 51 + 20)
+
+
+def test_on_turn_refuses_a_hand_with_no_card_to_play():
+    rng = random.Random(17)
+    hand = random_game(rng, get_rules("online"), "paso", renuncio_rate=0.3)
+    while not hand.renuncios:
+        hand = random_game(rng, get_rules("online"), "paso", renuncio_rate=0.3)
+    first = hand.renuncios[0]
+    order = [seat for seat, _ in hand.tricks[first.trick - 1]]
+    cards = 4 * (first.trick - 1) + order.index(first.seat) + 1      # up to the renuncio
+    decided = _cut(hand, cards)
+    assert not decided.is_over() and decided.renuncios[0] == first
+    fresh = _Hand([cards_of(h) for h in hand.deal], hand.muestra, hand.rules)
+    for h, message in [
+            (fresh, "the auction is not over: there is no card to play yet"),
+            (hand, "the hand is over: there is no card to play"),
+            (decided, "the hand is already decided by the first renuncio, " + first.describe())]:
+        with pytest.raises(IllegalPlayError) as e:
+            View.on_turn(h)
+        assert str(e.value) == message
+
+
+def test_the_key_of_a_view_with_constraints():
+    v = _view("Ro Co Ac", "Sb", 1, "1. Ae Se Ce Re 2. Rc Sc")
+    now = Constraints.parse("3: void o; 4: >=2 triunfo")
+    dealt = Constraints.parse("3: void o", dealt=True)
+    assert v.assuming(now).key() == v.key() + "|3: void o; 4: >=2 triunfo"
+    assert v.assuming(dealt).key() == v.key() + "|dealt 3: void o"
+    assert v.assuming("").key() == v.key() and not v.key().endswith("|")
+    # the same constraints: the view itself, its replayed hand kept
+    w = v.assuming(now)
+    assert w.assuming("3: void o; 4: >=2 triunfo") is w and v.assuming(None) is v
