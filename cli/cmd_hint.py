@@ -135,8 +135,8 @@ def register(app: typer.Typer) -> None:
                       else f"(your side wins {100 * best['p_win']:.0f}%)"))
         if report["note"]:
             typer.echo(report["note"])
-        how = (f"all {report['deals']:,} consistent deals" if report["exact"] else
-               f"{report['deals']:,} sampled deals, seed {report['seed']}")
+        how = (f"PIMC over all {report['deals']:,} consistent deals" if report["exact"] else
+               f"PIMC over {report['deals']:,} sampled deals, seed {report['seed']}")
         if report.get("effective_deals") is not None:
             what = ("the calls and the play" if models.cards is not None and view.plays
                     else "the calls")

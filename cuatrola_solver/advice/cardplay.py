@@ -34,8 +34,15 @@ from .stats import half_width
 
 __all__ = ["CardHint", "Hint", "hint", "exact_when_few", "cante_values", "best_cante",
            "deal_weights",
-           "DEFAULT_HINT_SAMPLES", "CANTE_HINT_SAMPLES", "EXACT_WORK", "FIRST_TRICK_COST"]
+           "DEFAULT_HINT_SAMPLES", "CANTE_HINT_SAMPLES", "EXACT_WORK", "FIRST_TRICK_COST",
+           "METHOD"]
 
+#: how a hint values a card: the mean over the deals of their double-dummy values (PIMC,
+#: perfect-information Monte Carlo).  Measured against the search that plays one card
+#: for all the deals a seat cannot tell apart (the ``alphamu`` player), its gains came
+#: from valuing more deals, which a hint does (every layout, or 1,000 deals): see
+#: docs/findings.md, "Where PIMC loses"
+METHOD = "pimc"
 #: deals of a sampled hint
 DEFAULT_HINT_SAMPLES = 1000
 #: with no number of samples asked for, a hint values every layout when the layouts
@@ -96,7 +103,7 @@ class Hint:
                 "seed": self.seed, "cards": [c.to_dict() for c in self.cards],
                 "best": None if self.best is None else format_card(self.best),
                 "cante": None if self.cante is None else SUIT_NAMES[self.cante],
-                "note": self.note, "model": self.model,
+                "note": self.note, "model": self.model, "method": METHOD,
                 **({} if self.effective_deals is None
                    else {"effective_deals": round(self.effective_deals, 1)}),
                 **constraints_dict(self.constraints, self.layouts)}
