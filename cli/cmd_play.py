@@ -338,8 +338,9 @@ def register(app: typer.Typer) -> None:
     def play_command(
         seat: int = typer.Option(1, "--seat", "-s", metavar="N", help="Your seat, 1-4 "
                                  "(seat 4 deals; in a match everyone moves one seat on each hand)."),
-        bots: str = typer.Option("pimc", "--bots", "-b", help="The other three players: one "
-                                 "for all (pimc, heuristic, random) or three in seat order, "
+        bots: str = typer.Option("best", "--bots", "-b", help="The other three players: one "
+                                 "for all (best, the strongest measured; pimc, alphamu, "
+                                 "heuristic, random) or three in seat order, "
                                  "separated by ';' (or ','); options as "
                                  "pimc:samples=80,bid=heuristic."),
         rules: str = RulesOption,

@@ -467,3 +467,19 @@ def test_make_player_refuses_unknown_names_and_options():
     with pytest.raises(CuatrolaError) as e:
         make_player("random", samples=3)
     assert str(e.value) == "player 'random' takes no option 'samples'"
+
+
+def test_best_names_the_strongest_player_measured_and_takes_options():
+    from cuatrola_solver.bots.players import BEST, parse_player
+    assert repr(parse_player("best")) == repr(parse_player(BEST))
+    assert repr(parse_player("best:bid=heuristic")) == repr(parse_player(BEST + ",bid=heuristic"))
+    assert "worlds=50" in repr(parse_player("best:worlds=50"))        # later options win
+    with pytest.raises(CuatrolaError, match="'best:nope=1'"):
+        parse_player("best:nope=1")
+
+
+def test_play_sits_the_best_player_by_default():
+    from typer.testing import CliRunner
+    from cuatrola_cli.main import app
+    out = CliRunner().invoke(app, ["play", "--help"], env={"COLUMNS": "200"}).stdout
+    assert "[default: best]" in out
