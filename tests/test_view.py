@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import random
 
 import pytest
@@ -229,7 +230,11 @@ def _other_deal(hand: Hand, seat: int, rng: random.Random) -> Hand:
 
 @pytest.mark.parametrize("name", ["random", "heuristic", "pimc:samples=8,bid_samples=100",
                                   "pimc:samples=8,bid_samples=100,read_calls=1,read_play=1",
-                                  "alphamu:worlds=8,depth=2,bid_samples=100"])
+                                  "alphamu:worlds=8,depth=2,bid_samples=100",
+                                  pytest.param("openspiel-ismcts:sims=30,bid_samples=100",
+                                               marks=pytest.mark.skipif(
+                                                   importlib.util.find_spec("pyspiel") is None,
+                                                   reason="OpenSpiel is not installed"))])
 def test_players_see_only_their_view(name):
     player = parse_player(name)
     rng = random.Random(7)
