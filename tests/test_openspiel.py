@@ -289,7 +289,7 @@ def _deal_of(state) -> tuple[int, ...]:
 @needs_openspiel
 @pytest.mark.parametrize("preset, contract, cards", [
     ("online", "paso", 13), ("narro", "solo", 9), ("italiano", "paso", 14),
-    ("app", "cuatrola", 6)])
+    ("app", "cuatrola", 8)])
 def test_resampling_draws_exactly_the_deals_the_player_cannot_tell_apart(preset, contract,
                                                                            cards):
     """Late in a hand, for each seat: the deals a brute-force search over the unseen
@@ -436,7 +436,7 @@ def test_a_view_replays_to_a_state_with_the_seats_information():
 
 @needs_openspiel
 def test_the_player_is_seeded_and_plays_legal_cards_on_every_preset():
-    player = parse_player("openspiel-ismcts:sims=20,bid=heuristic")
+    player = parse_player("openspiel-ismcts:sims=10,bid=heuristic")
     for preset in PRESET_NAMES:
         deal = random_deal(random.Random(preset))
         rec = play_hand(deal, [player] * 4, preset, seed=3)
@@ -447,6 +447,22 @@ def test_the_player_is_seeded_and_plays_legal_cards_on_every_preset():
     deal = random_deal(random.Random(8))
     assert len({tuple(tuple(t) for t in play_hand(deal, [player] * 4, "online", seed=s).tricks)
                 for s in range(4)}) > 1
+
+
+@needs_openspiel
+def test_a_board_is_the_same_in_another_process():
+    """The lab's records of a board with the player: the same in a spawned worker
+    process (another hash seed, a fresh OpenSpiel) as here."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from cuatrola_solver.lab.selfplay import LabConfig, run_batch
+    config = LabConfig.make("openspiel-ismcts:sims=15,bid=heuristic", "heuristic",
+                            seed=5, count=2, odds_samples=0)
+    here = run_batch(config, 0, 2)
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        there = pool.submit(run_batch, config, 0, 2).result()
+    assert here == there and len(here) == 4
 
 
 @needs_openspiel
