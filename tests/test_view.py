@@ -284,7 +284,7 @@ def test_play_match_reaches_the_target_with_the_deal_rotating():
 
 
 def test_player_names_and_options():
-    assert set(PLAYERS) == {"random", "heuristic", "pimc", "alphamu"}
+    assert set(PLAYERS) == {"random", "heuristic", "pimc", "alphamu", "openspiel-ismcts"}
     assert repr(parse_player("pimc:samples=80")) == "pimc:samples=80"
     for bad in ("nobody", "pimc:samples=0", "pimc:depth=3", "heuristic:samples=3",
                 "pimc:bid=oracle", "pimc:samples=x"):
