@@ -28,7 +28,7 @@ from cuatrola_solver.bots.players import OpenSpielIsmctsPlayer, parse_player
 from cuatrola_solver.bots.playout import play_hand, singing_order
 from cuatrola_solver.errors import CuatrolaError, IllegalBidError, RulesError
 from cuatrola_solver.game.auction import CALLS, Auction
-from cuatrola_solver.game.cards import cards_of, mask_of, random_deal
+from cuatrola_solver.game.cards import mask_of, random_deal
 from cuatrola_solver.game.hand import Hand
 from cuatrola_solver.game.match import Score
 from cuatrola_solver.game.play import side_of
@@ -199,6 +199,7 @@ def test_openspiels_random_simulation_test(preset):
 
 @needs_openspiel
 def test_the_game_type_and_parameters():
+    og.openspiel()                       # registers python_cuatrola with pyspiel
     game = pyspiel.load_game("python_cuatrola", {"rules": "narro,tie_break=mano",
                                                  "calls": "paso solo contrasolo paso",
                                                  "score": "3-5"})
@@ -215,6 +216,10 @@ def test_the_game_type_and_parameters():
     assert og.load_game(rules).setup.rules == rules
     with pytest.raises(RulesError, match="unknown preset 'tute'"):
         Setup.read({"rules": "tute"})
+    with pytest.raises(RulesError, match="bad rules '{preset: narro}': not a JSON object"):
+        Setup.read({"rules": "{preset: narro}"})
+    assert Setup.read({"rules": '{"preset": "narro", "monte": 0}'}).rules == get_rules(
+        "narro,monte=0")
     with pytest.raises(IllegalBidError, match="seat 2 may not call 'solo'"):
         Setup.read({"calls": "cuatrola solo paso paso"})
     with pytest.raises(CuatrolaError, match="bad calls 'paso paso': expected 4"):

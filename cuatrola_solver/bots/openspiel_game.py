@@ -67,7 +67,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..errors import CuatrolaError, PlayerError, quote
+from ..errors import CuatrolaError, PlayerError, RulesError, quote
 from ..game.auction import CALLS, Auction
 from ..game.cards import NUM_CARDS, cards_of, format_card, format_cards, mask_of
 from ..game.hand import Hand
@@ -117,7 +117,12 @@ class Setup:
         tie_break=mano"``, or JSON as the records write a rule set), ``calls`` (four
         calls, or empty) and ``score`` (``"3-5"``, or empty)."""
         text = str(params.get("rules", "online"))
-        rules = get_rules(json.loads(text) if text.lstrip().startswith("{") else text)
+        if text.lstrip().startswith("{"):
+            try:
+                text = json.loads(text)
+            except ValueError:
+                raise RulesError(f"bad rules {quote(text)}: not a JSON object") from None
+        rules = get_rules(text)
         score_text = str(params.get("score", "")).strip()
         score = parse_score(score_text, "the game parameter score", rules) if score_text else None
         calls_text = str(params.get("calls", "")).replace(",", " ").split()
