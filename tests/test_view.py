@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import random
 
 import pytest
@@ -229,7 +230,11 @@ def _other_deal(hand: Hand, seat: int, rng: random.Random) -> Hand:
 
 @pytest.mark.parametrize("name", ["random", "heuristic", "pimc:samples=8,bid_samples=100",
                                   "pimc:samples=8,bid_samples=100,read_calls=1,read_play=1",
-                                  "alphamu:worlds=8,depth=2,bid_samples=100"])
+                                  "alphamu:worlds=8,depth=2,bid_samples=100",
+                                  pytest.param("openspiel-ismcts:sims=30,bid_samples=100",
+                                               marks=pytest.mark.skipif(
+                                                   importlib.util.find_spec("pyspiel") is None,
+                                                   reason="OpenSpiel is not installed"))])
 def test_players_see_only_their_view(name):
     player = parse_player(name)
     rng = random.Random(7)
@@ -279,7 +284,7 @@ def test_play_match_reaches_the_target_with_the_deal_rotating():
 
 
 def test_player_names_and_options():
-    assert set(PLAYERS) == {"random", "heuristic", "pimc", "alphamu"}
+    assert set(PLAYERS) == {"random", "heuristic", "pimc", "alphamu", "openspiel-ismcts"}
     assert repr(parse_player("pimc:samples=80")) == "pimc:samples=80"
     for bad in ("nobody", "pimc:samples=0", "pimc:depth=3", "heuristic:samples=3",
                 "pimc:bid=oracle", "pimc:samples=x"):

@@ -25,6 +25,13 @@ The players (:data:`PLAYERS`; :func:`make_player` reads ``"pimc:samples=80"``):
   (default 40; every consistent deal when there are no more), from trick ``full_from``
   on (default: never) to the end of the hand, weighed by the calls (``read_calls=1``)
   and the play (``read_play=1``) as ``pimc``'s; calls and cantes as ``pimc``.
+- ``openspiel-ismcts``: OpenSpiel's own information-set MCTS
+  (``open_spiel.python.algorithms.ismcts``) on the OpenSpiel game of the hand
+  (:mod:`~cuatrola_solver.bots.openspiel_game`), for its cards and its cantes: ``sims``
+  simulations a decision (default 500), each on the hidden cards dealt again from the
+  seat's information, UCT constant ``uct_c`` (default 2), ``rollouts`` random playouts
+  to value a new node (default 1); calls as ``pimc``.  Needs OpenSpiel (the
+  ``openspiel`` extra): without it, asking for the player fails in one line.
 """
 
 from __future__ import annotations
@@ -43,9 +50,11 @@ from ..game.play import next_seat, side_of, trick_winner_index
 from ..game.view import View
 from ..models.preset import Models
 from .alphamu import Choice, choose, worlds_of
+from .openspiel_game import ACTION_QUIET, ACTION_SING, ismcts_action, openspiel
 
-__all__ = ["Policy", "RandomPlayer", "HeuristicPlayer", "PimcPlayer", "AlphaMuPlayer", "PLAYERS",
-           "BEST", "make_player", "parse_player", "split_players", "bid_advice"]
+__all__ = ["Policy", "RandomPlayer", "HeuristicPlayer", "PimcPlayer", "AlphaMuPlayer",
+           "OpenSpielIsmctsPlayer", "PLAYERS", "BEST",
+           "make_player", "parse_player", "split_players", "bid_advice"]
 
 
 class Policy(Protocol):
@@ -387,6 +396,42 @@ class AlphaMuPlayer(PimcPlayer):
         return "alphamu:" + ",".join(opts + self._options())
 
 
+@dataclass
+class OpenSpielIsmctsPlayer(PimcPlayer):
+    """OpenSpiel's IS-MCTS bot for the cards and the cantes
+    (:func:`~cuatrola_solver.bots.openspiel_game.ismcts_action`: ``sims`` simulations,
+    UCT constant ``uct_c``, ``rollouts`` random playouts a new node); calls as
+    ``pimc``'s.  Made only where OpenSpiel is installed."""
+
+    sims: int = 500
+    uct_c: float = 2.0
+    rollouts: int = 1
+    name: str = "openspiel-ismcts"
+
+    def __post_init__(self) -> None:
+        openspiel()                      # without OpenSpiel: one line, before any work
+
+    def card(self, view: View, seed: int) -> int:
+        legal = view.legal_cards()
+        if len(legal) == 1:
+            return legal[0]
+        return ismcts_action(view, view.seed(seed), "card", self.sims, self.uct_c,
+                             self.rollouts)
+
+    def sing(self, view: View, seed: int) -> int | None:
+        if not view.cante_options():
+            return None
+        action = ismcts_action(view, view.seed(seed), "sing", self.sims, self.uct_c,
+                               self.rollouts)
+        return None if action == ACTION_QUIET else action - ACTION_SING
+
+    def __repr__(self) -> str:
+        opts = [f"sims={self.sims}", f"uct_c={self.uct_c:g}"]
+        if self.rollouts != 1:
+            opts.append(f"rollouts={self.rollouts}")
+        return "openspiel-ismcts:" + ",".join(opts + self._options())
+
+
 #: the players by name, with the options each takes (name -> type)
 PLAYERS = {
     "random": (RandomPlayer, {}),
@@ -398,6 +443,9 @@ PLAYERS = {
                                 "read_calls": int, "read_play": int, "samples": int, "bid": str,
                                 "bid_samples": int, "odds": str, "inference": int,
                                 "match": int}),
+    "openspiel-ismcts": (OpenSpielIsmctsPlayer, {"sims": int, "uct_c": float, "rollouts": int,
+                                                 "bid": str, "bid_samples": int, "odds": str,
+                                                 "inference": int, "match": int}),
 }
 #: ``best``: the strongest player measured, by name and options (more options may follow
 #: ``best:``).  αμ searching to the end from the third trick over 100 worlds: ahead of
@@ -406,6 +454,8 @@ PLAYERS = {
 #: across zero (docs/findings.md, "αμ against pimc"); about 50 ms a card (median, one
 #: core).  ``cuatrola play``'s bots by default.
 BEST = "alphamu:worlds=100,full_from=3"
+#: the range of a number option (a float: above the low end)
+UCT_RANGE = (0.0, 100.0)
 #: options that are a switch (0 or 1)
 SWITCHES = ("inference", "match", "read_calls", "read_play")
 BIDDERS = ("advisor", "heuristic", "random")
@@ -449,6 +499,10 @@ def parse_player(spec: str) -> Policy:
         if known[key] is int and key not in SWITCHES and not 1 <= options[key] <= 100_000:
             raise CuatrolaError(f"bad value {quote(value)} for {key} of player {quote(spec)}: expected "
                                 f"1 to 100000")
+        if known[key] is float and not UCT_RANGE[0] < options[key] <= UCT_RANGE[1]:
+            raise CuatrolaError(f"bad value {quote(value)} for {key} of player {quote(spec)}: "
+                                f"expected a number above {UCT_RANGE[0]:g}, at most "
+                                f"{UCT_RANGE[1]:g}")
         if key == "odds" and options[key] not in ("dd", "played"):
             raise CuatrolaError(f"bad value {quote(value)} for odds of player {quote(spec)}: expected "
                                 f"dd or played")

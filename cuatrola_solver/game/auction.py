@@ -75,6 +75,13 @@ class Auction:
     def legal_calls(self) -> list[str]:
         return [c for c in CALLS if self.refusal(c) is None]
 
+    def copy(self) -> "Auction":
+        """An independent copy: calls made on it leave this auction as it is."""
+        new = Auction.__new__(Auction)
+        new.__dict__.update(self.__dict__)
+        new.calls = list(self.calls)
+        return new
+
     def call(self, call: str) -> None:
         """Make the next call (checked); raises IllegalBidError with the reason."""
         seat = self.speaker

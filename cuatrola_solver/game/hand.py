@@ -336,6 +336,20 @@ class Hand:
         """True when every hand is known (the whole table)."""
         return all(k is not None for k in self.known)
 
+    def copy(self) -> "Hand":
+        """An independent copy (a search's branch): calls, cards and cantes played on it
+        leave this hand as it is.  Cheaper than replaying the history: the immutable
+        parts (the rules, the position, the deal, each play) are shared."""
+        new = Hand.__new__(Hand)
+        new.__dict__.update(self.__dict__)
+        new.auction = self.auction.copy()
+        new.tricks = list(self.tricks)          # a complete trick is never changed
+        for name in ("current", "plays", "cantes", "renuncios", "_renuncios_seen"):
+            setattr(new, name, list(getattr(self, name)))
+        new._played = dict(self._played)
+        new._sung = dict(self._sung)
+        return new
+
     # --- the auction ----------------------------------------------------------
     def bid(self, call: str) -> None:
         self.auction.call(call)

@@ -256,6 +256,18 @@ def cante_options(pos: Position, rules, side: int) -> list[int]:
                    for seat in (1, 2, 3, 4) if side_of(seat) == side)]
 
 
+def seat_cante_options(pos: Position, rules, seat: int) -> list[int]:
+    """The suits ``seat`` may sing now as far as its own cards tell (best first: the 40,
+    then by suit): the other hands are not looked at, so under ``forty_first`` a 20 is
+    offered unless the seat itself holds the 40 (what the seat is asked, docs/rules.md
+    5; the engine may still refuse the 20 for a partner's 40)."""
+    hands = [0, 0, 0, 0]
+    hands[seat - 1] = pos.hand(seat)
+    mine = replace(pos, hands=tuple(hands))
+    suits = [s for s in range(4) if cante_refusal(mine, rules, seat, s) is None]
+    return sorted(suits, key=lambda s: (-cante_points(s, pos.trump), s))
+
+
 def cante_singer(pos: Position, side: int, suit: int) -> int:
     """The seat of ``side`` that holds the rey and caballo of ``suit``."""
     need = cante_mask(suit)

@@ -29,7 +29,7 @@ from .cards import cards_of, format_card, format_cards, mask_of, parse_card, par
 from .constraints import Constraints
 from .hand import Cante, Hand, Play, Renuncio
 from .match import Score
-from .play import SUIT_NAMES, Position, cante_points, cante_refusal, legal_mask, side_of
+from .play import SUIT_NAMES, Position, legal_mask, seat_cante_options, side_of
 from .rules import RuleSet, get_rules
 from .seats import Side, check_seat
 
@@ -230,11 +230,7 @@ class View:
         pos = self.position
         if pos is None or self.seen.is_over() or pos.trick:
             return []
-        hands = [0, 0, 0, 0]
-        hands[self.seat - 1] = self.held
-        mine = pos.with_changes(hands=tuple(hands))
-        suits = [s for s in range(4) if cante_refusal(mine, self.rules, self.seat, s) is None]
-        return sorted(suits, key=lambda s: (-cante_points(s, self.trump), s))
+        return seat_cante_options(pos, self.rules, self.seat)
 
     def result(self):
         return self.seen.result()
