@@ -209,3 +209,26 @@ def test_exact_cards_match_sampled_late():
     for a, b in zip(ex.cards, sm.cards):
         if a.trick >= 4 and a.kind == "choice":
             assert a.p_win == b.p_win and a.best == b.best
+
+
+def test_each_card_is_valued_as_hint_values_it_from_the_seats_view():
+    """analyze values a card as hint does on the view of the seat that played it: the
+    deals weighed by the calls and by the cards the others played before it (the
+    card-play model), its win chance as played (a regression: the card-play model was
+    left out, so a card's P(win) read the calls only)."""
+    from cuatrola_solver.game.view import View
+    from cuatrola_solver.notation.replay import replay_cards
+    rec = read_record((EXAMPLES / "online-blunder.txt").read_text(encoding="utf-8"))
+    models = Models.of(rec.rules)
+    assert models.cards is not None
+    result = analyze(rec, Budget(seed=1), models, bids=False)
+    checked = 0
+    for i, (t, j, hand, c) in enumerate(replay_cards(rec)):
+        review = result.cards[i]
+        if review.p_win is None or t < 2:
+            continue
+        h = cardplay.hint(View.on_turn(hand), Budget(seed=1 + i), models)
+        value = {x.card: x for x in h.cards}[c]
+        assert (review.p_win, review.p_played) == (value.p_win, value.p_played), (t, j)
+        checked += 1
+    assert checked >= 5

@@ -569,7 +569,7 @@ def _hint(hand: Hand, how: _Method, seed: int | None, workers: int):
     (:func:`~cuatrola_solver.advice.cardplay.exact_when_few`)."""
     view = how.view(View.on_turn(hand))
     return hint(view, Budget(how.exact, how.card_samples, seed, workers),
-                Models(how.models.bids, how.card_model))
+                Models(how.models.bids, how.card_model, how.models.cards))
 
 
 def _review_card(hand: Hand, trick: int, position: int, card: int, how: _Method,
@@ -699,7 +699,9 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
     and reported in the result), ``workers`` processes sharing the cards and threads of
     the bid review's batch solver (default :data:`DEFAULT_WORKERS`; the result does not
     depend on it).  ``models`` (default: the preset's, as ``cuatrola analyze`` uses them):
-    the bid model weights the hidden deals by the calls (see ``advise``); the played-odds
+    the bid model weights the hidden deals by the calls (see ``advise``), the card-play
+    model, at each card, by the cards the other seats played before it (see ``hint``);
+    the played-odds
     model rates the calls as played (the bid advice comes from the played EV) and, if it
     has card cells, the cards (the labels come from the loss of played winning chances;
     ``model`` says which).  ``bids=False`` skips the bid review; ``progress(done,
