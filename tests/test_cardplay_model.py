@@ -167,15 +167,16 @@ def test_the_fit_finds_a_model_back_from_its_own_choices():
     assert fitted.floor in fit_cards.FLOORS and fitted.floor > 0
 
 
-def test_the_shipped_online_model_says_how_it_was_made_and_beats_uniform():
-    cards = Models.of("online").cards
-    assert cards is not None
+@pytest.mark.parametrize("preset", ["online", "app", "narro", "italiano"])
+def test_each_shipped_model_says_how_it_was_made_and_beats_uniform(preset):
+    cards = Models.of(preset).cards
+    assert cards is not None and json.loads(cards.rules) == preset
     p = cards.provenance
-    assert p["command"].startswith("cuatrola cardmodel") and p["records"][0]["selfplay"]
+    assert p["command"].startswith(f"cuatrola cardmodel fit-pimc-{preset}.jsonl --rules {preset}")
+    assert p["records"][0]["selfplay"]["rules"] == preset
     assert p["log_loss"] < p["uniform_log_loss"] and p["held_out_cards"] > 1000
-    assert Models.of("online", inference=False).cards is None
-    # a preset that ships none reads the calls only
-    assert Models.of("app").cards is None and Models.of("app").bids is not None
+    assert p["accuracy"] > p["uniform_accuracy"] + 0.2
+    assert Models.of(preset, inference=False).cards is None
 
 
 def test_a_corrupt_card_model_is_one_line(tmp_path):

@@ -26,7 +26,7 @@ from typing import ClassVar
 
 from ..game.rules import RuleSet, get_rules
 from .bids import BidModel, load_model as load_bid_model
-from .cardplay import CardModel, load_model as load_card_model, model_path
+from .cardplay import CardModel, load_model as load_card_model
 from .played import PlayedModel, load_model as load_played_model
 
 __all__ = ["Models"]
@@ -47,9 +47,8 @@ class Models:
     def of(cls, rules: RuleSet | str | None = None, *, inference: bool = True,
            played: bool = True) -> "Models":
         """The models shipped with ``rules``' preset: the bid model and the card-play
-        model unless ``inference`` is False (a preset that ships no card-play model has
-        none: its play is read for its hard facts only), the played-odds model unless
-        ``played`` is False.
+        model unless ``inference`` is False (then the calls and the play are read for
+        their hard facts only), the played-odds model unless ``played`` is False.
         Raises :class:`~cuatrola_solver.errors.ModelError` when one is missing or
         cannot be read.  Loaded once per rule set."""
         rules = get_rules(rules)
@@ -72,9 +71,5 @@ def _played_model(rules: RuleSet) -> PlayedModel:
 
 
 @lru_cache(maxsize=16)
-def _card_model(rules: RuleSet) -> CardModel | None:
-    # a preset that ships no card-play model reads the calls only (its file, once
-    # shipped, is read and checked as the others are)
-    if not model_path(rules).exists():
-        return None
+def _card_model(rules: RuleSet) -> CardModel:
     return load_card_model(rules)
