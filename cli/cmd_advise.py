@@ -121,12 +121,13 @@ def match_note(report: dict) -> str | None:
         return None
     opts = {o["bid"]: o for o in report["options"]}
     best, alt = opts[report["advice"]], opts[hand]
+    ev = "ev_played" if report.get("model") == "played" else "ev"   # what chose per hand
     places = 2
-    while places < 4 and f"{alt['ev']:+.{places}f}" == f"{best['ev']:+.{places}f}":
+    while places < 4 and f"{alt[ev]:+.{places}f}" == f"{best[ev]:+.{places}f}":
         places += 1                      # show the difference that decided it
     return (f"At {report['score']['A']}-{report['score']['B']} the match comes first: "
-            f"{hand} scores more per hand ({alt['ev']:+.{places}f} against "
-            f"{best['ev']:+.{places}f}) but "
+            f"{hand} scores more per hand ({alt[ev]:+.{places}f} against "
+            f"{best[ev]:+.{places}f}) but "
             f"wins the match {_pct(alt['p_match'])} of the time, {best['bid']} "
             f"{_pct(best['p_match'])}.")
 

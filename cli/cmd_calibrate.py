@@ -168,7 +168,7 @@ def register(app: typer.Typer) -> None:
             "odds it bid on."),
         cards: bool = typer.Option(False, "--cards", help="Also the cards: at each card a "
                                    "seat chose, the hint's P(win) of that card on what the "
-                                   "seat knew, against the result (about 0.2 s a hand); "
+                                   "seat knew, against the result (about 0.03 s a hand); "
                                    "with --fit, the model's card cells (hint and analyze "
                                    "use them)."),
         card_samples: int = typer.Option(100, "--card-samples", min=1, max=100000,

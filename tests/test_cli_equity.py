@@ -4,6 +4,7 @@ chances through the command line, their JSON and their bad input (exit 2)."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -115,15 +116,18 @@ def test_without_a_score_nothing_about_the_match():
 
 def test_end_of_match_advice_plays_for_the_match():
     # side B (seat 2) has 18, side A 19, to 21 by 2: a won cuatrola ends the match, a won
-    # solo or paso does not; per hand paso and solo score most (+0.86, +0.87)
+    # solo or paso does not; per hand (as played, the advice's own yardstick) solo
+    # scores most
     d = advise("--score", "19-18")
+    assert d["model"] == "played"
     by = {o["bid"]: o for o in d["options"]}
     hand = d["advice_per_hand"]
     assert hand in ("paso", "solo") and d["advice"] == "cuatrola"
     assert by["cuatrola"]["p_match"] > max(by["solo"]["p_match"], by["paso"]["p_match"]) + 0.05
-    assert by[hand]["ev"] > by["cuatrola"]["ev"]
+    assert by[hand]["ev_played"] == max(o["ev_played"] for o in d["options"] if o["allowed"])
     # a cuatrola won wins the match, lost loses it: its match chance is its hand chance
-    assert by["cuatrola"]["p_match"] == pytest.approx(by["cuatrola"]["p_win"])
+    # as played
+    assert by["cuatrola"]["p_match"] == pytest.approx(by["cuatrola"]["p_played"])
     assert all(("p_match" in o) and (o["p_match"] is None) == (not o["allowed"])
                for o in d["options"])
     r = run("advise", HAND, "-m", MUESTRA, "-s", "2", "-a", "paso", "-r", "narro",
@@ -131,8 +135,22 @@ def test_end_of_match_advice_plays_for_the_match():
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()
     assert lines[0].startswith("Call cuatrola:") and "to win the match" in lines[0]
-    assert lines[1].startswith(f"At 19-18 the match comes first: {hand} scores more")
+    # the note quotes the points it chose on (as played), not the double-dummy ones
+    m = re.fullmatch(rf"At 19-18 the match comes first: {hand} scores more per hand "
+                     r"\(([+-][\d.]+) against ([+-][\d.]+)\) but wins the match (\d+)% of "
+                     r"the time, cuatrola (\d+)%\.", lines[1])
+    assert m, lines[1]
+    shown, other = m.group(1), m.group(2)
+    places = len(shown.split(".")[1])       # as many as it takes to tell them apart
+    assert shown == f"{by[hand]['ev_played']:+.{places}f}" != other
+    assert other == f"{by['cuatrola']['ev_played']:+.{places}f}"
+    assert (int(m.group(3)), int(m.group(4))) == (round(100 * by[hand]["p_match"]),
+                                                 round(100 * by["cuatrola"]["p_match"]))
     assert "P(match)" in r.stdout
+    d = advise("--score", "19-18", "--model", "dd")
+    by = {o["bid"]: o for o in d["options"]}
+    assert by["cuatrola"]["p_match"] == pytest.approx(by["cuatrola"]["p_win"])
+    assert by[d["advice_per_hand"]]["ev"] == max(o["ev"] for o in d["options"] if o["allowed"])
 
 
 def test_p_match_weighs_the_hand_results_through_the_table():

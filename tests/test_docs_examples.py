@@ -1,4 +1,5 @@
-"""Every console example of README.md and docs/*.md, run and compared with its output.
+"""Every console example of README.md, docs/*.md and examples/*/README.md, run and
+compared with its output.
 
 The convention (docs/commands.md says it once for the reader):
 
@@ -40,7 +41,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+         *sorted((ROOT / "examples").glob("*/README.md"))]
 FENCE = re.compile(r"^(`{3,})(.*)$")
 WRITES = re.compile(r"(?P<opt>--html|--plot|--save|--annotate|--out|-o)(?P<sep>[ =])"
                     r"(?P<path>\"[^\"]+\"|'[^']+'|[^\s|;&]+)")
