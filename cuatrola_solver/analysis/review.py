@@ -701,11 +701,11 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
     depend on it).  ``models`` (default: the preset's, as ``cuatrola analyze`` uses them):
     the bid model weights the hidden deals by the calls (see ``advise``), the card-play
     model, at each card, by the cards the other seats played before it (see ``hint``);
-    the played-odds
-    model rates the calls as played (the bid advice comes from the played EV) and, if it
-    has card cells, the cards (the labels come from the loss of played winning chances;
-    ``model`` says which).  ``bids=False`` skips the bid review; ``progress(done,
-    total)`` is called after each card and each bid review.  Raises
+    the played-odds model rates the calls as played (the bid advice comes from the
+    played EV) and, if it has card cells, the cards (the labels come from the loss of
+    played winning chances; ``model`` says which).  ``bids=False`` skips the bid
+    review; ``progress(done, total)`` is called after each card and each bid review.
+    Raises
     :class:`~cuatrola_solver.errors.RecordError` for a record that cannot be replayed.
 
     ``constraints`` (what-if constraints, ``"3: void o; 4: >=2 triunfo"``) are about the
