@@ -705,8 +705,8 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
     played EV) and, if it has card cells, the cards (the labels come from the loss of
     played winning chances; ``model`` says which).  ``bids=False`` skips the bid
     review; ``progress(done, total)`` is called after each card and each bid review.
-    Raises
-    :class:`~cuatrola_solver.errors.RecordError` for a record that cannot be replayed.
+    Raises :class:`~cuatrola_solver.errors.RecordError` for a record that cannot be
+    replayed.
 
     ``constraints`` (what-if constraints, ``"3: void o; 4: >=2 triunfo"``) are about the
     hands **as dealt**: every card and call is valued from its seat's view with the
