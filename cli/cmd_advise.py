@@ -77,6 +77,12 @@ def _side(seat: int) -> int:
     return (seat - 1) % 2
 
 
+def _yardstick(report: dict) -> tuple[str, str]:
+    """The keys of the P(win) and the EV the advice was chosen on: as played with the
+    played-odds model, else double dummy."""
+    return ("p_played", "ev_played") if report.get("model") == "played" else ("p_win", "ev")
+
+
 def advice_sentence(report: dict) -> str:
     """``Call solo: you win 83% (±1%), +1.32 points per hand on average; paso: 61%,
     +0.22``: the advised call named as the others are, by its word in the game."""
@@ -93,7 +99,7 @@ def advice_sentence(report: dict) -> str:
     side = "you" if best["contract"] != "paso" and best["declarer"] == seat else "your side"
     match = "advice_per_hand" in report
     played = report.get("model") == "played"
-    p, ev = ("p_played", "ev_played") if played else ("p_win", "ev")
+    p, ev = _yardstick(report)
     text = (f"{verb}: {side} win{'s' if side == 'your side' else ''} {_pct(best[p])}"
             + (f" at the table ({_pct(best['p_win'])} double dummy)" if played else
                "" if report["exact"] else f" ({_half(best['ci95'])})")
@@ -121,7 +127,7 @@ def match_note(report: dict) -> str | None:
         return None
     opts = {o["bid"]: o for o in report["options"]}
     best, alt = opts[report["advice"]], opts[hand]
-    ev = "ev_played" if report.get("model") == "played" else "ev"   # what chose per hand
+    _, ev = _yardstick(report)           # the points the per-hand advice was chosen on
     places = 2
     while places < 4 and f"{alt[ev]:+.{places}f}" == f"{best[ev]:+.{places}f}":
         places += 1                      # show the difference that decided it

@@ -569,7 +569,7 @@ def _hint(hand: Hand, how: _Method, seed: int | None, workers: int):
     (:func:`~cuatrola_solver.advice.cardplay.exact_when_few`)."""
     view = how.view(View.on_turn(hand))
     return hint(view, Budget(how.exact, how.card_samples, seed, workers),
-                Models(how.models.bids, how.card_model, how.models.cards))
+                dataclasses.replace(how.models, played=how.card_model))
 
 
 def _review_card(hand: Hand, trick: int, position: int, card: int, how: _Method,
