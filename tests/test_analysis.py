@@ -19,7 +19,8 @@ from cuatrola_solver.notation.record import read_record, read_text, write_text
 from cuatrola_solver.advice.budget import Budget
 from cuatrola_solver.models.preset import Models
 from helpers import as_view
-from cuatrola_solver.notation.replay import replay
+from cuatrola_solver.game.view import View
+from cuatrola_solver.notation.replay import replay, replay_cards
 from cuatrola_solver.game.seats import Side
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "analysis"
@@ -216,8 +217,6 @@ def test_each_card_is_valued_as_hint_values_it_from_the_seats_view():
     deals weighed by the calls and by the cards the others played before it (the
     card-play model), its win chance as played (a regression: the card-play model was
     left out, so a card's P(win) read the calls only)."""
-    from cuatrola_solver.game.view import View
-    from cuatrola_solver.notation.replay import replay_cards
     rec = read_record((EXAMPLES / "online-blunder.txt").read_text(encoding="utf-8"))
     models = Models.of(rec.rules)
     assert models.cards is not None
