@@ -5,7 +5,7 @@ from its view, like the bots, by plain lines on stdin, so a pipe can drive it.  
 or illegal entry is refused with the reason and asked again; ``?`` shows what may be
 typed; end of input ends the game cleanly (records already saved stay saved).
 
-What the person sees is said from their seat (:class:`Table`): their pair and the
+What the person sees is said from their seat (:class:`Chair`): their pair and the
 other pair, never the side letters, which swap between the pairs from hand to hand of
 a match; their cards always in one order (trumps first, strongest first in a suit);
 after every baza the bazas and points of each pair.  With ``--hints`` every decision
@@ -16,7 +16,6 @@ advice.cardplay.exact_when_few`, as ``analyze`` and ``hint`` do)."""
 from __future__ import annotations
 
 import os
-import random
 import sys
 from pathlib import Path
 from typing import Optional
@@ -28,18 +27,15 @@ from cuatrola_solver.advice.budget import Budget, random_seed
 from cuatrola_solver.advice.cardplay import CANTE_HINT_SAMPLES, best_cante, cante_values, hint
 from cuatrola_solver.models.preset import Models
 from cuatrola_solver.game.auction import parse_call
-from cuatrola_solver.game.cards import (cards_of, format_card, parse_card, random_deal,
-                                        suit_of)
+from cuatrola_solver.game.cards import cards_of, format_card, parse_card, suit_of
 from cuatrola_solver.errors import CuatrolaError, quote
 from cuatrola_solver.game.hand import Hand
-from cuatrola_solver.game.match import Match
-from cuatrola_solver.game.play import (SUIT_NAMES, cante_points, partner_of, renuncio_obligation,
-                                       side_of)
+from cuatrola_solver.game.play import SUIT_NAMES, cante_points, partner_of, side_of
 from cuatrola_solver.bots.players import parse_player, split_players
 from cuatrola_solver.notation.record import format_rules, write_text
 from cuatrola_solver.notation.lines import LineTooLong, read_line
 from cuatrola_solver.notation.replay import replay
-from cuatrola_solver.bots.playout import iter_match, play_hand, seat_of
+from cuatrola_solver.bots.table import Table, card_refusal
 from cuatrola_solver.game.seats import check_seat
 from cuatrola_solver.game.seats import Side
 from cuatrola_solver.game.view import View
@@ -48,12 +44,6 @@ from .common import RulesOption, command_models, fail, load_rules, user_errors
 from .render import result_lines
 
 SUIT_COLOURS = ("yellow", "red", "blue", "green")   # oros, copas, espadas, bastos
-OBLIGATION_WORDS = {
-    "asistir": "you must follow the suit led (asistir)",
-    "montar": "you must play higher than the best card of the suit led (montar)",
-    "fallar": "void in the suit led, you must trump (fallar)",
-    "montar_el_fallo": "you must over-trump the trump in the trick (montar el fallo)",
-}
 #: what may be typed, shown by '?' at any prompt
 COMMANDS = (
     "what you may type:",
@@ -105,27 +95,31 @@ class Screen:
         typer.echo(text)
 
 
-class Table:
-    """The game as seen from the person's chair: which hand of the match it is, their
-    seat in it, the match score, every side said as "your pair" or "the other pair"."""
+class Chair:
+    """The game as seen from the person's chair at the library's :class:`~cuatrola_solver.
+    bots.table.Table`: which hand of the match it is, their seat in it, the match score,
+    every side said as "your pair" or "the other pair"."""
 
-    def __init__(self, screen: Screen, seat: int, rules, match: bool) -> None:
+    def __init__(self, screen: Screen, table: Table) -> None:
         self.screen = screen
-        self.first_seat = seat          # the person's seat in the first hand
-        self.rules = rules
-        self.match = Match(rules) if match else None
-        self.k = 0                      # the hand being played (0-based)
-        self.announced = False
+        self.table = table
+        self.rules = table.rules
+        self.match = table.is_match
+        self.announced = -1             # the hand whose start was said
+
+    @property
+    def k(self) -> int:
+        return self.table.k
 
     @property
     def seat(self) -> int:
         """The person's seat in this hand."""
-        return seat_of(self.first_seat, self.k)
+        return self.table.seat
 
     @property
     def side(self) -> Side:
         """The person's side in this hand (it changes between hands of a match)."""
-        return side_of(self.seat)
+        return self.table.side
 
     def pair(self, side: Side | str) -> str:
         """``your pair`` or ``the other pair``, for a side (or its letter, as a result's
@@ -133,13 +127,8 @@ class Table:
         theirs = Side.parse(side) if isinstance(side, str) else Side(side)
         return "your pair" if theirs is self.side else "the other pair"
 
-    def score(self) -> tuple[int, int]:
-        """Your pair's and the other pair's match points before this hand."""
-        mine = side_of(self.first_seat)           # pair 0 is side A of the first hand
-        return self.match.points[mine], self.match.points[1 - mine]
-
     def score_text(self) -> str:
-        mine, theirs = self.score()
+        mine, theirs = self.table.score()
         return f"your pair {mine} - the other pair {theirs}"
 
     def who(self, seat: int, player=None) -> str:
@@ -156,21 +145,15 @@ class Table:
 
     def begin_hand(self) -> None:
         """Say once, as the hand starts, which seat the person has and the score."""
-        if self.announced:
+        if self.announced == self.k:
             return
-        self.announced = True
-        if self.match is None:
+        self.announced = self.k
+        if not self.match:
             return
         role = {1: " (the mano)", 4: " (the dealer)"}.get(self.seat, "")
         self.screen.say(f"hand {self.k + 1}: you are seat {self.seat}{role}, your pair is "
                         f"side {self.side} in its record; match: {self.score_text()} "
                         f"(to {self.rules.target})")
-
-    def end_hand(self, winner: Side, points: int) -> None:
-        if self.match is not None:
-            self.match.record_hand(winner, points)
-        self.k += 1
-        self.announced = False
 
 
 class Human:
@@ -178,7 +161,7 @@ class Human:
 
     name = "you"
 
-    def __init__(self, screen: Screen, table: Table, hints: bool,
+    def __init__(self, screen: Screen, table: Chair, hints: bool,
                  models: Models = Models.NONE) -> None:
         self.screen = screen
         self.table = table
@@ -323,13 +306,10 @@ class Human:
             except CuatrolaError as e:
                 s.say(f"  {e}")
                 continue
-            if not view.held >> c & 1:
-                s.say(f"  you do not hold {format_card(c)}")
-            elif c not in legal:
-                why = renuncio_obligation(view.held, pos.trick, view.trump, c)
-                s.say(f"  {format_card(c)} would be a renuncio: {OBLIGATION_WORDS[why]}")
-            else:
+            reason = card_refusal(view, c)
+            if reason is None:
                 return c
+            s.say(f"  {reason}")
 
 
 def register(app: typer.Typer) -> None:
@@ -383,38 +363,37 @@ def register(app: typer.Typer) -> None:
             seed = random_seed()
         colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
         screen = Screen(colour)
-        table = Table(screen, seat, rs, match)
+        def observe(hand: Hand, kind: str, who: int, choice) -> None:
+            chair.begin_hand()
+            player = table.player_at(who)
+            label = chair.who(who, player)
+            if kind == "call" and player is not None:
+                screen.say(f"{label} calls {choice}")
+            elif kind == "cante":
+                what = "las cuarenta" if cante_points(choice, hand.trump) == 40 else "las veinte"
+                screen.say(f"{label} {'sing' if player is None else 'sings'} {what} in "
+                           f"{SUIT_NAMES[choice]}: +{cante_points(choice, hand.trump)} for "
+                           f"{chair.pair(side_of(who))}")
+            elif kind == "card" and player is not None:
+                screen.say(f"{label} plays {screen.card(choice, hand.trump)}")
+            if kind == "card" and not hand.current and hand.tricks:
+                _trick_done(screen, chair, hand)
+            if kind == "call" and hand.auction.is_complete:
+                _contract(screen, chair, hand)
+
+        table = Table(others, seat, rs, seed, match, observe)
+        chair = Chair(screen, table)
         # the hints' odds are at the table: played, the hidden hands weighted by the calls
-        human = Human(screen, table, hints,
+        human = Human(screen, chair, hints,
                       models=command_models(rs, "played") if hints else Models.NONE)
-        players = others[:seat - 1] + [human] + others[seat - 1:]
         screen.say(f"cuatrola, rules {format_rules(rs)}, seed {seed}; you are seat {seat}"
                    + (" in the first hand" if match else "") + "; trumps are marked *; "
                    "? shows the commands")
         if made:
             screen.say(f"made the folder {save} for the records")
 
-        def observe(hand: Hand, kind: str, who: int, choice) -> None:
-            table.begin_hand()
-            player = players[(who - 1 + table.k) % 4]
-            label = table.who(who, None if player is human else player)
-            if kind == "call" and player is not human:
-                screen.say(f"{label} calls {choice}")
-            elif kind == "cante":
-                what = "las cuarenta" if cante_points(choice, hand.trump) == 40 else "las veinte"
-                screen.say(f"{label} {'sing' if player is human else 'sings'} {what} in "
-                           f"{SUIT_NAMES[choice]}: +{cante_points(choice, hand.trump)} for "
-                           f"{table.pair(side_of(who))}")
-            elif kind == "card" and player is not human:
-                screen.say(f"{label} plays {screen.card(choice, hand.trump)}")
-            if kind == "card" and not hand.current and hand.tricks:
-                _trick_done(screen, table, hand)
-            if kind == "call" and hand.auction.is_complete:
-                _contract(screen, table, hand)
-
         def finish(rec) -> None:
-            hand = replay(rec)
-            result = hand.result()
+            result = replay(rec).result()
             screen.say(f"hand {table.k + 1} over:")
             for line in result_lines(result.to_dict(), mine=str(table.side)):
                 screen.say("  " + line)
@@ -422,31 +401,29 @@ def register(app: typer.Typer) -> None:
                 path = save / f"hand-{seed}-{table.k + 1:03d}.txt"
                 path.write_text(write_text(rec), encoding="utf-8")
                 screen.say(f"record saved: {path}")
-            table.end_hand(result.winner, result.game_points)
 
+        ask = {"call": human.call, "cante": human.sing, "card": human.card}
         try:
+            while not table.over:
+                table.deal()
+                while table.turn is not None:
+                    table.answer(ask[table.turn.kind](table.turn.view, table.hand_seed))
+                finish(table.records[-1])
             if match:
-                for rec in iter_match(players, rs, seed, observe):
-                    finish(rec)
                 mine, theirs = table.score()
                 screen.say(f"match over: {'your pair' if mine > theirs else 'the other pair'} "
                            f"wins, your pair {mine} - the other pair {theirs}")
-            else:
-                rng = random.Random(f"{seed}/0")
-                rec = play_hand(random_deal(rng), players, rs, seed=rng.getrandbits(62),
-                                observe=observe)
-                finish(rec)
         except EndOfInput:
             screen.say("end of input: game over")
 
 
-def _contract(screen: Screen, table: Table, hand: Hand) -> None:
+def _contract(screen: Screen, table: Chair, hand: Hand) -> None:
     decl = hand.declarer
     who = "" if not decl else " by " + " against ".join(table.who(s) for s in decl)
     screen.say(f"contract: {hand.contract}{who}")
 
 
-def _trick_done(screen: Screen, table: Table, hand: Hand) -> None:
+def _trick_done(screen: Screen, table: Chair, hand: Hand) -> None:
     """The baza's winner, then the bazas and points of each pair so far (the points:
     cards, cantes, and the monte after the last baza)."""
     pos = hand.pos

@@ -16,13 +16,13 @@ import typer
 from cuatrola_solver.analysis.puzzles import (MARGIN, MAX_LAYOUTS, MIN_LOSS, SCREEN_SAMPLES,
                                               Puzzle, Search, find_puzzles)
 from cuatrola_solver.analysis.report import html_puzzles
+from cuatrola_solver.bots.table import OBLIGATION_WORDS
 from cuatrola_solver.errors import CuatrolaError, RecordError, quote
 from cuatrola_solver.game.cards import format_card, parse_card
 from cuatrola_solver.game.play import SUIT_NAMES, renuncio_obligation
 from cuatrola_solver.notation.record import format_rules, read_record, record_from_obj
 
 from .cmd_advise import progress_bar
-from .cmd_play import OBLIGATION_WORDS
 from .common import (SCHEMA, RecordRulesOption, check_outputs, check_writable, emit_json,
                      fail, model_option, read_input, record_rules, user_errors,
                      write_output)

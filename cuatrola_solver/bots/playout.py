@@ -17,6 +17,7 @@ pairs swap the A/B labels, and the match score, the bid caps and ``win_by`` appl
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..game.cards import format_card, random_deal
@@ -29,13 +30,12 @@ from ..notation.replay import record_of, replay
 from ..game.rules import RuleSet, get_rules
 from ..game.view import View
 
-__all__ = ["play_hand", "play_match", "iter_match", "seat_of", "singing_order", "MAX_MATCH_HANDS", "PlayerError"]
+__all__ = ["play_hand", "play_match", "iter_match", "hand_turns", "Turn", "decide", "hand_deal",
+           "seat_of", "singing_order", "MAX_MATCH_HANDS", "PlayerError"]
 
 #: a match that has not ended after this many hands is stopped (it cannot happen
 #: under the presets: every hand scores at least one point)
 MAX_MATCH_HANDS = 500
-
-
 
 
 def singing_order(hand: Hand) -> list[int]:
@@ -49,6 +49,77 @@ def singing_order(hand: Hand) -> list[int]:
 
 Observer = Callable[[Hand, str, int, object], None]
 
+#: what a player is asked for each kind of :class:`Turn`, and the verb of a refusal
+_ASK = {"call": ("call", "called"), "cante": ("sing", "sang"), "card": ("card", "played")}
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One decision a hand asks of one seat: ``kind`` is ``call``, ``cante`` (answered
+    by a suit or None, keeping quiet) or ``card``; ``view`` is what the seat knows."""
+
+    kind: str
+    seat: int
+    view: View
+
+    def refusal(self, choice) -> str | None:
+        """Why the rules refuse ``choice`` for this turn, or None when it is allowed."""
+        if self.kind == "call":
+            return self.view.seen.auction.refusal(choice)
+        if self.kind == "cante":
+            return (None if choice is None or choice in self.view.cante_options()
+                    else "not one of its cantes")
+        return None if choice in self.view.legal_cards() else "not a legal card"
+
+
+def hand_turns(deal: tuple[Sequence[Sequence[int]], int], rules: RuleSet | str | None = None,
+               score: Score | None = None, observe: Observer | None = None):
+    """A hand of ``deal`` (the four hands and the muestra) one decision at a time: a
+    generator that yields each :class:`Turn` and is sent its answer (allowed: see
+    :meth:`Turn.refusal`), and returns the hand's record.  At a trick boundary the seats
+    that may sing are asked in turn (:func:`singing_order`).  ``observe(hand, kind, seat,
+    choice)`` is called after each call, cante and card (kind ``call``, ``cante``,
+    ``card``)."""
+    rules = get_rules(rules)
+    hands, muestra = deal
+    hand = Hand(hands, muestra, rules, score)
+    while not hand.auction.is_complete:
+        seat = hand.auction.speaker
+        call = yield Turn("call", seat, View.from_hand(hand, seat))
+        hand.bid(call)
+        if observe:
+            observe(hand, "call", seat, call)
+    while not hand.is_over():
+        if hand.tricks and not hand.pos.trick:
+            for seat in singing_order(hand):
+                view = View.from_hand(hand, seat)
+                if not view.cante_options():
+                    continue
+                suit = yield Turn("cante", seat, view)
+                if suit is not None and hand.cante_refusal(seat, suit) is None:
+                    hand.sing(seat, suit)          # else forty_first: a partner's 40
+                    if observe:
+                        observe(hand, "cante", seat, suit)
+        seat = hand.to_play
+        c = yield Turn("card", seat, View.from_hand(hand, seat))
+        hand.play(c)
+        if observe:
+            observe(hand, "card", seat, c)
+    return record_of(hand)
+
+
+def decide(player, turn: Turn, seed: int):
+    """``player``'s answer to ``turn`` (its choice from the turn's view and ``seed``);
+    :class:`PlayerError` when the rules refuse it."""
+    ask, verb = _ASK[turn.kind]
+    choice = getattr(player, ask)(turn.view, seed)
+    reason = turn.refusal(choice)
+    if reason is not None:
+        shown = repr(format_card(choice) if turn.kind == "card" and isinstance(choice, int)
+                     and 0 <= choice < 20 else choice)
+        raise PlayerError(f"player {player!r} in seat {turn.seat} {verb} {shown}: {reason}")
+    return choice
+
 
 def play_hand(deal: tuple[Sequence[Sequence[int]], int], players: Sequence,
               rules: RuleSet | str | None = None, score: Score | None = None,
@@ -59,45 +130,26 @@ def play_hand(deal: tuple[Sequence[Sequence[int]], int], players: Sequence,
     called after each call, cante and card (kind ``call``, ``cante``, ``card``)."""
     if len(players) != 4:
         raise CuatrolaError(f"a hand needs 4 players, got {len(players)}")
-    rules = get_rules(rules)
-    hands, muestra = deal
-    hand = Hand(hands, muestra, rules, score)
-    while not hand.auction.is_complete:
-        seat = hand.auction.speaker
-        call = players[seat - 1].call(View.from_hand(hand, seat), seed)
-        reason = hand.auction.refusal(call)
-        if reason is not None:
-            raise PlayerError(f"player {players[seat - 1]!r} in seat {seat} called {call!r}: "
-                              f"{reason}")
-        hand.bid(call)
-        if observe:
-            observe(hand, "call", seat, call)
-    while not hand.is_over():
-        if hand.tricks and not hand.pos.trick:
-            for seat in singing_order(hand):
-                view = View.from_hand(hand, seat)
-                if not view.cante_options():
-                    continue
-                suit = players[seat - 1].sing(view, seed)
-                if suit is None:
-                    continue
-                if suit not in view.cante_options():
-                    raise PlayerError(f"player {players[seat - 1]!r} in seat {seat} sang "
-                                      f"{suit!r}: not one of its cantes")
-                if hand.cante_refusal(seat, suit) is None:   # forty_first: a partner's 40
-                    hand.sing(seat, suit)
-                    if observe:
-                        observe(hand, "cante", seat, suit)
-        seat = hand.to_play
-        c = players[seat - 1].card(View.from_hand(hand, seat), seed)
-        if c not in hand.legal_cards():
-            raise PlayerError(f"player {players[seat - 1]!r} in seat {seat} played "
-                              f"{format_card(c) if isinstance(c, int) and 0 <= c < 20 else c!r}:"
-                              f" not a legal card")
-        hand.play(c)
-        if observe:
-            observe(hand, "card", seat, c)
-    return record_of(hand)
+    turns = hand_turns(deal, rules, score, observe)
+    try:
+        turn = next(turns)
+        while True:
+            turn = turns.send(decide(players[turn.seat - 1], turn, seed))
+    except StopIteration as stop:
+        return stop.value
+
+
+def hand_deal(seed: int, k: int) -> tuple[tuple, int]:
+    """The deal of hand ``k`` of a match seeded ``seed``, and the seed of its players'
+    choices: both from ``random.Random(f"{seed}/{k}")``."""
+    rng = random.Random(f"{seed}/{k}")
+    return random_deal(rng), rng.getrandbits(62)
+
+
+def check_match_length(match: Match) -> None:
+    """A match that has not ended after :data:`MAX_MATCH_HANDS` hands is stopped."""
+    if match.hands_played >= MAX_MATCH_HANDS:
+        raise CuatrolaError(f"the match has not ended after {match.hands_played} hands")
 
 
 def play_match(players: Sequence, rules: RuleSet | str | None = None, seed: int = 0,
@@ -123,14 +175,12 @@ def iter_match(players: Sequence, rules: RuleSet | str | None = None, seed: int 
     rules = get_rules(rules)
     match = Match(rules)
     while match.winner() is None:
+        check_match_length(match)
         k = match.hands_played
-        if k >= MAX_MATCH_HANDS:
-            raise CuatrolaError(f"the match has not ended after {k} hands")
         # in hand k, seat s is the player who sat at seat (s - 1 + k) % 4 + 1 in hand 0
         seated = [players[(s - 1 + k) % 4] for s in (1, 2, 3, 4)]
-        rng = random.Random(f"{seed}/{k}")
-        rec = play_hand(random_deal(rng), seated, rules, match.score(),
-                        seed=rng.getrandbits(62), observe=observe)
+        deal, hand_seed = hand_deal(seed, k)
+        rec = play_hand(deal, seated, rules, match.score(), seed=hand_seed, observe=observe)
         result = replay(rec).result()
         match.record_hand(result.winner, result.game_points)
         yield rec
