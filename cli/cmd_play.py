@@ -35,7 +35,7 @@ from cuatrola_solver.bots.players import parse_player, split_players
 from cuatrola_solver.notation.record import format_rules, write_text
 from cuatrola_solver.notation.lines import LineTooLong, read_line
 from cuatrola_solver.notation.replay import replay
-from cuatrola_solver.bots.table import Table, card_refusal
+from cuatrola_solver.bots.table import Table, card_refusal, in_hand_order
 from cuatrola_solver.game.seats import check_seat
 from cuatrola_solver.game.seats import Side
 from cuatrola_solver.game.view import View
@@ -65,12 +65,6 @@ MAX_REFUSED = 100
 
 class EndOfInput(Exception):
     """The person's input ended: the game stops where it is."""
-
-
-def in_hand_order(cards, trump: int) -> list[int]:
-    """The person's cards as every line shows them: trumps first, then oros, copas,
-    espadas, bastos, the strongest first within a suit (as 3 R C S)."""
-    return sorted(cards, key=lambda c: (suit_of(c) != trump, suit_of(c), -c))
 
 
 class Screen:

@@ -23,6 +23,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                          "knows (best first)."),
     "play": ("cmd_play", "Play one seat against three bots: calls, cantes and cards typed as "
                          "lines."),
+    "serve": ("cmd_serve", "The table in the browser: play, advise by clicking, analyse, "
+                           "puzzles."),
     "solve": ("cmd_solve", "Double-dummy table: every contract and declarer, all cards "
                            "visible."),
     "check": ("cmd_check", "Check a hand record: every renuncio, the result and where its "

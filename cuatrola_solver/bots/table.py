@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..errors import CuatrolaError, IllegalPlayError
-from ..game.cards import format_card
+from ..game.cards import format_card, suit_of
 from ..game.match import Match
 from ..game.play import renuncio_obligation, side_of
 from ..game.rules import RuleSet, get_rules
@@ -26,7 +26,7 @@ from ..notation.record import HandRecord
 from ..notation.replay import replay
 from .playout import Observer, Turn, check_match_length, decide, hand_deal, hand_turns, seat_of
 
-__all__ = ["Table", "card_refusal", "OBLIGATION_WORDS"]
+__all__ = ["Table", "card_refusal", "in_hand_order", "OBLIGATION_WORDS"]
 
 #: each obligation of play as a person is told they would break it
 OBLIGATION_WORDS = {
@@ -35,6 +35,12 @@ OBLIGATION_WORDS = {
     "fallar": "void in the suit led, you must trump (fallar)",
     "montar_el_fallo": "you must over-trump the trump in the trick (montar el fallo)",
 }
+
+
+def in_hand_order(cards, trump: int) -> list[int]:
+    """A person's cards as the table shows them: trumps first, then oros, copas,
+    espadas, bastos, the strongest first within a suit (as 3 R C S)."""
+    return sorted(cards, key=lambda c: (suit_of(c) != trump, suit_of(c), -c))
 
 
 def card_refusal(view: View, card: int) -> str | None:

@@ -1,0 +1,52 @@
+"""``cuatrola serve``: the table in the browser -- play against the bots, advice by
+clicking, analysis and puzzles of the games saved, the bidding charts -- on a local
+server (:mod:`cuatrola_solver.web`)."""
+
+from __future__ import annotations
+
+import webbrowser
+from pathlib import Path
+
+import typer
+
+from .common import RulesOption, load_rules, user_errors
+
+DEFAULT_RECORDS = "cuatrola-records"
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("serve")
+    @user_errors
+    def serve_command(
+        rules: str = RulesOption,
+        port: int = typer.Option(8765, "--port", "-p", min=0, max=65535, metavar="N",
+                                 help="The port (0: any free one)."),
+        host: str = typer.Option("127.0.0.1", "--host", metavar="H", help="The address to "
+                                 "listen on: this machine only by default; any other "
+                                 "(0.0.0.0: every network) only when named, with a warning."),
+        records: Path = typer.Option(Path(DEFAULT_RECORDS), "--records", metavar="DIR",
+                                     help="The folder the games are saved in and read "
+                                     "from (made if missing)."),
+        open_page: bool = typer.Option(False, "--open", help="Open the page in the "
+                                       "browser."),
+    ) -> None:
+        """The table in the browser: play, advise by clicking, analyse, puzzles."""
+        from cuatrola_solver.web.app import make_app          # starlette: on demand
+        from cuatrola_solver.web.records import RecordsFolder
+        from cuatrola_solver.web.server import is_loopback, listen, run, url_of
+
+        rs = load_rules(rules)
+        folder = RecordsFolder(records)
+        local = is_loopback(host)
+        sock = listen(host, port)
+        url = url_of(sock)
+        if not local:
+            typer.echo(f"warning: serving on {host}: anyone who can reach this machine "
+                       f"there can use the page (there is no login)", err=True)
+        if folder.made:
+            typer.echo(f"made the folder {records} for the records")
+        typer.echo(f"cuatrola serve, rules {rs.name}: open {url} (records in {records}; "
+                   f"Ctrl-C stops)")
+        if open_page:
+            webbrowser.open(url)
+        run(make_app(rs, folder, hosts=None if local else ("*",)), sock)

@@ -1,0 +1,109 @@
+"""The advise form, read field by field as ``cuatrola advise`` reads its options.
+
+Each field is checked by the library function the command uses, with the same
+arguments, so a bad value gets the command's own one-line message; the page shows it
+beside the field it is about (:class:`FormError` maps fields to messages).  What no
+single field says (five cards, the muestra's place) is said at the hand."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..advice.budget import Budget
+from ..errors import CuatrolaError, NotationError, quote
+from ..game.auction import parse_auction
+from ..game.cards import parse_card, parse_cards
+from ..game.match import Score, parse_score
+from ..game.rules import RuleSet
+from ..game.seats import check_seat
+from ..game.view import View
+
+__all__ = ["FormError", "AdviseForm", "read_advise_form", "MAX_FIELD"]
+
+#: the longest text a field may hold (a hand is 14 characters, an auction about 30)
+MAX_FIELD = 200
+
+
+class FormError(CuatrolaError):
+    """Bad fields of a form: ``errors`` maps each bad field to its message."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
+        self.errors = errors
+
+
+@dataclass(frozen=True)
+class AdviseForm:
+    """What the advise form asks: the view and the search budget."""
+
+    view: View
+    budget: Budget
+
+
+def _text(body: dict, name: str) -> str:
+    value = body.get(name)
+    if value is None:
+        return ""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = str(value)
+    if not isinstance(value, str):
+        raise NotationError(f"bad {name} {quote(value)}: expected text")
+    if len(value) > MAX_FIELD:
+        raise NotationError(f"bad {name} {quote(value)}: longer than {MAX_FIELD} characters")
+    return value
+
+
+def _seat(text: str) -> int:
+    try:
+        seat = int(text)
+    except ValueError:
+        seat = text
+    return check_seat(seat, "--seat")
+
+
+def _seed(text: str) -> int | None:
+    if not text.strip():
+        return None
+    try:
+        seed = int(text)
+    except ValueError:
+        seed = -1
+    if seed < 0:
+        raise NotationError(f"bad value {quote(text)} for --seed: expected a whole number, "
+                            f"0 or more")
+    return seed
+
+
+def read_advise_form(body: dict, rules: RuleSet) -> AdviseForm:
+    """The view and budget of the fields ``hand``, ``muestra``, ``seat``, ``auction``,
+    ``score``, ``seed`` and ``exact``; :class:`FormError` naming every bad field."""
+    errors: dict[str, str] = {}
+    values: dict[str, object] = {}
+
+    def field(name: str, read) -> None:
+        try:
+            values[name] = read(_text(body, name))
+        except CuatrolaError as e:
+            errors[name] = str(e)
+
+    field("seat", _seat)
+    field("seed", _seed)
+    field("score", lambda t: parse_score(t, rules=rules) if t.strip() else None)
+    field("hand", lambda t: parse_cards(t, "the hand"))
+    field("muestra", lambda t: parse_card(t, "(--muestra)"))
+    if "seat" in values:
+        field("auction", lambda t: parse_auction(t if t.strip() else None, values["seat"],
+                                                 rules, values.get("score")))
+    exact = body.get("exact", False)
+    if not isinstance(exact, bool):
+        errors["exact"] = f"bad exact {quote(exact)}: expected true or false"
+    if errors:
+        raise FormError(errors)
+    score: Score | None = values["score"]
+    try:
+        view = View.bidding(_text(body, "hand"), _text(body, "muestra"), values["seat"],
+                            _text(body, "auction") or None, rules, score)
+    except CuatrolaError as e:
+        raise FormError({"hand": str(e)}) from None
+    # one worker: the answer never depends on it, and the server shares its cores
+    return AdviseForm(view, Budget(exact=exact, seed=values["seed"], workers=1))

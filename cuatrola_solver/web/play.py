@@ -1,0 +1,193 @@
+"""The table a page plays at (:class:`PlayTable`): the library's
+:class:`~cuatrola_solver.bots.table.Table` of a match against three bots, what happened
+in the hand (for the page's log), each finished hand saved to the records folder, the
+state as the page draws it (:meth:`PlayTable.state`) and the hint on request
+(:meth:`PlayTable.hint`, as ``cuatrola play --hints`` gives it)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..advice.bidding import advise
+from ..advice.budget import Budget
+from ..advice.cardplay import CANTE_HINT_SAMPLES, best_cante, cante_values, hint
+from ..bots.players import parse_player
+from ..bots.table import Table, in_hand_order
+from ..errors import IllegalCanteError, IllegalPlayError, NotationError, quote
+from ..game.auction import parse_call
+from ..game.cards import SUIT_LETTERS, format_card, parse_card
+from ..game.play import SUIT_NAMES, cante_points, partner_of, side_of
+from ..game.rules import RuleSet
+from ..game.view import View
+from ..models.preset import Models
+from ..notation.replay import replay
+from .records import RecordsFolder
+
+__all__ = ["PlayTable", "BOTS"]
+
+#: the bots the page plays against (the strongest measured)
+BOTS = "best"
+
+
+class PlayTable:
+    """A match at seat ``seat`` against three ``bots`` players, hands dealt from
+    ``seed``; each finished hand saved in ``records`` as ``hand-SEED-NNN.txt``."""
+
+    def __init__(self, rules: RuleSet, seat: int, seed: int, records: RecordsFolder,
+                 bots: str = BOTS) -> None:
+        self.records = records
+        self.seed = seed
+        self.log: list[dict] = []
+        self.saved: list[str] = []
+        self.table = Table([parse_player(bots) for _ in range(3)], seat, rules, seed,
+                           match=True, observe=self._observe)
+        #: the hints' models: odds as the hand will be played, the calls weighed
+        self.models = Models.of(rules)
+
+    # --- what happens ---------------------------------------------------------------
+
+    def who(self, seat: int) -> str:
+        if seat == self.table.seat:
+            return "you"
+        return (f"your partner (seat {seat})" if seat == partner_of(self.table.seat)
+                else f"seat {seat}")
+
+    def _observe(self, hand, kind: str, seat: int, choice) -> None:
+        event = {"kind": kind, "seat": seat, "who": self.who(seat)}
+        if kind == "call":
+            event["call"] = choice
+        elif kind == "cante":
+            event.update(suit=SUIT_LETTERS[choice], name=SUIT_NAMES[choice],
+                         points=cante_points(choice, hand.trump))
+        else:
+            event["card"] = format_card(choice)
+            event["forced"] = False
+        self.log.append(event)
+        if kind == "card" and not hand.current and hand.tricks:
+            winner = hand.pos.leader
+            self.log.append({"kind": "trick", "trick": len(hand.tricks), "seat": winner,
+                             "who": self.who(winner),
+                             "yours": side_of(winner) == self.table.side})
+        if kind == "call" and hand.auction.is_complete:
+            self.log.append({"kind": "contract", "contract": hand.contract,
+                             "declarer": [self.who(s) for s in hand.declarer]})
+
+    def deal(self) -> None:
+        """The next hand of the match, played up to the person's first decision."""
+        self.log = []
+        self.table.deal()
+        self._saved_if_over()
+
+    def answer(self, text: object) -> str | None:
+        """The person's choice typed or clicked (a call, a card, a cante's suit letter or
+        ``no``): None when taken, else why not (the same words as ``cuatrola play``)."""
+        turn = self.table.turn
+        if turn is None:
+            raise IllegalPlayError("no decision is awaited: deal the next hand")
+        if not isinstance(text, str) or len(text) > 20:
+            raise NotationError(f"bad choice {quote(text)}: expected a call, a card or a "
+                                f"cante")
+        if turn.kind == "call":
+            choice = parse_call(text, "")
+        elif turn.kind == "card":
+            choice = parse_card(text.rstrip("*"), "")
+        elif text.lower() in ("no", ""):
+            choice = None
+        elif text.lower() in SUIT_LETTERS and len(text) == 1:
+            choice = SUIT_LETTERS.index(text.lower())
+        else:
+            raise IllegalCanteError(f"{quote(text)} is not one of your cantes")
+        forced = turn.kind == "card" and len(turn.view.legal_cards()) == 1
+        reason = self.table.answer(choice)
+        if reason is None:
+            if forced:
+                next(e for e in reversed(self.log) if e["kind"] == "card"
+                     and e["seat"] == turn.seat)["forced"] = True
+            self._saved_if_over()
+        return reason
+
+    def _saved_if_over(self) -> None:
+        t = self.table
+        if t.turn is None and len(self.saved) < len(t.records):
+            name = f"hand-{self.seed}-{t.k + 1:03d}.txt"
+            self.saved.append(self.records.save(t.records[-1], name))
+
+    # --- what the page draws -------------------------------------------------------
+
+    def view(self) -> View | None:
+        t = self.table
+        if t.turn is not None:
+            return t.turn.view
+        return View.from_hand(replay(t.records[-1]), t.seat) if t.records else None
+
+    def state(self) -> dict:
+        t = self.table
+        mine, theirs = t.score()
+        state = {"seat": t.seat, "side": str(t.side), "hand": t.k + 1, "log": self.log,
+                 "match": {"you": mine, "them": theirs, "target": t.rules.target,
+                           "over": t.over},
+                 "records": list(self.saved)}
+        view = self.view()
+        if view is None:
+            return state
+        seen, trump = view.seen, view.trump
+        state.update(muestra=format_card(view.muestra), trump=SUIT_NAMES[trump],
+                     cards=[format_card(c) for c in in_hand_order(
+                         [c for c in range(20) if view.held >> c & 1], trump)],
+                     contract=view.contract if view.auction_over else None)
+        if view.auction_over:
+            winners = seen.points_breakdown().trick_winners
+            state["tricks"] = [{"cards": [{"seat": s, "card": format_card(c)} for s, c in tr],
+                                "winner": w} for tr, w in zip(seen.tricks, winners)]
+            state["current"] = [{"seat": s, "card": format_card(c)} for s, c in seen.current]
+            pos = view.position
+            side = int(t.side)
+            state["bazas"] = {"you": pos.tricks[side], "them": pos.tricks[1 - side]}
+            state["points"] = {"you": pos.points[side], "them": pos.points[1 - side]}
+        turn = t.turn
+        if turn is None:
+            state["result"] = replay(t.records[-1]).result().to_dict()
+            state["result"]["yours"] = state["result"]["winner"] == str(t.side)
+        elif turn.kind == "call":
+            state["turn"] = {"kind": "call", "legal": view.legal_calls()}
+        elif turn.kind == "cante":
+            state["turn"] = {"kind": "cante", "legal": [
+                {"suit": SUIT_LETTERS[o], "name": SUIT_NAMES[o],
+                 "points": cante_points(o, trump)} for o in view.cante_options()]}
+        else:
+            legal = in_hand_order(view.legal_cards(), trump)
+            state["turn"] = {"kind": "card", "legal": [format_card(c) for c in legal],
+                             "forced": len(legal) == 1}
+        return state
+
+    # --- the hint ------------------------------------------------------------------
+
+    def hint(self, progress: Callable[[int, int], None] | None = None) -> dict:
+        """The hint of the person's decision, as ``cuatrola play --hints`` gives it: the
+        advice on a call, the value of each card, whether to sing."""
+        turn = self.table.turn
+        if turn is None:
+            raise IllegalPlayError("no decision is awaited: nothing to hint")
+        view = turn.view
+        seed = view.seed(self.table.hand_seed)
+        if turn.kind == "call":
+            a = advise(view, Budget(seed=seed, workers=1), self.models, progress=progress)
+            return {"kind": "call", "advice": a.advice, "exact": a.exact, "deals": a.deals,
+                    "options": [{"bid": o.option.bid,
+                                 "p": o.p_played if o.p_played is not None else o.p_win,
+                                 "ev": o.ev_played if o.p_played is not None else o.ev}
+                                for o in a.options if o.option.allowed]}
+        if turn.kind == "card":
+            h = hint(view, Budget(seed=seed, workers=1), self.models, progress=progress)
+            return {"kind": "card", "best": format_card(h.best), "exact": h.exact,
+                    "deals": h.deals,
+                    "cards": [{"card": format_card(c.card),
+                               "p": c.p_win if c.p_played is None else c.p_played}
+                              for c in h.cards]}
+        options = [None] + view.cante_options()
+        values = cante_values(view, options, samples=CANTE_HINT_SAMPLES, seed=seed)
+        best = best_cante(values)
+        return {"kind": "cante", "best": "no" if best is None else SUIT_LETTERS[best],
+                "exact": False, "deals": CANTE_HINT_SAMPLES,
+                "options": [{"suit": "no" if o is None else SUIT_LETTERS[o],
+                             "p": values[o][0]} for o in options]}
