@@ -31,7 +31,7 @@ def register(app: typer.Typer) -> None:
                                        "browser."),
     ) -> None:
         """The table in the browser: play, advise by clicking, analyse, puzzles."""
-        from cuatrola_solver.web.app import make_app          # starlette: on demand
+        from cuatrola_solver.web.app import LOOPBACK, host_name, make_app   # on demand
         from cuatrola_solver.web.records import RecordsFolder
         from cuatrola_solver.web.server import is_loopback, listen, run, url_of
 
@@ -49,4 +49,5 @@ def register(app: typer.Typer) -> None:
                    f"Ctrl-C stops)")
         if open_page:
             webbrowser.open(url)
-        run(make_app(rs, folder, hosts=None if local else ("*",)), sock)
+        hosts = (*LOOPBACK, host_name(host)) if local else ("*",)
+        run(make_app(rs, folder, hosts=hosts), sock)

@@ -116,6 +116,7 @@ def test_play_a_whole_hand_by_clicking_with_a_hint(opened, server, shots):
     assert "contract: " in log and "trick 1 to" in log
     name = re.search(r"saved as (\S+)", result).group(1)
     assert (records / name).is_file()
+    _idle(page)
     page.screenshot(path=str(shots / "serve-play-result.png"))
     # a phone-sized window: the hand still fits
     page.set_viewport_size({"width": 390, "height": 844})

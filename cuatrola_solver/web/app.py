@@ -26,9 +26,9 @@ from typing import Any
 import anyio
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.responses import (FileResponse, JSONResponse, PlainTextResponse, Response,
+                                 StreamingResponse)
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -62,6 +62,32 @@ STATIC = Path(__file__).resolve().parent / "static"
 
 class BadRequest(CuatrolaError):
     """A request that is not one the page sends: not JSON, too big, from elsewhere."""
+
+
+def host_name(header: str) -> str:
+    """The host name of a ``Host`` header: ``127.0.0.1:8765`` -> ``127.0.0.1``,
+    ``[::1]:8765`` -> ``::1``."""
+    name = header if header.endswith("]") or header.count(":") != 1 else header.split(":")[0]
+    if name.startswith("[") and "]" in name:
+        name = name[1:name.index("]")]
+    return name.lower()
+
+
+class HostCheck:
+    """Refuse a request whose ``Host`` is not a name the server answers to: a page
+    elsewhere that points a name of its own at this machine (DNS rebinding) is refused."""
+
+    def __init__(self, app, hosts: tuple[str, ...]) -> None:
+        self.app, self.hosts = app, hosts
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http" and "*" not in self.hosts:
+            header = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
+            if host_name(header) not in self.hosts:
+                await PlainTextResponse(f"refused: this server does not answer to the host "
+                                        f"{header[:60]!r}", 400)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def _error(e: Exception) -> JSONResponse:
@@ -273,4 +299,4 @@ def make_app(rules: RuleSet, records: RecordsFolder, hosts: tuple[str, ...] | No
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes,
-                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))])
+                     middleware=[Middleware(HostCheck, hosts=tuple(hosts))])

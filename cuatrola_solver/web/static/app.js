@@ -26,6 +26,7 @@
                         body: JSON.stringify(body)})
       .then(function (r) { return r.json().then(function (d) { d._status = r.status; return d; }); })
       .then(function (d) {
+        $("progress").hidden = true;     // answered: nothing of this page runs now
         if (d._status === 410) $("page-error").textContent = d.error;
         else if (d._status === 409) $("page-error").textContent = d.error;
         return d;
