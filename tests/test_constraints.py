@@ -1,5 +1,5 @@
-"""What-if constraints (issue 23, item 3): parsed in the game layer, applied to a seat's
-knowledge by the hidden-deal layer.
+"""What-if constraints: parsed in the game layer, applied to a seat's knowledge by the
+hidden-deal layer.
 
 The oracle is a plain filter: every layout the seat could not tell apart (enumerated
 without the constraints) kept when each constrained seat's hand -- now, or as dealt --
@@ -16,16 +16,16 @@ import numpy as np
 import pytest
 
 from cuatrola_solver.errors import InconsistentDealError, NotationError
-from cuatrola_solver.game.cards import SUIT_MASKS, format_card, parse_card, parse_cards, popcount
-from cuatrola_solver.game.constraints import TRUMP, Constraint, Constraints
+from cuatrola_solver.game.cards import SUIT_MASKS, format_card, parse_card, parse_cards
+from cuatrola_solver.game.constraints import Constraint, Constraints, TRUMP
 from cuatrola_solver.game.hand import Hand
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.game.view import View
 from cuatrola_solver.hidden.deals import (consistent_mask, count_deals, enumerate_deals,
                                           sample_deals)
 from cuatrola_solver.hidden.knowledge import knowledge_of
-from helpers import start_view
-from test_sampling import as_set, random_hand
+
+from helpers import as_set, random_hand, start_view
 
 
 # --- the text ---------------------------------------------------------------------------
@@ -154,7 +154,7 @@ def _check(view: View, constraints: Constraints) -> bool:
     return True
 
 
-def test_the_issue_examples_at_the_deal():
+def test_the_worked_examples_at_the_deal():
     view = View.bidding("Ac 3c Ro Co Ab", "So", seat=2, auction="paso")
     for text in ["3: void o", "1: has Ae", "1: not Ae", "4: >=2 triunfo",
                  "3: void o; 4: >=2 triunfo", "4: =1 o", "1: >=2 e; 3: <=1 e; 4: =2 b",

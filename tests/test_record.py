@@ -198,7 +198,6 @@ def test_comments_kept_only_where_the_record_has_room():
     assert rec.comment == "Sunday match, hand 7.  Seat 2 bids solo."
 
 
-
 def test_several_comments_in_one_place_join_a_line_each():
     text = EXAMPLE_TEXT.replace("{Sunday", "{} {first} {Sunday").replace(
         "Ro?!", "Ro?! {} {one}  {two}")
@@ -323,7 +322,6 @@ def test_bad_text_names_the_token_and_where(text, needles):
     assert message.startswith("hand7.txt")
     for needle in needles:
         assert needle in message, (needle, message)
-
 
 
 FRAGMENTS = ['[Rules "narro"]', '[Rules "x,y=z"]', '[Muestra "3o"]', '[Seat1 "Ao 3c"]',

@@ -184,8 +184,8 @@ def test_live_hint_equals_the_projected_full_record(preset, seed):
 
 
 def test_forty_first_hint_does_not_depend_on_the_partner_hand():
-    """Issue 8's example: under italiano the seat on lead may sing its 20 unless its
-    partner holds the 40; two deals the seat cannot tell apart must give one hint."""
+    """Under italiano the seat on lead may sing its 20 unless its partner holds the 40: two
+    deals the seat cannot tell apart must give one hint."""
     def hint_for(hands):
         rec = record_from_obj({"rules": "italiano", "muestra": "Ro", "hands": hands,
                                "tricks": [["Rc", "Ac", "3c", "Ao"], ["Ae", "3e", "So", "Se"]]})
@@ -310,7 +310,7 @@ def test_hint_at_a_boundary_for_a_seat_that_may_sing_but_not_lead():
     assert parse_player("pimc:samples=30").sing(view, 1) == 0
 
 
-# --- the seat's view, value by value (issue 17) ---------------------------------------------
+# --- the seat's view, value by value ---------------------------------------------
 
 import dataclasses  # noqa: E402
 

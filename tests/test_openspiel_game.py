@@ -22,12 +22,12 @@ from collections import Counter
 import pytest
 
 from cuatrola_solver.bots import openspiel_game as og
-from cuatrola_solver.bots.openspiel_game import (ACTION_CALL, ACTION_QUIET, ACTION_SING, CHANCE,
-                                                 Setup, Table, deal_actions)
+from cuatrola_solver.bots.openspiel_game import (ACTION_CALL, ACTION_QUIET, ACTION_SING,
+                                                 CHANCE, Setup, Table, deal_actions)
 from cuatrola_solver.bots.players import OpenSpielIsmctsPlayer, parse_player
 from cuatrola_solver.bots.playout import play_hand, singing_order
 from cuatrola_solver.errors import CuatrolaError, IllegalBidError, RulesError
-from cuatrola_solver.game.auction import CALLS, Auction
+from cuatrola_solver.game.auction import Auction, CALLS
 from cuatrola_solver.game.cards import mask_of, random_deal
 from cuatrola_solver.game.hand import Hand
 from cuatrola_solver.game.match import Score
