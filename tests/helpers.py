@@ -121,7 +121,7 @@ def hand_knowledge(hand: Hand, seat: int, renuncios=None):
     """What ``seat`` knows in a whole hand, the plays in ``renuncios`` (by default the
     hand's own renuncios, as (trick, seat)) taken as renuncios."""
     from cuatrola_solver.game.view import View
-    from cuatrola_solver.hidden.knowledge import knowledge_of
+    from cuatrola_solver.hidden.inference import knowledge_of
     if renuncios is None:
         renuncios = [(r.trick, r.seat) for r in hand.renuncios]
     return knowledge_of(View.from_hand(hand, seat), renuncios)

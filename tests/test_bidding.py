@@ -21,7 +21,7 @@ from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.game.view import View
 from cuatrola_solver.hidden.chunks import plan_chunks, sample_chunk
 from cuatrola_solver.hidden.deals import enumerate_deals, sample_deals
-from cuatrola_solver.hidden.knowledge import knowledge_of
+from cuatrola_solver.hidden.inference import knowledge_of
 from cuatrola_solver.models.preset import Models
 
 from helpers import start_view

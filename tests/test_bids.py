@@ -20,7 +20,7 @@ from cuatrola_solver.game.match import Score
 from cuatrola_solver.game.rules import get_rules, rules_spec
 from cuatrola_solver.game.view import View
 from cuatrola_solver.hidden.chunks import sample_deals_seeded
-from cuatrola_solver.hidden.knowledge import knowledge_of
+from cuatrola_solver.hidden.inference import knowledge_of
 from cuatrola_solver.lab import fit_bids
 from cuatrola_solver.models import bids
 from cuatrola_solver.models.preset import Models

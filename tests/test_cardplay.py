@@ -18,7 +18,7 @@ from cuatrola_solver.game.play import play_card, side_of, sing
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.hidden.chunks import sample_deals_seeded
 from cuatrola_solver.hidden.deals import enumerate_deals
-from cuatrola_solver.hidden.knowledge import knowledge_of
+from cuatrola_solver.hidden.inference import knowledge_of
 from cuatrola_solver.models.preset import Models
 from cuatrola_solver.notation.record import read_record
 from cuatrola_solver.notation.replay import replay

@@ -246,7 +246,7 @@ def test_hints_are_as_sure_as_the_commands(monkeypatch):
     from cuatrola_cli import cmd_play
     from cuatrola_solver.advice.cardplay import DEFAULT_HINT_SAMPLES, EXACT_WORK, FIRST_TRICK_COST
     from cuatrola_solver.hidden.deals import count_deals
-    from cuatrola_solver.hidden.knowledge import knowledge_of
+    from cuatrola_solver.hidden.inference import knowledge_of
     cards, calls = [], []
     real_hint, real_advise = cmd_play.hint, cmd_play.advise
 
@@ -287,7 +287,7 @@ def test_exact_when_few():
     from cuatrola_solver.advice.budget import Budget
     from cuatrola_solver.advice.cardplay import exact_when_few
     from cuatrola_solver.hidden.deals import count_deals
-    from cuatrola_solver.hidden.knowledge import knowledge_of
+    from cuatrola_solver.hidden.inference import knowledge_of
     opening = read_view("Sb Rb Co Sc Ae", "Cb", 1)
     assert exact_when_few(opening, Budget(seed=1)) == Budget(seed=1)     # 250,000 layouts
     late = read_view("Sb Ae", "Cb", 1, None, "1. Co Ro Ao 3o 2. Ac Cc Sc Rc "

@@ -18,7 +18,7 @@ from cuatrola_solver.game.cards import FULL_DECK, mask_of, parse_card, parse_car
 from cuatrola_solver.hidden.chunks import plan_chunks, sample_chunk, sample_deals_seeded
 from cuatrola_solver.hidden.deals import (consistent_mask, count_deals, enumerate_deals,
                                           sample_deals, unrank_deals)
-from cuatrola_solver.hidden.knowledge import knowledge_of
+from cuatrola_solver.hidden.inference import knowledge_of
 
 from helpers import as_set, brute_force, hand_knowledge, random_hand, replay_ok, start_view
 

@@ -14,7 +14,7 @@ from cuatrola_solver.game.hand import Hand
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.hidden.deals import (consistent_mask, count_deals, enumerate_deals,
                                           sample_deals)
-from cuatrola_solver.hidden.knowledge import knowledge_of
+from cuatrola_solver.hidden.inference import knowledge_of
 
 from helpers import as_set, brute_force, card_mask, hand_knowledge, random_hand, start_view
 

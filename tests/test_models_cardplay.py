@@ -19,7 +19,7 @@ from cuatrola_solver.errors import ModelError
 from cuatrola_solver.game.cards import mask_of, parse_cards
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.hidden.deals import sample_deals
-from cuatrola_solver.hidden.knowledge import knowledge_of
+from cuatrola_solver.hidden.inference import knowledge_of
 from cuatrola_solver.lab import fit_cards
 from cuatrola_solver.models.cardplay import (CardModel, FEATURE_NAMES, card_weights,
                                              context_at, contexts_of, features, load_model)

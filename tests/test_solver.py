@@ -21,7 +21,7 @@ from cuatrola_solver.game.cards import parse_card
 from cuatrola_solver.game.rules import PRESETS, get_rules
 from cuatrola_solver.game.view import View
 from cuatrola_solver.hidden.deals import count_deals, enumerate_deals, unrank_deals
-from cuatrola_solver.hidden.knowledge import knowledge_of
+from cuatrola_solver.hidden.inference import knowledge_of
 from cuatrola_solver.lab.bench import random_deals, random_position
 
 from helpers import deal
@@ -298,7 +298,7 @@ def test_warm_tables_over_neighbouring_layouts(contract, declarer, objective):
     with fresh tables (a build whose warm tables gave wrong tricks failed it)."""
     from cuatrola_solver.game.view import View
     from cuatrola_solver.hidden.deals import enumerate_deals
-    from cuatrola_solver.hidden.knowledge import knowledge_of
+    from cuatrola_solver.hidden.inference import knowledge_of
     rules = PRESETS["online"]
     k = knowledge_of(View.bidding("Ae 3e Re Ab Sc", "Ce", 2, rules=rules))
     n = solver.BATCH_DEALS + 100            # a batch of the large tables

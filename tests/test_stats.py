@@ -22,7 +22,7 @@ from cuatrola_solver.game.view import View
 from cuatrola_solver.hidden import deals as hidden_deals
 from cuatrola_solver.hidden.chunks import iter_chunks, sample_chunk
 from cuatrola_solver.hidden.deals import enumerate_deals
-from cuatrola_solver.hidden.knowledge import knowledge_of
+from cuatrola_solver.hidden.inference import knowledge_of
 from cuatrola_solver.models import bids
 from cuatrola_solver.models.preset import Models
 

@@ -4,7 +4,7 @@
 muestra and the calls of seats ``1 .. N-1``.  For each call it may make now
 (:meth:`Auction.legal_calls`; refused calls are listed with the reason) the contract
 that results *assuming the later seats pass* is valued on the same deals, drawn from
-what the seat's view knows (:func:`~cuatrola_solver.hidden.knowledge.knowledge_of`):
+what the seat's view knows (:func:`~cuatrola_solver.hidden.inference.knowledge_of`):
 
 - ``paso`` -> the standing contract (nobody bid: the normal hand, measured for seat
   ``N``'s side, docs/rules.md 8.10; an opponent's bid: seat ``N``'s side defends it; the
@@ -59,7 +59,7 @@ from ..game.seats import Side
 from ..game.view import View
 from ..hidden.chunks import iter_chunks, sample_chunk
 from ..hidden.deals import count_deals, enumerate_deals
-from ..hidden.knowledge import knowledge_of
+from ..hidden.inference import knowledge_of
 from ..models import equity, played
 from ..models.bids import call_weights
 from ..models.preset import Models

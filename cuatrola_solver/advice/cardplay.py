@@ -2,7 +2,7 @@
 
 :func:`hint` values every legal card of the seat on turn over the deals consistent with
 that seat's :class:`~cuatrola_solver.game.view.View`
-(:func:`~cuatrola_solver.hidden.knowledge.knowledge_of`), with
+(:func:`~cuatrola_solver.hidden.inference.knowledge_of`), with
 :func:`~cuatrola_solver.dd.solver.card_figures` (every deal of a round in one batch per card).  At a trick boundary where the
 seat may sing but does not lead, the hint is about the cante (:func:`cante_values`).
 """
@@ -23,7 +23,7 @@ from ..game.seats import Side
 from ..game.view import View
 from ..hidden.chunks import iter_chunks, sample_chunk, sample_deals_seeded
 from ..hidden.deals import count_deals, enumerate_deals
-from ..hidden.knowledge import knowledge_of
+from ..hidden.inference import knowledge_of
 from ..models import played
 from ..models.bids import call_weights
 from ..models.cardplay import card_weights

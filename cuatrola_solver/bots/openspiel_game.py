@@ -76,7 +76,8 @@ from ..game.play import SUIT_NAMES, cante_mask, cante_refusal, seat_cante_option
 from ..game.rules import CONTRACT_VALUE, RuleSet, get_rules, rules_spec
 from ..game.view import View
 from ..hidden.deals import count_deals, unrank_deals
-from ..hidden.knowledge import Knowledge, knowledge_of
+from ..hidden.knowledge import Knowledge
+from ..hidden.inference import knowledge_of
 from .playout import singing_order
 
 __all__ = ["GAME_NAME", "MISSING", "ACTION_CALL", "ACTION_SING", "ACTION_QUIET",

@@ -21,15 +21,13 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import InconsistentDealError, NotationError
 from ..game.cards import FULL_DECK, NUM_CARDS, cards_of, popcount
+from .knowledge import Knowledge
 
-if TYPE_CHECKING:  # the knowledge module applies constraints with count_deals
-    from .knowledge import Knowledge
 
 __all__ = ["count_deals", "enumerate_deals", "unrank_deals", "sample_deals", "card_counts",
            "consistent_mask"]

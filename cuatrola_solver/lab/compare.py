@@ -37,7 +37,7 @@ a seat played with two legal cards or more.
 - *Disambiguation*: at each decision, the number of layouts of the hidden cards
   consistent with what the seat on turn has seen (its own cards, the muestra, the
   calls, every card and cante before:
-  :func:`~cuatrola_solver.hidden.knowledge.knowledge_of` and
+  :func:`~cuatrola_solver.hidden.inference.knowledge_of` and
   :func:`~cuatrola_solver.hidden.deals.count_deals`), by baza: the median, the mean of
   its base-2 logarithm (the *bits* still hidden), the bits left as a share of the
   first baza's, and the share of decisions taken knowing every card (one layout).  The
@@ -87,7 +87,7 @@ from ..game.hand import Hand
 from ..game.play import SUIT_NAMES, side_of
 from ..game.view import View
 from ..hidden.deals import count_deals
-from ..hidden.knowledge import knowledge_of
+from ..hidden.inference import knowledge_of
 from ..notation.record import HandRecord
 from ..notation.replay import replay_cards
 from .records import LabRecord
