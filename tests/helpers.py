@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from cuatrola_cli.main import app
 from cuatrola_solver.errors import CuatrolaError
 from cuatrola_solver.game.cards import cards_of, mask_of, parse_card, parse_cards, random_deal
-from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.hand import HandState
 from cuatrola_solver.game.play import Position, first_leader
 from cuatrola_solver.game.rules import PRESETS, get_rules
 from cuatrola_solver.hidden.knowledge import Knowledge
@@ -51,8 +51,8 @@ def deal(text: str) -> list[list[int]]:
     return [parse_cards(h) for h in text.split("/")]
 
 
-def make_hand(deal_text: str, muestra: str, rules="online", auction=None, score=None) -> Hand:
-    hand = Hand(deal(deal_text), parse_card(muestra), get_rules(rules), score)
+def make_hand(deal_text: str, muestra: str, rules="online", auction=None, score=None) -> HandState:
+    hand = HandState(deal(deal_text), parse_card(muestra), get_rules(rules), score)
     for call in auction or ["paso"] * 4:
         hand.bid(call)
     return hand
@@ -81,10 +81,10 @@ AUCTIONS = {
 
 
 def random_game(rng: random.Random, rules, contract: str, renuncio_rate: float = 0.0,
-                sing_rate: float = 0.8) -> Hand:
+                sing_rate: float = 0.8) -> HandState:
     """A random legal hand (with an occasional renuncio when asked for)."""
     hands, muestra = random_deal(rng)
-    hand = Hand(hands, muestra, rules)
+    hand = HandState(hands, muestra, rules)
     for call in rng.choice(AUCTIONS[contract]):
         hand.bid(call)
     while not hand.is_over():
@@ -104,7 +104,7 @@ def random_game(rng: random.Random, rules, contract: str, renuncio_rate: float =
 
 
 def as_view(source):
-    """A hint's view: a View as it is, or a Hand in play seen by its seat on turn."""
+    """A hint's view: a View as it is, or a HandState in play seen by its seat on turn."""
     from cuatrola_solver.game.view import View
     return source if isinstance(source, View) else View.on_turn(source)
 
@@ -117,7 +117,7 @@ def start_view(hand, muestra: int, seat: int, rules=None):
     return View(get_rules(rules), seat, mask, muestra)
 
 
-def hand_knowledge(hand: Hand, seat: int, renuncios=None):
+def hand_knowledge(hand: HandState, seat: int, renuncios=None):
     """What ``seat`` knows in a whole hand, the plays in ``renuncios`` (by default the
     hand's own renuncios, as (trick, seat)) taken as renuncios."""
     from cuatrola_solver.game.view import View
@@ -136,20 +136,20 @@ MID_HAND_AUCTIONS = [["paso"] * 4, ["solo", "paso", "paso", "paso"], ["paso", "c
                      ["paso", "paso", "paso", "quintola"]]
 
 
-def random_hand(rng: random.Random, cards_to_play: int, renuncio_rate: float = 0.0) -> Hand:
+def random_hand(rng: random.Random, cards_to_play: int, renuncio_rate: float = 0.0) -> HandState:
     """A random deal and auction, then ``cards_to_play`` random cards (legal ones, except
     with probability ``renuncio_rate`` an illegal held card) and random allowed cantes."""
     order = list(range(20))
     rng.shuffle(order)
     hands = [order[0:5], order[5:10], order[10:15], order[15:20]]
     muestra = rng.choice(hands[3])
-    hand = Hand(hands, muestra, rng.choice(MID_HAND_RULES))
+    hand = HandState(hands, muestra, rng.choice(MID_HAND_RULES))
     auction = rng.choice(MID_HAND_AUCTIONS)
     try:
         for call in auction:
             hand.bid(call)
     except CuatrolaError:
-        hand = Hand(hands, muestra, hand.rules)
+        hand = HandState(hands, muestra, hand.rules)
         hand.pass_all()
     for _ in range(cards_to_play):
         if hand.is_over():
@@ -169,7 +169,7 @@ def random_hand(rng: random.Random, cards_to_play: int, renuncio_rate: float = 0
 
 # --- the oracle of hidden deals: replaying the observed history on each ---------------
 
-def replay_ok(hand: Hand, k: Knowledge, deal_row) -> bool:
+def replay_ok(hand: HandState, k: Knowledge, deal_row) -> bool:
     """The resample invariant: the observed history replayed on the deal (current hands
     ``deal_row``) is possible, breaks no rule except at flagged renuncios, and the
     observer sees the same cards."""
@@ -192,7 +192,7 @@ def replay_ok(hand: Hand, k: Knowledge, deal_row) -> bool:
     return tuple(int(x) for x in deal_row) == tuple(current)
 
 
-def brute_force(hand: Hand, k: Knowledge) -> set[tuple[int, ...]]:
+def brute_force(hand: HandState, k: Knowledge) -> set[tuple[int, ...]]:
     """Every assignment of the unknown cards to the other seats that passes replay_ok."""
     pool = cards_of(k.pool)
     others = [s for s in (1, 2, 3, 4) if s != k.seat]

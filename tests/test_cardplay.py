@@ -13,7 +13,7 @@ from cuatrola_solver.advice.budget import Budget
 from cuatrola_solver.dd import objectives, reference, solver
 from cuatrola_solver.errors import CuatrolaError
 from cuatrola_solver.game.cards import parse_card
-from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.hand import HandState
 from cuatrola_solver.game.play import play_card, side_of, sing
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.hidden.chunks import sample_deals_seeded
@@ -30,12 +30,12 @@ ONLINE = get_rules("online")
 
 # --- hints --------------------------------------------------------------------------------
 
-def mid_hand(seed: int, rules, contract_calls, cards_played: int) -> Hand:
+def mid_hand(seed: int, rules, contract_calls, cards_played: int) -> HandState:
     rng = random.Random(seed)
     order = list(range(20))
     rng.shuffle(order)
     hands = [sorted(order[5 * i:5 * i + 5]) for i in range(4)]
-    h = Hand(hands, order[19], rules)
+    h = HandState(hands, order[19], rules)
     for c in contract_calls:
         h.bid(c)
     for _ in range(cards_played):
@@ -43,7 +43,7 @@ def mid_hand(seed: int, rules, contract_calls, cards_played: int) -> Hand:
     return h
 
 
-def brute_hint(h: Hand):
+def brute_hint(h: HandState):
     """Per card: (mean tricks, mean margin, P(win)) of the seat on turn's view, by the
     reference solver over every consistent deal."""
     seat = h.to_play
@@ -97,7 +97,7 @@ def test_hint_independent_of_workers():
 
 
 def test_hint_with_own_cante_pending():
-    h = Hand(deal("Ao Ro Co Ac Ae / 3c Rc 3e Re Ab / 3o Sc Ce Se 3b / So Cc Rb Cb Sb"),
+    h = HandState(deal("Ao Ro Co Ac Ae / 3c Rc 3e Re Ab / 3o Sc Ce Se 3b / So Cc Rb Cb Sb"),
              parse_card("So"), ONLINE)
     h.pass_all()
     for c in "Ac 3c Sc Cc".split():

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
 from cuatrola_solver.game.cards import parse_card, parse_cards
-from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.hand import HandState
 from cuatrola_solver.notation.record import write_json, write_text
 from cuatrola_solver.notation.replay import read_view, record_of
 
@@ -71,7 +71,7 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 # --- hint -------------------------------------------------------------------------------
 
 def record_file(tmp_path, cards: str, form: str = "json"):
-    h = Hand(deal("Ao Ro Co Ac Ae / 3c Rc 3e Re Ab / 3o Sc Ce Se 3b / So Cc Rb Cb Sb"),
+    h = HandState(deal("Ao Ro Co Ac Ae / 3c Rc 3e Re Ab / 3o Sc Ce Se 3b / So Cc Rb Cb Sb"),
              parse_card("So"))
     h.pass_all()
     for c in cards.split():

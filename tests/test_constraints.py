@@ -18,7 +18,7 @@ import pytest
 from cuatrola_solver.errors import InconsistentDealError, NotationError
 from cuatrola_solver.game.cards import SUIT_MASKS, format_card, parse_card, parse_cards
 from cuatrola_solver.game.constraints import Constraint, Constraints, TRUMP
-from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.hand import HandState
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.game.view import View
 from cuatrola_solver.hidden.deals import (consistent_mask, count_deals, enumerate_deals,
@@ -215,7 +215,7 @@ def test_sampling_meets_them_uniformly():
 def test_a_count_under_a_twenty_before_the_forty():
     """forty_first's not-both pairs (a 20 sung before the 40: neither seat of the side
     held the trump rey and caballo) with constraints on the same trumps."""
-    hand = Hand([parse_cards(h) for h in "Ro Ce Cb Rb Ab / 3o Sc Cc 3c Re / So Co Ac Ae Sb / "
+    hand = HandState([parse_cards(h) for h in "Ro Ce Cb Rb Ab / 3o Sc Cc 3c Re / So Co Ac Ae Sb / "
                  "Ao Rc Se 3e 3b".split("/")], parse_card("Ao"), get_rules("italiano"))
     hand.pass_all()
     for c in parse_cards("Ce Re Ae Se"):

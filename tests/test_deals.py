@@ -2,7 +2,7 @@
 enumeration, slices and ranks, sampling.
 
 The oracle throughout is the rules engine itself: a deal is consistent when replaying
-the observed history on it (``Hand.from_record``) goes through, every play not flagged
+the observed history on it (``HandState.from_record``) goes through, every play not flagged
 as a renuncio is legal, and the observer sees exactly what it saw (OpenSpiel's
 resample invariant)."""
 

@@ -11,7 +11,7 @@ import pytest
 
 from cuatrola_solver.errors import IllegalPlayError, InconsistentDealError, RecordError
 from cuatrola_solver.game.cards import TOTAL_CARD_POINTS, mask_points, parse_card
-from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.hand import HandState
 from cuatrola_solver.game.play import Position, legal_mask, play_card
 from cuatrola_solver.game.rules import PRESETS, get_rules
 from cuatrola_solver.game.seats import Side
@@ -24,7 +24,7 @@ CONTRACTS = {name: [c for c in ("paso", "solo", "cuatrola", "quintola", "contras
                     if c in r.allowed_contracts()] for name, r in PRESETS.items()}
 
 
-def replayed(hand: Hand) -> Hand:
+def replayed(hand: HandState) -> HandState:
     return replay(record_from_obj(record_of(hand).to_json_obj()))
 
 
@@ -171,18 +171,18 @@ def test_perft_naive_twin(index, solo):
 
 def test_bad_deals_and_plays():
     with pytest.raises(InconsistentDealError, match="twice"):
-        Hand(deal("Ao 3o Ro Co So / Ao 3c Rc Cc Sc / Ae 3e Re Ce Se / Ab 3b Rb Cb Sb"),
+        HandState(deal("Ao 3o Ro Co So / Ao 3c Rc Cc Sc / Ae 3e Re Ce Se / Ab 3b Rb Cb Sb"),
              parse_card("Sb"))
     with pytest.raises(InconsistentDealError, match="muestra 'Ao' is not in seat 4"):
-        Hand(deal("Ao 3o Ro Co So / Ac 3c Rc Cc Sc / Ae 3e Re Ce Se / Ab 3b Rb Cb Sb"),
+        HandState(deal("Ao 3o Ro Co So / Ac 3c Rc Cc Sc / Ae 3e Re Ce Se / Ab 3b Rb Cb Sb"),
              parse_card("Ao"))
     with pytest.raises(InconsistentDealError, match="4 cards"):
-        Hand(deal("Ao 3o Ro Co / Ac 3c Rc Cc Sc / Ae 3e Re Ce Se / Ab 3b Rb Cb Sb"),
+        HandState(deal("Ao 3o Ro Co / Ac 3c Rc Cc Sc / Ae 3e Re Ce Se / Ab 3b Rb Cb Sb"),
              parse_card("Sb"))
     hand = make_hand("Ao 3o Ro Co So / Ac 3c Rc Cc Sc / Ae 3e Re Ce Se / Ab 3b Rb Cb Sb", "Sb")
     with pytest.raises(IllegalPlayError, match="'Ac' in trick 1 is seat 2's, but seat 1 leads"):
         hand.play(parse_card("Ac"))
-    fresh = Hand(deal("Ao 3o Ro Co So / Ac 3c Rc Cc Sc / Ae 3e Re Ce Se / Ab 3b Rb Cb Sb"),
+    fresh = HandState(deal("Ao 3o Ro Co So / Ac 3c Rc Cc Sc / Ae 3e Re Ce Se / Ab 3b Rb Cb Sb"),
                  parse_card("Sb"))
     with pytest.raises(IllegalPlayError, match="auction is not over"):
         fresh.play(parse_card("Ao"))
@@ -223,7 +223,7 @@ BLUNDER = EXAMPLES / "analysis" / "online-blunder.txt"       # a 65-65 tie, paso
 NARRO = EXAMPLES / "records" / "narro-solo.txt"               # a cante, a match score
 
 
-def hand_of(path: Path) -> Hand:
+def hand_of(path: Path) -> HandState:
     return replay(read_record(path.read_text(), str(path)))
 
 

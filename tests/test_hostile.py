@@ -75,7 +75,7 @@ def _winner(trick: list[tuple[int, int]], trump: int) -> int:
 
 
 def replays(text: str | bytes) -> bool:
-    """Whether a record could have happened, checked without Hand: a real deal, each
+    """Whether a record could have happened, checked without HandState: a real deal, each
     trick's cards held by the seats in turn from the leader (the previous trick's
     winner), no trick larger than the seats in play, only the last one incomplete, at
     most five, and every cante sung by a seat in play holding its rey and caballo."""

@@ -10,7 +10,7 @@ import pytest
 
 from cuatrola_solver.errors import InconsistentDealError
 from cuatrola_solver.game.cards import SUIT_MASKS, parse_card, parse_cards
-from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.hand import HandState
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.hidden.deals import (consistent_mask, count_deals, enumerate_deals,
                                           sample_deals)
@@ -31,7 +31,7 @@ def test_start_knowledge_errors():
 
 
 def _played_hand(rules, deal_text, muestra, tricks, auction=None):
-    hand = Hand([parse_cards(h) for h in deal_text.split("/")], parse_card(muestra),
+    hand = HandState([parse_cards(h) for h in deal_text.split("/")], parse_card(muestra),
                 get_rules(rules))
     for call in auction or ["paso"] * 4:
         hand.bid(call)
@@ -124,7 +124,7 @@ def test_start_knowledge_agrees_with_hand_before_play():
     order = list(range(20))
     random.Random(3).shuffle(order)
     hands = [order[0:5], order[5:10], order[10:15], order[15:20]]
-    hand = Hand(hands, hands[3][2])
+    hand = HandState(hands, hands[3][2])
     for seat in (1, 2, 3, 4):
         a = hand_knowledge(hand, seat)
         b = knowledge_of(start_view(hands[seat - 1], hands[3][2], seat))

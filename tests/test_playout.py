@@ -16,7 +16,7 @@ from cuatrola_solver.bots.playout import (iter_match, play_hand, play_match, sea
                                           singing_order)
 from cuatrola_solver.errors import CuatrolaError, PlayerError
 from cuatrola_solver.game.cards import format_card, random_deal
-from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.hand import HandState
 from cuatrola_solver.game.match import Score, bid_cap_reason, match_winner
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.game.view import View
@@ -202,7 +202,7 @@ def test_a_player_that_breaks_the_rules_is_named_with_its_seat():
 def test_a_card_the_seat_holds_but_may_not_play():
     """Seat 2 must follow suit (asistir): a card of another suit it holds is refused."""
     hands, muestra = random_deal(random.Random(348))
-    hand = Hand(hands, muestra, get_rules("online"))
+    hand = HandState(hands, muestra, get_rules("online"))
     for _ in range(4):
         hand.bid("paso")
     lead = hand.legal_cards()[0]

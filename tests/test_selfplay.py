@@ -22,7 +22,7 @@ from cuatrola_solver.bots.players import parse_player
 from cuatrola_solver.bots.playout import iter_match, play_hand
 from cuatrola_solver.errors import RecordError
 from cuatrola_solver.game.cards import random_deal
-from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.hand import HandState
 from cuatrola_solver.game.match import match_winner
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.game.view import View
@@ -1397,7 +1397,7 @@ def _expected_odds(advice, by, match):
 def _bid_views(obj):
     """The view of each seat as it bid, and the record's seed."""
     rec = record_from_obj(obj)
-    hand = Hand(rec.hands, rec.muestra, rec.rules, rec.score)
+    hand = HandState(rec.hands, rec.muestra, rec.rules, rec.score)
     views = []
     for seat, call in enumerate(rec.auction, 1):
         views.append(View.from_hand(hand, seat))

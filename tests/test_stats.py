@@ -15,7 +15,7 @@ from cuatrola_solver.advice import bidding, cardplay, stats
 from cuatrola_solver.advice.budget import Budget, ROUND
 from cuatrola_solver.dd import solver
 from cuatrola_solver.game.cards import parse_card, parse_cards, random_deal
-from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.hand import HandState
 from cuatrola_solver.game.play import side_of
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.game.view import View
@@ -220,10 +220,10 @@ def test_weighted_sampled_advice_is_the_weighted_mean():
 
 # --- hint with a bid model ----------------------------------------------------------------------
 
-def mid_hand(seed: int, rules, calls, cards_played: int) -> Hand:
+def mid_hand(seed: int, rules, calls, cards_played: int) -> HandState:
     rng = random.Random(seed)
     hands, muestra = random_deal(rng)
-    h = Hand(hands, muestra, rules)
+    h = HandState(hands, muestra, rules)
     for c in calls:
         h.bid(c)
     for _ in range(cards_played):

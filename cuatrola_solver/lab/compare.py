@@ -83,7 +83,7 @@ from ..bots.players import parse_player
 from ..dd import solver
 from ..errors import LabError, quote
 from ..game.cards import format_card
-from ..game.hand import Hand
+from ..game.hand import HandState
 from ..game.play import SUIT_NAMES, side_of
 from ..game.view import View
 from ..hidden.deals import count_deals
@@ -172,7 +172,7 @@ def _calls(rec: HandRecord) -> list[str]:
     return list(rec.auction) if rec.auction is not None else ["paso"] * 4
 
 
-def dd_better(hand: Hand, card_a: int, card_b: int) -> str:
+def dd_better(hand: HandState, card_a: int, card_b: int) -> str:
     """Whose card keeps the better double-dummy result (``makes``) for the side of the
     seat on turn in ``hand`` (every hand known): ``a``, ``b`` or ``same``."""
     values = solver.solve_cards(hand.pos, hand.rules, "makes")
@@ -343,7 +343,7 @@ class HandFacts:
     decisions: tuple[tuple[int, int, int, bool], ...]
 
 
-def decision(hand: Hand) -> tuple[int, bool]:
+def decision(hand: HandState) -> tuple[int, bool]:
     """``(layouts, alike)`` of the seat on turn in ``hand`` (every hand known): the
     layouts of the hidden cards consistent with what that seat has seen, and whether
     every legal card gives the same double-dummy result (``makes``) on the actual
