@@ -60,6 +60,7 @@ from ..game.view import View
 from ..hidden.chunks import iter_chunks, sample_chunk
 from ..hidden.deals import count_deals, enumerate_deals
 from ..hidden.inference import knowledge_of
+from ..hidden.knowledge import Knowledge
 from ..models import equity, played
 from ..models.bids import call_weights
 from ..models.preset import Models
@@ -429,63 +430,102 @@ def advise(view: View, budget: Budget | None = None, models: Models | None = Non
     """
     budget = Budget() if budget is None else budget
     models = Models.of(view.rules) if models is None else models
-    bid_model, played_model = models.bids, models.played
-    rules, seat, score, muestra = view.rules, view.seat, view.score, view.muestra
-    if view.speaker != seat:
-        raise IllegalBidError(
-            "the auction is over: there is no call to make" if view.speaker is None else
-            f"it is seat {view.speaker}'s turn to speak, not seat {seat}'s")
-    cards = view.cards
-    exact, tolerance = budget.exact, budget.tolerance
+    _check_speaker(view)
     samples = budget.samples_or(DEFAULT_SAMPLES)
-    if score is not None:
-        check_score(rules, score)
-    before = list(view.calls)
-    options = bid_options(rules, seat, before, score)
+    if view.score is not None:
+        check_score(view.rules, view.score)
+    options = bid_options(view.rules, view.seat, list(view.calls), view.score)
     k = knowledge_of(view)
     layouts = layouts_of(view, k)
-    assumed = tuple(view.constraints.to_list())
-    workers = budget.workers_or(os.cpu_count() or 1)
-    keys = list(dict.fromkeys(o.key for o in options if o.allowed))
-    tallies = {key: Tally() for key in keys}
-
-    infer = bid_model is not None and bool(before)      # even a paso says something
-
-    def run(deals: np.ndarray, solved: dict | None = None) -> None:
-        weights = None
-        if infer:
-            weights = call_weights(deals, k.trump, before, range(1, seat), rules,
-                                             bid_model, score)
-        if solved is None:
-            solved = _solve_round(deals, k.trump, rules, keys, workers)
-        for key, values in solved.items():
-            tallies[key].add(*values, weights)
-        if infer and tallies[keys[0]].w <= 0:
-            raise NotationError(f"no deal explains the calls {' '.join(before)!r} under the bid "
-                                f"model (every weight is 0): advise without inference "
-                                f"(--no-inference)")
-
-    if exact:
+    tallies = _Tallies(view, k, options, models.bids, budget.workers_or(os.cpu_count() or 1))
+    if budget.exact:
         seed = None
-        deals = enumerate_deals(k)
-        solved = _solve_all(deals, k.trump, rules, keys, workers, progress)
-        # the sums run slice by slice in the enumeration's order, as they always have
-        for start in range(0, len(deals), EXACT_SLICE):
-            part = slice(start, start + EXACT_SLICE)
-            run(deals[part], {key: tuple(a[part] for a in v) for key, v in solved.items()})
-        results = _results(options, tallies, True, seat)
+        results = _tally_every_deal(tallies, k, options, progress)
     else:
         seed = budget.drawn_seed()
-        for j, chunk in enumerate(iter_chunks(samples, seed, ROUND), 1):
-            run(sample_chunk(k, chunk))
-            results = _results(options, tallies, False, seat)
-            if progress:
-                progress(chunk.start + chunk.size, samples)
-            if j >= MIN_ROUNDS and _settled(results, tolerance):
-                break
-    n = tallies[keys[0]].n
-    calls = tuple(before)
-    ess = tallies[keys[0]].effective if infer else None
+        results = _tally_sampled_deals(tallies, k, options, samples, seed, budget.tolerance,
+                                       progress)
+    return _final_advice(view, results, tallies, budget.exact, seed, models.played, layouts)
+
+
+def _check_speaker(view: View) -> None:
+    """Refuse a view whose seat is not the one to speak (or with the auction over)."""
+    if view.speaker != view.seat:
+        raise IllegalBidError(
+            "the auction is over: there is no call to make" if view.speaker is None else
+            f"it is seat {view.speaker}'s turn to speak, not seat {view.seat}'s")
+
+
+class _Tallies:
+    """The sums of an advice: one :class:`~cuatrola_solver.advice.stats.Tally` per
+    distinct contract of the allowed options, each deal weighed by the calls already made
+    under the bid model (even a paso says something)."""
+
+    def __init__(self, view: View, k: Knowledge, options: list[Option], bid_model,
+                 workers: int) -> None:
+        self.view, self.k, self.bid_model, self.workers = view, k, bid_model, workers
+        self.before = list(view.calls)
+        self.keys = list(dict.fromkeys(o.key for o in options if o.allowed))
+        self.tallies = {key: Tally() for key in self.keys}
+        self.infer = bid_model is not None and bool(self.before)
+
+    def add(self, deals: np.ndarray, solved: dict | None = None) -> None:
+        """Add a round of deals, solved here unless ``solved`` gives their values."""
+        view, k = self.view, self.k
+        weights = None
+        if self.infer:
+            weights = call_weights(deals, k.trump, self.before, range(1, view.seat),
+                                   view.rules, self.bid_model, view.score)
+        if solved is None:
+            solved = _solve_round(deals, k.trump, view.rules, self.keys, self.workers)
+        for key, values in solved.items():
+            self.tallies[key].add(*values, weights)
+        if self.infer and self.tallies[self.keys[0]].w <= 0:
+            raise NotationError(f"no deal explains the calls {' '.join(self.before)!r} under "
+                                f"the bid model (every weight is 0): advise without "
+                                f"inference (--no-inference)")
+
+
+def _tally_every_deal(tallies: _Tallies, k: Knowledge, options: list[Option],
+                      progress: Progress | None) -> list[OptionResult]:
+    """Exact: every consistent deal solved, then added slice by slice in the enumeration's
+    order, as the sums always have run."""
+    deals = enumerate_deals(k)
+    solved = _solve_all(deals, k.trump, tallies.view.rules, tallies.keys, tallies.workers,
+                        progress)
+    for start in range(0, len(deals), EXACT_SLICE):
+        part = slice(start, start + EXACT_SLICE)
+        tallies.add(deals[part], {key: tuple(a[part] for a in v) for key, v in solved.items()})
+    return _results(options, tallies.tallies, True, tallies.view.seat)
+
+
+def _tally_sampled_deals(tallies: _Tallies, k: Knowledge, options: list[Option], samples: int,
+                         seed: int, tolerance: float,
+                         progress: Progress | None) -> list[OptionResult]:
+    """Sampled: rounds of :data:`ROUND` deals until ``samples``, or, after
+    :data:`MIN_ROUNDS` rounds, once every allowed option is settled within ``tolerance``."""
+    for j, chunk in enumerate(iter_chunks(samples, seed, ROUND), 1):
+        tallies.add(sample_chunk(k, chunk))
+        results = _results(options, tallies.tallies, False, tallies.view.seat)
+        if progress:
+            progress(chunk.start + chunk.size, samples)
+        if j >= MIN_ROUNDS and _settled(results, tolerance):
+            break
+    return results
+
+
+def _final_advice(view: View, results: list[OptionResult], tallies: _Tallies, exact: bool,
+                  seed: int | None, played_model,
+                  layouts: tuple[int, int] | None) -> Advice:
+    """The advice from the options' results: their played odds with a played-odds model,
+    their match chances with a score, and the call chosen on them."""
+    rules, seat, score = view.rules, view.seat, view.score
+    first = tallies.tallies[tallies.keys[0]]
+    n = first.n
+    calls = tuple(tallies.before)
+    ess = first.effective if tallies.infer else None
+    assumed = tuple(view.constraints.to_list())
+    cards = view.cards
     model, advice_dd = "dd", None
     if played_model is not None:
         results = _with_played(results, played_model, seat)
@@ -495,7 +535,7 @@ def advise(view: View, budget: Budget | None = None, models: Models | None = Non
             advice_dd, advice = _choose(results), _choose_played(results)
         else:
             advice = _choose(results)
-        return Advice(rules, seat, tuple(cards), muestra, exact, n, seed, tuple(results),
+        return Advice(rules, seat, tuple(cards), view.muestra, exact, n, seed, tuple(results),
                       advice, calls, score, effective_deals=ess, model=model,
                       advice_dd=advice_dd, constraints=assumed, layouts=layouts)
     per_hand = _choose_played(results) if played_model is not None else _choose(results)
@@ -503,6 +543,6 @@ def advise(view: View, budget: Budget | None = None, models: Models | None = Non
         advice_dd = _choose_match(_with_match([dataclasses.replace(r, outcomes_played=None)
                                                for r in results], rules, score, seat))
     results = _with_match(results, rules, score, seat)
-    return Advice(rules, seat, tuple(cards), muestra, exact, n, seed, tuple(results),
+    return Advice(rules, seat, tuple(cards), view.muestra, exact, n, seed, tuple(results),
                   _choose_match(results, played_model is not None), calls, score, per_hand,
                   ess, model, advice_dd, assumed, layouts)
