@@ -25,7 +25,8 @@ from typing import Sequence
 
 from ..errors import IllegalPlayError, InconsistentDealError, NotationError, RecordError, quote
 from .auction import parse_auction
-from .cards import cards_of, format_card, format_cards, mask_of, parse_card, parse_cards, popcount, suit_of
+from .cards import (CardMask, cards_of, format_card, format_cards, mask_of,
+                    parse_card, parse_cards, popcount, suit_of)
 from .constraints import Constraints
 from .hand import Cante, HandState, Play, Renuncio
 from .match import Score
@@ -45,7 +46,7 @@ class View:
 
     rules: RuleSet
     seat: int
-    hand: int
+    hand: CardMask                # the seat's cards now
     muestra: int
     calls: tuple[str, ...] = ()
     tricks: tuple[tuple[int, ...], ...] = ()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..game.cards import FULL_DECK, cards_of, format_card, format_cards, popcount
+from ..game.cards import FULL_DECK, CardMask, cards_of, format_card, format_cards, popcount
 from ..game.hand import Play
 from ..game.rules import RuleSet
 
@@ -47,22 +47,22 @@ class Knowledge:
     trump: int
     rules: RuleSet
     active: tuple[bool, bool, bool, bool]
-    known: tuple[int, int, int, int]
+    known: tuple[CardMask, CardMask, CardMask, CardMask]
     hidden_counts: tuple[int, int, int, int]
-    forbidden: tuple[int, int, int, int]
-    played: tuple[int, int, int, int] = (0, 0, 0, 0)
+    forbidden: tuple[CardMask, CardMask, CardMask, CardMask]
+    played: tuple[CardMask, CardMask, CardMask, CardMask] = (0, 0, 0, 0)
     plays: tuple[Play, ...] = ()
     ignored: frozenset[tuple[int, int]] = frozenset()
     not_both: tuple[tuple[int, int], ...] = ()
     counts: tuple[tuple[int, int, int, int], ...] = ()
 
     @property
-    def hand(self) -> int:
+    def hand(self) -> CardMask:
         """The observer's current cards."""
         return self.known[self.seat - 1]
 
     @property
-    def pool(self) -> int:
+    def pool(self) -> CardMask:
         """The cards whose holder the observer does not know."""
         taken = 0
         for m in self.known + self.played:

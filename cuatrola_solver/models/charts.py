@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from ..errors import ModelError
-from ..game.cards import SUIT_MASKS, popcount
+from ..game.cards import SUIT_MASKS, CardMask, popcount
 from ..game.match import Score
 from ..game.rules import RuleSet
 from .store import corrupt, data_path, read
@@ -70,7 +70,7 @@ class HandClass:
         return (self.trumps, self.tops, self.aces, self.voids)
 
 
-def hand_class(hand: int, trump: int) -> HandClass:
+def hand_class(hand: CardMask, trump: int) -> HandClass:
     """The class of the five cards ``hand`` (a mask) with ``trump`` the suit of the
     muestra."""
     trumps = hand & SUIT_MASKS[trump]
@@ -223,7 +223,7 @@ class Chart:
     min_hands: int
     measured: dict | None = None
 
-    def cell_of(self, hand: int, trump: int) -> Cell:
+    def cell_of(self, hand: CardMask, trump: int) -> Cell:
         """The cell a hand (mask of five cards) falls in."""
         return self.cell_at(hand_class(hand, trump).key)
 
