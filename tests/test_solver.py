@@ -219,6 +219,45 @@ def test_batch_independent_of_workers_and_equal_to_solve(contract, declarer, obj
 
 
 @compiled
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_batch_progress_counts_every_deal_and_a_raise_cancels(workers):
+    """``progress(done, n)`` rises to every deal, in the calling thread, the values the
+    same as without it; an exception it raises stops the search and comes out of
+    solve_batch, and the next batch in the same slot is right again."""
+    import threading
+    rules = PRESETS["italiano"]
+    hands, trumps = random_deals(3000, seed=5)
+    plain = solver.solve_batch(hands, trumps, rules, "paso", (), "game_points", workers=1)
+    seen, caller = [], threading.get_ident()
+
+    def progress(done, total):
+        assert threading.get_ident() == caller and total == 3000
+        seen.append(done)
+
+    values = solver.solve_batch(hands, trumps, rules, "paso", (), "game_points", workers,
+                                slot="progress", progress=progress)
+    assert np.array_equal(values, plain)
+    assert seen == sorted(seen) and seen[-1] == 3000 and len(seen) > 1
+
+    class Cancel(Exception):
+        pass
+
+    calls = []
+
+    def cancel(done, total):
+        calls.append(done)
+        raise Cancel
+
+    with pytest.raises(Cancel):
+        solver.solve_batch(hands, trumps, rules, "paso", (), "game_points", workers,
+                           slot="progress", progress=cancel)
+    assert len(calls) == 1 and calls[0] < 3000
+    again = solver.solve_batch(hands, trumps, rules, "paso", (), "game_points", workers,
+                               slot="progress")
+    assert np.array_equal(again, plain)
+
+
+@compiled
 @pytest.mark.parametrize("seed", range(6))
 def test_batch_with_tricks_settles_the_same_values(seed):
     """``with_tricks`` lets the tricks settle makes and game points (every trick: a win,

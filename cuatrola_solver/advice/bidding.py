@@ -129,15 +129,16 @@ def bid_options(rules: RuleSet, seat: int, calls: str | Sequence[str] | None = N
 
 def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
                  keys: list[tuple[str, tuple[int, ...]]], workers: int,
-                 after_key=None) -> dict:
+                 progress: Progress | None = None) -> dict:
     """``{(contract, declarer): (makes, game_points, tricks)}`` of the declaring side on
     every deal, in the order of ``deals``.  The most tricks a side can take depends only
     on who plays and which side declares, not on the contract: solo, cuatrola and
     quintola by the same seat share one tricks search.  The deals are searched in
     :func:`~cuatrola_solver.dd.solver.search_order` (neighbours share their later tricks)
     and each contract in a slot of its own (its tables stay warm from one round to the
-    next); only the speed depends on either.  ``after_key(i)`` (if given) is called
-    once the ``i``-th key is done."""
+    next); only the speed depends on either.  ``progress(done, len(deals))`` (if given)
+    is called as the deals are searched, each key counting for an equal share; an
+    exception it raises (a cancel) stops the search."""
     order = None
     if len(deals) >= solver.ORDERED_FROM:
         order = solver.search_order(deals, trump)
@@ -146,14 +147,18 @@ def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
     hands = deals.astype(np.int64)
     tricks_of: dict[tuple, np.ndarray] = {}
     out = {}
+    n = len(deals)
     for i, (contract, declarer) in enumerate(keys):
+        step = None if progress is None else \
+            (lambda done, _, start=i * n: progress((start + done) // len(keys), n))
         players = (active_seats(declarer), declaring_side(declarer))
         goal = tricks_goal(contract, rules)
         if goal is not None:
             if players not in tricks_of:
                 tricks_of[players] = solver.solve_batch(hands, trumps, rules, contract,
                                                         declarer, "tricks", workers,
-                                                        slot=(contract, declarer))
+                                                        slot=(contract, declarer),
+                                                        progress=step)
             tricks = tricks_of[players]
             makes = tricks >= goal
             value = CONTRACT_VALUE[contract]
@@ -162,32 +167,17 @@ def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
             # one call for both: the tricks settle the game points of many deals
             gp, tricks = solver.solve_batch(hands, trumps, rules, contract, declarer,
                                             "game_points", workers, with_tricks=True,
-                                            slot=(contract, declarer))
+                                            slot=(contract, declarer), progress=step)
             tricks_of.setdefault(players, tricks)
             makes = gp > 0
         out[(contract, declarer)] = (makes, gp, tricks)
-        if after_key is not None:
-            after_key(i)
+        if progress is not None:
+            progress((i + 1) * n // len(keys), n)
     if order is not None:                   # back to the order of ``deals``
         back = np.empty_like(order)
         back[order] = np.arange(len(order))
         out = {key: tuple(a[back] for a in v) for key, v in out.items()}
     return out
-
-
-def _solve_all(deals: np.ndarray, trump: int, rules: RuleSet,
-               keys: list[tuple[str, tuple[int, ...]]], workers: int,
-               progress: Progress | None = None) -> dict:
-    """:func:`_solve_round` of every layout of an exact advice at once (each contract's
-    tables warm over all of them); ``progress(done, total)`` counts the layouts of the
-    keys done."""
-    total = len(deals)
-
-    def after_key(i: int) -> None:
-        if progress:
-            progress(total * (i + 1) // len(keys), total)
-
-    return _solve_round(deals, trump, rules, keys, workers, after_key)
 
 
 @dataclass(frozen=True)
@@ -491,8 +481,8 @@ def _tally_every_deal(tallies: _Tallies, k: Knowledge, options: list[Option],
     """Exact: every consistent deal solved, then added slice by slice in the enumeration's
     order, as the sums always have run."""
     deals = enumerate_deals(k)
-    solved = _solve_all(deals, k.trump, tallies.view.rules, tallies.keys, tallies.workers,
-                        progress)
+    solved = _solve_round(deals, k.trump, tallies.view.rules, tallies.keys, tallies.workers,
+                          progress)
     for start in range(0, len(deals), EXACT_SLICE):
         part = slice(start, start + EXACT_SLICE)
         tallies.add(deals[part], {key: tuple(a[part] for a in v) for key, v in solved.items()})
