@@ -20,7 +20,8 @@ from cuatrola_solver.game.seats import check_seat
 from cuatrola_solver.game.view import View
 from cuatrola_solver.lab import charts as lab_charts
 from cuatrola_solver.game.cards import format_card, format_cards
-from cuatrola_solver.models.charts import ChartSet, describe_key, load_charts, sort_key
+from cuatrola_solver.models.charts import (SHIPPED_SITUATIONS, ChartSet, describe_key, load_charts,
+                                           seat_after, situation_asked, sort_key)
 
 from .chart_pictures import VALUE_WORDS, grid_text, html_charts, plot_chart, situation
 from .cmd_advise import progress_bar
@@ -175,14 +176,12 @@ def register(app: typer.Typer) -> None:
         calls = None
         if auction is not None:
             if seat is None:
-                seat = len(auction.replace(",", " ").split()) + 1
+                seat = seat_after(auction)
                 check_seat(seat, "--auction (the seat after its calls)")
             calls = tuple(parse_auction(auction, seat, rs, sc).calls)
-        wanted = None if seat is None and sc is None else (
-            seat or 1, calls if calls is not None else ("paso",) * ((seat or 1) - 1),
-            None if sc is None else (sc.A, sc.B))
+        wanted = situation_asked(seat, calls, sc)
         if compute:
-            seats = [wanted] if wanted else [(s, ("paso",) * (s - 1), None) for s in (1, 2, 3, 4)]
+            seats = [wanted] if wanted else list(SHIPPED_SITUATIONS)
             specs = [lab_charts.ChartSpec.make(rs, s, list(c), sco, seed, samples)
                      for s, c, sco in seats]
             command = "cuatrola charts " + " ".join(shlex.quote(a) for a in sys.argv[2:]) \

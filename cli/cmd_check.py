@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from cuatrola_solver.game.cards import format_card
-from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.hand import HandState
 from cuatrola_solver.notation.record import format_rules, read_record
 from cuatrola_solver.notation.replay import replay
 
@@ -16,7 +16,7 @@ from .common import (JsonOption, RecordRulesOption, emit_json, read_input, recor
 from .render import colour_cards, muestra_text, result_lines
 
 
-def check_report(hand: Hand) -> dict:
+def check_report(hand: HandState) -> dict:
     result = hand.result()
     return {"renuncios": [r.to_dict() for r in hand.renuncios],
             "result": result.to_dict() if result else None}

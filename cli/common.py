@@ -422,7 +422,12 @@ class CommandLine(TyperGroup):
     def format_help(self, ctx: Any, formatter: Any) -> None:
         self._listing = True
         try:
-            super().format_help(ctx, formatter)
+            if ctx.parent is None and self.rich_markup_mode is not None:
+                from .group_help import print_group_help       # rich, without Typer's
+                print_group_help(self, ctx, [(name, self.get_command(ctx, name).help or "")
+                                             for name in self.list_commands(ctx)])
+            else:
+                super().format_help(ctx, formatter)
         finally:
             self._listing = False
 

@@ -13,9 +13,10 @@ The everyday names are here (``import cuatrola_solver as cs``)::
   loaded by default as the commands load them); what-if :class:`Constraints` on the
   other hands ride on the view (``view.assuming("3: void o; 4: >=2 triunfo")``);
 - double dummy: :func:`solve`, :func:`solve_cards`, :func:`dd_table`;
-- the game: :class:`View` (one seat's view: what every answer takes), :class:`Hand` (the
-  rules engine), :class:`RuleSet`, :data:`PRESETS`, :func:`get_rules`, :class:`Score`,
-  cards (:func:`parse_card`, :func:`format_cards`, ...);
+- the game: :class:`View` (one seat's view: what every answer takes),
+  :class:`HandState` (the rules engine: one hand's state; ``Hand`` is its name before
+  0.3), :class:`RuleSet`, :data:`PRESETS`, :func:`get_rules`, :class:`Score`, cards
+  (:func:`parse_card`, :func:`format_cards`, ...);
 - records: :class:`HandRecord`, :func:`read_record`, :func:`write_record` (and the JSON
   and text forms one by one), :func:`replay` (a record into the rules engine),
   :func:`view_of` (a record seen from one seat), :func:`read_view` (a seat's input at the
@@ -49,7 +50,8 @@ _FACE = {
     # double dummy
     "solve": "dd.solver", "solve_cards": "dd.solver", "dd_table": "dd.solver",
     # the game
-    "View": "game.view", "Hand": "game.hand", "Position": "game.play",
+    "View": "game.view", "HandState": "game.hand", "Hand": "game.hand",
+    "Position": "game.play",
     "deal_position": "game.play",
     "RuleSet": "game.rules", "PRESETS": "game.rules", "get_rules": "game.rules",
     "Score": "game.match", "parse_score": "game.match",
@@ -96,7 +98,7 @@ if TYPE_CHECKING:  # the same names, for readers and type checkers
                          InconsistentDealError, NotationError, RecordError, RulesError)
     from .game.cards import format_card, format_cards, parse_card, parse_cards, random_deal
     from .game.constraints import Constraints
-    from .game.hand import Hand
+    from .game.hand import Hand, HandState
     from .game.match import Score, parse_score
     from .game.play import Position, deal_position
     from .game.rules import PRESETS, RuleSet, get_rules

@@ -21,7 +21,7 @@ for o in cs.bid_options(cs.get_rules("app"), 3, "paso solo", cs.Score(9, 4)):
 
 # A hint in the middle of a hand: seat 1 won trick 1 and is on lead, holding the 40.
 deal = "Ao Ro Co Ac Ae / 3c Rc 3e Re Ab / 3o Sc Ce Se 3b / So Cc Rb Cb Sb"
-hand = cs.Hand([cs.parse_cards(h) for h in deal.split("/")], cs.parse_card("So"))
+hand = cs.HandState([cs.parse_cards(h) for h in deal.split("/")], cs.parse_card("So"))
 hand.pass_all()
 for c in "Ac 3c Sc Cc".split():
     hand.play(cs.parse_card(c))

@@ -764,27 +764,29 @@ cdef int endgame(Ctx* cx, St* st, int alpha, int beta) noexcept nogil:
     return endgame_card(cx, st, seats, 0, -1, -1, -1, -1, -1, 0, alpha, beta)
 
 
-cdef int held_bounds(Ctx* cx, St* st, int* lo_v, int* hi_v) noexcept nogil:
-    """At a trick boundary of a points search (``K_MARGIN``, ``K_EXT``, ``K_OWN``): bounds
-    on its future value from what the tricks table knows of this position (the tricks
-    search of the same deal, just before, fills it): d's future tricks lie in [lo, hi],
-    so the other side's play for tricks holds d to hi more and d's holds the other side
-    to the rest less lo, and what that many tricks can hold (``held_margin``,
-    ``points_held``) bounds the points.  Returns 0 when the table has nothing."""
+cdef Entry* tricks_entry(Ctx* cx, St* st) noexcept nogil:
+    """At a trick boundary of a points search: what the tricks table knows of this
+    position (the tricks search of the same deal, just before, fills it), or NULL."""
     cdef uint64_t k0, k1
-    cdef Entry* e
-    cdef int kind = cx.kind, con = cx.cantes_on, d = cx.d, o = 1 - cx.d, base, own, other
-    cdef int left = 5 - st.tricks[0] - st.tricks[1], hi_d, hi_o, cards, most, least
+    cdef int kind = cx.kind, con = cx.cantes_on
     if cx.tt_tricks.sig != cx.sig:
-        return 0                    # the tricks table holds another contract's entries
+        return NULL                 # the tricks table holds another contract's entries
     cx.kind = K_TRICKS
     cx.cantes_on = 0
     boundary_key(cx, st, &k0, &k1)
     cx.kind = kind
     cx.cantes_on = con
-    e = tt_find(cx.tt_tricks, k0, k1)
-    if e == NULL:
-        return 0
+    return tt_find(cx.tt_tricks, k0, k1)
+
+
+cdef void held_bounds(Ctx* cx, St* st, Entry* e, int* lo_v, int* hi_v) noexcept nogil:
+    """At a trick boundary of a points search (``K_MARGIN``, ``K_EXT``, ``K_OWN``): bounds
+    on its future value from the tricks table's entry ``e`` of this position: d's future
+    tricks lie in [lo, hi], so the other side's play for tricks holds d to hi more and
+    d's holds the other side to the rest less lo, and what that many tricks can hold
+    (``held_margin``, ``points_held``) bounds the points."""
+    cdef int kind = cx.kind, d = cx.d, o = 1 - cx.d, base, own, other
+    cdef int left = 5 - st.tricks[0] - st.tricks[1], hi_d, hi_o, cards, most, least
     hi_d = e.hi if e.hi < left else left               # more tricks d may take
     hi_o = left - (e.lo if e.lo > 0 else 0)            # more tricks the other side may
     base = st.points[d] - st.points[o]
@@ -804,14 +806,13 @@ cdef int held_bounds(Ctx* cx, St* st, int* lo_v, int* hi_v) noexcept nogil:
         else:
             lo_v[0] = -most
             hi_v[0] = -least
-        return 1
+        return
     # d's final margin is at most held_margin(d, hi_d), at least -held_margin(o, hi_o)
     hi_v[0] = held_margin(cx, st, d, hi_d) - base
     lo_v[0] = -held_margin(cx, st, o, hi_o) - base
     if kind == K_EXT:
         hi_v[0] = 2 * hi_v[0] + 1
         lo_v[0] = 2 * lo_v[0] - 1
-    return 1
 
 
 cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept nogil:
@@ -823,6 +824,7 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
     cdef int ttbest = -1, a0, b0, depth, bestc = -1, lo_b, hi_b, w, ws, c
     cdef uint64_t k0, k1
     cdef Entry* e
+    cdef Entry* te = NULL
     if t == 5:
         return leaf(cx, st)
     if cx.kind == K_TRICKS:
@@ -888,12 +890,14 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
             return cx.value
         if st.points[1 - cx.d] + future_points(cx, st, 1 - cx.d) <= 100 and -cx.value >= beta:
             return -cx.value
-    if t <= 2 and cx.kind != K_TRICKS and cx.kind != K_LEAF \
-            and held_bounds(cx, st, &lo_b, &hi_b):
-        if hi_b <= alpha:
-            return hi_b
-        if lo_b >= beta:
-            return lo_b
+    if t <= 2 and cx.kind != K_TRICKS:
+        te = tricks_entry(cx, st)
+        if te != NULL and cx.kind != K_LEAF:
+            held_bounds(cx, st, te, &lo_b, &hi_b)
+            if hi_b <= alpha:
+                return hi_b
+            if lo_b >= beta:
+                return lo_b
     if (cx.cantes_on and t >= 1 and (cx.cante_after >> t) & 1
             and (pairs(st.h[0]) | pairs(st.h[1]) | pairs(st.h[2]) | pairs(st.h[3]))
             & ~SUNG_CABALLOS[st.sung]):
@@ -958,6 +962,9 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
         ttbest = e.best
         if cx.kind == K_TRICKS and ttbest >= 0:
             ttbest = absolute_card(ttbest, st.h[0] | st.h[1] | st.h[2] | st.h[3])
+    if ttbest < 0 and te != NULL and te.best >= 0:
+        # the best lead for tricks is a good first guess for the points
+        ttbest = absolute_card(te.best, st.h[0] | st.h[1] | st.h[2] | st.h[3])
     a0 = alpha
     b0 = beta
     v = search_trick(cx, st, alpha, beta, ttbest, &bestc)

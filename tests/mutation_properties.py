@@ -14,18 +14,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 MUTANTS = [
-    ("cuatrola_solver/lab/calibration.py", "for k in range(self.bins)) / self.n", "for k in range(self.bins)) / self.bins", "tests/test_calibration_values.py tests/test_calibration.py"),
-    ("cuatrola_solver/lab/calibration.py", "return sum(abs(self.bin_p[k] - self.bin_wins[k])", "return sum((self.bin_p[k] - self.bin_wins[k])", "tests/test_calibration_values.py tests/test_calibration.py"),
-    ("cuatrola_solver/lab/calibration.py", "        if not self.n:\n            return None\n        return sum(", "        if not self.n:\n            return 0.0\n        return sum(", "tests/test_calibration_values.py tests/test_calibration.py"),
-    ("cuatrola_solver/lab/selfplay.py", "return self.v / self.h if self.h else None", "return self.v / self.n if self.h else None", "tests/test_lab_values.py tests/test_selfplay_values.py"),
-    ("cuatrola_solver/lab/selfplay.py", "return math.sqrt(ss / (self.n * (self.n - 1))) / hbar", "return math.sqrt(ss / (self.n - 1)) / hbar", "tests/test_lab_values.py tests/test_selfplay_values.py"),
-    ("cuatrola_solver/lab/selfplay.py", "return math.sqrt(ss / (self.n * (self.n - 1))) / hbar", "return math.sqrt(ss / (self.n * self.n)) / hbar", "tests/test_lab_values.py tests/test_selfplay_values.py"),
-    ("cuatrola_solver/lab/selfplay.py", "ss = max(0.0, self.vv - 2 * r * self.vh + r * r * self.hh)", "ss = max(0.0, self.vv - r * self.vh + r * r * self.hh)", "tests/test_lab_values.py tests/test_selfplay_values.py"),
-    ("cuatrola_solver/lab/selfplay.py", "if self.n < 2 or not self.h:", "if self.n < 1 or not self.h:", "tests/test_lab_values.py tests/test_selfplay_values.py"),
+    ("cuatrola_solver/lab/calibration.py", "for k in range(self.bins)) / self.n", "for k in range(self.bins)) / self.bins", "tests/test_calibration.py"),
+    ("cuatrola_solver/lab/calibration.py", "return sum(abs(self.bin_p[k] - self.bin_wins[k])", "return sum((self.bin_p[k] - self.bin_wins[k])", "tests/test_calibration.py"),
+    ("cuatrola_solver/lab/calibration.py", "        if not self.n:\n            return None\n        return sum(", "        if not self.n:\n            return 0.0\n        return sum(", "tests/test_calibration.py"),
+    ("cuatrola_solver/lab/selfplay.py", "return self.v / self.h if self.h else None", "return self.v / self.n if self.h else None", "tests/test_selfplay.py tests/test_playout.py"),
+    ("cuatrola_solver/lab/selfplay.py", "return math.sqrt(ss / (self.n * (self.n - 1))) / hbar", "return math.sqrt(ss / (self.n - 1)) / hbar", "tests/test_selfplay.py tests/test_playout.py"),
+    ("cuatrola_solver/lab/selfplay.py", "return math.sqrt(ss / (self.n * (self.n - 1))) / hbar", "return math.sqrt(ss / (self.n * self.n)) / hbar", "tests/test_selfplay.py tests/test_playout.py"),
+    ("cuatrola_solver/lab/selfplay.py", "ss = max(0.0, self.vv - 2 * r * self.vh + r * r * self.hh)", "ss = max(0.0, self.vv - r * self.vh + r * r * self.hh)", "tests/test_selfplay.py tests/test_playout.py"),
+    ("cuatrola_solver/lab/selfplay.py", "if self.n < 2 or not self.h:", "if self.n < 1 or not self.h:", "tests/test_selfplay.py tests/test_playout.py"),
     ("cuatrola_solver/game/view.py", "return self.hand & ~mask_of(p.card for p in self.seen.plays if p.seat == self.seat)", "return self.hand & ~mask_of(p.card for p in self.seen.plays)", "tests/test_view.py"),
     ("cuatrola_solver/game/view.py", "return len(self.seen.tricks) + 1", "return len(self.seen.tricks)", "tests/test_view.py"),
     ("cuatrola_solver/game/view.py", "        if self.position is None or self.seen.is_over():\n            return None", "        if self.position is None:\n            return None", "tests/test_view.py"),
-    ("cuatrola_solver/models/played.py", "    def has_cards(self) -> bool:\n", "    def has_cards(self) -> bool:\n        return True\n", "tests/test_played.py tests/test_played_values.py"),
+    ("cuatrola_solver/models/played.py", "    def has_cards(self) -> bool:\n", "    def has_cards(self) -> bool:\n        return True\n", "tests/test_played.py"),
 ]
 
 def main() -> None:

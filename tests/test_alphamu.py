@@ -1,4 +1,4 @@
-"""αμ (issue 21): the search of one card per information set, against what it must equal
+"""αμ: the search of one card per information set, against what it must equal
 where there is nothing to fuse (one world: double dummy; depth 1: PIMC) and the bound it
 must respect (never above PIMC's value of the same card); the player's spec, legality and
 view."""
@@ -19,7 +19,6 @@ from cuatrola_solver.dd.solver import solve
 from cuatrola_solver.game.cards import random_deal
 from cuatrola_solver.game.play import play_card
 from cuatrola_solver.game.rules import get_rules
-from cuatrola_solver.game.view import View
 from cuatrola_solver.models.preset import Models
 from cuatrola_solver.notation.replay import record_of, replay, view_of
 

@@ -1,5 +1,5 @@
-"""Bidding charts (issue 23, item 1): the classes of hand, the chart built from valued
-hands, the cells against advise on sampled hands, the shipped charts, the command."""
+"""Bidding charts: the classes of hand, the chart built from valued hands, the cells
+against advise on sampled hands, the shipped charts, the command."""
 
 from __future__ import annotations
 
@@ -7,13 +7,10 @@ import json
 import random
 import re
 from dataclasses import replace
-from pathlib import Path
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
-from cuatrola_cli.main import app
 from cuatrola_solver.advice.bidding import advise
 from cuatrola_solver.advice.budget import Budget
 from cuatrola_solver.errors import LabError, ModelError
@@ -21,15 +18,10 @@ from cuatrola_solver.game.cards import mask_of, parse_card, parse_cards
 from cuatrola_solver.game.rules import PRESETS, get_rules
 from cuatrola_solver.game.view import View
 from cuatrola_solver.lab import charts as lc
-from cuatrola_solver.models.charts import (COLUMNS, DOMAINS, ROWS, Chart, describe_key,
-                                           hand_class, load_charts, possible, _possible)
-from test_report_html import CHROMIUM, _chromium
+from cuatrola_solver.models.charts import (COLUMNS, DOMAINS, ROWS, _possible, describe_key,
+                                           hand_class, load_charts, possible)
 
-runner = CliRunner()
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args))
+from helpers import CHROMIUM, chromium, run
 
 
 # --- classes ---------------------------------------------------------------------------
@@ -400,7 +392,7 @@ def test_page_in_chromium(tmp_path):
     page = tmp_path / "charts.html"
     r = run("charts", "--html", str(page))
     assert r.exit_code == 0, r.stderr
-    p = _chromium("--dump-dom", url=page.as_uri())
+    p = chromium("--dump-dom", url=page.as_uri())
     assert re.search(r'<body[^>]*data-charts="ok"', p.stdout)
     assert [x for x in p.stderr.splitlines() if "CONSOLE" in x] == []
     assert p.stdout.count('<table class="chart">') == 4

@@ -1,28 +1,15 @@
-"""``cuatrola advise`` and ``cuatrola hint``: output, JSON contract, bad input (exit 2)."""
+"""``cuatrola advise``: output, JSON contract, the table's header, bad input (exit 2)."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
+import re
 
 import pytest
-from typer.testing import CliRunner
 
-from cuatrola_cli.main import app
-from cuatrola_solver.game.cards import parse_card
-from cuatrola_solver.game.hand import Hand
-from cuatrola_solver.notation.record import write_json, write_text
+from helpers import run
 
-from helpers import deal
-from cuatrola_solver.notation.replay import record_of
-
-runner = CliRunner()
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 HAND = "Ao 3o Ro Co So"
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args))
 
 
 def advise_json(*args: str) -> dict:
@@ -98,51 +85,19 @@ def test_advise_bad_input_exits_2(args, words):
         assert w in r.output, (w, r.output)
 
 
-# --- hint -------------------------------------------------------------------------------
-
-def record_file(tmp_path, cards: str, form: str = "json"):
-    h = Hand(deal("Ao Ro Co Ac Ae / 3c Rc 3e Re Ab / 3o Sc Ce Se 3b / So Cc Rb Cb Sb"),
-             parse_card("So"))
-    h.pass_all()
-    for c in cards.split():
-        h.play(parse_card(c))
-    path = tmp_path / ("hand.json" if form == "json" else "hand.txt")
-    path.write_text(write_json(record_of(h)) if form == "json" else write_text(record_of(h)))
-    return str(path)
-
-
-def test_hint_json(tmp_path):
-    path = record_file(tmp_path, "Ac 3c Sc Cc Ao 3e 3o")
-    r = run("hint", path, "--json", "--samples", "200", "--seed", "1")
+def test_advise_table_headers_and_the_dealer_header():
+    r = run("advise", "Ac 3c Ro Co So", "--muestra", "So", "--seat", "4", "--samples", "300",
+            "--seed", "1", columns=200)
     assert r.exit_code == 0, r.output
-    d = json.loads(r.stdout)
-    assert d["schema"] == 1 and d["seat"] == 4 and d["trick"] == 2
-    assert {"card", "tricks", "margin", "p_win"} <= set(d["cards"][0])
-    assert d["best"] == d["cards"][0]["card"]
-    assert {c["card"] for c in d["cards"]} == {"So"}          # seat 4 must follow oros
-    exact = json.loads(run("hint", path, "--json", "--exact").stdout)
-    assert exact["exact"] is True and exact["seed"] is None
-
-
-def test_hint_human_with_cante(tmp_path):
-    path = record_file(tmp_path, "Ac 3c Sc Cc", form="text")
-    r = run("hint", path, "--samples", "100", "--seed", "1")
-    assert r.exit_code == 0, r.output
-    assert r.stdout.startswith("seat 1, trick 2: play ")
-    assert "sing the 40 in oros" in r.stdout
-
-
-def test_hint_bad_input(tmp_path):
-    done = record_file(tmp_path, "Ac 3c Sc Cc Ao 3e 3o So Ae Re Ce Cb Co Rc Se Sb Ro Ab 3b Rb")
-    r = run("hint", done)
-    assert r.exit_code == 2 and "over" in r.output
-    r = run("hint", str(tmp_path / "missing.json"))
-    assert r.exit_code == 2 and "not found" in r.output
-    r = run("hint", done, "--exact", "--samples", "5")
-    assert r.exit_code == 2
-
-
-def test_hint_after_a_renuncio_says_the_hand_is_decided():
-    result = runner.invoke(app, ["hint", str(EXAMPLES / "records" / "online-renuncio.json")])
-    assert result.exit_code == 2
-    assert "decided by the first renuncio" in result.output and "asistir" in result.output
+    lines = r.stdout.splitlines()
+    about = next(x for x in lines if x.startswith("seat 4, "))
+    assert "later seats pass" not in about                   # nobody speaks after the dealer
+    k = next(i for i, x in enumerate(lines) if x.startswith("call "))
+    header, dashes = lines[k], lines[k + 1]
+    names = re.split(r"\s{2,}", header.strip())
+    assert len(names) >= 7 and names[-1] == "note"
+    assert any(x.rstrip().endswith("<- advice") for x in lines[k + 2:])
+    assert len(dashes.split()) == len(names)                 # no dashed column without a name
+    seat2 = run("advise", "Ac 3c Ro Co Ab", "--muestra", "So", "--seat", "2", "--samples",
+                "300", "--seed", "1", columns=100).stdout
+    assert "later seats pass" in next(x for x in seat2.splitlines() if x.startswith("seat 2, "))

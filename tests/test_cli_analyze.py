@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from typer.testing import CliRunner
 
-from cuatrola_cli.main import app
 from cuatrola_solver.notation.record import read_record, write_json
 
-runner = CliRunner()
+from helpers import run
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "analysis"
 BLUNDER = str(EXAMPLES / "online-blunder.txt")
 MONTAR = str(EXAMPLES / "online-montar.txt")
@@ -30,10 +29,6 @@ PLAYED = {"p_played", "ev_played"}          # the options' keys with the played-
 SUMMARY = {"seat", "side", "cards", "choices", "accuracy", "inaccuracies", "mistakes",
            "blunders", "renuncios", "win_chance_lost", "points_lost", "dd_errors", "dd_only"}
 DD = {"makes", "game_points", "tricks", "margin"}
-
-
-def run(*args: str, input: str | None = None):
-    return runner.invoke(app, list(args), input=input)
 
 
 def analyze_json(*args: str, input: str | None = None) -> dict:
@@ -127,7 +122,7 @@ def test_bad_input_exits_2(tmp_path):
 
 
 def test_tables_in_one_unit_and_no_blank_column():
-    """Issue 19, item 9: 'loss 0.66' beside 'win lost 66%'; empty 'EV lost' and 'note'
+    """'loss 0.66' beside 'win lost 66%'; empty 'EV lost' and 'note'
     columns; 'best: Re Ac 57%' (which card, at what?); accuracy 100% beside points lost."""
     import re
     from cuatrola_cli.cmd_analyze import render
@@ -161,7 +156,7 @@ def test_tables_in_one_unit_and_no_blank_column():
 
 
 def test_the_graph_ends_at_the_result():
-    """Issue 19, item 4: the curves ended at A 28% / B 72% though side A won.  In
+    """The curves ended at A 28% / B 72% though side A won.  In
     analyze --json the last point of win_chances is the result, whatever ended the hand
     (five tricks, a renuncio, an early end)."""
     for name in ("online-blunder", "online-montar", "italiano-failed-solo", "app-fallar"):

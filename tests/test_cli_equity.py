@@ -9,25 +9,20 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from cuatrola_cli.main import app
 from cuatrola_solver.advice import bidding
-from cuatrola_solver.models import equity
+from cuatrola_solver.advice.budget import Budget
 from cuatrola_solver.game.cards import parse_card, parse_cards
 from cuatrola_solver.game.match import Score
-from cuatrola_solver.advice.budget import Budget
-from cuatrola_solver.models.preset import Models
 from cuatrola_solver.game.view import View
+from cuatrola_solver.models import equity
+from cuatrola_solver.models.preset import Models
 
-runner = CliRunner()
+from helpers import run
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "analysis"
 # the README's hand: seat 2 after a paso, oros trumps
 HAND, MUESTRA = "Ac 3c Ro Co Ab", "So"
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args))
 
 
 def json_of(*args: str) -> dict:

@@ -12,10 +12,10 @@ from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
 from cuatrola_solver.game.cards import format_card
-from cuatrola_solver.game.hand import Hand
 from cuatrola_solver.notation.record import read_record
-from cuatrola_solver.notation.replay import replay
-from cuatrola_solver.notation.replay import read_view
+from cuatrola_solver.notation.replay import read_view, replay
+
+from helpers import run
 
 runner = CliRunner()
 
@@ -75,7 +75,7 @@ def test_hints_before_each_decision():
     assert any("wins" in x for x in hints) and any("wins" not in x for x in hints)
 
 
-# --- driven through a real pipe, one answer per prompt (issue 19) -------------------------
+# --- driven through a real pipe, one answer per prompt -------------------------
 
 PROMPT = re.compile(r"(your call \(.*\)|your card \(.*\)|your card \[.*\]|sing \S+): $")
 
@@ -118,7 +118,7 @@ def sensible(prompt: str) -> str:
 
 
 def test_the_cante_prompt_shows_the_hint_defaults_to_singing_and_confirms(tmp_path):
-    """Issue 19, item 2: an empty line silently meant 'no' (20 or 40 points lost), no
+    """An empty line silently meant 'no' (20 or 40 points lost), no
     hint, no confirmation, a typo listed all four suits."""
     typed = []
 
@@ -150,7 +150,7 @@ def test_the_cante_prompt_shows_the_hint_defaults_to_singing_and_confirms(tmp_pa
 
 
 def test_the_commands_pass_and_enter_for_a_forced_card():
-    """Issue 19, item 8: '?' shows the commands, English 'pass' is read, Enter plays a
+    """'?' shows the commands, English 'pass' is read, Enter plays a
     forced card (and only a forced card)."""
     seen = []
 
@@ -174,7 +174,7 @@ def test_the_commands_pass_and_enter_for_a_forced_card():
 
 
 def test_your_cards_in_one_order_and_the_points_after_every_baza(tmp_path):
-    """Issue 19, item 8: the hand and the prompt listed the cards in two orders; the
+    """The hand and the prompt listed the cards in two orders; the
     points of each side were not shown as the hand went."""
     out = drive(["--seat", "3", "--bots", "heuristic", "--seed", "4", "--save", str(tmp_path)],
                 sensible)
@@ -207,7 +207,7 @@ def test_your_cards_in_one_order_and_the_points_after_every_baza(tmp_path):
 
 
 def test_the_match_display_says_your_pair_and_the_other_pair(tmp_path):
-    """Issue 19, item 7: the side letters swapped relative to the player every hand, and
+    """The side letters swapped relative to the player every hand, and
     after the last hand it said 'you are seat 4 next hand' before 'match over'."""
     out = drive(["--match", "--seat", "2", "--bots", "random,heuristic,random", "--seed", "2",
                  "--save", str(tmp_path)], sensible, timeout=600)
@@ -240,13 +240,13 @@ def test_the_match_display_says_your_pair_and_the_other_pair(tmp_path):
 
 
 def test_hints_are_as_sure_as_the_commands(monkeypatch):
-    """Issue 19, item 3: play's hints used 40 deals (Sb 73% where hint says 57%).  They
+    """Play's hints used 40 deals (Sb 73% where hint says 57%).  They
     take hint's and advise's own budgets: every layout when they fit hint's time budget
     (exact_when_few, as hint and analyze decide), else hint's sampled deals."""
     from cuatrola_cli import cmd_play
     from cuatrola_solver.advice.cardplay import DEFAULT_HINT_SAMPLES, EXACT_WORK, FIRST_TRICK_COST
     from cuatrola_solver.hidden.deals import count_deals
-    from cuatrola_solver.hidden.knowledge import knowledge_of
+    from cuatrola_solver.hidden.inference import knowledge_of
     cards, calls = [], []
     real_hint, real_advise = cmd_play.hint, cmd_play.advise
 
@@ -287,7 +287,7 @@ def test_exact_when_few():
     from cuatrola_solver.advice.budget import Budget
     from cuatrola_solver.advice.cardplay import exact_when_few
     from cuatrola_solver.hidden.deals import count_deals
-    from cuatrola_solver.hidden.knowledge import knowledge_of
+    from cuatrola_solver.hidden.inference import knowledge_of
     opening = read_view("Sb Rb Co Sc Ae", "Cb", 1)
     assert exact_when_few(opening, Budget(seed=1)) == Budget(seed=1)     # 250,000 layouts
     late = read_view("Sb Ae", "Cb", 1, None, "1. Co Ro Ao 3o 2. Ac Cc Sc Rc "
@@ -311,3 +311,16 @@ def test_exact_when_few():
     third = read_view("So Rb Ro Ae Cc", "Cb", 3, None, "1. Ao Co")
     assert count_deals(knowledge_of(third)) == 34650 and len(third.legal_cards()) == 2
     assert not exact_when_few(third, Budget(seed=1)).exact
+
+
+def test_play_save_makes_a_missing_folder_and_says_so(tmp_path):
+    folder = tmp_path / "games" / "today"
+    r = run("play", "--bots", "random", "--seed", "1", "--save", str(folder), input="")
+    assert r.exit_code == 0 and folder.is_dir()
+    assert f"made the folder {folder} for the records" in r.stdout
+    r = run("play", "--bots", "random", "--seed", "1", "--save", str(folder), input="")
+    assert "made the folder" not in r.stdout            # only when it was made
+    afile = tmp_path / "a-file"
+    afile.write_text("x")
+    r = run("play", "--save", str(afile), input="")
+    assert r.exit_code == 2 and "it is a file, not a folder" in r.stderr

@@ -23,7 +23,7 @@ from cuatrola_solver.advice.stats import wilson
 from cuatrola_solver.dd import solver
 from cuatrola_solver.errors import CuatrolaError, LabError
 from cuatrola_solver.game.cards import format_card, parse_card
-from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.hand import HandState
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.lab import selfplay
 from cuatrola_solver.lab.compare import (HandFacts, Parting, Properties, compare, decision,
@@ -85,7 +85,7 @@ def _a_minus_b(rec: dict) -> int:
 def plain_partings(lines: list[str]) -> dict[int, dict]:
     """board -> what the two plays show, from the JSON alone: the difference a - b, and
     the first card (or cante) that differs, walking the tricks and the cantes between
-    them; the seat from a Hand playing the cards up to it."""
+    them; the seat from a HandState playing the cards up to it."""
     boards: dict[int, dict] = {}
     for line in lines:
         rec = json.loads(line)
@@ -127,7 +127,7 @@ def plain_partings(lines: list[str]) -> dict[int, dict]:
                 break
             for j, (x, y) in enumerate(zip(p0["tricks"][t - 1], p1["tricks"][t - 1]), 1):
                 if x != y:
-                    hand = Hand([[parse_card(c) for c in h.split()] for h in p0["hands"]],
+                    hand = HandState([[parse_card(c) for c in h.split()] for h in p0["hands"]],
                                 parse_card(p0["muestra"]), get_rules(p0["rules"]))
                     for call in calls:
                         hand.bid(call)
@@ -286,7 +286,7 @@ def test_a_cante_sung_in_one_play_only_is_where_they_part(runs, tmp_path):
 
 # --- the properties, by hand ----------------------------------------------------------------
 
-def _played(deal: str, muestra: str, calls: list[str], cards: str) -> Hand:
+def _played(deal: str, muestra: str, calls: list[str], cards: str) -> HandState:
     hand = make_hand(deal, muestra, auction=calls)
     for c in cards.split():
         hand.play(parse_card(c))
@@ -338,7 +338,7 @@ def test_the_layouts_of_the_first_baza():
     assert facts.decisions[0][:3] == (1, 1, 252252)
 
 
-def _finish(hand: Hand) -> Hand:
+def _finish(hand: HandState) -> HandState:
     """The hand played to its end, each seat playing its first legal card."""
     while not hand.is_over():
         hand.play(hand.legal_cards()[0])
@@ -365,7 +365,7 @@ def test_the_facts_of_a_record_are_its_decisions_one_by_one(runs):
     _, lines, _ = runs["forced"]
     for line in lines[:6]:
         rec = record_from_obj(json.loads(line))
-        hand = Hand(rec.hands, rec.muestra, rec.rules)
+        hand = HandState(rec.hands, rec.muestra, rec.rules)
         for call in rec.auction:
             hand.bid(call)
         start = solver.solve(hand.pos, hand.rules, "makes")
@@ -493,7 +493,7 @@ def test_the_decisions_asked_are_line_up_as_with_a_choice(runs):
         rec = json.loads(line)
         lab = rec["lab"]
         a_side = "A" if lab["lineup"]["A"] == lab["config"]["a"] else "B"
-        hand = Hand([[parse_card(c) for c in h.split()] for h in rec["hands"]],
+        hand = HandState([[parse_card(c) for c in h.split()] for h in rec["hands"]],
                     parse_card(rec["muestra"]), get_rules(rec["rules"]))
         for call in rec["auction"]:
             hand.bid(call)

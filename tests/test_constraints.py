@@ -1,5 +1,5 @@
-"""What-if constraints (issue 23, item 3): parsed in the game layer, applied to a seat's
-knowledge by the hidden-deal layer.
+"""What-if constraints: parsed in the game layer, applied to a seat's knowledge by the
+hidden-deal layer.
 
 The oracle is a plain filter: every layout the seat could not tell apart (enumerated
 without the constraints) kept when each constrained seat's hand -- now, or as dealt --
@@ -16,16 +16,16 @@ import numpy as np
 import pytest
 
 from cuatrola_solver.errors import InconsistentDealError, NotationError
-from cuatrola_solver.game.cards import SUIT_MASKS, format_card, parse_card, parse_cards, popcount
-from cuatrola_solver.game.constraints import TRUMP, Constraint, Constraints
-from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.cards import SUIT_MASKS, format_card, parse_card, parse_cards
+from cuatrola_solver.game.constraints import Constraint, Constraints, TRUMP
+from cuatrola_solver.game.hand import HandState
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.game.view import View
 from cuatrola_solver.hidden.deals import (consistent_mask, count_deals, enumerate_deals,
                                           sample_deals)
-from cuatrola_solver.hidden.knowledge import knowledge_of
-from helpers import start_view
-from test_sampling import as_set, random_hand
+from cuatrola_solver.hidden.inference import knowledge_of
+
+from helpers import as_set, random_hand, start_view
 
 
 # --- the text ---------------------------------------------------------------------------
@@ -154,7 +154,7 @@ def _check(view: View, constraints: Constraints) -> bool:
     return True
 
 
-def test_the_issue_examples_at_the_deal():
+def test_the_worked_examples_at_the_deal():
     view = View.bidding("Ac 3c Ro Co Ab", "So", seat=2, auction="paso")
     for text in ["3: void o", "1: has Ae", "1: not Ae", "4: >=2 triunfo",
                  "3: void o; 4: >=2 triunfo", "4: =1 o", "1: >=2 e; 3: <=1 e; 4: =2 b",
@@ -215,7 +215,7 @@ def test_sampling_meets_them_uniformly():
 def test_a_count_under_a_twenty_before_the_forty():
     """forty_first's not-both pairs (a 20 sung before the 40: neither seat of the side
     held the trump rey and caballo) with constraints on the same trumps."""
-    hand = Hand([parse_cards(h) for h in "Ro Ce Cb Rb Ab / 3o Sc Cc 3c Re / So Co Ac Ae Sb / "
+    hand = HandState([parse_cards(h) for h in "Ro Ce Cb Rb Ab / 3o Sc Cc 3c Re / So Co Ac Ae Sb / "
                  "Ao Rc Se 3e 3b".split("/")], parse_card("Ao"), get_rules("italiano"))
     hand.pass_all()
     for c in parse_cards("Ce Re Ae Se"):

@@ -229,7 +229,7 @@ def test_negative_scores_are_refused():
         check_score(get_rules("online"), Score(-1, 3))
 
 
-# --- the table against a plain computation (issue 17: values, not only invariants) ---------
+# --- the table against a plain computation (values, not only invariants) ---------
 
 def plain_class(rules, score: int) -> int:
     """A pair's cap class, straight from the caps: the most an allowed bid is worth."""

@@ -1,28 +1,30 @@
-"""The rules engine on random games (OpenSpiel style) and a perft table."""
+"""The rules engine (cuatrola_solver.game.hand) on random games (OpenSpiel style) and a
+perft table; a hand's points split into cards, monte and cantes, the tie-break and the
+match score."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
-from cuatrola_solver.game.cards import TOTAL_CARD_POINTS, mask_points, parse_card
 from cuatrola_solver.errors import IllegalPlayError, InconsistentDealError, RecordError
-from cuatrola_solver.game.hand import Hand
-from cuatrola_solver.game.seats import Side
-from cuatrola_solver.game.play import first_leader, legal_mask, next_seat, play_card, Position
-from cuatrola_solver.notation.record import record_from_obj
+from cuatrola_solver.game.cards import TOTAL_CARD_POINTS, mask_points, parse_card
+from cuatrola_solver.game.hand import HandState
+from cuatrola_solver.game.play import Position, legal_mask, play_card
 from cuatrola_solver.game.rules import PRESETS, get_rules
+from cuatrola_solver.game.seats import Side
+from cuatrola_solver.notation.record import read_record, record_from_obj
+from cuatrola_solver.notation.replay import record_of, replay
 
 from helpers import deal, make_hand, random_game
-from cuatrola_solver.notation.replay import replay
-from cuatrola_solver.notation.replay import record_of
 
 CONTRACTS = {name: [c for c in ("paso", "solo", "cuatrola", "quintola", "contrasolo")
                     if c in r.allowed_contracts()] for name, r in PRESETS.items()}
 
 
-def replayed(hand: Hand) -> Hand:
+def replayed(hand: HandState) -> HandState:
     return replay(record_from_obj(record_of(hand).to_json_obj()))
 
 
@@ -169,18 +171,18 @@ def test_perft_naive_twin(index, solo):
 
 def test_bad_deals_and_plays():
     with pytest.raises(InconsistentDealError, match="twice"):
-        Hand(deal("Ao 3o Ro Co So / Ao 3c Rc Cc Sc / Ae 3e Re Ce Se / Ab 3b Rb Cb Sb"),
+        HandState(deal("Ao 3o Ro Co So / Ao 3c Rc Cc Sc / Ae 3e Re Ce Se / Ab 3b Rb Cb Sb"),
              parse_card("Sb"))
     with pytest.raises(InconsistentDealError, match="muestra 'Ao' is not in seat 4"):
-        Hand(deal("Ao 3o Ro Co So / Ac 3c Rc Cc Sc / Ae 3e Re Ce Se / Ab 3b Rb Cb Sb"),
+        HandState(deal("Ao 3o Ro Co So / Ac 3c Rc Cc Sc / Ae 3e Re Ce Se / Ab 3b Rb Cb Sb"),
              parse_card("Ao"))
     with pytest.raises(InconsistentDealError, match="4 cards"):
-        Hand(deal("Ao 3o Ro Co / Ac 3c Rc Cc Sc / Ae 3e Re Ce Se / Ab 3b Rb Cb Sb"),
+        HandState(deal("Ao 3o Ro Co / Ac 3c Rc Cc Sc / Ae 3e Re Ce Se / Ab 3b Rb Cb Sb"),
              parse_card("Sb"))
     hand = make_hand("Ao 3o Ro Co So / Ac 3c Rc Cc Sc / Ae 3e Re Ce Se / Ab 3b Rb Cb Sb", "Sb")
     with pytest.raises(IllegalPlayError, match="'Ac' in trick 1 is seat 2's, but seat 1 leads"):
         hand.play(parse_card("Ac"))
-    fresh = Hand(deal("Ao 3o Ro Co So / Ac 3c Rc Cc Sc / Ae 3e Re Ce Se / Ab 3b Rb Cb Sb"),
+    fresh = HandState(deal("Ao 3o Ro Co So / Ac 3c Rc Cc Sc / Ae 3e Re Ce Se / Ab 3b Rb Cb Sb"),
                  parse_card("Sb"))
     with pytest.raises(IllegalPlayError, match="auction is not over"):
         fresh.play(parse_card("Ao"))
@@ -208,3 +210,58 @@ def test_record_errors_say_where():
         replay(record_from_obj({**base, "tricks": [[], ["Ao"]]}))
     with pytest.raises(RecordError, match="trick 1 has 3 cards"):
         replay(record_from_obj({**base, "tricks": [["Ao", "Sc", "Se"], ["Sb"]]}))
+
+
+# --- a hand's points split into cards, monte and cantes; the tie-break and the match score ---
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+BLUNDER = EXAMPLES / "analysis" / "online-blunder.txt"       # a 65-65 tie, paso
+
+
+NARRO = EXAMPLES / "records" / "narro-solo.txt"               # a cante, a match score
+
+
+def hand_of(path: Path) -> HandState:
+    return replay(read_record(path.read_text(), str(path)))
+
+
+# --- the library ---------------------------------------------------------------------
+
+def test_breakdown_adds_up_to_the_points_and_names_the_tie_break():
+    hand = hand_of(BLUNDER)
+    res = hand.result()
+    bd = res.breakdown
+    assert bd.cards == (55, 65) and bd.monte == (10, 0) and bd.cantes == ()
+    assert bd.total == res.points == (65, 65)
+    assert bd.trick_winners == (2, 2, 2, 3, 3)
+    assert sum(bd.cards) == 120                    # every card point of the deck
+    assert res.tie_break == "last_trick" and res.winner is Side.A   # seat 3 took the last baza
+    assert res.score_after is None                 # the record has no score
+
+
+def test_breakdown_of_a_cante_and_the_match_score_after():
+    res = hand_of(NARRO).result()
+    (k,) = res.breakdown.cantes
+    assert (k.seat, str(k.side), "oceb"[k.suit], k.after_trick, k.points) == (3, "A", "c", 1, 20)
+    assert res.breakdown.total == res.points
+    assert res.tie_break is None
+    assert (res.score_before.A, res.score_before.B) == (3, 5)
+    assert (res.score_after.A, res.score_after.B) == (3, 7)   # side B scores the 2 of the solo
+    assert res.match_won_by is None
+
+
+def test_a_tie_under_mano_is_named_mano():
+    rec = read_record(BLUNDER.read_text())
+    rec.rules = get_rules("online,tie_break=mano")
+    res = replay(rec).result()
+    assert res.points == (65, 65) and res.tie_break == "mano" and res.winner is Side.A
+
+
+def test_match_won_by_the_hand():
+    rec = read_record(NARRO.read_text())
+    from cuatrola_solver.game.match import Score
+    rec.score = Score(3, 19)                       # narro: to 21 by 2; B gets 2 -> 21-3
+    res = replay(rec).result()
+    assert res.match_won_by is Side.B and res.score_after.B == 21

@@ -1,4 +1,4 @@
-"""The hostile-input suite of issue 12: several hundred seeded, generated inputs across
+"""The hostile-input suite: several hundred seeded, generated inputs across
 every command and option, most run in-process through typer's CliRunner, and random
 mutations of every file in ``examples/``.
 
@@ -75,7 +75,7 @@ def _winner(trick: list[tuple[int, int]], trump: int) -> int:
 
 
 def replays(text: str | bytes) -> bool:
-    """Whether a record could have happened, checked without Hand: a real deal, each
+    """Whether a record could have happened, checked without HandState: a real deal, each
     trick's cards held by the seats in turn from the leader (the previous trick's
     winner), no trick larger than the seats in play, only the last one incomplete, at
     most five, and every cante sung by a seat in play holding its rey and caballo."""
@@ -197,14 +197,14 @@ def mutate(text: str, rng: random.Random) -> tuple[str | bytes, str]:
             return re.sub(r'"rules":\s*("[^"]*"|\{[^}]*\})', '"rules": ' + obj, text, 1), kind
         return re.sub(r'\[Rules "[^"]*"\]', f'[Rules "{bad}"]', text, 1), kind
     if kind == "extra_card":
-        # one more card at the end of a trick line (class 11)
+        # one more card at the end of a trick line
         for i in rng.sample(range(len(lines)), len(lines)):
             if re.match(r"\s*[1-5]\.", lines[i]):
                 lines[i] += " " + rng.choice(CARDS)
                 return "\n".join(lines), kind
     if kind == "last_extra":
         # the record stops at a trick that has one card too many, maybe then a cante
-        # (class 11: the extra card must not silently begin the next trick)
+        # (the extra card must not silently begin the next trick)
         starts = [i for i, line in enumerate(lines) if re.match(r"\s*[1-5]\.", line)]
         if starts:
             i = rng.choice(starts)
@@ -383,7 +383,7 @@ def option_cases(rng: random.Random) -> list[Case]:
         add("good-" + "-".join(args[:2]), args, 0,
             input=json.dumps({"muestra": "Ab", "hands": DEAL.split(" / ")}) + "\n"
             if "--batch" in args else None)
-    # the second stage's commands: live hint, play, selfplay, calibrate, bidmodel, equity
+    # the later commands: live hint, play, selfplay, calibrate, bidmodel, equity
     live = ["hint", "--hand", "Co Ro Sb Rb 3b", "--muestra", "Ab", "--seat", "2", "--played",
             "1. Sc Sb Rc 3c", "--samples", "20", "--seed", "1"]
     add("good-live-hint", live, 0)
@@ -430,10 +430,10 @@ def option_cases(rng: random.Random) -> list[Case]:
     return cases
 
 
-# --- the second round (issue 20): the newer commands by class ---------------------------
+# --- the newer commands, in-process ------------------------------------------------
 
 def second_round_cases() -> list[Case]:
-    """Cases of issue 20 that run in-process: a score at which the match is over, calls
+    """Cases that run in-process: a score at which the match is over, calls
     past the fourth; the lab's files and the longer-running commands have their own
     tests below."""
     live = ["hint", "--hand", "Co Ro Sb Rb 3b", "--muestra", "Ab", "--seat", "1",
@@ -441,7 +441,7 @@ def second_round_cases() -> list[Case]:
     cases: list[Case] = []
     full = Path(FULL_RECORD).read_text(encoding="utf-8")
     partial = Path(HINT_RECORD).read_text(encoding="utf-8")
-    # class 4: no hand is played at a score at which the match is over, live or recorded
+    # no hand is played at a score at which the match is over, live or recorded
     for rules, score in (("online", "11-0"), ("online", "0-11"), ("online", "50-50"),
                          ("online", "99999999999999999999-0"), ("narro", "21-19"),
                          ("narro", "30-28"), ("app", "12-3")):
@@ -459,7 +459,7 @@ def second_round_cases() -> list[Case]:
     for score in ("10-10", "0-0", "3-9"):
         cases.append(Case(f"live-hint-score-open-{score}", live + ["--score", score],
                           expect=0))
-    # class 9: a call past the fourth is said as such, never as 'seat None'
+    # a call past the fourth is said as such, never as 'seat None'
     for calls in ("paso paso paso paso paso", "paso solo paso paso paso paso"):
         cases.append(Case(f"live-hint-auction-{len(calls.split())}-calls",
                           live + ["--auction", calls], expect=2, says="four at most"))
@@ -566,7 +566,7 @@ def test_the_replay_oracle_tells_good_from_bad():
         assert replays(path.read_text()), path
 
 
-# --- closed and endless standard streams (issue 20, classes 1 and 3) ----------------------
+# --- closed and endless standard streams ----------------------
 # These run the installed command in a child process: a closed stream cannot be given to
 # CliRunner.  The child's address space is capped, so that an unbounded read fails fast
 # (out of memory, exit 1) instead of filling the machine.
@@ -666,7 +666,7 @@ def test_play_stops_on_input_that_never_plays():
     assert r.exit_code == 0 and r.stdout.count("is not a call") == 50
 
 
-# --- play --bots: three players, each with options (issue 20, class 5) --------------------
+# --- play --bots: three players, each with options --------------------
 
 @pytest.mark.parametrize("bots, players", [
     ("pimc:samples=3,bid=heuristic", ["pimc:samples=3,bid=heuristic"]),   # in every seat
@@ -697,7 +697,7 @@ def test_play_bad_bots_are_one_line(bots, words):
     assert words in r.stderr
 
 
-# --- the lab's files: every field of every kind of record (issue 20, classes 1 and 4) -----
+# --- the lab's files: every field of every kind of record -----
 # Small runs of every kind are written once; each case changes one field of one line
 # (or mutates a line's text) and gives the file to `selfplay --resume` or `calibrate`.
 # The oracle: exit 2 with one line, or exit 0 only where the change is one the lab could
@@ -904,7 +904,7 @@ def test_compare_refuses_a_run_of_matches_in_one_line(lab_runs, tmp_path):
 
 
 @pytest.mark.parametrize("change, words", [
-    # the issue's own cases (20, class 1 and 4)
+    # the cases first reported
     (lambda rows: rows[1]["lab"].pop("result"), "lab: expected the field result"),
     (lambda rows: rows[1]["lab"]["result"].update(game_points="3"), "game_points"),
     (lambda rows: rows[1]["lab"].update(play="0"), "lab.play"),
@@ -945,7 +945,7 @@ def test_resume_checks_the_hands_of_a_match_in_order(lab_runs, tmp_path):
         assert words in r.stderr, r.stderr
 
 
-# --- bidmodel --calls: every field of a call (issue 20, class 1) --------------------------
+# --- bidmodel --calls: every field of a call --------------------------
 
 def _calls(deals: int = 50, seed: int = 3) -> list[dict]:
     """Calls as bidmodel --calls keeps them, made by a simple legal bidder (fast)."""
@@ -1017,7 +1017,7 @@ def test_a_good_calls_file_is_fitted(tmp_path):
     assert json.loads((tmp_path / "m.json").read_text())["provenance"]["deals"] == 50
 
 
-# --- outputs that are inputs, paths checked first (issue 20, classes 6 and 7) -------------
+# --- outputs that are inputs, paths checked first -------------
 
 def test_no_output_is_one_of_the_inputs(lab_runs, tmp_path):
     _, lines, _ = lab_runs["hands"]
@@ -1071,7 +1071,7 @@ def test_a_bad_path_fails_before_any_work(args, tmp_path, monkeypatch):
     assert not list(tmp_path.iterdir())
 
 
-# --- calibrate: each record by its own preset's model; no numpy noise (classes 4 and 8) ---
+# --- calibrate: each record by its own preset's model; no numpy noise ---
 
 def test_calibrate_judges_each_record_by_its_own_presets_model(tmp_path):
     paths = {}
@@ -1116,7 +1116,7 @@ def test_calibrate_with_huge_cells_says_nothing_on_stderr(lab_runs, tmp_path):
     assert code == 0 and out and not err, err
 
 
-# --- the shipped data, corrupt (issue 20, class 1) -----------------------------------------
+# --- the shipped data, corrupt -----------------------------------------
 
 @pytest.fixture
 def shipped(tmp_path, monkeypatch):
@@ -1202,7 +1202,7 @@ def test_a_corrupt_shipped_file_is_one_line(shipped, kind, name):
         one_line_exit_2(r.exit_code, r.stderr, what)
 
 
-# --- parameter extremes: the equity table (issue 20, class 3) -------------------------------
+# --- parameter extremes: the equity table -------------------------------
 
 @pytest.mark.parametrize("rules", ["online,target=1000,win_by=1000", "online,target=1000",
                                    "narro,win_by=101", "online,target=101"])
@@ -1228,7 +1228,7 @@ def test_the_biggest_equity_table_is_held_in_bounded_time_and_memory():
                                                  or (t >= 100 and t - m >= 100))
 
 
-# --- bogus cluster addresses on loopback (issue 20, class 2) ---------------------------------
+# --- bogus cluster addresses on loopback ---------------------------------
 # Each fake server speaks just enough HTTP/2 (or not) to pass or fail a step of the probe;
 # Ray itself, given any of them, retries for minutes.
 

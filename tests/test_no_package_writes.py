@@ -1,6 +1,6 @@
-"""No command writes into the installed package (issue 19): the fitting commands
-(``bidmodel``, ``calibrate --fit``, ``equity --regenerate``) write where ``-o`` says and
-refuse to run without it; the shipped models are never overwritten."""
+"""No command writes into the installed package: the fitting commands (``bidmodel``,
+``calibrate --fit``, ``equity --regenerate``) write where ``-o`` says and refuse to run
+without it; the shipped models are never overwritten."""
 
 from __future__ import annotations
 

@@ -13,7 +13,6 @@ from typer.testing import CliRunner
 
 import cuatrola_solver as cs
 from cuatrola_cli.main import app
-from cuatrola_solver.notation.replay import replay
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()

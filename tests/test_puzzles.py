@@ -1,6 +1,6 @@
-"""Puzzles from your own hands (issue 23, item 2): found in played records, judged
-exactly, every answer re-checked here by an exact hint on the puzzle's own record (the
-other hands unknown), asked through a pipe by --quiz, drawn in a page."""
+"""Puzzles from your own hands: found in played records, judged exactly, every answer
+re-checked here by an exact hint on the puzzle's own record (the other hands unknown),
+asked through a pipe by --quiz, drawn in a page."""
 
 from __future__ import annotations
 
@@ -12,9 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from cuatrola_cli.main import app
 from cuatrola_solver.advice.budget import Budget
 from cuatrola_solver.advice.cardplay import hint
 from cuatrola_solver.analysis.puzzles import Puzzle, find_puzzles, positions
@@ -23,17 +21,13 @@ from cuatrola_solver.game.cards import format_card, parse_card
 from cuatrola_solver.models.preset import Models
 from cuatrola_solver.notation.record import read_record, record_from_obj
 from cuatrola_solver.notation.replay import view_of
-from test_report_html import CHROMIUM, _chromium
 
-runner = CliRunner()
+from helpers import CHROMIUM, chromium, run
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "analysis"
 BLUNDER = EXAMPLES / "online-blunder.txt"
 MONTAR = EXAMPLES / "online-montar.txt"          # decided by a renuncio at trick 3
 FAST = ("--max-layouts", "3000")
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args))
 
 
 @pytest.fixture(scope="module")
@@ -224,7 +218,7 @@ def test_page_in_chromium(selfplay, tmp_path):
     page = tmp_path / "puzzles.html"
     r = run("puzzles", str(selfplay), str(BLUNDER), *FAST, "--html", str(page))
     assert r.exit_code == 0, r.stderr
-    p = _chromium("--dump-dom", url=page.as_uri())
+    p = chromium("--dump-dom", url=page.as_uri())
     dom = p.stdout
     assert re.search(r'<body[^>]*data-puzzles="ok"', dom), "the page's script did not finish"
     console = [x for x in p.stderr.splitlines() if "CONSOLE" in x]

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from cuatrola_solver.game.auction import CALLS
 from cuatrola_solver.game.cards import (NUM_CARDS, format_card, format_cards, parse_card, parse_cards)
 from cuatrola_solver.errors import CuatrolaError, NotationError, RecordError
-from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.hand import HandState
 from cuatrola_solver.game.match import Score
 from cuatrola_solver.notation.record import (SYMBOLS, Cante, HandRecord, format_rules, read_json, read_record, read_text, write_json, write_record, write_text)
 from cuatrola_solver.game.rules import PRESETS, get_rules
@@ -198,7 +198,6 @@ def test_comments_kept_only_where_the_record_has_room():
     assert rec.comment == "Sunday match, hand 7.  Seat 2 bids solo."
 
 
-
 def test_several_comments_in_one_place_join_a_line_each():
     text = EXAMPLE_TEXT.replace("{Sunday", "{} {first} {Sunday").replace(
         "Ro?!", "Ro?! {} {one}  {two}")
@@ -323,7 +322,6 @@ def test_bad_text_names_the_token_and_where(text, needles):
     assert message.startswith("hand7.txt")
     for needle in needles:
         assert needle in message, (needle, message)
-
 
 
 FRAGMENTS = ['[Rules "narro"]', '[Rules "x,y=z"]', '[Muestra "3o"]', '[Seat1 "Ao 3c"]',
@@ -484,7 +482,7 @@ def test_json_drops_only_annotations_and_comment(rec):
 
 # --- replayed games -----------------------------------------------------------------
 
-def _assert_round_trips_and_replays(hand: Hand) -> None:
+def _assert_round_trips_and_replays(hand: HandState) -> None:
     rec = record_of(hand)
     for back in (read_text(write_text(rec)), read_json(write_json(rec)),
                  read_record(write_record(rec, "json")), read_record(write_record(rec))):
@@ -499,7 +497,7 @@ def _assert_round_trips_and_replays(hand: Hand) -> None:
 def test_random_passed_game_round_trips_and_replays(rng, preset):
     order = list(range(NUM_CARDS))
     rng.shuffle(order)
-    hand = Hand([order[5 * i:5 * i + 5] for i in range(4)], order[19], get_rules(preset))
+    hand = HandState([order[5 * i:5 * i + 5] for i in range(4)], order[19], get_rules(preset))
     hand.pass_all()
     while not hand.is_over():
         hand.play(rng.choice(hand.legal_cards()))

@@ -1,5 +1,7 @@
-"""The compiled solver against the pure-Python reference, the rule primitives against
-play.py, batches, dd_table and the backend selection."""
+"""The double-dummy solver (cuatrola_solver.dd.solver): the compiled solver against the
+pure-Python reference, the rule primitives against play.py, batches, the tables engine
+(``dd_tables``) against the per-row searches and the reference, the backend selection, an
+error in a worker thread."""
 
 from __future__ import annotations
 
@@ -12,13 +14,17 @@ import sys
 import numpy as np
 import pytest
 
-from cuatrola_solver.game import play
 from cuatrola_solver.dd import objectives, reference, solver
-from cuatrola_solver.lab.bench import random_deals, random_position
-from cuatrola_solver.game.rules import PRESETS
+from cuatrola_solver.errors import RulesError
+from cuatrola_solver.game import play
+from cuatrola_solver.game.cards import parse_card
+from cuatrola_solver.game.rules import PRESETS, get_rules
 from cuatrola_solver.game.view import View
 from cuatrola_solver.hidden.deals import count_deals, enumerate_deals, unrank_deals
-from cuatrola_solver.hidden.knowledge import knowledge_of
+from cuatrola_solver.hidden.inference import knowledge_of
+from cuatrola_solver.lab.bench import random_deals, random_position
+
+from helpers import deal
 
 compiled = pytest.mark.skipif(solver.BACKEND != "compiled", reason="compiled solver not built")
 OBJECTIVES = objectives.OBJECTIVES
@@ -213,6 +219,45 @@ def test_batch_independent_of_workers_and_equal_to_solve(contract, declarer, obj
 
 
 @compiled
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_batch_progress_counts_every_deal_and_a_raise_cancels(workers):
+    """``progress(done, n)`` rises to every deal, in the calling thread, the values the
+    same as without it; an exception it raises stops the search and comes out of
+    solve_batch, and the next batch in the same slot is right again."""
+    import threading
+    rules = PRESETS["italiano"]
+    hands, trumps = random_deals(3000, seed=5)
+    plain = solver.solve_batch(hands, trumps, rules, "paso", (), "game_points", workers=1)
+    seen, caller = [], threading.get_ident()
+
+    def progress(done, total):
+        assert threading.get_ident() == caller and total == 3000
+        seen.append(done)
+
+    values = solver.solve_batch(hands, trumps, rules, "paso", (), "game_points", workers,
+                                slot="progress", progress=progress)
+    assert np.array_equal(values, plain)
+    assert seen == sorted(seen) and seen[-1] == 3000 and len(seen) > 1
+
+    class Cancel(Exception):
+        pass
+
+    calls = []
+
+    def cancel(done, total):
+        calls.append(done)
+        raise Cancel
+
+    with pytest.raises(Cancel):
+        solver.solve_batch(hands, trumps, rules, "paso", (), "game_points", workers,
+                           slot="progress", progress=cancel)
+    assert len(calls) == 1 and calls[0] < 3000
+    again = solver.solve_batch(hands, trumps, rules, "paso", (), "game_points", workers,
+                               slot="progress")
+    assert np.array_equal(again, plain)
+
+
+@compiled
 @pytest.mark.parametrize("seed", range(6))
 def test_batch_with_tricks_settles_the_same_values(seed):
     """``with_tricks`` lets the tricks settle makes and game points (every trick: a win,
@@ -292,7 +337,7 @@ def test_warm_tables_over_neighbouring_layouts(contract, declarer, objective):
     with fresh tables (a build whose warm tables gave wrong tricks failed it)."""
     from cuatrola_solver.game.view import View
     from cuatrola_solver.hidden.deals import enumerate_deals
-    from cuatrola_solver.hidden.knowledge import knowledge_of
+    from cuatrola_solver.hidden.inference import knowledge_of
     rules = PRESETS["online"]
     k = knowledge_of(View.bidding("Ae 3e Re Ab Sc", "Ce", 2, rules=rules))
     n = solver.BATCH_DEALS + 100            # a batch of the large tables
@@ -315,9 +360,6 @@ def test_card_figures_equal_solve_cards_of_each_layout(monkeypatch, preset, cont
                                                        declarer, plays):
     """card_figures (one warm batch per card, the margin settling makes) equals
     solve_cards of each layout, compiled and with the reference backend."""
-    from cuatrola_solver.game.view import View
-    from cuatrola_solver.hidden.deals import enumerate_deals
-    from cuatrola_solver.hidden.knowledge import knowledge_of
     rules = PRESETS[preset]
     pos = random_position(random.Random(plays), rules, contract, declarer, plays, 0.0)
     seat = pos.to_play
@@ -445,3 +487,206 @@ def test_a_slot_keeps_its_own_warm_context_and_the_same_values():
         solver.solve_batch(hands, trumps, rules, "solo", (1,), "game_points", 2)
         assert np.array_equal(slotted, plain)
     assert any(k == ("paso", ()) for k, _ in solver._pool)
+
+
+# --- the table engine (dd_tables) against the per-row searches and the reference ------
+
+def per_row_table(hands, trump, rules, solve=solver.solve) -> list[list[int]]:
+    """The table as it was computed before the table engine: every figure of every row
+    its own search from the deal (margin of a tricks contract: 0, as in dd_tables)."""
+    rows = []
+    for contract, declarer in solver.contract_rows(rules):
+        pos = play.deal_position(tuple(hands), trump, contract, declarer)
+        rows.append([int(solve(pos, rules, o) or 0) for o in solver.TABLE_FIGURES])
+    return rows
+
+
+def assert_tables_equal(hands, trumps, rules, workers=1, solve=solver.solve):
+    tables = solver.dd_tables(hands, trumps, rules, workers=workers)
+    assert tables.shape == (len(hands), len(solver.contract_rows(rules)), 4)
+    for i in range(len(hands)):
+        want = per_row_table([int(h) for h in hands[i]], int(trumps[i]), rules, solve)
+        assert tables[i].tolist() == want, (rules, hands[i].tolist(), int(trumps[i]))
+
+
+@compiled
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_table_equals_per_row_searches(preset):
+    hands, trumps = random_deals(150, seed=len(preset))
+    assert_tables_equal(hands, trumps, PRESETS[preset])
+
+
+@compiled
+@pytest.mark.parametrize("seed", range(8))
+def test_table_equals_per_row_searches_rule_variants(seed):
+    """Random overrides reach every branch: tie breaks on a zero margin, both pass
+    bonuses, solo on tricks, odd montes, cantes in any contract."""
+    rules = random_rules(random.Random(1000 + seed))
+    hands, trumps = random_deals(40, seed=1000 + seed)
+    assert_tables_equal(hands, trumps, rules)
+
+
+@compiled
+def test_zero_margins_and_bonuses_are_covered():
+    """The branches that take an extra search are met by the deals above: a zero margin
+    under each tie break, and each pass bonus deciding the game points either way."""
+    seen = set()
+    for preset, tie in (("online", "last_trick"), ("app", "mano")):
+        rules = PRESETS[preset]
+        tables = solver.dd_tables(*random_deals(150, seed=len(preset)), rules)
+        if (tables[:, :, 1][:, [r for r, (c, _) in enumerate(solver.contract_rows(rules))
+                                if c != "cuatrola" and c != "quintola"]] == 0).any():
+            seen.add(tie)
+    for preset in ("narro", "italiano"):
+        paso = solver.dd_tables(*random_deals(150, seed=len(preset)), PRESETS[preset])[:, 0, 3]
+        seen |= {(preset, int(g)) for g in paso if abs(g) == 2}
+    assert seen >= {"last_trick", "mano", ("narro", 2), ("narro", -2), ("italiano", 2),
+                    ("italiano", -2)}
+
+
+@compiled
+def test_table_independent_of_workers():
+    rules = PRESETS["narro"]
+    hands, trumps = random_deals(70, seed=4)
+    one = solver.dd_tables(hands, trumps, rules, workers=1)
+    for workers in (2, 3, 8):
+        assert np.array_equal(solver.dd_tables(hands, trumps, rules, workers=workers), one)
+
+
+@compiled
+def test_table_equals_the_reference_for_one_declarer():
+    """Straight against the reference (a whole table takes it about a minute: the rows of
+    one declarer here, every row in the slow test below)."""
+    rules = PRESETS["online"]
+    hands, trumps = random_deals(1, seed=21)
+    table = solver.dd_table(tuple(int(h) for h in hands[0]), int(trumps[0]), rules)
+    for row, (contract, declarer) in zip(table, solver.contract_rows(rules)):
+        if declarer != (2,):
+            continue
+        pos = play.deal_position(tuple(int(h) for h in hands[0]), int(trumps[0]), contract,
+                                   declarer)
+        for o in solver.TABLE_FIGURES:
+            assert row[o] == reference.solve(pos, rules, o), (contract, o)
+
+
+@compiled
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_table_equals_the_reference_every_row(preset):
+    hands, trumps = random_deals(1, seed=30 + len(preset))
+    assert_tables_equal(hands, trumps, PRESETS[preset], solve=reference.solve)
+
+
+@compiled
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_table_equals_per_row_searches_many(preset):
+    hands, trumps = random_deals(3000, seed=100 + len(preset))
+    assert_tables_equal(hands, trumps, PRESETS[preset], workers=2)
+
+
+@compiled
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(60))
+def test_table_equals_per_row_searches_rule_variants_many(seed):
+    rules = random_rules(random.Random(2000 + seed))
+    hands, trumps = random_deals(150, seed=2000 + seed)
+    assert_tables_equal(hands, trumps, rules, workers=2)
+
+
+def test_table_rows_shape_the_json_rows():
+    rules = PRESETS["italiano"]
+    rows = solver.contract_rows(rules)
+    table = np.zeros((len(rows), 4), dtype=np.int32)
+    table[:, 0] = 3
+    table[:, 1] = 8
+    table[:, 2] = 1
+    table[:, 3] = 2
+    out = solver.table_rows(table, rules)
+    assert [(r["contract"], r["declarer"]) for r in out][:2] == [("paso", None), ("solo", 1)]
+    for r in out:
+        assert r["margin"] == (8 if r["contract"] == "paso" else None)   # italiano: solo on tricks
+        assert r["makes"] is True and r["tricks"] == 3 and r["game_points"] == 2
+        assert type(r["tricks"]) is int and type(r["game_points"]) is int
+
+
+@compiled
+def test_monte_at_the_solver_limit_and_beyond():
+    """The largest monte the rules allow (1000, well inside the search's 16-bit bounds)
+    still gives the values of the per-row searches; a larger one is bad input
+    (RulesError) where the rules are made, not an overflow."""
+    rules = PRESETS["italiano"].override(monte=1000)
+    hands, trumps = random_deals(10, seed=5)
+    assert_tables_equal(hands, trumps, rules)
+    assert solver.dd_tables(hands, trumps, rules)[:, 0, 1].max() > 1000
+    assert solver.MAX_MONTE >= 1000
+    for monte in (1001, solver.MAX_MONTE + 1, 2 ** 31, -2):
+        with pytest.raises(RulesError, match="monte"):
+            PRESETS["online"].override(monte=monte)
+
+
+@pytest.mark.slow
+def test_reference_backend_table(monkeypatch):
+    """Without the compiled search dd_tables falls back on the reference, same values."""
+    rules = PRESETS["app"]
+    hands, trumps = random_deals(1, seed=40)
+    want = solver.dd_tables(hands, trumps, rules) if solver.BACKEND == "compiled" else None
+    monkeypatch.setattr(solver, "_compiled", None)
+    got = solver.dd_tables(hands, trumps, rules)
+    assert got.tolist() == (want.tolist() if want is not None
+                            else [per_row_table([int(h) for h in hands[0]], int(trumps[0]),
+                                                rules, reference.solve)])
+
+
+@compiled
+def test_an_error_in_a_worker_thread_is_raised_by_the_caller():
+    def call(engine, lo, hi):
+        if lo >= 50:
+            raise ZeroDivisionError("chunk %d" % lo)
+        return hi - lo
+
+    assert solver._in_threads(100, 2, 10, 10, lambda e, lo, hi: hi - lo) == 100
+    with pytest.raises(ZeroDivisionError):
+        solver._in_threads(100, 2, 10, 10, call)
+    hands, trumps = random_deals(5, seed=1)
+    with pytest.raises(RulesError, match="monte"):
+        solver.solve_batch(hands, trumps, PRESETS["online"].override(monte=-1), "paso",
+                           objective="margin", workers=2)
+
+
+DEAL = "3o 3c Re Cb 3b / Co Cc Se 3e Sb / So Ro Ce Ae Rb / Ao Sc Rc Ac Ab"
+
+
+def test_highest_monte_still_gives_sane_margins():
+    """monte=1000 (the most allowed) stays inside the compiled solver's 16-bit bounds: the
+    paso margin is the card points and monte of a real play, not a wrapped number."""
+    rows = solver.dd_table(*_deal_masks(), get_rules("online,monte=1000"))
+    paso = rows[0]
+    assert paso["contract"] == "paso"
+    assert 1000 - 130 <= abs(paso["margin"]) <= 1000 + 130 + 100
+
+
+def _deal_masks():
+    from cuatrola_solver.game.hand import check_deal
+    hands = deal(DEAL)
+    return check_deal(hands, parse_card("Ab")), 3
+
+
+# --- an error in a worker thread is raised, not swallowed --------------------
+
+def test_worker_thread_error_is_raised(monkeypatch):
+    if solver._compiled is None:
+        pytest.skip("the threads are the compiled backend's")
+
+    class Broken:
+        tt_bits = 12
+
+        def batch(self, *args):
+            raise OverflowError("boom in a worker")
+
+    monkeypatch.setattr(solver, "_borrow", lambda *sizes: Broken())
+    monkeypatch.setattr(solver, "_give_back", lambda s, slot=None: None)
+    hands = np.array([[int(m) for m in _deal_masks()[0]]] * 300, dtype=np.int64)
+    trumps = np.full(300, 3, dtype=np.int64)
+    with pytest.raises(OverflowError, match="boom in a worker"):
+        solver.solve_batch(hands, trumps, get_rules(), "paso", (), "tricks", workers=2)

@@ -12,7 +12,7 @@ from cuatrola_cli.main import app
 from cuatrola_solver.advice import cardplay
 from cuatrola_solver.game.cards import cards_of, format_cards, mask_of, parse_cards
 from cuatrola_solver.errors import RecordError
-from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.hand import HandState
 from cuatrola_solver.game.play import cante_mask
 from cuatrola_solver.bots.players import PLAYERS, parse_player
 from cuatrola_solver.notation.record import (read_record, record_from_obj, write_json, write_text)
@@ -39,7 +39,7 @@ def _hide(rec, keep):
     return rec
 
 
-def _cut(hand: Hand, cards: int) -> Hand:
+def _cut(hand: HandState, cards: int) -> HandState:
     """The same hand replayed up to its first ``cards`` cards (cantes kept)."""
     rec = record_of(hand)
     flat = [c for t in rec.tricks for c in t]
@@ -184,8 +184,8 @@ def test_live_hint_equals_the_projected_full_record(preset, seed):
 
 
 def test_forty_first_hint_does_not_depend_on_the_partner_hand():
-    """Issue 8's example: under italiano the seat on lead may sing its 20 unless its
-    partner holds the 40; two deals the seat cannot tell apart must give one hint."""
+    """Under italiano the seat on lead may sing its 20 unless its partner holds the 40: two
+    deals the seat cannot tell apart must give one hint."""
     def hint_for(hands):
         rec = record_from_obj({"rules": "italiano", "muestra": "Ro", "hands": hands,
                                "tricks": [["Rc", "Ac", "3c", "Ao"], ["Ae", "3e", "So", "Se"]]})
@@ -208,7 +208,7 @@ def test_hint_refuses_when_it_is_not_the_viewers_turn():
     assert res.exit_code == 2 and "missing --hand" in res.output
 
 
-def _other_deal(hand: Hand, seat: int, rng: random.Random) -> Hand:
+def _other_deal(hand: HandState, seat: int, rng: random.Random) -> HandState:
     """The same history with the unplayed hidden cards dealt again among the other seats
     (the muestra stays with seat 4 while it is unplayed): the seat's view is unchanged."""
     rec = record_of(hand)
@@ -252,7 +252,7 @@ def test_players_see_only_their_view(name):
             checked += 1
     # calls too
     deal = random_deal(random.Random(3))
-    h1 = Hand(*deal, get_rules("online"))
+    h1 = HandState(*deal, get_rules("online"))
     v = View.from_hand(h1, 1)
     assert player.call(v, 1) in v.legal_calls()
     assert checked == 12
@@ -310,7 +310,7 @@ def test_hint_at_a_boundary_for_a_seat_that_may_sing_but_not_lead():
     assert parse_player("pimc:samples=30").sing(view, 1) == 0
 
 
-# --- the seat's view, value by value (issue 17) ---------------------------------------------
+# --- the seat's view, value by value ---------------------------------------------
 
 import dataclasses  # noqa: E402
 
@@ -318,7 +318,6 @@ from cuatrola_solver.game.cards import parse_card
 from cuatrola_solver.game.match import Score
 from cuatrola_solver.game.hand import Cante
 from cuatrola_solver.notation.record import read_json
-from cuatrola_solver.game.hand import Hand as _Hand
 from cuatrola_solver.errors import (CuatrolaError, IllegalPlayError, InconsistentDealError,
                                     NotationError)
 from cuatrola_solver.game.constraints import Constraints
@@ -329,7 +328,7 @@ def Seen(rules, muestra, known, calls, tricks, cantes, score=None, complete_auct
     code named "record" would be: the one replay, from the seen side."""
     hands = [None if k is None else cards_of(k) for k in known]
     try:
-        hand = _Hand(hands, muestra, rules, score)
+        hand = HandState(hands, muestra, rules, score)
     except InconsistentDealError as e:
         raise RecordError(f"record: {e}") from None
     return hand.replay(calls, tricks, cantes, at=lambda *part: "record: ",
@@ -789,7 +788,7 @@ def test_the_score_reaches_the_auction_and_the_view():
         "paso", "solo", "cuatrola", "quintola"]
     assert View.bidding("Ao 3o Ro Co Sc", "So", 1, rules="app",
                         score=Score(9, 0)).legal_calls() == ["paso", "solo"]
-    hand = Hand([parse_cards(h) for h in ("Ac 3c Ae 3e Sb", "Ao 3o Ro Co Sc",
+    hand = HandState([parse_cards(h) for h in ("Ac 3c Ae 3e Sb", "Ao 3o Ro Co Sc",
                                           "Rc Cc Re Ce Se", "Ab 3b Rb Cb So")],
                 parse_card("Ab"), get_rules("online"), Score(3, 5))
     assert View.from_hand(hand, 2).score == Score(3, 5)
@@ -840,7 +839,7 @@ def test_on_turn_refuses_a_hand_with_no_card_to_play():
     cards = 4 * (first.trick - 1) + order.index(first.seat) + 1      # up to the renuncio
     decided = _cut(hand, cards)
     assert not decided.is_over() and decided.renuncios[0] == first
-    fresh = _Hand([cards_of(h) for h in hand.deal], hand.muestra, hand.rules)
+    fresh = HandState([cards_of(h) for h in hand.deal], hand.muestra, hand.rules)
     for h, message in [
             (fresh, "the auction is not over: there is no card to play yet"),
             (hand, "the hand is over: there is no card to play"),

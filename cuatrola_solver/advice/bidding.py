@@ -4,7 +4,7 @@
 muestra and the calls of seats ``1 .. N-1``.  For each call it may make now
 (:meth:`Auction.legal_calls`; refused calls are listed with the reason) the contract
 that results *assuming the later seats pass* is valued on the same deals, drawn from
-what the seat's view knows (:func:`~cuatrola_solver.hidden.knowledge.knowledge_of`):
+what the seat's view knows (:func:`~cuatrola_solver.hidden.inference.knowledge_of`):
 
 - ``paso`` -> the standing contract (nobody bid: the normal hand, measured for seat
   ``N``'s side, docs/rules.md 8.10; an opponent's bid: seat ``N``'s side defends it; the
@@ -59,7 +59,8 @@ from ..game.seats import Side
 from ..game.view import View
 from ..hidden.chunks import iter_chunks, sample_chunk
 from ..hidden.deals import count_deals, enumerate_deals
-from ..hidden.knowledge import knowledge_of
+from ..hidden.inference import knowledge_of
+from ..hidden.knowledge import Knowledge
 from ..models import equity, played
 from ..models.bids import call_weights
 from ..models.preset import Models
@@ -128,15 +129,16 @@ def bid_options(rules: RuleSet, seat: int, calls: str | Sequence[str] | None = N
 
 def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
                  keys: list[tuple[str, tuple[int, ...]]], workers: int,
-                 after_key=None) -> dict:
+                 progress: Progress | None = None) -> dict:
     """``{(contract, declarer): (makes, game_points, tricks)}`` of the declaring side on
     every deal, in the order of ``deals``.  The most tricks a side can take depends only
     on who plays and which side declares, not on the contract: solo, cuatrola and
     quintola by the same seat share one tricks search.  The deals are searched in
     :func:`~cuatrola_solver.dd.solver.search_order` (neighbours share their later tricks)
     and each contract in a slot of its own (its tables stay warm from one round to the
-    next); only the speed depends on either.  ``after_key(i)`` (if given) is called
-    once the ``i``-th key is done."""
+    next); only the speed depends on either.  ``progress(done, len(deals))`` (if given)
+    is called as the deals are searched, each key counting for an equal share; an
+    exception it raises (a cancel) stops the search."""
     order = None
     if len(deals) >= solver.ORDERED_FROM:
         order = solver.search_order(deals, trump)
@@ -145,14 +147,18 @@ def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
     hands = deals.astype(np.int64)
     tricks_of: dict[tuple, np.ndarray] = {}
     out = {}
+    n = len(deals)
     for i, (contract, declarer) in enumerate(keys):
+        step = None if progress is None else \
+            (lambda done, _, start=i * n: progress((start + done) // len(keys), n))
         players = (active_seats(declarer), declaring_side(declarer))
         goal = tricks_goal(contract, rules)
         if goal is not None:
             if players not in tricks_of:
                 tricks_of[players] = solver.solve_batch(hands, trumps, rules, contract,
                                                         declarer, "tricks", workers,
-                                                        slot=(contract, declarer))
+                                                        slot=(contract, declarer),
+                                                        progress=step)
             tricks = tricks_of[players]
             makes = tricks >= goal
             value = CONTRACT_VALUE[contract]
@@ -161,32 +167,17 @@ def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
             # one call for both: the tricks settle the game points of many deals
             gp, tricks = solver.solve_batch(hands, trumps, rules, contract, declarer,
                                             "game_points", workers, with_tricks=True,
-                                            slot=(contract, declarer))
+                                            slot=(contract, declarer), progress=step)
             tricks_of.setdefault(players, tricks)
             makes = gp > 0
         out[(contract, declarer)] = (makes, gp, tricks)
-        if after_key is not None:
-            after_key(i)
+        if progress is not None:
+            progress((i + 1) * n // len(keys), n)
     if order is not None:                   # back to the order of ``deals``
         back = np.empty_like(order)
         back[order] = np.arange(len(order))
         out = {key: tuple(a[back] for a in v) for key, v in out.items()}
     return out
-
-
-def _solve_all(deals: np.ndarray, trump: int, rules: RuleSet,
-               keys: list[tuple[str, tuple[int, ...]]], workers: int,
-               progress: Progress | None = None) -> dict:
-    """:func:`_solve_round` of every layout of an exact advice at once (each contract's
-    tables warm over all of them); ``progress(done, total)`` counts the layouts of the
-    keys done."""
-    total = len(deals)
-
-    def after_key(i: int) -> None:
-        if progress:
-            progress(total * (i + 1) // len(keys), total)
-
-    return _solve_round(deals, trump, rules, keys, workers, after_key)
 
 
 @dataclass(frozen=True)
@@ -429,63 +420,102 @@ def advise(view: View, budget: Budget | None = None, models: Models | None = Non
     """
     budget = Budget() if budget is None else budget
     models = Models.of(view.rules) if models is None else models
-    bid_model, played_model = models.bids, models.played
-    rules, seat, score, muestra = view.rules, view.seat, view.score, view.muestra
-    if view.speaker != seat:
-        raise IllegalBidError(
-            "the auction is over: there is no call to make" if view.speaker is None else
-            f"it is seat {view.speaker}'s turn to speak, not seat {seat}'s")
-    cards = view.cards
-    exact, tolerance = budget.exact, budget.tolerance
+    _check_speaker(view)
     samples = budget.samples_or(DEFAULT_SAMPLES)
-    if score is not None:
-        check_score(rules, score)
-    before = list(view.calls)
-    options = bid_options(rules, seat, before, score)
+    if view.score is not None:
+        check_score(view.rules, view.score)
+    options = bid_options(view.rules, view.seat, list(view.calls), view.score)
     k = knowledge_of(view)
     layouts = layouts_of(view, k)
-    assumed = tuple(view.constraints.to_list())
-    workers = budget.workers_or(os.cpu_count() or 1)
-    keys = list(dict.fromkeys(o.key for o in options if o.allowed))
-    tallies = {key: Tally() for key in keys}
-
-    infer = bid_model is not None and bool(before)      # even a paso says something
-
-    def run(deals: np.ndarray, solved: dict | None = None) -> None:
-        weights = None
-        if infer:
-            weights = call_weights(deals, k.trump, before, range(1, seat), rules,
-                                             bid_model, score)
-        if solved is None:
-            solved = _solve_round(deals, k.trump, rules, keys, workers)
-        for key, values in solved.items():
-            tallies[key].add(*values, weights)
-        if infer and tallies[keys[0]].w <= 0:
-            raise NotationError(f"no deal explains the calls {' '.join(before)!r} under the bid "
-                                f"model (every weight is 0): advise without inference "
-                                f"(--no-inference)")
-
-    if exact:
+    tallies = _Tallies(view, k, options, models.bids, budget.workers_or(os.cpu_count() or 1))
+    if budget.exact:
         seed = None
-        deals = enumerate_deals(k)
-        solved = _solve_all(deals, k.trump, rules, keys, workers, progress)
-        # the sums run slice by slice in the enumeration's order, as they always have
-        for start in range(0, len(deals), EXACT_SLICE):
-            part = slice(start, start + EXACT_SLICE)
-            run(deals[part], {key: tuple(a[part] for a in v) for key, v in solved.items()})
-        results = _results(options, tallies, True, seat)
+        results = _tally_every_deal(tallies, k, options, progress)
     else:
         seed = budget.drawn_seed()
-        for j, chunk in enumerate(iter_chunks(samples, seed, ROUND), 1):
-            run(sample_chunk(k, chunk))
-            results = _results(options, tallies, False, seat)
-            if progress:
-                progress(chunk.start + chunk.size, samples)
-            if j >= MIN_ROUNDS and _settled(results, tolerance):
-                break
-    n = tallies[keys[0]].n
-    calls = tuple(before)
-    ess = tallies[keys[0]].effective if infer else None
+        results = _tally_sampled_deals(tallies, k, options, samples, seed, budget.tolerance,
+                                       progress)
+    return _final_advice(view, results, tallies, budget.exact, seed, models.played, layouts)
+
+
+def _check_speaker(view: View) -> None:
+    """Refuse a view whose seat is not the one to speak (or with the auction over)."""
+    if view.speaker != view.seat:
+        raise IllegalBidError(
+            "the auction is over: there is no call to make" if view.speaker is None else
+            f"it is seat {view.speaker}'s turn to speak, not seat {view.seat}'s")
+
+
+class _Tallies:
+    """The sums of an advice: one :class:`~cuatrola_solver.advice.stats.Tally` per
+    distinct contract of the allowed options, each deal weighed by the calls already made
+    under the bid model (even a paso says something)."""
+
+    def __init__(self, view: View, k: Knowledge, options: list[Option], bid_model,
+                 workers: int) -> None:
+        self.view, self.k, self.bid_model, self.workers = view, k, bid_model, workers
+        self.before = list(view.calls)
+        self.keys = list(dict.fromkeys(o.key for o in options if o.allowed))
+        self.tallies = {key: Tally() for key in self.keys}
+        self.infer = bid_model is not None and bool(self.before)
+
+    def add(self, deals: np.ndarray, solved: dict | None = None) -> None:
+        """Add a round of deals, solved here unless ``solved`` gives their values."""
+        view, k = self.view, self.k
+        weights = None
+        if self.infer:
+            weights = call_weights(deals, k.trump, self.before, range(1, view.seat),
+                                   view.rules, self.bid_model, view.score)
+        if solved is None:
+            solved = _solve_round(deals, k.trump, view.rules, self.keys, self.workers)
+        for key, values in solved.items():
+            self.tallies[key].add(*values, weights)
+        if self.infer and self.tallies[self.keys[0]].w <= 0:
+            raise NotationError(f"no deal explains the calls {' '.join(self.before)!r} under "
+                                f"the bid model (every weight is 0): advise without "
+                                f"inference (--no-inference)")
+
+
+def _tally_every_deal(tallies: _Tallies, k: Knowledge, options: list[Option],
+                      progress: Progress | None) -> list[OptionResult]:
+    """Exact: every consistent deal solved, then added slice by slice in the enumeration's
+    order, as the sums always have run."""
+    deals = enumerate_deals(k)
+    solved = _solve_round(deals, k.trump, tallies.view.rules, tallies.keys, tallies.workers,
+                          progress)
+    for start in range(0, len(deals), EXACT_SLICE):
+        part = slice(start, start + EXACT_SLICE)
+        tallies.add(deals[part], {key: tuple(a[part] for a in v) for key, v in solved.items()})
+    return _results(options, tallies.tallies, True, tallies.view.seat)
+
+
+def _tally_sampled_deals(tallies: _Tallies, k: Knowledge, options: list[Option], samples: int,
+                         seed: int, tolerance: float,
+                         progress: Progress | None) -> list[OptionResult]:
+    """Sampled: rounds of :data:`ROUND` deals until ``samples``, or, after
+    :data:`MIN_ROUNDS` rounds, once every allowed option is settled within ``tolerance``."""
+    for j, chunk in enumerate(iter_chunks(samples, seed, ROUND), 1):
+        tallies.add(sample_chunk(k, chunk))
+        results = _results(options, tallies.tallies, False, tallies.view.seat)
+        if progress:
+            progress(chunk.start + chunk.size, samples)
+        if j >= MIN_ROUNDS and _settled(results, tolerance):
+            break
+    return results
+
+
+def _final_advice(view: View, results: list[OptionResult], tallies: _Tallies, exact: bool,
+                  seed: int | None, played_model,
+                  layouts: tuple[int, int] | None) -> Advice:
+    """The advice from the options' results: their played odds with a played-odds model,
+    their match chances with a score, and the call chosen on them."""
+    rules, seat, score = view.rules, view.seat, view.score
+    first = tallies.tallies[tallies.keys[0]]
+    n = first.n
+    calls = tuple(tallies.before)
+    ess = first.effective if tallies.infer else None
+    assumed = tuple(view.constraints.to_list())
+    cards = view.cards
     model, advice_dd = "dd", None
     if played_model is not None:
         results = _with_played(results, played_model, seat)
@@ -495,7 +525,7 @@ def advise(view: View, budget: Budget | None = None, models: Models | None = Non
             advice_dd, advice = _choose(results), _choose_played(results)
         else:
             advice = _choose(results)
-        return Advice(rules, seat, tuple(cards), muestra, exact, n, seed, tuple(results),
+        return Advice(rules, seat, tuple(cards), view.muestra, exact, n, seed, tuple(results),
                       advice, calls, score, effective_deals=ess, model=model,
                       advice_dd=advice_dd, constraints=assumed, layouts=layouts)
     per_hand = _choose_played(results) if played_model is not None else _choose(results)
@@ -503,6 +533,6 @@ def advise(view: View, budget: Budget | None = None, models: Models | None = Non
         advice_dd = _choose_match(_with_match([dataclasses.replace(r, outcomes_played=None)
                                                for r in results], rules, score, seat))
     results = _with_match(results, rules, score, seat)
-    return Advice(rules, seat, tuple(cards), muestra, exact, n, seed, tuple(results),
+    return Advice(rules, seat, tuple(cards), view.muestra, exact, n, seed, tuple(results),
                   _choose_match(results, played_model is not None), calls, score, per_hand,
                   ess, model, advice_dd, assumed, layouts)

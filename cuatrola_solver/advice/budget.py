@@ -37,7 +37,7 @@ MIN_ROUNDS = 2
 TOLERANCE = 0.01
 #: the layouts of an exact advice are weighed (call weights) and summed slice by slice,
 #: in the enumeration's order; they are searched all at once, each contract's tables
-#: warm over all of them (advice.bidding._solve_all)
+#: warm over all of them (advice.bidding._solve_round)
 EXACT_SLICE = 1 << 17
 #: the most deals a sampled answer draws whatever ``samples`` asks for: by then every
 #: Wilson half-width is within TOLERANCE, so sampling has stopped (rounded up to ROUND)

@@ -2,7 +2,7 @@
 
 :func:`hint` values every legal card of the seat on turn over the deals consistent with
 that seat's :class:`~cuatrola_solver.game.view.View`
-(:func:`~cuatrola_solver.hidden.knowledge.knowledge_of`), with
+(:func:`~cuatrola_solver.hidden.inference.knowledge_of`), with
 :func:`~cuatrola_solver.dd.solver.card_figures` (every deal of a round in one batch per card).  At a trick boundary where the
 seat may sing but does not lead, the hint is about the cante (:func:`cante_values`).
 """
@@ -23,7 +23,8 @@ from ..game.seats import Side
 from ..game.view import View
 from ..hidden.chunks import iter_chunks, sample_chunk, sample_deals_seeded
 from ..hidden.deals import count_deals, enumerate_deals
-from ..hidden.knowledge import knowledge_of
+from ..hidden.inference import knowledge_of
+from ..hidden.knowledge import Knowledge
 from ..models import played
 from ..models.bids import call_weights
 from ..models.cardplay import card_weights
@@ -169,11 +170,24 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
     """
     budget = Budget() if budget is None else budget
     models = Models.of(view.rules) if models is None else models
-    bid_model, played_model, card_model = models.bids, models.played, models.cards
     samples = budget.samples_or(DEFAULT_HINT_SAMPLES)
-    seed = budget.seed
-    workers = budget.workers
-    rules = view.rules
+    _check_card_to_play(view)
+    if view.to_play != view.seat:
+        if view.cante_options():
+            return _cante_hint(view, samples, budget.seed)
+        raise IllegalPlayError(f"it is seat {view.to_play}'s turn to play, not seat "
+                               f"{view.seat}'s")
+    budget = exact_when_few(view, budget)
+    k = knowledge_of(view)
+    cante, note = _cante_first(view)
+    rounds, total, seed = _deal_rounds(k, budget, samples)
+    sums = _value_cards(view, k, rounds, total, cante, budget, models, progress)
+    return _final_hint(view, k, budget.exact, seed, sums, cante, note, models)
+
+
+def _check_card_to_play(view: View) -> None:
+    """Refuse a view with no card to play: the auction still on, the hand decided by a
+    renuncio, or over."""
     if not view.auction_over:
         raise IllegalPlayError("the auction is not over: there is no card to play yet")
     if view.renuncios:
@@ -181,88 +195,134 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
                                + view.renuncios[0].describe())
     if view.is_over():
         raise IllegalPlayError("the hand is over: there is no card to play")
-    seat = view.seat
-    if view.to_play != seat:
-        if view.cante_options():
-            return _cante_hint(view, samples, seed)
-        raise IllegalPlayError(f"it is seat {view.to_play}'s turn to play, not seat {seat}'s")
-    budget = exact_when_few(view, budget)
-    exact, tolerance = budget.exact, budget.tolerance
-    base = view.position
-    k = knowledge_of(view)
-    note = None
-    cante = None
+
+
+def _cante_first(view: View) -> tuple[int | None, str | None]:
+    """The cante the seat on turn sings before leading (the first it may: the 40 before a
+    20), with the note that says the values assume it; None, None without one."""
     options = view.cante_options()
-    if options:
-        cante = options[0]
-        note = (f"sing the {cante_points(cante, base.trump)} in {SUIT_NAMES[cante]} "
-                f"before leading: the values assume you do")
-        mate = partner_of(seat)
-        if (rules.forty_first and cante != base.trump and not base.sung >> base.trump & 1
-                and base.in_play(mate)):
-            note += " (where your partner holds the 40, your side sings the 40 first)"
-    if exact:
-        seed = None
-        rounds: Iterable[np.ndarray] = [enumerate_deals(k)]
-        total = count_deals(k)
-    else:
-        seed = budget.drawn_seed()
-        # round by round, as advise: memory and time do not grow with ``samples``
-        rounds = (sample_chunk(k, chunk)
-                  for chunk in iter_chunks(samples, seed, ROUND))
-        total = min(samples, SETTLED)
-    mine = side_of(seat)
-    d = base.declaring_side
-    measured = mine if base.contract == "paso" else d
-    pts = points_based(base.contract, rules)
-    sums: dict[int, list[float]] = {}
-    n = 0
-    weight, weight2 = 0.0, 0.0            # sums of the deals' weights and squared weights
+    if not options:
+        return None, None
+    base, cante = view.position, options[0]
+    note = (f"sing the {cante_points(cante, base.trump)} in {SUIT_NAMES[cante]} "
+            f"before leading: the values assume you do")
+    mate = partner_of(view.seat)
+    if (view.rules.forty_first and cante != base.trump and not base.sung >> base.trump & 1
+            and base.in_play(mate)):
+        note += " (where your partner holds the 40, your side sings the 40 first)"
+    return cante, note
+
+
+def _deal_rounds(k: Knowledge, budget: Budget,
+                 samples: int) -> tuple[Iterable[np.ndarray], int, int | None]:
+    """The deals to value, in rounds: every layout in one round when exact, else sampled
+    rounds of :data:`ROUND` (as advise: memory and time do not grow with ``samples``);
+    with how many deals at most, and the seed drawn (None when exact)."""
+    if budget.exact:
+        return [enumerate_deals(k)], count_deals(k), None
+    seed = budget.drawn_seed()
+    rounds = (sample_chunk(k, chunk) for chunk in iter_chunks(samples, seed, ROUND))
+    return rounds, min(samples, SETTLED), seed
+
+
+def _sides(view: View) -> tuple[int, int, int]:
+    """The seat's side, the declaring side, and the side tricks and margin are measured
+    for (the seat's for paso, else the declaring side)."""
+    base = view.position
+    mine, d = side_of(view.seat), base.declaring_side
+    return mine, d, mine if base.contract == "paso" else d
+
+
+def _card_figures(view: View, deals: np.ndarray, cante: int | None,
+                  workers: int) -> dict:
+    """``{card: (n, 3) int32}`` tricks, margin, makes of the declaring side after each
+    card, over the round's layouts (one warm batch per card: solver.card_figures), the
+    cante sung first in the layouts where the rules let the seat sing it."""
+    base, rules, seat = view.position, view.rules, view.seat
+    if cante is None:
+        return solver.card_figures(base, deals, rules, workers)
+    may = np.array([cante_refusal(base.with_changes(hands=tuple(int(h) for h in row)),
+                                  rules, seat, cante) is None for row in deals], dtype=bool)
+    out: dict = {}
+    for mask, pos in ((may, sing(base, side_of(seat), cante)), (~may, base)):
+        if mask.any():
+            for c, a in solver.card_figures(pos, deals[mask], rules, workers).items():
+                out.setdefault(c, np.zeros((len(deals), 3), dtype=np.int32))[mask] = a
+    return out
+
+
+@dataclass
+class _CardSums:
+    """What a hint adds up over its deals: per card, the weighted sums of the measured
+    side's tricks and margin and of the seat's side's wins; the deals valued; the sums of
+    their weights and squared weights (1 each without inference)."""
+
+    cards: dict[int, list[float]]
+    n: int = 0
+    weight: float = 0.0
+    weight2: float = 0.0
+    infer: bool = False
+
+    @property
+    def effective(self) -> float:
+        """The effective number of deals: (sum w)^2 / sum w^2, or the deals themselves."""
+        return self.weight * self.weight / self.weight2 if self.infer else self.n
+
+
+def _value_cards(view: View, k: Knowledge, rounds: Iterable[np.ndarray], total: int,
+                 cante: int | None, budget: Budget, models: Models,
+                 progress: Progress | None) -> _CardSums:
+    """Every legal card valued over the rounds of deals, each deal weighed by the models
+    (:func:`deal_weights`); sampling stops after :data:`MIN_ROUNDS` rounds once every
+    card's ``p_win`` is within the budget's tolerance.  The deals are searched in one
+    batch per card (the GIL released, ``workers`` threads); the sums run in deal order,
+    as one deal after another would add them."""
+    mine, d, measured = _sides(view)
+    pts = points_based(view.position.contract, view.rules)
     # four calls are known once cards are played; the cards played so far, by the others
-    infer = bid_model is not None or card_model is not None
-
-    def figures(deals: np.ndarray) -> dict:
-        """``{card: (n, 3) int32}`` tricks, margin, makes of the declaring side after each
-        card, over the round's layouts (one warm batch per card: solver.card_figures),
-        the cante sung first in the layouts where the rules let the seat sing it."""
-        if cante is None:
-            return solver.card_figures(base, deals, rules, workers)
-        may = np.array([cante_refusal(base.with_changes(hands=tuple(int(h) for h in row)),
-                                      rules, seat, cante) is None for row in deals], dtype=bool)
-        out: dict = {}
-        for mask, pos in ((may, sing(base, side_of(seat), cante)), (~may, base)):
-            if mask.any():
-                for c, a in solver.card_figures(pos, deals[mask], rules, workers).items():
-                    out.setdefault(c, np.zeros((len(deals), 3), dtype=np.int32))[mask] = a
-        return out
-
-    # the deals are searched in one batch per card (the GIL released, ``workers``
-    # threads); the sums run in deal order, as one deal after another would add them
-    workers = max(1, workers or 1)
+    out = _CardSums({}, infer=models.bids is not None or models.cards is not None)
+    workers = max(1, budget.workers or 1)
     for j, deals in enumerate(rounds, 1):
-        ws = deal_weights(view, k.dealt_hands(deals), models) if infer else np.ones(len(deals))
-        for c, a in figures(deals).items():
-            s = sums.setdefault(c, [0.0, 0.0, 0.0])
+        ws = (deal_weights(view, k.dealt_hands(deals), models) if out.infer
+              else np.ones(len(deals)))
+        for c, a in _card_figures(view, deals, cante, workers).items():
+            s = out.cards.setdefault(c, [0.0, 0.0, 0.0])
             t, m, won = a[:, 0], a[:, 1], a[:, 2]
             s[0] = _running_sum(s[0], ws * (t if measured == d else 5 - t))
             if pts:
                 s[1] = _running_sum(s[1], ws * (m if measured == d else -m))
             s[2] = _running_sum(s[2], ws * (won if mine == d else 1 - won))
-        n += len(deals)
-        weight = _running_sum(weight, ws)
-        weight2 = _running_sum(weight2, ws * ws)
+        out.n += len(deals)
+        out.weight = _running_sum(out.weight, ws)
+        out.weight2 = _running_sum(out.weight2, ws * ws)
         if progress:
-            progress(n, total)
-        if infer and weight <= 0:
+            progress(out.n, total)
+        if out.infer and out.weight <= 0:
             raise NotationError("no deal explains the calls and the play under the models "
                                 "(every weight is 0): hint without inference "
                                 "(--no-inference)")
-        ess = weight * weight / weight2 if infer else n
-        if (not exact and j >= MIN_ROUNDS
-                and all(half_width(s[2] * ess / weight, ess) <= tolerance if infer
-                        else half_width(s[2], n) <= tolerance for s in sums.values())):
+        if not budget.exact and j >= MIN_ROUNDS and _settled(out, budget.tolerance):
             break
+    return out
+
+
+def _settled(sums: _CardSums, tolerance: float) -> bool:
+    """Whether every card's ``p_win`` is known within ``tolerance`` (the half-width of
+    its interval, on the effective number of deals with inference)."""
+    ess = sums.effective
+    return all(half_width(s[2] * ess / sums.weight, ess) <= tolerance if sums.infer
+               else half_width(s[2], sums.n) <= tolerance for s in sums.cards.values())
+
+
+def _final_hint(view: View, k: Knowledge, exact: bool, seed: int | None, sums: _CardSums,
+                cante: int | None, note: str | None, models: Models) -> Hint:
+    """The hint from its sums: each card's means (and its played P(win) with a
+    played-odds model fitted with cards), best first for the seat."""
+    base = view.position
+    mine, d, measured = _sides(view)
+    pts = points_based(base.contract, view.rules)
     role = played.card_role(mine, d)
+    played_model = models.played
     if played_model is not None and not played_model.has_cards:
         played_model = None
 
@@ -270,14 +330,15 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
         return (None if played_model is None
                 else played_model.p_card(base.contract, view.trick_number, role, p))
 
+    weight = sums.weight
     cards = [CardHint(c, s[0] / weight, s[1] / weight if pts else None, s[2] / weight,
-                      as_played(s[2] / weight)) for c, s in sums.items()]
+                      as_played(s[2] / weight)) for c, s in sums.cards.items()]
     sign = 1 if measured == mine else -1      # seat-relative: higher is better for the seat
     cards.sort(key=lambda h: (-(h.p_played or 0.0), -h.p_win, -sign * (h.margin or 0.0),
                               -sign * h.tricks, h.card))
-    return Hint(seat, view.trick_number, base.contract, tuple(base.declarer), measured,
-                exact, n, seed, tuple(cards), cante, note,
-                weight * weight / weight2 if infer else None,
+    return Hint(view.seat, view.trick_number, base.contract, tuple(base.declarer), measured,
+                exact, sums.n, seed, tuple(cards), cante, note,
+                sums.effective if sums.infer else None,
                 "dd" if played_model is None else "played",
                 tuple(view.constraints.to_list()), layouts_of(view, k))
 

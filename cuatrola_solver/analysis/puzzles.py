@@ -38,7 +38,7 @@ from ..game.play import SUIT_NAMES, side_of
 from ..game.rules import rules_spec
 from ..game.view import View
 from ..hidden.deals import count_deals
-from ..hidden.knowledge import knowledge_of
+from ..hidden.inference import knowledge_of
 from ..models.preset import Models
 from ..notation.record import HandRecord, record_from_obj
 from ..notation.replay import record_of, replay, view_of

@@ -91,7 +91,7 @@ from ..dd import solver
 from ..errors import InconsistentDealError
 from ..game.cards import format_card, format_cards
 from ..game.constraints import Constraints
-from ..game.hand import Hand, Renuncio
+from ..game.hand import HandState, Renuncio
 from ..game.play import renuncio_obligation, side_of
 from ..game.seats import Side
 from ..game.rules import rules_spec
@@ -389,7 +389,7 @@ class SeatSummary:
 @dataclass(frozen=True)
 class Analysis:
     record: HandRecord
-    hand: Hand
+    hand: HandState
     exact: bool
     samples: int
     seed: int | None
@@ -521,7 +521,7 @@ def _seat_view(values: dict, seat_side: int, declaring: int) -> dict:
             "margin": None if values["margin"] is None else -values["margin"]}
 
 
-def _dd_card_values(hand: Hand) -> dict[int, dict]:
+def _dd_card_values(hand: HandState) -> dict[int, dict]:
     """``{card: {objective: value for the seat on turn's side}}`` for every legal card."""
     pos = hand.pos
     per = {obj: solver.solve_cards(pos, hand.rules, obj) for obj in OBJECTIVES}
@@ -564,7 +564,7 @@ class _Method:
         return m if m is not None and m.has_cards else None
 
 
-def _hint(hand: Hand, how: _Method, seed: int | None, workers: int):
+def _hint(hand: HandState, how: _Method, seed: int | None, workers: int):
     """The hint of the seat on turn, with hint's own choice of exact or sampled
     (:func:`~cuatrola_solver.advice.cardplay.exact_when_few`)."""
     view = how.view(View.on_turn(hand))
@@ -572,7 +572,7 @@ def _hint(hand: Hand, how: _Method, seed: int | None, workers: int):
                 dataclasses.replace(how.models, played=how.card_model))
 
 
-def _review_card(hand: Hand, trick: int, position: int, card: int, how: _Method,
+def _review_card(hand: HandState, trick: int, position: int, card: int, how: _Method,
                  seed: int | None, workers: int) -> CardReview:
     seat = hand.pos.to_play
     legal = tuple(hand.legal_cards())
@@ -605,7 +605,7 @@ def _review_card(hand: Hand, trick: int, position: int, card: int, how: _Method,
                       None if best_pp is None else 0.0, best_pp)
 
 
-def _review_bids(hand: Hand, table: list[dict], rows: list, how: _Method,
+def _review_bids(hand: HandState, table: list[dict], rows: list, how: _Method,
                  seed: int | None, workers: int) -> list[BidReview]:
     by_key = {(contract, tuple(decl)): row for (contract, decl), row in zip(rows, table)}
     out = []
@@ -673,7 +673,7 @@ def _review_cards(tasks: list, how: _Method, workers: int):
         yield _review_task(task + (how,))
 
 
-def _layouts(hand: Hand, how: _Method) -> tuple[tuple[int, int] | None, ...]:
+def _layouts(hand: HandState, how: _Method) -> tuple[tuple[int, int] | None, ...]:
     """Per seat, the layouts its view at the deal leaves under the constraints about the
     other seats, of how many (None when none is about them)."""
     out = []

@@ -49,7 +49,7 @@ from ..game.play import (Position, cante_options, cante_points, cante_refusal, d
                          legal_mask, next_seat, outcome, side_of, sing, trick_winner_index)
 from ..game.view import View
 from ..hidden.deals import count_deals, enumerate_deals, sample_deals
-from ..hidden.knowledge import knowledge_of
+from ..hidden.inference import knowledge_of
 from ..models.preset import Models
 
 __all__ = ["choose", "Choice", "worlds_of", "reduce_front"]

@@ -9,10 +9,10 @@ MCTS above all (the ``openspiel-ismcts`` player, :mod:`~cuatrola_solver.bots.pla
 nothing here imports it until a game or a search is asked for, and without it that
 question fails with one line (:data:`MISSING`).
 
-**Built on the engine.**  The state wraps a :class:`~cuatrola_solver.game.hand.Hand`
-(:class:`Table`): the calls, cards and cantes are the engine's (``bid``, ``play``,
+**Built on the engine.**  The state wraps a :class:`~cuatrola_solver.game.hand.HandState`
+(:class:`OpenSpielHand`): the calls, cards and cantes are the engine's (``bid``, ``play``,
 ``sing``), the legal cards its ``legal_cards``, the returns its ``result``; a
-search's branch is a :meth:`Hand.copy <cuatrola_solver.game.hand.Hand.copy>`.
+search's branch is a :meth:`HandState.copy <cuatrola_solver.game.hand.HandState.copy>`.
 
 **What is modeled: one hand, from the deal to its result.**
 
@@ -70,18 +70,19 @@ import numpy as np
 from ..errors import CuatrolaError, PlayerError, RulesError, quote
 from ..game.auction import CALLS, Auction
 from ..game.cards import NUM_CARDS, cards_of, format_card, format_cards, mask_of
-from ..game.hand import Hand
+from ..game.hand import HandState
 from ..game.match import Score, parse_score
 from ..game.play import SUIT_NAMES, cante_mask, cante_refusal, seat_cante_options, side_of
 from ..game.rules import CONTRACT_VALUE, RuleSet, get_rules, rules_spec
 from ..game.view import View
 from ..hidden.deals import count_deals, unrank_deals
-from ..hidden.knowledge import Knowledge, knowledge_of
+from ..hidden.knowledge import Knowledge
+from ..hidden.inference import knowledge_of
 from .playout import singing_order
 
 __all__ = ["GAME_NAME", "MISSING", "ACTION_CALL", "ACTION_SING", "ACTION_QUIET",
-           "NUM_ACTIONS", "CHANCE", "TERMINAL", "Setup", "Table", "openspiel", "load_game",
-           "game_for", "state_from_view", "ismcts_action"]
+           "NUM_ACTIONS", "CHANCE", "TERMINAL", "Setup", "OpenSpielHand", "openspiel",
+           "load_game", "game_for", "state_from_view", "ismcts_action"]
 
 GAME_NAME = "python_cuatrola"
 #: the one line said when OpenSpiel is asked for and not installed
@@ -158,18 +159,18 @@ class Context:
     def __deepcopy__(self, memo) -> "Context":
         return self
 
-    def knowledge(self, table: "Table", seat: int) -> Knowledge:
-        key = (seat, table.info_string(seat))
+    def knowledge(self, os_hand: "OpenSpielHand", seat: int) -> Knowledge:
+        key = (seat, os_hand.info_string(seat))
         k = self._knowledge.get(key)
         if k is None:
-            k = knowledge_of(View.from_hand(table.hand, seat))
+            k = knowledge_of(View.from_hand(os_hand.hand, seat))
             if len(self._knowledge) >= self.KEEP:
                 self._knowledge.popitem(last=False)
             self._knowledge[key] = k
         return k
 
 
-class Table:
+class OpenSpielHand:
     """One hand in OpenSpiel's terms, on the engine (plain Python: OpenSpiel not needed).
 
     ``dealt``: the chance outcomes so far (the cards in dealing order); ``hand``: the
@@ -181,14 +182,14 @@ class Table:
     def __init__(self, context: Context) -> None:
         self.context = context
         self.dealt: list[int] = []
-        self.hand: Hand | None = None
+        self.hand: HandState | None = None
         self.events: list[tuple[int, int, int, str, str]] = []
         self.asked = 0
         self._node: tuple[int, tuple[int, ...]] | None = None
         self._strings: dict[int, str] = {}
 
-    def copy(self) -> "Table":
-        new = Table.__new__(Table)
+    def copy(self) -> "OpenSpielHand":
+        new = OpenSpielHand.__new__(OpenSpielHand)
         new.context = self.context
         new.dealt = list(self.dealt)
         new.hand = None if self.hand is None else self.hand.copy()
@@ -198,7 +199,7 @@ class Table:
         new._strings = dict(self._strings)
         return new
 
-    def __deepcopy__(self, memo) -> "Table":
+    def __deepcopy__(self, memo) -> "OpenSpielHand":
         return self.copy()
 
     @property
@@ -254,7 +255,7 @@ class Table:
             self.dealt.append(action)
             if len(self.dealt) == NUM_CARDS:
                 d = self.dealt
-                self.hand = Hand([d[0:5], d[5:10], d[10:15], d[15:20]], d[19],
+                self.hand = HandState([d[0:5], d[5:10], d[10:15], d[15:20]], d[19],
                                  self.setup.rules, self.setup.score)
         elif action >= ACTION_SING:
             self.asked += 1
@@ -326,7 +327,7 @@ class Table:
 
     def observation_string(self, seat: int) -> str:
         """What ``seat`` sees now: its cards in hand, the muestra, the contract, the
-        trick on the table, the tricks, points and cantes of each side."""
+        trick on the os_hand, the tricks, points and cantes of each side."""
         if self.hand is None:
             return self._head(seat)
         hand = self.hand
@@ -384,11 +385,11 @@ def deal_actions(hands: Sequence[int], muestra: int) -> list[int]:
     return out
 
 
-def follow_view(table: Table, apply: Callable[[int], None], view: View, hands: Sequence[int],
-                question: str) -> None:
+def follow_view(os_hand: OpenSpielHand, apply: Callable[[int], None], view: View,
+                hands: Sequence[int], question: str) -> None:
     """Deal ``hands`` (dealt masks consistent with ``view``) and replay the view's calls,
     cards and cantes through ``apply`` (which applies an action to the state of
-    ``table``), up to the view's seat's ``question``: ``"card"`` (its card) or ``"sing"``
+    ``os_hand``), up to the view's seat's ``question``: ``"card"`` (its card) or ``"sing"``
     (its cante at this boundary).  A seat asked to sing that the view does not show
     singing kept quiet; so did the view's seat before a card (a 20 refused for its
     partner's 40 is quiet too: the view does not show it)."""
@@ -398,19 +399,20 @@ def follow_view(table: Table, apply: Callable[[int], None], view: View, hands: S
     cards = [c for t in view.tricks for c in t]
     cantes = list(view.seen.cantes)
     while True:
-        who, legal = table.node()
+        who, legal = os_hand.node()
         if who == TERMINAL:
             raise PlayerError(f"seat {view.seat}'s view ends the hand: no {question} to choose")
         if calls:
             apply(ACTION_CALL + CALLS.index(calls.pop(0)))
         elif ACTION_QUIET in legal:
-            if cantes and cantes[0].seat == who and cantes[0].after_trick == len(table.hand.tricks):
+            done = len(os_hand.hand.tricks)
+            if cantes and cantes[0].seat == who and cantes[0].after_trick == done:
                 apply(ACTION_SING + cantes.pop(0).suit)
             elif who == view.seat and question == "sing" and not cards and not cantes:
                 return
             else:
                 apply(ACTION_QUIET)
-        elif cantes and cantes[0].after_trick <= len(table.hand.tricks):
+        elif cantes and cantes[0].after_trick <= len(os_hand.hand.tricks):
             k = cantes[0]
             raise PlayerError(f"seat {view.seat}'s view: seat {k.seat}'s cante after trick "
                               f"{k.after_trick} is not where the game asks for it")
@@ -448,7 +450,7 @@ def openspiel():
 
 def _classes(pyspiel):
     """The game's OpenSpiel classes (OpenSpiel's base classes exist only once it is
-    imported): thin shells around a :class:`Table`."""
+    imported): thin shells around an :class:`OpenSpielHand`."""
     game_type = pyspiel.GameType(
         short_name=GAME_NAME, long_name="Cuatrola (one hand, cuatrola-solver's rules engine)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
@@ -480,7 +482,7 @@ def _classes(pyspiel):
             pass
 
         def string_from(self, state, player) -> str:
-            t = state._table
+            t = state._os_hand
             return (t.info_string(player + 1) if self.perfect_recall
                     else t.observation_string(player + 1))
 
@@ -501,50 +503,51 @@ def _classes(pyspiel):
             return Observer(bool(iig_obs_type and iig_obs_type.perfect_recall))
 
     class CuatrolaState(pyspiel.State):
-        """A state of the hand: a :class:`Table` (the engine's hand) in OpenSpiel's terms."""
+        """A state of the hand: an :class:`OpenSpielHand` (the engine's hand in OpenSpiel's
+        terms)."""
 
         def __init__(self, game):
             super().__init__(game)
-            self._table = Table(game.context)
+            self._os_hand = OpenSpielHand(game.context)
 
         def current_player(self):
-            who = self._table.who
+            who = self._os_hand.who
             return chance if who == CHANCE else terminal if who == TERMINAL else who - 1
 
         def _legal_actions(self, player):
-            return list(self._table.node()[1])
+            return list(self._os_hand.node()[1])
 
         def chance_outcomes(self):
-            cards = self._table.node()[1]
+            cards = self._os_hand.node()[1]
             return [(c, 1.0 / len(cards)) for c in cards]
 
         def _apply_action(self, action):
-            self._table.apply(int(action))
+            self._os_hand.apply(int(action))
 
         def _action_to_string(self, player, action):
-            text = self._table.action_text(int(action))
+            text = self._os_hand.action_text(int(action))
             return f"deal {text}" if player == chance else text
 
         def is_terminal(self):
-            return self._table.who == TERMINAL
+            return self._os_hand.who == TERMINAL
 
         def returns(self):
-            return self._table.returns()
+            return self._os_hand.returns()
 
         def __str__(self):
-            return str(self._table)
+            return str(self._os_hand)
 
         def resample_from_infostate(self, player_id, probability_sampler):
             """A state ``player_id`` cannot tell from this one, the hidden cards dealt
             again uniformly among the consistent deals with ``probability_sampler()``."""
             seat = int(player_id) + 1
-            want = self._table.info_string(seat)
+            want = self._os_hand.info_string(seat)
             game = self.get_game()
             for _ in range(MAX_DRAWS):
                 state = game.new_initial_state()
-                for a in self._table.resampled_actions(seat, probability_sampler):
+                for a in self._os_hand.resampled_actions(seat, probability_sampler):
                     state.apply_action(a)
-                if state._table.info_string(seat) == want:
+                if state._os_hand.info_string(seat) == want:
                     return state
             raise RuntimeError(f"no deal of {MAX_DRAWS} drawn gives seat {seat}'s "
                                f"information state: {want}")
@@ -589,7 +592,7 @@ def state_from_view(view: View, question: str, uniform: Callable[[], float]):
     rank = min(int(uniform() * total), total - 1)
     hands = [int(x) for x in k.dealt_hands(unrank_deals(k, np.array([rank], dtype=np.int64)))[0]]
     state = game.new_initial_state()
-    follow_view(state._table, state.apply_action, view, hands, question)
+    follow_view(state._os_hand, state.apply_action, view, hands, question)
     if state.current_player() != view.seat - 1:
         raise PlayerError(f"seat {view.seat}'s view replays to seat "
                           f"{state.current_player() + 1}'s turn")

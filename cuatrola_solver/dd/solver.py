@@ -25,7 +25,7 @@ import functools
 import os
 import sys
 import threading
-from typing import Hashable, Iterable, Sequence
+from typing import Callable, Hashable, Iterable, Sequence
 
 import numpy as np
 
@@ -41,6 +41,9 @@ __all__ = ["BACKEND", "OBJECTIVES", "solve", "solve_cards", "analyse_play", "sol
            "context_params", "set_tt_bits", "contract_rows", "solve_layouts",
            "card_figures", "HINT_FIGURES", "Evaluator", "search_order"]
 
+#: ``progress(done, total)``: called as the deals of a batch are searched
+Progress = Callable[[int, int], None]
+
 _OBJECTIVE_CODE = {name: i for i, name in enumerate(OBJECTIVES)}
 _BONUS_CODE = {"none": 0, "over_100": 1, "carbunco": 2}
 
@@ -52,11 +55,14 @@ MAX_MONTE = 10000
 DEFAULT_TT_BITS = 12
 #: a batch of at least BATCH_DEALS deals searches with larger tables, kept warm from one
 #: deal to the next: the points kinds' 2**BATCH_TT_BITS entries (32 MiB a thread), the
-#: tricks' 2**BATCH_TRICKS_BITS.  Consecutive layouts of an advice share most of their
-#: later tricks: online seat 2's exact solo, 252,252 layouts, 68.9M -> 13.9M nodes.
+#: tricks' 2**BATCH_TRICKS_BITS (16 MiB).  Consecutive layouts of an advice share most
+#: of their later tricks: online seat 2's exact solo, 252,252 layouts, 68.9M -> 13.9M
+#: nodes.  The points searches of a deal read its tricks search's entries (bounds and
+#: first leads), so a larger tricks table pays: the italiano dealer's paso, 756,756
+#: layouts, 71.8M nodes with 2**16 entries, 61.0M with 2**19 (CPU 0.90x).
 BATCH_DEALS = 4096
 BATCH_TT_BITS = 20
-BATCH_TRICKS_BITS = 16
+BATCH_TRICKS_BITS = 19
 #: a smaller batch in a ``slot`` of its own (solve_batch) keeps tables of 2**SLOT_TT_BITS
 #: entries from one call to the next: a sampled advice, its rounds of 1,000 deals a
 #: contract in turn, each contract in its slot (the default advice: 5.4M -> 4.3M nodes)
@@ -254,7 +260,8 @@ def analyse_play(pos: play.Position, rules: RuleSet, objective: str,
 
 def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence[int] = (),
                 objective: str = "tricks", workers: int | None = None,
-                return_nodes: bool = False, with_tricks: bool = False, slot: Hashable = None):
+                return_nodes: bool = False, with_tricks: bool = False, slot: Hashable = None,
+                progress: Progress | None = None):
     """Solve many deals from their first lead in one call.
 
     ``hands``: int array ``(n, 4)`` of the four hands' masks (seats 1-4); ``trumps``:
@@ -267,7 +274,9 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
     With ``return_nodes`` returns ``(..., nodes)``.  ``slot`` (any hashable name, e.g.
     the contract and declarer): calls in the same slot search with contexts of their own,
     whose tables stay warm from one call to the next whatever other calls search in
-    between (only the speed depends on it).
+    between (only the speed depends on it).  ``progress(done, n)`` is called as the
+    deals are searched (in the calling thread); an exception it raises stops the search
+    and is raised again.
     """
     code = _check(objective)
     hands = np.ascontiguousarray(hands, dtype=np.int64)
@@ -287,7 +296,8 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
     if objective == "margin" and not points_based(contract, rules):
         if with_tricks:
             tricks, nodes = solve_batch(hands, trumps, rules, contract, declarer, "tricks",
-                                        workers, return_nodes=True, slot=slot)
+                                        workers, return_nodes=True, slot=slot,
+                                        progress=progress)
             return result(nodes)
         return result(0)
     active = play.active_seats(declarer)
@@ -302,11 +312,14 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
             if with_tricks:
                 tricks[i], k = reference.solve_counted(pos, rules, "tricks")
                 nodes += k
+            if progress is not None:
+                progress(i + 1, n)
         return result(nodes)
     params = context_params(rules, contract, declarer, active, 0)
     return result(_in_threads(
         n, workers, 64, 4096,
-        lambda s, lo, hi: s.batch(params, hands, trumps, code, out, lo, hi, tricks), slot))
+        lambda s, lo, hi: s.batch(params, hands, trumps, code, out, lo, hi, tricks), slot,
+        progress))
 
 
 #: the fewest layouts card_figures puts in search_order first (below, the sort costs
@@ -410,38 +423,95 @@ def card_figures(pos: play.Position, hands, rules: RuleSet, workers: int | None 
 
 
 def _in_threads(n: int, workers: int | None, least: int, most: int, call,
-                slot: Hashable = None) -> int:
+                slot: Hashable = None, progress: Progress | None = None) -> int:
     """Run ``call(engine, lo, hi)`` over the deals ``0..n`` on ``workers`` threads (default:
     all cores), each with its own search context (of ``slot``); returns the sum of what
-    the calls return (nodes).  Chunks of ``least`` to ``most`` deals are handed out in
-    turn: no thread idles while another has a hard slice."""
+    the calls return (nodes).
+
+    Each thread searches a span of consecutive deals of its own, front to back in chunks
+    of ``least`` to ``most`` deals, so that its tables stay warm from one deal to the
+    next (neighbours in :func:`search_order` share their later tricks).  A thread whose
+    span is done takes the back half of the span with most left: none idles while
+    another has work.  ``progress(done, n)`` is called in the calling thread as chunks
+    are done; an exception it raises (a cancel) stops every thread at the end of its
+    chunk and is raised again here.  Only the speed depends on ``workers``."""
     workers = max(1, min(workers or os.cpu_count() or 1, n or 1))
     sizes = _sizes(n, slot)
-    if workers == 1:
-        return call(_engine(sizes, slot), 0, n)
+    if n >= BATCH_DEALS:
+        slot = None                 # warm from its own deals: no tables kept per slot
     size = max(least, min(most, n // (8 * workers)))
-    chunks = iter([(i, min(i + size, n)) for i in range(0, n, size)])
-    lock = threading.Lock()
+    if workers == 1:
+        engine = _engine(sizes, slot)
+        if progress is None:
+            return call(engine, 0, n)
+        nodes = 0
+        for lo in range(0, n, size):
+            nodes += call(engine, lo, min(lo + size, n))
+            progress(min(lo + size, n), n)
+        return nodes
+    spans = [[n * k // workers, n * (k + 1) // workers] for k in range(workers)]
+    changed = threading.Condition()
     counts = [0] * workers
+    done = [0]
     errors: list[BaseException] = []
+    running = [workers]
+
+    def next_chunk(k: int) -> tuple[int, int] | None:
+        """The next chunk of thread k (``changed`` held): from its span, else from the
+        back half of the largest span left."""
+        lo, hi = spans[k]
+        if lo >= hi:
+            victim = max(spans, key=lambda span: span[1] - span[0])
+            lo, hi = victim
+            if lo >= hi:
+                return None
+            cut = lo if hi - lo <= size else (lo + hi) // 2
+            victim[1] = cut
+            spans[k] = [cut, hi]
+            lo = cut
+        spans[k][0] = min(lo + size, hi)
+        return lo, spans[k][0]
 
     def work(k: int) -> None:
         s = _borrow(sizes, slot)
         try:
-            while not errors:
-                with lock:
-                    chunk = next(chunks, None)
+            while True:
+                with changed:
+                    chunk = None if errors else next_chunk(k)
                 if chunk is None:
                     break
-                counts[k] += call(s, chunk[0], chunk[1])
-        except BaseException as e:          # re-raised in the calling thread
-            errors.append(e)
+                nodes = call(s, *chunk)
+                with changed:
+                    counts[k] += nodes
+                    done[0] += chunk[1] - chunk[0]
+                    changed.notify()
+        except BaseException as e:          # raised again in the calling thread
+            with changed:
+                errors.append(e)
         finally:
             _give_back(s, slot)
+            with changed:
+                running[0] -= 1
+                changed.notify()
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(workers)]
+    threads = [threading.Thread(target=work, args=(k,), daemon=True) for k in range(workers)]
     for t in threads:
         t.start()
+    reported = 0
+    try:
+        while True:
+            with changed:
+                while running[0] and done[0] == reported:
+                    changed.wait()
+                now, alive = done[0], running[0]
+            if progress is not None and now != reported and not errors:
+                progress(now, n)
+            reported = now
+            if not alive:
+                break
+    except BaseException as e:              # a cancel: the threads stop after their chunk
+        with changed:
+            errors.append(e)
     for t in threads:
         t.join()
     if errors:

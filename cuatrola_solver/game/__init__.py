@@ -10,7 +10,7 @@ Nothing here knows of records, searches or models: every other layer stands on t
 - :mod:`.match` -- the score, the target, the caps on bids;
 - :mod:`.play` -- the rules of play as pure functions on masks (legal cards, tricks,
   cantes, what a legal card reveals), and the solver's :class:`~.play.Position`;
-- :mod:`.hand` -- :class:`~.hand.Hand`, the one rules engine, with any set of hands known;
+- :mod:`.hand` -- :class:`~.hand.HandState`, the one rules engine, with any set of hands known;
 - :mod:`.view` -- :class:`~.view.View`, exactly what one seat knows: what every answer takes;
 - :mod:`.constraints` -- what-if :class:`~.constraints.Constraints` a view may assume
   about the other hands ("3: void o", "4: >=2 triunfo").

@@ -61,6 +61,9 @@ RANK_ALIASES = {"s": Rank.SOTA, "j": Rank.SOTA, "c": Rank.CABALLO, "n": Rank.CAB
 SUIT_ALIASES = {"o": Suit.OROS, "c": Suit.COPAS, "e": Suit.ESPADAS, "b": Suit.BASTOS}
 
 NUM_CARDS = 20
+#: a set of cards as an int bitmask: bit ``c`` set for card ``c`` (a seat's cards, a suit,
+#: the cards played); the masks the engine, the solver and the hidden layer pass around
+CardMask = int
 FULL_DECK = (1 << NUM_CARDS) - 1
 SUIT_MASKS = tuple(0b11111 << (5 * s) for s in range(4))
 #: card points of every card, by card index
@@ -134,34 +137,34 @@ def format_cards(cards: Iterable[int]) -> str:
 
 # --- masks -------------------------------------------------------------------
 
-def mask_of(cards: Iterable[int]) -> int:
+def mask_of(cards: Iterable[int]) -> CardMask:
     m = 0
     for c in cards:
         m |= 1 << c
     return m
 
 
-def cards_of(mask: int) -> list[int]:
+def cards_of(mask: CardMask) -> list[int]:
     """The cards of a mask in canonical order (oros, copas, espadas, bastos; weakest first)."""
     return [c for c in range(NUM_CARDS) if mask >> c & 1]
 
 
-def iter_cards(mask: int) -> Iterator[int]:
+def iter_cards(mask: CardMask) -> Iterator[int]:
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
 
 
-def popcount(mask: int) -> int:
+def popcount(mask: CardMask) -> int:
     return bin(mask).count("1")
 
 
-def mask_points(mask: int) -> int:
+def mask_points(mask: CardMask) -> int:
     return sum(CARD_POINTS[c] for c in iter_cards(mask))
 
 
-def higher_in_suit(c: int) -> int:
+def higher_in_suit(c: int) -> CardMask:
     """Mask of the cards of ``c``'s suit that beat ``c``."""
     return SUIT_MASKS[c // 5] & ~((2 << c) - 1)
 

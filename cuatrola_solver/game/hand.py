@@ -1,6 +1,6 @@
 """One hand of cuatrola, from the deal to the result, with any set of hands known.
 
-:class:`Hand` is the rules engine: it takes the hands and the muestra, then the
+:class:`HandState` is the rules engine: it takes the hands and the muestra, then the
 auction (``bid``), the cards (``play``) and the cantes (``sing``) one by one, checking
 each against the :class:`~cuatrola_solver.game.rules.RuleSet`.  As in python-chess, a
 call, card or cante that cannot be made raises a ``ValueError`` subclass whose message
@@ -35,7 +35,7 @@ from .play import (SUIT_NAMES, Position, cante_mask, cante_points, cante_refusal
 from .rules import RuleSet, get_rules
 from .seats import Side
 
-__all__ = ["Hand", "Cante", "Play", "Renuncio", "CanteScore", "PointsBreakdown", "Result",
+__all__ = ["HandState", "Cante", "Play", "Renuncio", "CanteScore", "PointsBreakdown", "Result",
            "check_deal", "check_hands", "Locator"]
 
 #: ``at(*part)``: where a part of what is replayed was written (e.g. ``"game.txt, line 9,
@@ -295,7 +295,7 @@ def check_hands(hands: Sequence[Iterable[int] | None], muestra: int
     return tuple(masks)
 
 
-class Hand:
+class HandState:
     """A hand in progress: auction, then play (with cantes between tricks).
 
     ``hands[i]`` is seat ``i + 1``'s five dealt cards, or None when it is not known.
@@ -336,11 +336,11 @@ class Hand:
         """True when every hand is known (the whole table)."""
         return all(k is not None for k in self.known)
 
-    def copy(self) -> "Hand":
+    def copy(self) -> "HandState":
         """An independent copy (a search's branch): calls, cards and cantes played on it
         leave this hand as it is.  Cheaper than replaying the history: the immutable
         parts (the rules, the position, the deal, each play) are shared."""
-        new = Hand.__new__(Hand)
+        new = HandState.__new__(HandState)
         new.__dict__.update(self.__dict__)
         new.auction = self.auction.copy()
         new.tricks = list(self.tricks)          # a complete trick is never changed
@@ -589,7 +589,7 @@ class Hand:
     # --- replaying what was written down -----------------------------------------------
     def replay(self, calls: Sequence[str] | None, tricks: Sequence[Sequence[int]] = (),
                cantes: Sequence[Cante] = (), *, at: Locator | None = None,
-               complete_auction: bool = True) -> "Hand":
+               complete_auction: bool = True) -> "HandState":
         """Play the calls, the tricks (each from its leader; the last may be incomplete)
         and the cantes (each after its trick) into this hand, checking each; returns the
         hand.  ``calls`` None means all passed.  With ``complete_auction`` False the calls
@@ -660,3 +660,8 @@ class Hand:
                               f"{k.after_trick}, but the record has only {done} complete "
                               f"trick{'' if done == 1 else 's'}")
         return self
+
+
+#: the rules engine's name before 0.3, when "hand" also meant a seat's cards
+#: (docs/architecture.md, "One word per concept"); kept so that code written for it runs
+Hand = HandState

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Sequence
 
-from .cards import SUIT_MASKS, Rank, card, higher_in_suit, mask_points
+from .cards import SUIT_MASKS, CardMask, Rank, card, higher_in_suit, mask_points
 from .rules import CONTRACT_VALUE, SOLO_TRICKS_GOAL, TRICKS_GOAL
 from .seats import Side
 
@@ -63,7 +63,7 @@ def _highest_of_suit(trick: Sequence[int], suit: int) -> int:
     return max((c for c in trick if c // 5 == suit), default=-1)
 
 
-def legal_mask(hand: int, trick: Sequence[int], trump: int,
+def legal_mask(hand: CardMask, trick: Sequence[int], trump: int,
                beat_led_after_trump: bool, free_when_cannot_overtrump: bool) -> int:
     """The cards of ``hand`` that may be played to ``trick`` (docs/rules.md section 2)."""
     if not trick:
@@ -87,7 +87,7 @@ def legal_mask(hand: int, trick: Sequence[int], trump: int,
     return hand if free_when_cannot_overtrump else trumps
 
 
-def renuncio_obligation(hand: int, trick: Sequence[int], trump: int, c: int) -> str:
+def renuncio_obligation(hand: CardMask, trick: Sequence[int], trump: int, c: int) -> str:
     """The obligation broken by playing illegal card ``c`` (docs/rules.md 2 and 8.12)."""
     led = trick[0] // 5
     if hand & SUIT_MASKS[led]:
@@ -162,7 +162,7 @@ class Position:
     """
 
     trump: int
-    hands: tuple[int, int, int, int]
+    hands: tuple[CardMask, CardMask, CardMask, CardMask]
     active: tuple[bool, bool, bool, bool]
     contract: str
     declarer: tuple[int, ...]

@@ -5,9 +5,9 @@ cards, the muestra, its seat, the rules and the match score, the calls, every ca
 played so far in order (who played each follows from the leaders), and the cantes.
 It holds nothing else, so a player (:mod:`cuatrola_solver.bots.players`) that receives a
 view has no way to reach the hidden cards.  Its :attr:`View.seen` is the hand as the seat
-has seen it: the one rules engine (:class:`~cuatrola_solver.game.hand.Hand`) with the
+has seen it: the one rules engine (:class:`~cuatrola_solver.game.hand.HandState`) with the
 other hands unknown, which checks all that can be checked from this side and finds the
-renuncios the play proves.  Views are made by projecting a :class:`Hand`
+renuncios the play proves.  Views are made by projecting a :class:`HandState`
 (:meth:`View.from_hand`, :meth:`View.on_turn`), for a seat about to speak
 (:meth:`View.bidding`), or by the notation layer from a record or the live input
 (:func:`~cuatrola_solver.notation.replay.view_of`,
@@ -25,9 +25,10 @@ from typing import Sequence
 
 from ..errors import IllegalPlayError, InconsistentDealError, NotationError, RecordError, quote
 from .auction import parse_auction
-from .cards import cards_of, format_card, format_cards, mask_of, parse_card, parse_cards, popcount, suit_of
+from .cards import (CardMask, cards_of, format_card, format_cards, mask_of,
+                    parse_card, parse_cards, popcount, suit_of)
 from .constraints import Constraints
-from .hand import Cante, Hand, Play, Renuncio
+from .hand import Cante, HandState, Play, Renuncio
 from .match import Score
 from .play import SUIT_NAMES, Position, legal_mask, seat_cante_options, side_of
 from .rules import RuleSet, get_rules
@@ -45,7 +46,7 @@ class View:
 
     rules: RuleSet
     seat: int
-    hand: int
+    hand: CardMask                # the seat's cards now
     muestra: int
     calls: tuple[str, ...] = ()
     tricks: tuple[tuple[int, ...], ...] = ()
@@ -81,14 +82,14 @@ class View:
         return self.order or tuple(cards_of(self.hand))
 
     @cached_property
-    def seen(self) -> Hand:
-        """The hand as this seat has seen it: a :class:`~cuatrola_solver.game.hand.Hand`
+    def seen(self) -> HandState:
+        """The hand as this seat has seen it: a :class:`~cuatrola_solver.game.hand.HandState`
         with the other hands unknown, the calls, cards and cantes replayed into it."""
         hands: list[int | None] = [None] * 4
         hands[self.seat - 1] = self.hand
         where = f"seat {self.seat}'s view: "
         try:
-            hand = Hand(hands, self.muestra, self.rules, self.score)
+            hand = HandState(hands, self.muestra, self.rules, self.score)
         except InconsistentDealError as e:
             raise InconsistentDealError(f"{where}{e}") from None
         return hand.replay(self.calls, self.tricks, self.cantes, at=lambda *part: where,
@@ -124,7 +125,7 @@ class View:
 
     @classmethod
     def from_hand(cls, hand, seat: int) -> "View":
-        """Project a :class:`~cuatrola_solver.game.hand.Hand` onto ``seat``."""
+        """Project a :class:`~cuatrola_solver.game.hand.HandState` onto ``seat``."""
         tricks = [tuple(c for _, c in t) for t in hand.tricks]
         if hand.current:
             tricks.append(tuple(c for _, c in hand.current))
@@ -133,7 +134,7 @@ class View:
 
     @classmethod
     def on_turn(cls, hand) -> "View":
-        """The view of the seat on turn in a :class:`~cuatrola_solver.game.hand.Hand` in
+        """The view of the seat on turn in a :class:`~cuatrola_solver.game.hand.HandState` in
         play (what ``hint`` answers for a full record); refused when there is no card to
         play: the auction not over, the hand over or decided by a renuncio."""
         if hand.pos is None:

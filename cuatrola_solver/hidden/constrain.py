@@ -20,20 +20,18 @@ card says it (played, in another known hand, ruled out by the seat's plays).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from ..errors import InconsistentDealError
 from ..game.cards import cards_of, format_cards, popcount
 from ..game.constraints import Constraint, Constraints
 from .deals import count_deals
+from .knowledge import Knowledge
 
-if TYPE_CHECKING:
-    from .knowledge import Knowledge
 
 __all__ = ["constrain"]
 
 
-def constrain(k: "Knowledge", constraints: Constraints) -> "Knowledge":
+def constrain(k: Knowledge, constraints: Constraints) -> Knowledge:
     """``k`` with every constraint applied, in order; raises
     :class:`InconsistentDealError` naming the first one after which no layout is left."""
     applied: list[Constraint] = []
@@ -54,8 +52,8 @@ def _cards(mask: int) -> str:
     return format_cards(cards_of(mask))
 
 
-def _apply(k: "Knowledge", c: Constraint, dealt: bool, base: "Knowledge",
-           before: list[Constraint]) -> "Knowledge":
+def _apply(k: Knowledge, c: Constraint, dealt: bool, base: Knowledge,
+           before: list[Constraint]) -> Knowledge:
     """``k`` with ``c`` applied; ``base`` is the knowledge before any constraint and
     ``before`` the constraints already applied (to say where a known card comes from)."""
     s = c.seat
@@ -101,7 +99,7 @@ def _apply(k: "Knowledge", c: Constraint, dealt: bool, base: "Knowledge",
                    hidden_counts=tuple(hidden))
 
 
-def _by_constraint(k: "Knowledge", s: int, cards: int, before: list[Constraint]) -> str:
+def _by_constraint(k: Knowledge, s: int, cards: int, before: list[Constraint]) -> str:
     """The earlier constraint about seat ``s`` whose set holds ``cards``."""
     for b in before:
         if b.seat == s and b.mask(k.trump) & cards:
@@ -109,7 +107,7 @@ def _by_constraint(k: "Knowledge", s: int, cards: int, before: list[Constraint])
     return "an earlier constraint"                      # not reached: a card comes from one
 
 
-def _known_why(k: "Knowledge", s: int, cards: int, base: "Knowledge",
+def _known_why(k: Knowledge, s: int, cards: int, base: Knowledge,
                before: list[Constraint]) -> str:
     """Where seat ``s``'s known ``cards`` are known from: the muestra, a cante, or an
     earlier constraint."""
@@ -120,8 +118,8 @@ def _known_why(k: "Knowledge", s: int, cards: int, base: "Knowledge",
     return f" (by the constraint {_by_constraint(k, s, cards, before)})"
 
 
-def _why_not(k: "Knowledge", c: Constraint, cards: int, now: int, free: int, most: int,
-             dealt: bool, base: "Knowledge", before: list[Constraint]) -> str:
+def _why_not(k: Knowledge, c: Constraint, cards: int, now: int, free: int, most: int,
+             dealt: bool, base: Knowledge, before: list[Constraint]) -> str:
     """Why seat ``c.seat`` cannot hold as many cards of the set as ``c`` asks: a card
     of a ``has`` that is played, in another known hand or ruled out by the seat's plays;
     else how many it can hold at most."""

@@ -21,15 +21,13 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import InconsistentDealError, NotationError
 from ..game.cards import FULL_DECK, NUM_CARDS, cards_of, popcount
+from .knowledge import Knowledge
 
-if TYPE_CHECKING:  # the knowledge module applies constraints with count_deals
-    from .knowledge import Knowledge
 
 __all__ = ["count_deals", "enumerate_deals", "unrank_deals", "sample_deals", "card_counts",
            "consistent_mask"]
@@ -39,7 +37,7 @@ _BITS = np.array([1 << c for c in range(NUM_CARDS)], dtype=np.uint32)
 # --- counting and ranking ---------------------------------------------------------------
 
 @dataclass(frozen=True)
-class _Table:
+class _CountingTable:
     """The counting table of one Knowledge.  ``counts[i, flat(state)]`` is the number of
     ways to deal pool cards ``i..`` to the three other seats from ``state``: their
     remaining capacities, each stored shifted by one so that capacity -1 is a row of
@@ -59,7 +57,7 @@ class _Table:
         return int(self.counts[0, self.start])
 
 
-_TABLES: dict[tuple, _Table] = {}
+_COUNTING_TABLES: dict[tuple, _CountingTable] = {}
 #: the most cells of one counting table (count constraints multiply its size)
 MAX_TABLE_CELLS = 1 << 24
 
@@ -86,14 +84,14 @@ def _count_dims(k: Knowledge, seats: tuple[int, ...], caps: tuple[int, ...],
     return tuple(sorted(out))
 
 
-def _table(k: Knowledge) -> _Table:
+def _counting_table(k: Knowledge) -> _CountingTable:
     pool = k.pool
     seats = tuple(s for s in range(4) if s != k.seat - 1)
     caps = tuple(k.hidden_counts[s] for s in seats)
     forb = tuple(k.forbidden[s] & pool for s in seats)
     dims_c = _count_dims(k, seats, caps, forb) if k.counts else ()
     key = (pool, seats, caps, forb, dims_c)
-    tab = _TABLES.get(key)
+    tab = _COUNTING_TABLES.get(key)
     if tab is not None:
         return tab
     cards = tuple(cards_of(pool))
@@ -136,10 +134,10 @@ def _table(k: Knowledge) -> _Table:
                                             if jj == j and m >> c & 1)
                           for j in range(3)) for c in cards)
     start = sum((c + 1) * st for c, st in zip(caps, strides))
-    tab = _Table(seats, cards, allowed, counts.reshape(n + 1, -1), offsets, start)
-    if len(_TABLES) > 256:
-        _TABLES.clear()
-    _TABLES[key] = tab
+    tab = _CountingTable(seats, cards, allowed, counts.reshape(n + 1, -1), offsets, start)
+    if len(_COUNTING_TABLES) > 256:
+        _COUNTING_TABLES.clear()
+    _COUNTING_TABLES[key] = tab
     return tab
 
 
@@ -154,7 +152,7 @@ def _branches(k: Knowledge) -> list[tuple[Knowledge, int]]:
     for _, need in k.not_both:
         entangled |= need & pool
     if not entangled:
-        return [(k, _table(k).total)]
+        return [(k, _counting_table(k).total)]
     others = [s for s in range(4) if s != k.seat - 1]
     cards = cards_of(entangled)
     out = []
@@ -171,7 +169,7 @@ def _branches(k: Knowledge) -> list[tuple[Knowledge, int]]:
         if not ok or any(need & ~known[s - 1] == 0 for s, need in k.not_both):
             continue
         sub = replace(k, known=tuple(known), hidden_counts=tuple(hidden), not_both=())
-        out.append((sub, _table(sub).total))
+        out.append((sub, _counting_table(sub).total))
     return out
 
 
@@ -205,7 +203,7 @@ def unrank_deals(k: Knowledge, ranks: np.ndarray) -> np.ndarray:
 
 
 def _unrank_product(k: Knowledge, ranks: np.ndarray) -> np.ndarray:
-    tab = _table(k)
+    tab = _counting_table(k)
     m = len(ranks)
     small = tab.total < 2 ** 31
     dtype = np.int32 if small else np.int64

@@ -47,7 +47,7 @@ from ..game.match import Score, check_score
 from ..game.rules import get_rules, rules_spec
 from ..game.view import View
 from ..models.charts import (CHARTS_VERSION, DOMAINS, LEVELS, CallStats, Cell, Chart,
-                             ChartSet, hand_class)
+                             ChartSet, hand_class, passed_before)
 from ..models.preset import Models
 from .records import json_lines, shown
 from .selfplay import Z95, connect_ray
@@ -104,8 +104,8 @@ class ChartSpec:
         sc = None if score is None else Score(*score)
         if sc is not None:
             check_score(rs, sc)
-        calls = tuple(parse_auction(auction if auction is not None else ["paso"] * (seat - 1),
-                                    seat, rs, sc).calls)
+        calls = tuple(parse_auction(auction if auction is not None
+                                    else list(passed_before(seat)), seat, rs, sc).calls)
         return cls(rules_spec(rs), seat, calls, None if score is None else tuple(score),
                    seed, samples, keep)
 

@@ -37,7 +37,7 @@ a seat played with two legal cards or more.
 - *Disambiguation*: at each decision, the number of layouts of the hidden cards
   consistent with what the seat on turn has seen (its own cards, the muestra, the
   calls, every card and cante before:
-  :func:`~cuatrola_solver.hidden.knowledge.knowledge_of` and
+  :func:`~cuatrola_solver.hidden.inference.knowledge_of` and
   :func:`~cuatrola_solver.hidden.deals.count_deals`), by baza: the median, the mean of
   its base-2 logarithm (the *bits* still hidden), the bits left as a share of the
   first baza's, and the share of decisions taken knowing every card (one layout).  The
@@ -83,11 +83,11 @@ from ..bots.players import parse_player
 from ..dd import solver
 from ..errors import LabError, quote
 from ..game.cards import format_card
-from ..game.hand import Hand
+from ..game.hand import HandState
 from ..game.play import SUIT_NAMES, side_of
 from ..game.view import View
 from ..hidden.deals import count_deals
-from ..hidden.knowledge import knowledge_of
+from ..hidden.inference import knowledge_of
 from ..notation.record import HandRecord
 from ..notation.replay import replay_cards
 from .records import LabRecord
@@ -172,7 +172,7 @@ def _calls(rec: HandRecord) -> list[str]:
     return list(rec.auction) if rec.auction is not None else ["paso"] * 4
 
 
-def dd_better(hand: Hand, card_a: int, card_b: int) -> str:
+def dd_better(hand: HandState, card_a: int, card_b: int) -> str:
     """Whose card keeps the better double-dummy result (``makes``) for the side of the
     seat on turn in ``hand`` (every hand known): ``a``, ``b`` or ``same``."""
     values = solver.solve_cards(hand.pos, hand.rules, "makes")
@@ -343,7 +343,7 @@ class HandFacts:
     decisions: tuple[tuple[int, int, int, bool], ...]
 
 
-def decision(hand: Hand) -> tuple[int, bool]:
+def decision(hand: HandState) -> tuple[int, bool]:
     """``(layouts, alike)`` of the seat on turn in ``hand`` (every hand known): the
     layouts of the hidden cards consistent with what that seat has seen, and whether
     every legal card gives the same double-dummy result (``makes``) on the actual

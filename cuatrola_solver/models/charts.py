@@ -35,16 +35,18 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Optional, Sequence
 
 from ..errors import ModelError
-from ..game.cards import SUIT_MASKS, popcount
+from ..game.cards import SUIT_MASKS, CardMask, popcount
+from ..game.match import Score
 from ..game.rules import RuleSet
 from .store import corrupt, data_path, read
 
 __all__ = ["HandClass", "Cell", "CallStats", "Chart", "ChartSet", "hand_class",
            "load_charts", "charts_path", "LEVELS", "DOMAINS", "ROWS", "COLUMNS",
-           "CHARTS_VERSION", "describe_key", "possible", "group_label"]
+           "CHARTS_VERSION", "describe_key", "possible", "group_label", "Situation",
+           "passed_before", "seat_after", "situation_asked", "SHIPPED_SITUATIONS"]
 
 CHARTS_VERSION = 1
 #: the levels of a class, coarsest first
@@ -68,7 +70,7 @@ class HandClass:
         return (self.trumps, self.tops, self.aces, self.voids)
 
 
-def hand_class(hand: int, trump: int) -> HandClass:
+def hand_class(hand: CardMask, trump: int) -> HandClass:
     """The class of the five cards ``hand`` (a mask) with ``trump`` the suit of the
     muestra."""
     trumps = hand & SUIT_MASKS[trump]
@@ -221,7 +223,7 @@ class Chart:
     min_hands: int
     measured: dict | None = None
 
-    def cell_of(self, hand: int, trump: int) -> Cell:
+    def cell_of(self, hand: CardMask, trump: int) -> Cell:
         """The cell a hand (mask of five cards) falls in."""
         return self.cell_at(hand_class(hand, trump).key)
 
@@ -304,6 +306,40 @@ class ChartSet:
                 "classes": list(LEVELS),
                 "charts": [c.to_dict() for c in self.charts],
                 "provenance": self.provenance}
+
+
+#: whom a chart is for: the seat about to speak, the calls of the seats before it, and
+#: the match score as (A, B) (None: the chart of the hand alone)
+Situation = tuple[int, tuple[str, ...], Optional[tuple[int, int]]]
+
+
+def passed_before(seat: int) -> tuple[str, ...]:
+    """The calls before ``seat`` when none are given: every seat before it passed (the
+    auctions of the shipped charts)."""
+    return ("paso",) * (seat - 1)
+
+
+def seat_after(calls: str) -> int:
+    """The seat about to speak after ``calls`` (one call a seat from seat 1, written as
+    text: ``"paso, solo"`` -> 3)."""
+    return len(calls.replace(",", " ").split()) + 1
+
+
+def situation_asked(seat: int | None, calls: Sequence[str] | None,
+                    score: Score | None) -> Situation | None:
+    """The chart asked for: ``seat`` (default 1) after ``calls`` (default: every seat
+    before it passed) at ``score``; None when neither a seat nor a score is given (then
+    every chart is asked for)."""
+    if seat is None and score is None:
+        return None
+    seat = seat or 1
+    return (seat, tuple(calls) if calls is not None else passed_before(seat),
+            None if score is None else (score.A, score.B))
+
+
+#: the situations of the shipped charts: every seat, all passed before it, no score
+SHIPPED_SITUATIONS: tuple[Situation, ...] = tuple((s, passed_before(s), None)
+                                                  for s in (1, 2, 3, 4))
 
 
 def charts_path(rules: RuleSet) -> Path:

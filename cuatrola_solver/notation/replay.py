@@ -2,7 +2,7 @@
 seat, the live input of a seat, a hand written back as a record.
 
 - :func:`replay` plays a :class:`~cuatrola_solver.notation.record.HandRecord` into one
-  :class:`~cuatrola_solver.game.hand.Hand` (with the hands the record leaves out unknown),
+  :class:`~cuatrola_solver.game.hand.HandState` (with the hands the record leaves out unknown),
   every error saying where in the record it is: the file, then the line and column of
   the text form or the field of the JSON form (:meth:`HandRecord.at`), then why, in
   players' terms.  :func:`replay_deal` is the same for what needs the whole deal
@@ -21,7 +21,7 @@ from typing import Iterator
 from ..errors import CuatrolaError, NotationError, RecordError, quote
 from ..game.auction import parse_call
 from ..game.cards import cards_of, format_cards, mask_of, parse_card, parse_cards, popcount
-from ..game.hand import Hand
+from ..game.hand import HandState
 from ..game.match import Score, check_score
 from ..game.rules import RuleSet, get_rules
 from ..game.seats import check_seat
@@ -31,7 +31,7 @@ from .record import HandRecord, read_play
 __all__ = ["replay", "replay_deal", "replay_cards", "view_of", "read_view", "record_of"]
 
 
-def replay(rec: HandRecord) -> Hand:
+def replay(rec: HandRecord) -> HandState:
     """The record replayed into the rules engine, checked call by call, card by card and
     cante by cante (hands the record leaves out are unknown: what can be checked from the
     seen side is).  Raises :class:`RecordError` saying where and why."""
@@ -41,13 +41,13 @@ def replay(rec: HandRecord) -> Hand:
         except CuatrolaError as e:
             raise RecordError(f"{rec.at('score')}{e}") from None
     try:
-        hand = Hand(rec.hands, rec.muestra, rec.rules, rec.score)
+        hand = HandState(rec.hands, rec.muestra, rec.rules, rec.score)
     except CuatrolaError as e:
         raise RecordError(f"{rec.at(*getattr(e, 'part', ()))}bad deal: {e}") from None
     return hand.replay(rec.auction, rec.tricks, rec.cantes, at=rec.at)
 
 
-def replay_deal(rec: HandRecord) -> Hand:
+def replay_deal(rec: HandRecord) -> HandState:
     """:func:`replay` of a record that gives every hand; one that does not is refused
     (what needs the whole deal: double dummy, the analysis, a result's points)."""
     if not rec.complete:
@@ -60,11 +60,11 @@ def replay_deal(rec: HandRecord) -> Hand:
     return replay(rec)
 
 
-def replay_cards(rec: HandRecord) -> Iterator[tuple[int, int, Hand, int]]:
+def replay_cards(rec: HandRecord) -> Iterator[tuple[int, int, HandState, int]]:
     """Yield ``(trick, position, hand, card)`` before each card of a record that
     :func:`replay_deal` has already checked, replaying it the same way: ``hand`` is one
-    :class:`Hand`, advanced after each yield (copy it to keep a position)."""
-    hand = Hand(rec.hands, rec.muestra, rec.rules, rec.score)
+    :class:`HandState`, advanced after each yield (copy it to keep a position)."""
+    hand = HandState(rec.hands, rec.muestra, rec.rules, rec.score)
     for call in (["paso"] * 4 if rec.auction is None else rec.auction):
         hand.bid(call)
     cantes = sorted(rec.cantes, key=lambda k: k.after_trick)
@@ -114,7 +114,7 @@ def read_view(hand: str, muestra: str, seat: int, auction: str | None = None,
     held = mask_of(cards)
     if len(cards) < 5:
         # the cards still held: add the ones this seat played
-        probe = Hand([None] * 4, m, rules, score).replay(
+        probe = HandState([None] * 4, m, rules, score).replay(
             calls, tricks, cantes, at=lambda *part: "--played: ", complete_auction=False)
         mine = mask_of(p.card for p in probe.plays if p.seat == seat)
         if held & mine:
@@ -128,7 +128,7 @@ def read_view(hand: str, muestra: str, seat: int, auction: str | None = None,
                 score)
 
 
-def record_of(source: Hand | View) -> HandRecord:
+def record_of(source: HandState | View) -> HandRecord:
     """The hand written as a record, the hands it does not know left unknown (of a view:
     what its seat has seen)."""
     hand = source.seen if isinstance(source, View) else source

@@ -1,4 +1,4 @@
-"""Builds the example records of this folder with the rules engine (``Hand``): seeded
+"""Builds the example records of this folder with the rules engine (``HandState``): seeded
 random deals, every card played double-dummy best for the seat on turn, cantes sung
 whenever a side may (the 40 first), except for the one fault each record is about.
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import copy
 
 import cuatrola_solver as cs
-from cuatrola_solver import Hand
+from cuatrola_solver import HandState
 
 HERE = Path(__file__).parent
 
@@ -27,7 +27,7 @@ def random_deal(rng: random.Random) -> tuple[list[list[int]], int]:
     return hands, hands[3][rng.randrange(5)]
 
 
-def card_values(hand: Hand) -> dict[int, dict]:
+def card_values(hand: HandState) -> dict[int, dict]:
     """Every legal card's double-dummy makes, game points and tricks, for the side of the
     seat on turn."""
     pos = hand.pos
@@ -40,13 +40,13 @@ def card_values(hand: Hand) -> dict[int, dict]:
             for c in per["makes"]}
 
 
-def best_card(hand: Hand) -> int:
+def best_card(hand: HandState) -> int:
     values = card_values(hand)
     return max(values, key=lambda c: (values[c]["makes"], values[c]["game_points"],
                                       values[c]["tricks"], -c))
 
 
-def sing_all(hand: Hand) -> None:
+def sing_all(hand: HandState) -> None:
     """After a trick: each side that may sing does (the trick winner's side first), the
     40 before a 20, the lower suit first, sung by the seat that holds it."""
     pos = hand.pos
@@ -61,7 +61,7 @@ def sing_all(hand: Hand) -> None:
             hand.sing(seat, suit)
 
 
-def play_out(hand: Hand, fault=None, stop_after_renuncio: int = 2) -> None:
+def play_out(hand: HandState, fault=None, stop_after_renuncio: int = 2) -> None:
     """Play to the end; ``fault(hand)`` may return a card to play instead of the best."""
     extra = None
     while not hand.is_over():
@@ -75,7 +75,7 @@ def play_out(hand: Hand, fault=None, stop_after_renuncio: int = 2) -> None:
 
 
 def renuncio_fault(kind: str, not_before: int = 1):
-    def fault(hand: Hand):
+    def fault(hand: HandState):
         if hand.trick_number < not_before:
             return None
         pos = hand.pos
@@ -89,7 +89,7 @@ def renuncio_fault(kind: str, not_before: int = 1):
     return fault
 
 
-def blunder_fault(hand: Hand):
+def blunder_fault(hand: HandState):
     """From trick 2: the first legal card that throws away a hand won double dummy and
     loses at least 30% winning chances on what the seat knows."""
     if hand.trick_number < 2 or getattr(hand, "_blundered", False):
@@ -112,13 +112,13 @@ def blunder_fault(hand: Hand):
 
 def new_hand(rng, rules, auction=None):
     hands, muestra = random_deal(rng)
-    hand = Hand(hands, muestra, rules)
+    hand = HandState(hands, muestra, rules)
     for call in auction or ["paso"] * 4:
         hand.bid(call)
     return hand
 
 
-def save(name: str, hand: Hand, comment: str) -> None:
+def save(name: str, hand: HandState, comment: str) -> None:
     rec = cs.record_of(hand)
     rec.comment = comment
     (HERE / f"{name}.txt").write_text(cs.write_text(rec), encoding="utf-8")
@@ -177,7 +177,7 @@ def main() -> None:
             continue
         auction = ["paso"] * 4
         auction[seat - 1] = "solo"
-        hand = Hand(hands, muestra, rules)
+        hand = HandState(hands, muestra, rules)
         for call in auction:
             hand.bid(call)
         play_out(hand)

@@ -1,5 +1,6 @@
-"""Playing out (playout.py), pinned by value (issue 17): who is asked what and when in
-a hand, where everyone sits in each hand of a match, the score and caps a match applies."""
+"""Playing out (cuatrola_solver.bots.playout), pinned by value: who is asked what and
+when in a hand, where everyone sits in each hand of a match, the score and caps a match
+applies."""
 
 from __future__ import annotations
 
@@ -10,14 +11,14 @@ from types import SimpleNamespace
 import pytest
 
 from cuatrola_solver.bots import playout
-from cuatrola_solver.game.cards import format_card, random_deal
-from cuatrola_solver.errors import CuatrolaError
-from cuatrola_solver.game.hand import Hand
-from cuatrola_solver.game.match import Score, bid_cap_reason, match_winner
 from cuatrola_solver.bots.players import parse_player
+from cuatrola_solver.bots.playout import (iter_match, play_hand, play_match, seat_of,
+                                          singing_order)
+from cuatrola_solver.errors import CuatrolaError, PlayerError
+from cuatrola_solver.game.cards import format_card, random_deal
+from cuatrola_solver.game.hand import HandState
+from cuatrola_solver.game.match import Score, bid_cap_reason, match_winner
 from cuatrola_solver.game.rules import get_rules
-from cuatrola_solver.errors import PlayerError
-from cuatrola_solver.bots.playout import iter_match, play_hand, play_match, seat_of, singing_order
 from cuatrola_solver.game.view import View
 from cuatrola_solver.notation.replay import replay_deal
 
@@ -201,7 +202,7 @@ def test_a_player_that_breaks_the_rules_is_named_with_its_seat():
 def test_a_card_the_seat_holds_but_may_not_play():
     """Seat 2 must follow suit (asistir): a card of another suit it holds is refused."""
     hands, muestra = random_deal(random.Random(348))
-    hand = Hand(hands, muestra, get_rules("online"))
+    hand = HandState(hands, muestra, get_rules("online"))
     for _ in range(4):
         hand.bid("paso")
     lead = hand.legal_cards()[0]

@@ -1,6 +1,6 @@
-"""The card-play model (issue 21): the weight it gives each hidden deal, counted by hand on
-small cases; the public contexts of the play are the ones the fit saw; its fit, file and
-command; what hint and the players read with it."""
+"""The card-play model (cuatrola_solver.models.cardplay): the weight it gives each
+hidden deal, counted by hand on small cases; the public contexts of the play are the ones
+the fit saw; its fit, file and command; what hint and the players read with it."""
 
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ from cuatrola_solver.advice.budget import Budget
 from cuatrola_solver.errors import ModelError
 from cuatrola_solver.game.cards import mask_of, parse_cards
 from cuatrola_solver.game.rules import get_rules
-from cuatrola_solver.hidden.knowledge import knowledge_of
 from cuatrola_solver.hidden.deals import sample_deals
+from cuatrola_solver.hidden.inference import knowledge_of
 from cuatrola_solver.lab import fit_cards
-from cuatrola_solver.models.cardplay import (FEATURE_NAMES, CardModel, card_weights,
+from cuatrola_solver.models.cardplay import (CardModel, FEATURE_NAMES, card_weights,
                                              context_at, contexts_of, features, load_model)
 from cuatrola_solver.models.preset import Models
 from cuatrola_solver.notation.replay import read_view, record_of, replay, replay_cards, view_of

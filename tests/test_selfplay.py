@@ -1,10 +1,8 @@
-"""The self-play lab's figures, pinned by value (issue 17).
-
-Two kinds of check: small cases worked out by hand (the ratio estimator's standard
-error, the Wilson interval, a summary fed made-up records), and every figure of a real
-tiny run recomputed from its JSON records by a few lines of plain Python, in both modes,
-with the line-ups' labels checked against who actually sat where.
-"""
+"""The self-play lab (cuatrola_solver.lab.selfplay): duplicate tournaments, workers,
+Ray, resume, bad input; how a run goes (its batches, their order on the way back, the
+bound on the work in flight, the time limit, joining a Ray cluster) with made-up boards
+and a stand-in for Ray; and its figures pinned by value, on small cases worked out by
+hand and on tiny real runs recomputed from their records."""
 
 from __future__ import annotations
 
@@ -12,28 +10,715 @@ import json
 import math
 import random
 import re
-from types import SimpleNamespace
+import socket
 from statistics import NormalDist
+from types import SimpleNamespace
 
 import pytest
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app
-from cuatrola_solver.lab import selfplay
-from cuatrola_solver.game.cards import random_deal
-from cuatrola_solver.game.hand import Hand
-from cuatrola_solver.lab.selfplay import LabConfig, Ratio, Summary
-from cuatrola_solver.errors import LabError, RecordError
-from cuatrola_solver.game.match import match_winner
 from cuatrola_solver.bots.players import parse_player
-from cuatrola_solver.notation.record import record_from_obj
-from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.bots.playout import iter_match, play_hand
+from cuatrola_solver.errors import RecordError
+from cuatrola_solver.game.cards import random_deal
+from cuatrola_solver.game.hand import HandState
+from cuatrola_solver.game.match import match_winner
+from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.game.view import View
+from cuatrola_solver.lab import selfplay
+from cuatrola_solver.lab.grpc_probe import ray_head_answer
+from cuatrola_solver.lab.selfplay import LabConfig, LabError, Ratio, Summary
+from cuatrola_solver.notation.record import read_json, record_from_obj
 from cuatrola_solver.notation.replay import replay_deal
 
-Z = 1.959964
 runner = CliRunner()
+
+CHEAP = "pimc:samples=4,bid=heuristic"
+
+
+def cli(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def lines(path) -> list[dict]:
+    return [json.loads(x) for x in open(path, encoding="utf-8")]
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    """A small duplicate tournament, one process: 3 deals, heuristic against cheap pimc."""
+    path = tmp_path_factory.mktemp("lab") / "one.jsonl"
+    config = LabConfig.make("heuristic", CHEAP, seed=5, count=3, odds_samples=20)
+    summary = selfplay.run(config, str(path), workers=1)
+    return config, path, summary
+
+
+def test_duplicate_plays_each_deal_twice_with_the_lineups_swapped(small):
+    config, path, summary = small
+    recs = lines(path)
+    assert len(recs) == 6 and summary.boards == 3 and summary.hands == 6
+    for i in range(3):
+        first, second = recs[2 * i], recs[2 * i + 1]
+        assert first["lab"]["deal"] == second["lab"]["deal"] == i
+        assert (first["lab"]["play"], second["lab"]["play"]) == (0, 1)
+        assert first["hands"] == second["hands"] and first["muestra"] == second["muestra"]
+        assert first["lab"]["lineup"] == {"A": "heuristic", "B": CHEAP}
+        assert second["lab"]["lineup"] == {"A": CHEAP, "B": "heuristic"}
+        # every bid decision carries the advisor's odds over 20 deals
+        assert [b["seat"] for b in first["lab"]["bids"]] == [1, 2, 3, 4]
+        for b in first["lab"]["bids"]:
+            assert b["odds"]["by"] == "advisor" and b["odds"]["samples"] == 20
+            assert {o["bid"] for o in b["odds"]["options"]} >= {"paso", "solo"}
+    # the deals differ from each other
+    assert len({json.dumps(r["hands"]) for r in recs}) == 3
+
+
+def test_records_are_schema_1_records_that_check_and_analyze_read(small, tmp_path):
+    _, path, _ = small
+    first = open(path, encoding="utf-8").readline()
+    rec = read_json(first, "line 1")
+    assert rec.complete and rec.auction is not None
+    one = tmp_path / "one.json"
+    one.write_text(first)
+    for command in ("check", "analyze"):
+        r = cli(command, str(one), "--json")
+        assert r.exit_code == 0, r.output
+    # only the documented extension is skipped: a misspelt field is still refused
+    obj = json.loads(first)
+    obj["auctoin"] = obj.pop("auction")
+    with pytest.raises(RecordError, match="auctoin"):
+        record_from_obj(obj)
+
+
+def test_one_and_two_workers_write_the_same_records(small, tmp_path):
+    config, path, summary = small
+    two = tmp_path / "two.jsonl"
+    s2 = selfplay.run(config, str(two), workers=2, batch=1)
+    assert two.read_bytes() == path.read_bytes()
+    assert s2.to_dict() == summary.to_dict()
+
+
+def test_the_same_lineup_on_both_sides_plays_each_deal_once(monkeypatch):
+    config = LabConfig.make("heuristic", "heuristic", seed=2, count=4, odds_samples=0)
+    once = [json.loads(x) for x in selfplay.run_batch(config, 0, 4)]
+    assert [r["lab"]["play"] for r in once] == [0] * 4
+    s = selfplay.run(config, workers=1).to_dict()
+    assert s["boards"] == 4 and s["hands"] == 4
+    # the second play would have repeated the first
+    monkeypatch.setattr(LabConfig, "plays", property(lambda self: (0, 1)))
+    twice = [json.loads(x) for x in selfplay.run_batch(config, 0, 4)]
+    for r0, r1 in zip(twice[::2], twice[1::2]):
+        for r in (r0, r1):
+            del r["lab"]["play"]
+        assert r0 == r1
+
+
+def test_a_time_limit_starts_no_new_batch(tmp_path):
+    config = LabConfig.make("heuristic", "random", count=50, odds_samples=0)
+    out = tmp_path / "t.jsonl"
+    s = selfplay.run(config, str(out), workers=1, time_limit=0)
+    assert s.boards == 0 and s.played == 0 and out.read_text() == ""
+
+
+def test_summary_counts_the_points_of_each_lineup():
+    config = LabConfig.make("heuristic", "random", seed=3, count=5, odds_samples=0)
+    out = selfplay.run_batch(config, 0, 5)
+    s = selfplay.run(config, workers=1)
+    pts = {"a": 0, "b": 0}
+    for line in out:
+        obj = json.loads(line)
+        winner = obj["lab"]["result"]["winner"]
+        pts["a" if obj["lab"]["lineup"][winner] == "heuristic" else "b"] += \
+            obj["lab"]["result"]["game_points"]
+    d = s.to_dict()
+    assert d["points_per_hand"]["a"]["mean"] == pytest.approx(pts["a"] / 10)
+    assert d["points_per_hand"]["b"]["mean"] == pytest.approx(pts["b"] / 10)
+    assert d["points_per_hand"]["difference"]["mean"] == pytest.approx((pts["a"] - pts["b"]) / 10)
+    assert sum(r["bid"] for r in d["contracts"]) == 10
+
+
+def test_pimc_bidder_records_the_odds_it_bid_on():
+    config = LabConfig.make("pimc:samples=4,bid_samples=30", "heuristic", seed=1, count=1,
+                            odds_samples=0)
+    for line in selfplay.run_batch(config, 0, 1):
+        obj = json.loads(line)
+        for b in obj["lab"]["bids"]:
+            pimc = obj["lab"]["lineup"]["A" if b["seat"] % 2 else "B"].startswith("pimc")
+            if pimc:
+                assert b["odds"]["by"] == "bidder" and b["odds"]["samples"] == 30
+                assert b["call"] == b["odds"]["advice"]
+            else:
+                assert b["odds"] is None       # odds_samples=0: no odds for others
+
+
+def test_forced_auctions_cycle_over_the_deals():
+    config = LabConfig.make("heuristic", "random", seed=1, count=2, odds_samples=0,
+                            auctions=["paso paso paso paso", "paso solo paso paso"])
+    recs = [json.loads(x) for x in selfplay.run_batch(config, 0, 2)]
+    assert [r["auction"] for r in recs] == [["paso"] * 4] * 2 + [["paso", "solo", "paso", "paso"]] * 2
+    # a forced call is not the bidder's: a pimc bidder's own odds are not recorded as such
+    forced = LabConfig.make("pimc:samples=4,bid_samples=20", "random", seed=1, count=1,
+                            odds_samples=0, auctions=["paso solo paso paso"])
+    for line in selfplay.run_batch(forced, 0, 1):
+        assert all(b["odds"] is None for b in json.loads(line)["lab"]["bids"])
+    with pytest.raises(LabError, match="bad auction"):
+        LabConfig.make("heuristic", "heuristic", auctions=["solo solo paso paso"])
+    with pytest.raises(LabError, match="4 calls"):
+        LabConfig.make("heuristic", "heuristic", auctions=["paso"])
+
+
+def test_matches_are_played_in_duplicate():
+    config = LabConfig.make("heuristic", "random", seed=4, mode="matches", count=1,
+                            odds_samples=0)
+    recs = [json.loads(x) for x in selfplay.run_batch(config, 0, 1)]
+    plays = [[r for r in recs if r["lab"]["play"] == p] for p in (0, 1)]
+    for p, hands in enumerate(plays):
+        assert [r["lab"]["hand"] for r in hands] == list(range(len(hands)))
+        assert hands[-1]["lab"]["last"] and not any(r["lab"].get("last") for r in hands[:-1])
+        # the same deals, hand by hand, as long as both matches last
+    for r0, r1 in zip(*plays):
+        assert r0["hands"] == r1["hands"]
+        assert r0["lab"]["lineup"] == {"A": r1["lab"]["lineup"]["B"], "B": r1["lab"]["lineup"]["A"]}
+    s = selfplay.run(config, workers=1).to_dict()
+    assert s["matches_won"]["matches"] == 2
+    assert s["hands"] == len(recs)
+
+
+# --- resume -------------------------------------------------------------------------
+
+def test_resume_after_a_cut_file_replays_only_the_unfinished_boards(small, tmp_path, monkeypatch):
+    config, path, summary = small
+    full = path.read_bytes()
+    cut = tmp_path / "cut.jsonl"
+    text = full.decode()
+    # boards 0 and 1 complete, then half a line of board 2
+    keep = text.split("\n")
+    cut.write_text("\n".join(keep[:4]) + "\n" + keep[4][:100])
+    played = []
+    real = selfplay.play_board
+    monkeypatch.setattr(selfplay, "play_board", lambda c, i: played.append(i) or real(c, i))
+    s = selfplay.run(config, str(cut), workers=1, resume=True)
+    assert played == [2]
+    assert cut.read_bytes() == full
+    assert s.to_dict() == summary.to_dict() and s.played == 2
+
+
+def test_resume_extends_a_run_and_a_finished_run_plays_nothing(small, tmp_path):
+    config, path, summary = small
+    part = tmp_path / "part.jsonl"
+    selfplay.run(config.with_count(2), str(part), workers=1)
+    s = selfplay.run(config, str(part), workers=1, resume=True)
+    assert part.read_bytes() == path.read_bytes() and s.played == 2
+    again = selfplay.run(config, str(part), workers=1, resume=True)
+    assert again.played == 0 and again.to_dict() == summary.to_dict()
+
+
+def test_resume_refuses_another_configuration(small, tmp_path):
+    config, path, _ = small
+    other = tmp_path / "other.jsonl"
+    other.write_bytes(path.read_bytes())
+    r = cli("selfplay", "--a", "heuristic", "--b", CHEAP, "--hands", "3", "--seed", "6",
+            "--odds-samples", "20", "--out", str(other), "--resume", "--workers", "1")
+    assert r.exit_code == 2
+    assert "from another configuration" in r.output and "seed" in r.output
+    assert len(r.output.strip().splitlines()) == 1
+
+
+def test_an_existing_out_file_is_not_overwritten(small, tmp_path):
+    _, path, _ = small
+    r = cli("selfplay", "--a", "heuristic", "--b", "random", "--hands", "1", "--out", str(path))
+    assert r.exit_code == 2 and "--resume" in r.output
+
+
+# --- the command line -------------------------------------------------------------------
+
+def test_selfplay_command_json_summary_and_records(tmp_path):
+    out = tmp_path / "run.jsonl"
+    r = cli("selfplay", "--a", "heuristic", "--b", "random", "--hands", "4", "--seed", "9",
+            "--workers", "1", "--odds-samples", "0", "--out", str(out), "--json")
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.stdout.strip().splitlines()[-1])
+    assert summary["schema"] == 1 and summary["boards"] == 4 and summary["hands"] == 8
+    assert len(lines(out)) == 8
+    human = cli("selfplay", "--a", "heuristic", "--b", "random", "--hands", "2",
+                "--workers", "1", "--odds-samples", "0")
+    assert human.exit_code == 0 and "a - b" in human.stdout and "contract" in human.stdout
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--a", "genius", "--b", "random"], "unknown player"),
+    (["--a", "pimc:samples=x", "--b", "random"], "bad value"),
+    (["--a", "pimc:depth=3", "--b", "random"], "bad option"),
+    (["--a", "heuristic", "--b", "random", "--hands", "2", "--matches", "1"], "either"),
+    (["--a", "heuristic", "--b", "random", "--auction", "paso solo"], "4 calls"),
+    (["--a", "heuristic", "--b", "random", "--resume"], "--out"),
+    (["--a", "heuristic", "--b", "random", "--ray", "127.0.0.1:1"], "does not answer"),
+    (["--a", "heuristic", "--b", "random", "--ray", "nowhere"], "bad Ray address"),
+])
+def test_bad_input_exits_2_with_one_line(args, words):
+    r = cli("selfplay", "--hands", "1", *args)
+    assert r.exit_code == 2, r.output
+    assert words in r.output and len(r.output.strip().splitlines()) == 1
+
+
+def test_an_address_that_is_not_a_ray_head_is_refused_at_once():
+    """A port that answers, but not gRPC: Ray itself would retry for minutes."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+
+    def answer():
+        conn, _ = server.accept()
+        conn.recv(100)
+        conn.sendall(b"HTTP/1.0 400 Bad Request\r\n\r\n")
+        conn.close()
+
+    threading.Thread(target=answer, daemon=True).start()
+    port = server.getsockname()[1]
+    try:
+        r = cli("selfplay", "--a", "heuristic", "--b", "random", "--hands", "1",
+                "--ray", f"127.0.0.1:{port}")
+    finally:
+        server.close()
+    assert r.exit_code == 2 and "not as a Ray head" in r.output
+
+
+@pytest.fixture
+def no_ray(monkeypatch):
+    """``import ray`` fails, as where Ray is not installed."""
+    import builtins
+    real = builtins.__import__
+
+    def refuse(name, *a, **k):
+        if name == "ray":
+            raise ImportError("no ray")
+        return real(name, *a, **k)
+
+    monkeypatch.setattr(builtins, "__import__", refuse)
+
+
+def test_ray_missing_is_bad_input(no_ray):
+    with pytest.raises(LabError, match=r"needs Ray"):
+        selfplay.connect_ray("auto")
+
+
+# --- Ray --------------------------------------------------------------------------------
+
+@pytest.mark.ray
+def test_ray_gives_the_local_run_record_for_record(small, tmp_path):
+    ray = pytest.importorskip("ray")
+    config, path, summary = small
+    out = tmp_path / "ray.jsonl"
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR",
+             log_to_driver=False)
+    try:
+        host, port = ray.get_runtime_context().gcs_address.rsplit(":", 1)
+        assert selfplay._speaks_grpc(host, int(port))     # the check of --ray ray://...
+        assert ray_head_answer(host, int(port)) is None    # the check of --ray HOST:PORT
+        s = selfplay.run(config, str(out), ray="auto", batch=1)
+    finally:
+        ray.shutdown()
+    assert out.read_bytes() == path.read_bytes()
+    assert s.to_dict() == summary.to_dict()
+
+
+# --- how a run goes, with made-up boards and a stand-in for Ray -----------------------
+
+#: real hands, to which made-up ``lab`` fields are added (resume reads them as records)
+REAL = [{k: v for k, v in json.loads(x).items() if k != "lab"} for x in selfplay.run_batch(
+    LabConfig.make("heuristic", "random", seed=1, count=2, odds_samples=0), 0, 2)]
+
+
+def _board_lines(config, i):
+    """Made-up records of board i: both plays, a few points each (as Summary reads them)."""
+    out = []
+    for play in config.plays:
+        hands = 1 if config.mode == "hands" else 1 + (i + play) % 3
+        for k in range(hands):
+            d = {"config": config.key(), "deal": i, "play": play,
+                 "result": {"winner": "AB"[(i + k) % 2], "game_points": 1 + (i * 7 + k) % 4}}
+            if config.mode == "matches":
+                d["hand"] = k
+                if k == hands - 1:
+                    d["last"] = True
+            out.append(json.dumps({**REAL[(i + k) % len(REAL)], "lab": d}))
+    return out
+
+
+@pytest.fixture
+def fake_boards(monkeypatch):
+    """run_batch gives made-up records; the boards it was asked for are noted."""
+    asked = []
+
+    def fake(config, start, stop):
+        asked.append((start, stop))
+        return [x for i in range(start, stop) for x in _board_lines(config, i)]
+
+    monkeypatch.setattr(selfplay, "run_batch", fake)
+    return asked
+
+
+@pytest.fixture
+def real_boards(monkeypatch):
+    """run_batch plays the boards (resume checks every record it reads as ``check`` does,
+    and its deal and seed against the run's); the boards it was asked for are noted."""
+    asked = []
+    real = selfplay.run_batch
+
+    def spy(config, start, stop):
+        asked.append((start, stop))
+        return real(config, start, stop)
+
+    monkeypatch.setattr(selfplay, "run_batch", spy)
+    return asked, real
+
+
+def _summary_of(config, lines):
+    s = Summary(config)
+    for x in lines:
+        s.feed(json.loads(x))
+    return s.to_dict()
+
+
+def _all_lines(config, stop, start=0):
+    return [x for i in range(start, stop) for x in _board_lines(config, i)]
+
+
+@pytest.mark.parametrize("mode, count, workers, batch, steps", [
+    # by default about four batches a worker, at most 8 boards of hands (1 of matches)
+    ("hands", 10, 1, None, [3, 6, 9, 10]),
+    ("hands", 100, 1, None, list(range(8, 100, 8)) + [100]),
+    ("hands", 30, 3, None, list(range(3, 31, 3))),
+    ("hands", 3, 2, None, [1, 2, 3]),
+    ("matches", 3, 1, None, [1, 2, 3]),
+    ("matches", 12, 1, None, list(range(1, 13))),
+    ("hands", 10, 1, 4, [4, 8, 10]),
+])
+def test_the_batches_of_a_run_and_its_progress(fake_boards, fake_pool, mode, count, workers,
+                                               batch, steps, tmp_path):
+    config = LabConfig.make("heuristic", "random", mode=mode, count=count)
+    out = tmp_path / "run.jsonl"
+    progress = []
+    s = selfplay.run(config, str(out), workers=workers, batch=batch,
+                progress=lambda done, total: progress.append((done, total)))
+    assert progress == [(d, count) for d in steps]
+    assert sorted(fake_boards) == list(zip([0] + steps[:-1], steps))
+    lines = _all_lines(config, count)
+    assert out.read_text(encoding="utf-8") == "".join(x + "\n" for x in lines)
+    assert s.to_dict() == _summary_of(config, lines)
+    assert s.played == len(lines) and s.boards == count
+
+
+def test_the_default_number_of_workers_is_the_machines(fake_boards, fake_pool, monkeypatch):
+    config = LabConfig.make("heuristic", "random", count=24)
+    monkeypatch.setattr(selfplay.os, "cpu_count", lambda: 3)
+    progress = []
+    selfplay.run(config, progress=lambda done, total: progress.append(done))
+    assert fake_pool.workers == [3] and progress == list(range(2, 25, 2))
+    monkeypatch.setattr(selfplay.os, "cpu_count", lambda: None)       # unknown: one, here
+    selfplay.run(config, progress=lambda done, total: progress.append(done))
+    assert fake_pool.workers == [3]
+
+
+class _FakePool:
+    """A process pool that runs a task when its result is asked for, and hands back the
+    newest finished task first: the batches come back out of order."""
+
+    def __init__(self):
+        self.workers, self.live, self.most, self.submitted = [], 0, 0, 0
+
+    def __call__(self, workers, mp_context=None):
+        assert mp_context.get_start_method() == "spawn"
+        self.workers.append(workers)
+        return self
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def submit(self, fn, *args):
+        self.live += 1
+        self.most = max(self.most, self.live)
+        self.submitted += 1
+        return _FakeFuture(self, self.submitted, fn, args)
+
+    def wait(self, pending, return_when=None):
+        import concurrent.futures
+        assert return_when == concurrent.futures.FIRST_COMPLETED
+        newest = max(pending, key=lambda f: f.order)
+        return {newest}, set(pending) - {newest}
+
+
+class _FakeFuture:
+    def __init__(self, pool, order, fn, args):
+        self.pool, self.order, self.fn, self.args = pool, order, fn, args
+
+    def result(self):
+        self.pool.live -= 1
+        return self.fn(*self.args)
+
+
+@pytest.fixture
+def fake_pool(monkeypatch):
+    import concurrent.futures
+    pool = _FakePool()
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", pool)
+    monkeypatch.setattr(concurrent.futures, "wait", pool.wait)
+    return pool
+
+
+@pytest.mark.parametrize("workers", [2, 3])
+def test_batches_that_come_back_out_of_order_are_written_in_order(fake_boards, fake_pool,
+                                                                   workers, tmp_path):
+    config = LabConfig.make("heuristic", "random", count=20)
+    out = tmp_path / "run.jsonl"
+    s = selfplay.run(config, str(out), workers=workers, batch=1)
+    lines = _all_lines(config, 20)
+    assert out.read_text(encoding="utf-8") == "".join(x + "\n" for x in lines)
+    assert s.to_dict() == _summary_of(config, lines)
+    # each worker has at most AHEAD batches in flight: memory does not grow with the run
+    assert fake_pool.workers == [workers] and fake_pool.most == selfplay.AHEAD * workers
+
+
+def test_one_worker_plays_here(fake_boards, fake_pool, tmp_path):
+    config = LabConfig.make("heuristic", "random", count=5)
+    selfplay.run(config, workers=1, batch=2)
+    assert fake_pool.workers == [] and fake_boards == [(0, 2), (2, 4), (4, 5)]
+
+
+def test_a_time_limit_stops_between_batches(fake_boards, monkeypatch):
+    clock = iter(range(100))
+    monkeypatch.setattr(selfplay.time, "monotonic", lambda: next(clock))
+    # started at 0: batches are started at 1 and 2, not at 3 (the limit, 3 s, is reached)
+    assert list(selfplay._until(range(10), 3)) == [0, 1]
+    assert list(selfplay._until(range(4), None)) == [0, 1, 2, 3]
+    clock = iter(range(100))
+    config = LabConfig.make("heuristic", "random", count=10)
+    s = selfplay.run(config, workers=1, batch=2, time_limit=2.5)
+    assert fake_boards == [(0, 2), (2, 4)] and s.boards == 4
+
+
+def test_resume_plays_the_rest_in_batches_from_where_the_file_ends(real_boards, tmp_path):
+    asked, run_batch = real_boards
+    config = LabConfig.make("heuristic", "random", mode="matches", count=7, odds_samples=0)
+    out = tmp_path / "run.jsonl"
+    selfplay.run(config.with_count(3), str(out), workers=1)
+    asked.clear()
+    progress = []
+    s = selfplay.run(config, str(out), workers=1, resume=True, batch=3,
+                     progress=lambda done, total: progress.append((done, total)))
+    assert asked == [(3, 6), (6, 7)] and progress == [(6, 7), (7, 7)]
+    lines = run_batch(config, 0, 7)
+    assert out.read_text(encoding="utf-8") == "".join(x + "\n" for x in lines)
+    assert s.to_dict() == _summary_of(config, lines)
+    assert s.played == len(run_batch(config, 3, 7))
+    # by default the batches are sized on the boards left to play: 16 of 20, 4 a batch
+    hands = LabConfig.make("heuristic", "random", count=20, odds_samples=0)
+    out = tmp_path / "hands.jsonl"
+    selfplay.run(hands.with_count(4), str(out), workers=1)
+    asked.clear()
+    selfplay.run(hands, str(out), workers=1, resume=True)
+    assert asked == [(4, 8), (8, 12), (12, 16), (16, 20)]
+
+
+def test_a_finished_run_resumed_needs_no_cluster(real_boards, monkeypatch, tmp_path):
+    config = LabConfig.make("heuristic", "random", count=3, odds_samples=0)
+    out = tmp_path / "run.jsonl"
+    selfplay.run(config, str(out), workers=1)
+
+    def no_ray():
+        raise AssertionError("Ray asked for")
+    monkeypatch.setattr(selfplay, "_import_ray", no_ray)
+    again = selfplay.run(config, str(out), ray="auto", resume=True)
+    assert again.played == 0 and again.boards == 3 and real_boards[0] == [(0, 1), (1, 2), (2, 3)]
+
+
+def test_the_files_a_run_refuses_and_the_ones_it_takes(fake_boards, tmp_path):
+    config = LabConfig.make("heuristic", "random", count=2)
+    out = tmp_path / "run.jsonl"
+    out.write_text("x")
+    with pytest.raises(LabError) as e:
+        selfplay.run(config, str(out), workers=1)
+    assert str(e.value) == f"{out} exists: add --resume to continue it, or give another --out"
+    with pytest.raises(LabError) as e:
+        selfplay.run(config, workers=1, resume=True)
+    assert str(e.value) == "--resume continues the file of --out: give --out FILE"
+    # an empty file, or none, is a new run, --resume or not
+    out.write_text("")
+    assert selfplay.run(config, str(out), workers=1).played == 4
+    new = tmp_path / "new.jsonl"
+    assert selfplay.run(config, str(new), workers=1, resume=True).played == 4
+    assert new.read_text() == out.read_text() != ""
+
+
+# --- Ray, stood in for -------------------------------------------------------------------------
+
+class _Ref:
+    def __init__(self, fn, args):
+        self.fn, self.args = fn, args
+
+
+class _FakeRay:
+    def __init__(self, cpus=2.0, initialized=True, error=None):
+        self.cpus, self.initialized, self.error = cpus, initialized, error
+        self.inits, self.live, self.most = [], 0, 0
+
+    def is_initialized(self):
+        return self.initialized
+
+    def init(self, **kw):
+        self.inits.append(kw)
+        if self.error:
+            raise self.error
+
+    def cluster_resources(self):
+        return {} if self.cpus is None else {"CPU": self.cpus, "memory": 1e9}
+
+    def remote(self, fn):
+        ray = self
+
+        def submit(*args):
+            ray.live += 1
+            ray.most = max(ray.most, ray.live)
+            return _Ref(fn, args)
+        return SimpleNamespace(remote=submit)
+
+    def wait(self, refs, num_returns=1):
+        assert num_returns == 1
+        return refs[-1:], refs[:-1]          # the newest first: out of order
+
+    def get(self, ref):
+        self.live -= 1
+        return ref.fn(*ref.args)
+
+
+@pytest.mark.parametrize("cpus, most", [(2.0, 4), (3.5, 6), (0.5, 2), (None, 2)])
+def test_a_ray_run_is_the_local_run(fake_boards, monkeypatch, tmp_path, cpus, most):
+    ray = _FakeRay(cpus)
+    monkeypatch.setattr(selfplay, "_import_ray", lambda: ray)
+    config = LabConfig.make("heuristic", "random", mode="matches", count=9)
+    out = tmp_path / "ray.jsonl"
+    progress = []
+    s = selfplay.run(config, str(out), ray="auto", batch=1,
+                progress=lambda done, total: progress.append(done))
+    lines = _all_lines(config, 9)
+    assert out.read_text(encoding="utf-8") == "".join(x + "\n" for x in lines)
+    assert s.to_dict() == _summary_of(config, lines) and progress == list(range(1, 10))
+    # AHEAD batches in flight per CPU of the cluster (at least one CPU)
+    assert ray.most == most and ray.inits == []
+
+
+def _probes(monkeypatch, head=None, grpc=True):
+    """Stand-ins for the two probes of an address: the Ray head's first call (HOST:PORT)
+    answered with ``head`` (None: a Ray head), HTTP/2 (ray://HOST:PORT) with ``grpc``;
+    each probe noted.  A callable raises instead."""
+    checked = []
+
+    def gcs(host, port, timeout):
+        checked.append(("head", host, port, timeout))
+        return head() if callable(head) else head
+
+    def h2(host, port):
+        checked.append(("grpc", host, port))
+        return grpc() if callable(grpc) else grpc
+    monkeypatch.setattr(selfplay, "ray_head_answer", gcs)
+    monkeypatch.setattr(selfplay, "_speaks_grpc", h2)
+    return checked
+
+
+def test_joining_a_ray_cluster(monkeypatch):
+    ray = _FakeRay(initialized=False)
+    monkeypatch.setattr(selfplay, "_import_ray", lambda: ray)
+    checked = _probes(monkeypatch)
+    assert selfplay.connect_ray("auto") is ray and checked == []
+    assert selfplay.connect_ray("10.0.0.5:6379") is ray
+    assert selfplay.connect_ray("ray://head.local:10001") is ray
+    assert selfplay.connect_ray("::1:6379") is ray                  # the port is after the last ':'
+    assert selfplay.connect_ray("ray://fe80::2:10001") is ray
+    t = selfplay.RAY_TIMEOUT
+    assert checked == [("head", "10.0.0.5", 6379, t), ("grpc", "head.local", 10001),
+                       ("head", "::1", 6379, t), ("grpc", "fe80::2", 10001)]
+    quiet = {"logging_level": "ERROR", "log_to_driver": False, "include_dashboard": False}
+    assert ray.inits == [dict(address=a, **quiet) for a in
+                         ("auto", "10.0.0.5:6379", "ray://head.local:10001", "::1:6379",
+                          "ray://fe80::2:10001")]
+    # a Ray already started here (a test's) is used as it is
+    ray.initialized = True
+    assert selfplay.connect_ray("10.0.0.5:6379") is ray and len(ray.inits) == 5
+
+
+@pytest.mark.parametrize("address", ["nowhere", "host:", ":6379", "host:63a9", "ray://host",
+                                     "ray://:1", "host:0", "host:65536", "ray://host:70000"])
+def test_a_bad_ray_address(monkeypatch, address):
+    monkeypatch.setattr(selfplay, "_import_ray", lambda: _FakeRay(initialized=False))
+    checked = _probes(monkeypatch)
+    with pytest.raises(LabError) as e:
+        selfplay.connect_ray(address)
+    assert str(e.value) == (f"bad Ray address '{address}': expected HOST:PORT (a port 1 to "
+                            f"65535) or auto")
+    assert checked == []
+
+
+@pytest.mark.parametrize("address", ["h:1", "ray://h:1"])
+def test_a_ray_head_that_does_not_answer_or_is_not_one(monkeypatch, address):
+    monkeypatch.setattr(selfplay, "_import_ray", lambda: _FakeRay(initialized=False))
+
+    def refused():
+        raise ConnectionRefusedError(111, "Connection refused")
+    _probes(monkeypatch, head=refused, grpc=refused)
+    with pytest.raises(LabError) as e:
+        selfplay.connect_ray(address)
+    assert str(e.value) == (f"the Ray head at '{address}' does not answer (Connection refused): "
+                            f"start one with 'ray start --head'")
+
+    def timeout():
+        raise socket.timeout("timed out")
+    _probes(monkeypatch, head=timeout, grpc=timeout)
+    with pytest.raises(LabError) as e:
+        selfplay.connect_ray(address)
+    assert str(e.value) == (f"the Ray head at '{address}' does not answer (timed out): "
+                            f"start one with 'ray start --head'")
+    _probes(monkeypatch, head="it answered the Ray call with an error: nope", grpc=False)
+    with pytest.raises(LabError) as e:
+        selfplay.connect_ray(address)
+    why = "no gRPC there" if address.startswith("ray://") else \
+        "it answered the Ray call with an error: nope"
+    assert str(e.value) == (f"'{address}' answers, but not as a Ray head ({why}): give the "
+                            f"address 'ray start --head' printed")
+
+
+@pytest.mark.parametrize("address, error, message", [
+    ("auto", ConnectionError("no cluster\nmore text"),
+     "cannot join the Ray cluster at 'auto': no cluster (start one with 'ray start --head')"),
+    ("h:1", RuntimeError("  version mismatch  \n"),
+     "cannot join the Ray cluster at 'h:1': version mismatch"),
+    ("auto", ValueError(""),
+     "cannot join the Ray cluster at 'auto': ValueError (start one with 'ray start --head')"),
+])
+def test_a_ray_cluster_that_cannot_be_joined(monkeypatch, address, error, message):
+    monkeypatch.setattr(selfplay, "_import_ray", lambda: _FakeRay(initialized=False, error=error))
+    _probes(monkeypatch)
+    with pytest.raises(LabError) as e:
+        selfplay.connect_ray(address)
+    assert str(e.value) == message and e.value.__suppress_context__
+
+
+def test_ray_missing_says_how_to_get_it(no_ray):
+    with pytest.raises(LabError) as e:
+        selfplay._import_ray()
+    assert str(e.value) == "--ray needs Ray: pip install 'cuatrola-solver[lab]'"
+    assert e.value.__suppress_context__
+
+
+# --- the figures pinned by value ------------------------------------------------------
+
+Z = 1.959964
 
 
 # --- the ratio estimator, by hand ---------------------------------------------------------
@@ -712,7 +1397,7 @@ def _expected_odds(advice, by, match):
 def _bid_views(obj):
     """The view of each seat as it bid, and the record's seed."""
     rec = record_from_obj(obj)
-    hand = Hand(rec.hands, rec.muestra, rec.rules, rec.score)
+    hand = HandState(rec.hands, rec.muestra, rec.rules, rec.score)
     views = []
     for seat, call in enumerate(rec.auction, 1):
         views.append(View.from_hand(hand, seat))

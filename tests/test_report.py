@@ -1,34 +1,27 @@
-"""analyze --html (one self-contained page, opened in headless Chromium) and --plot."""
+"""The HTML report and plot (cuatrola_solver.analysis.report): analyze --html (one
+self-contained page, opened in headless Chromium) and --plot."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
-import shutil
-import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from cuatrola_cli.main import app
-from cuatrola_solver.analysis.review import analyze
-from cuatrola_solver.notation.record import read_record
-from cuatrola_solver.analysis.report import card_odds, html_report
 from cuatrola_solver.advice.budget import Budget
+from cuatrola_solver.analysis.report import card_odds, html_report
+from cuatrola_solver.analysis.review import analyze
 from cuatrola_solver.models.preset import Models
+from cuatrola_solver.notation.record import read_record
 
-runner = CliRunner()
+from helpers import CHROMIUM, chromium, run
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 BLUNDER = EXAMPLES / "analysis" / "online-blunder.txt"
 MONTAR = EXAMPLES / "analysis" / "online-montar.txt"        # decided by a renuncio
 FAST = ("--samples", "60", "--seed", "1", "--no-bids", "--workers", "1")
-
-
-def run(*args: str):
-    return runner.invoke(app, list(args))
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +87,6 @@ def test_page_is_self_contained(blunder_report):
     assert "The bidding" in page and "Per seat" in page and "Ae??" in page
 
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 #: .ci/run installs chromium and sets this: there the browser tests may not be skipped
 REQUIRED = os.environ.get("CUATROLA_REQUIRE_CHROMIUM", "") not in ("", "0")
 
@@ -104,22 +96,12 @@ def test_chromium_is_there_when_required():
         assert CHROMIUM, "CUATROLA_REQUIRE_CHROMIUM is set but chromium is not installed"
 
 
-def _chromium(*args: str, url: str) -> subprocess.CompletedProcess:
-    with tempfile.TemporaryDirectory() as profile:
-        return subprocess.run(
-            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
-             "--disable-background-networking", "--disable-component-update",
-             "--disable-sync", "--no-first-run", f"--user-data-dir={profile}",
-             "--enable-logging=stderr", "--v=0", *args, url],
-            capture_output=True, text=True, timeout=120)
-
-
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (.ci/run installs it)")
 def test_page_loads_in_chromium_with_no_console_error_and_draws_the_graph(tmp_path):
     page = tmp_path / "report.html"
     r = run("analyze", str(BLUNDER), *FAST, "--html", str(page))
     assert r.exit_code == 0, r.stderr
-    p = _chromium("--dump-dom", url=page.as_uri())
+    p = chromium("--dump-dom", url=page.as_uri())
     dom = p.stdout
     assert re.search(r'<body[^>]*data-report="ok"', dom), "the page's script did not finish"
     console = [x for x in p.stderr.splitlines() if "CONSOLE" in x]
@@ -144,7 +126,7 @@ def test_chromium_reports_a_broken_script(tmp_path, blunder_report):
     page = tmp_path / "broken.html"
     page.write_text(html_report(blunder_report).replace('var R = JSON.parse',
                                                         'nosuchfunction(); var R = JSON.parse'))
-    p = _chromium("--dump-dom", url=page.as_uri())
+    p = chromium("--dump-dom", url=page.as_uri())
     assert not re.search(r'data-report="ok"', p.stdout)
     assert any("CONSOLE" in x and "nosuchfunction" in x for x in p.stderr.splitlines())
 

@@ -1,20 +1,23 @@
-"""One test (at least) per rule parameter of docs/rules.md, on hand-made positions.
+"""The rules (cuatrola_solver.game.rules): one test (at least) per rule parameter of
+docs/rules.md, on hand-made positions, and the parameters typed and range-checked in one
+place.
 
-Each test quotes the sentence of the rule document it implements.
-"""
+Each test of a parameter quotes the sentence of the rule document it implements."""
 
 from __future__ import annotations
 
 import pytest
 
+from cuatrola_solver.errors import (CuatrolaError, IllegalBidError, IllegalCanteError,
+                                    RulesError)
 from cuatrola_solver.game.cards import cards_of, format_cards, parse_card, parse_cards
-from cuatrola_solver.errors import IllegalBidError, IllegalCanteError, RulesError
 from cuatrola_solver.game.match import Score, match_winner
 from cuatrola_solver.game.play import cante_refusal, legal_mask, outcome, renuncio_obligation
-from cuatrola_solver.game.rules import PRESETS, get_rules
+from cuatrola_solver.game.rules import PARAMETERS, PRESETS, RuleSet, get_rules
+from cuatrola_solver.game.seats import Side
+from cuatrola_solver.notation.record import read_record, write_text
 
 from helpers import make_hand, masks, position
-from cuatrola_solver.game.seats import Side
 
 
 def legal(hand: str, trick: str, trump: str, rules) -> str:
@@ -393,3 +396,63 @@ def test_every_parameter_is_documented_and_overridable():
     with pytest.raises(RulesError, match="bad value 'never'"):
         get_rules("online,tie_break=never")
     assert get_rules({"preset": "narro", "tie_break": "mano"}).tie_break == "mano"
+
+
+# --- rule parameters, typed and range-checked in one place ----------
+
+@pytest.mark.parametrize("spec, words", [
+    ("online,monte=2147483648", ["'2147483648'", "monte", "0 to 1000"]),
+    ("online,monte=-1", ["-1", "monte"]),
+    ("online,monte=2147483647", ["monte", "0 to 1000"]),
+    ("online,target=0", ["target", "1 to"]),
+    ("online,win_by=-1", ["win_by", "1 to"]),
+    ("italiano,near_target_from=-3", ["near_target_from"]),
+    ("online,max_cantes_per_side=-1", ["max_cantes_per_side", "0 to 4"]),
+    ("online,cante_after_tricks=1 9", ["9", "cante_after_tricks"]),
+    ({"preset": []}, ["unknown preset []"]),
+    ({"cantes_in": 5}, ["cantes_in", "list"]),
+    ({"cantes_in": None}, ["cantes_in"]),
+    ({"cantes_in": {"paso": 1}}, ["cantes_in"]),
+    ({"cantes_in": ["paso", 3]}, ["3", "cantes_in"]),
+    ({"cante_after_tricks": [1.0]}, ["1.0", "cante_after_tricks"]),
+    ({"cante_after_tricks": [True]}, ["True", "cante_after_tricks"]),
+    ({"monte": True}, ["monte"]),
+    ({"monte": 10.0}, ["monte"]),
+    ({"tie_break": 3}, ["tie_break"]),
+    ({"early_end": None}, ["early_end"]),
+])
+def test_rule_parameters_are_checked(spec, words):
+    with pytest.raises(RulesError) as e:
+        get_rules(spec)
+    for w in words:
+        assert w in str(e.value)
+
+
+def test_rule_checks_hold_for_python_callers_too():
+    with pytest.raises(RulesError, match="monte"):
+        RuleSet(monte=-1)
+    with pytest.raises(RulesError, match="cante_after_tricks"):
+        RuleSet(cante_after_tricks=(True,))
+    # the edges of every range are accepted, one past them refused
+    for p in PARAMETERS.values():
+        if p.bounds:
+            lo, hi = p.bounds
+            assert getattr(get_rules({p.name: lo}), p.name) == lo
+            assert getattr(get_rules({p.name: hi}), p.name) == hi
+            for bad in (lo - 1, hi + 1):
+                with pytest.raises(RulesError):
+                    get_rules({p.name: bad})
+
+
+def test_json_rule_lists_round_trip_through_the_text_form():
+    rec = read_record('{"rules": {"preset": "online", "cante_after_tricks": [1, 2]}, '
+                      '"muestra": "Ab", "hands": ' + _hands_json() + '}')
+    assert read_record(write_text(rec)) == rec
+    with pytest.raises(CuatrolaError, match="field 'rules': bad value True"):
+        read_record('{"rules": {"cante_after_tricks": [true]}, "muestra": "Ab", "hands": '
+                    + _hands_json() + '}')
+
+
+def _hands_json() -> str:
+    text = "3o 3c Re Cb 3b / Co Cc Se 3e Sb / So Ro Ce Ae Rb / Ao Sc Rc Ac Ab"
+    return "[" + ", ".join(f'"{h.strip()}"' for h in text.split("/")) + "]"

@@ -1,6 +1,7 @@
-"""The statistics of weighted odds (issue 17): the sums of stats.Tally, the odds,
-intervals and effective number of deals that advise and hint report with a bid model,
-checked on hand-made weights and against plain weighted means over the same deals."""
+"""The statistics of weighted odds (cuatrola_solver.advice.stats): the sums of
+stats.Tally, the odds, intervals and effective number of deals that advise and hint report
+with a bid model, checked on hand-made weights and against plain weighted means over the
+same deals; the Wilson interval."""
 
 from __future__ import annotations
 
@@ -11,19 +12,20 @@ import numpy as np
 import pytest
 
 from cuatrola_solver.advice import bidding, cardplay, stats
-from cuatrola_solver.advice.budget import ROUND, Budget
+from cuatrola_solver.advice.budget import Budget, ROUND
 from cuatrola_solver.dd import solver
 from cuatrola_solver.game.cards import parse_card, parse_cards, random_deal
-from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.hand import HandState
 from cuatrola_solver.game.play import side_of
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.game.view import View
-from cuatrola_solver.hidden.chunks import iter_chunks, sample_chunk
 from cuatrola_solver.hidden import deals as hidden_deals
+from cuatrola_solver.hidden.chunks import iter_chunks, sample_chunk
 from cuatrola_solver.hidden.deals import enumerate_deals
-from cuatrola_solver.hidden.knowledge import knowledge_of
+from cuatrola_solver.hidden.inference import knowledge_of
 from cuatrola_solver.models import bids
 from cuatrola_solver.models.preset import Models
+
 from helpers import as_view, start_view
 
 ONLINE = get_rules("online")
@@ -218,10 +220,10 @@ def test_weighted_sampled_advice_is_the_weighted_mean():
 
 # --- hint with a bid model ----------------------------------------------------------------------
 
-def mid_hand(seed: int, rules, calls, cards_played: int) -> Hand:
+def mid_hand(seed: int, rules, calls, cards_played: int) -> HandState:
     rng = random.Random(seed)
     hands, muestra = random_deal(rng)
-    h = Hand(hands, muestra, rules)
+    h = HandState(hands, muestra, rules)
     for c in calls:
         h.bid(c)
     for _ in range(cards_played):
@@ -264,3 +266,9 @@ def test_weighted_exact_hint_is_the_weighted_mean(seed, calls, played):
     for c in got.cards:
         assert c.tricks == pytest.approx(sums[c.card][0] / total, rel=1e-12)
         assert c.p_win == pytest.approx(sums[c.card][1] / total, rel=1e-12, abs=1e-15)
+
+
+def test_wilson():
+    lo, hi = stats.wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    assert stats.wilson(0, 100)[0] == 0.0 and stats.wilson(100, 100)[1] == 1.0

@@ -1,4 +1,5 @@
-"""What the calls reveal: the bid model, the deal weights and their use by advise/hint."""
+"""The bid model (cuatrola_solver.models.bids): what the calls reveal, the deal weights
+and their use by advise/hint, the features, probabilities and fit by hand."""
 
 from __future__ import annotations
 
@@ -9,9 +10,7 @@ import random
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
-from cuatrola_cli.main import app
 from cuatrola_solver.advice import bidding, cardplay
 from cuatrola_solver.advice.budget import Budget
 from cuatrola_solver.errors import IllegalBidError, LabError, ModelError
@@ -21,14 +20,14 @@ from cuatrola_solver.game.match import Score
 from cuatrola_solver.game.rules import get_rules, rules_spec
 from cuatrola_solver.game.view import View
 from cuatrola_solver.hidden.chunks import sample_deals_seeded
-from cuatrola_solver.hidden.knowledge import knowledge_of
+from cuatrola_solver.hidden.inference import knowledge_of
 from cuatrola_solver.lab import fit_bids
 from cuatrola_solver.models import bids
 from cuatrola_solver.models.preset import Models
 from cuatrola_solver.notation.replay import read_view
+
 from helpers import as_view, start_view
 
-runner = CliRunner()
 NARRO = get_rules("narro")
 
 
@@ -132,7 +131,7 @@ def test_hint_uses_the_calls_too(model):
     assert plain.to_dict()["cards"] != weighted.to_dict()["cards"]
 
 
-# --- values by hand (issue 17) ---------------------------------------------------------------
+# --- values by hand ---------------------------------------------------------------
 
 ONLINE = get_rules("online")
 ZERO = [0.0] * len(bids.FEATURE_NAMES)

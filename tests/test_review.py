@@ -1,27 +1,31 @@
-"""analysis.py: per-card losses (double dummy and from knowledge), labels, renuncios,
-bid review, summaries, annotations.  The example records in examples/analysis were built
-with the engine, each with one known fault (see make_examples.py)."""
+"""The post-game review (cuatrola_solver.analysis.review): per-card losses (double dummy
+and from knowledge), labels, renuncios, bid review, summaries, annotations, the same
+report whatever the workers.  The example records in examples/analysis were built with
+the engine, each with one known fault (see make_examples.py)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from cuatrola_solver.advice import cardplay
+from cuatrola_solver.advice import budget, cardplay
+from cuatrola_solver.advice.budget import Budget
+from cuatrola_solver.analysis import review
+from cuatrola_solver.analysis.review import CardReview, analyze, annotate, label_of
 from cuatrola_solver.dd import solver
 from cuatrola_solver.game import play
-from cuatrola_solver.analysis.review import CardReview, analyze, annotate, label_of
 from cuatrola_solver.game.cards import parse_card
-from cuatrola_solver.game.hand import Hand
 from cuatrola_solver.game.play import side_of
-from cuatrola_solver.notation.record import read_record, read_text, write_text
-from cuatrola_solver.advice.budget import Budget
-from cuatrola_solver.models.preset import Models
-from helpers import as_view
-from cuatrola_solver.game.view import View
-from cuatrola_solver.notation.replay import replay, replay_cards
 from cuatrola_solver.game.seats import Side
+from cuatrola_solver.game.view import View
+from cuatrola_solver.hidden.deals import count_deals
+from cuatrola_solver.models.preset import Models
+from cuatrola_solver.notation.record import read_record, read_text, write_text
+from cuatrola_solver.notation.replay import replay, replay_cards
+
+from helpers import as_view, hand_knowledge
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "analysis"
 RENUNCIOS = {"online-asistir": "asistir", "online-montar": "montar",
@@ -231,3 +235,43 @@ def test_each_card_is_valued_as_hint_values_it_from_the_seats_view():
         assert (review.p_win, review.p_played) == (value.p_win, value.p_played), (t, j)
         checked += 1
     assert checked >= 5
+
+
+# --- the report whatever the workers --------------------------------------------------
+
+@pytest.mark.parametrize("name", ["online-blunder.txt", "narro-montar-el-fallo.txt"])
+def test_same_report_whatever_the_workers(name, monkeypatch):
+    rec = read_record((EXAMPLES / name).read_text())
+    one = review.analyze(rec, Budget(samples=40, seed=3, workers=1), Models.NONE,
+                         bids=False).to_dict()
+    calls = []
+    real = review._review_cards
+
+    def spy(tasks, how, workers):
+        calls.append(workers)
+        yield from real(tasks, how, workers)
+
+    monkeypatch.setattr(review, "_review_cards", spy)
+    seen = []
+    two = review.analyze(rec, Budget(samples=40, seed=3, workers=2), Models.NONE, bids=False,
+                         progress=lambda done, total: seen.append((done, total))).to_dict()
+    assert calls == [2]
+    assert json.dumps(one, sort_keys=True) == json.dumps(two, sort_keys=True)
+    assert seen[-1][0] == seen[-1][1] == len(two["cards"])          # progress reached the end
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_analyze_huge_samples_does_not_go_exact(monkeypatch):
+    seen = []
+    real = review.hint
+
+    def spy(view, budget, models, **kw):
+        seen.append(budget.exact)
+        return real(view, budget, models, **kw)
+
+    monkeypatch.setattr(review, "hint", spy)
+    rec = read_record((EXAMPLES / "online-blunder.txt").read_text())
+    start = replay(type(rec)(rec.rules, rec.muestra, rec.hands, rec.auction, []))
+    assert count_deals(hand_knowledge(start, 1)) > budget.SETTLED
+    review._hint(start, review._Method(False, 10 ** 12, Models.NONE), 1, 1)
+    assert seen == [False]

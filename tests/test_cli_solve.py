@@ -1,5 +1,6 @@
-"""``cuatrola solve --batch``: the same tables as one deal at a time whatever the
-workers, streaming, and one line on stderr for each bad line."""
+"""``cuatrola solve``: the table's JSON, bad input, and ``--batch``: the same tables as
+one deal at a time whatever the workers, streaming, and one line on stderr for each bad
+line."""
 
 from __future__ import annotations
 
@@ -12,18 +13,13 @@ import sys
 import threading
 
 import pytest
-from typer.testing import CliRunner
 
-from cuatrola_cli.main import app
 from cuatrola_solver.dd import batch
 from cuatrola_solver.game.rules import PRESETS
 
-runner = CliRunner()
+from helpers import one_error_line, run
+
 CLI = [sys.executable, "-c", "from cuatrola_cli.main import main; main()"]
-
-
-def run(*args: str, input: str | bytes | None = None):
-    return runner.invoke(app, list(args), input=input)
 
 
 def deals(count: int, seed: int = 3, rules: str = "online") -> list[str]:
@@ -256,3 +252,62 @@ def test_broken_pipe_exits_quietly(tmp_path):
         err = proc.stderr.read()
         assert proc.wait(timeout=120) == 0 and err == b""
         assert json.loads(first)["schema"] == 1
+
+
+DEAL = "3o 3c Re Cb 3b / Co Cc Se 3e Sb / So Ro Ce Ae Rb / Ao Sc Rc Ac Ab"
+
+
+@pytest.mark.parametrize("rules", ["online,monte=2147483648", "online,monte=99999999999999999999",
+                                   "online,target=0"])
+def test_solver_commands_refuse_out_of_range_rules(rules):
+    line = one_error_line(run("solve", DEAL, "--muestra", "Ab", "--rules", rules))
+    assert "expected a whole number" in line
+
+
+def test_solve_table_json_contract():
+    r = run("solve", DEAL, "--muestra", "Ab", "--json")
+    assert r.exit_code == 0
+    out = json.loads(r.stdout)
+    assert out["schema"] == 1 and out["rules"] == "online" and out["trump"] == "b"
+    rows = out["results"]
+    assert [(x["contract"], x["declarer"]) for x in rows[:2]] == [("paso", None), ("solo", 1)]
+    assert len(rows) == 1 + 4 * 3
+    for row in rows:
+        assert set(row) == {"contract", "declarer", "side", "tricks", "margin", "makes",
+                            "game_points"}
+        assert (row["margin"] is None) == (row["contract"] in ("cuatrola", "quintola"))
+        assert (row["game_points"] > 0) == row["makes"]
+    narro = json.loads(run("solve", DEAL, "--muestra", "Ab", "--rules", "narro", "--json").stdout)
+    pairs = [x["declarer"] for x in narro["results"] if x["contract"] == "contrasolo"]
+    assert pairs == [[1, 2], [1, 4], [2, 3], [3, 4]]
+    human = run("solve", DEAL, "--muestra", "Ab")
+    assert human.exit_code == 0 and "quintola" in human.stdout
+
+
+def test_solve_batch_lines():
+    deals = run("deal", "--seed", "3", "--count", "2", "--json", "--rules", "app").stdout
+    r = run("solve", "--batch", "-", input=deals)
+    assert r.exit_code == 0
+    lines = [json.loads(x) for x in r.stdout.splitlines()]
+    assert len(lines) == 2 and all(x["rules"] == "app" and x["schema"] == 1 for x in lines)
+    single = json.loads(deals.splitlines()[0])
+    table = run("solve", " / ".join(single["hands"]), "--muestra", single["muestra"],
+                "--rules", "app", "--json")
+    assert json.loads(table.stdout) == lines[0]
+
+
+@pytest.mark.parametrize("args,message", [
+    ((DEAL.replace("Ab", "Xb"), "--muestra", "Ab"), "bad card 'Xb' (card 5 of seat 4"),
+    ((DEAL, "--muestra", "So"), "muestra 'So' is not in seat 4's hand"),
+    ((DEAL.replace("Sb", "3b"), "--muestra", "Ab"), "'3b' is dealt twice"),
+    (("3o 3c Re Cb 3b / Co Cc Se 3e Sb", "--muestra", "Ab"), "expected 4 hands"),
+    ((DEAL,), "--muestra"),
+])
+def test_solve_bad_input_exits_2(args, message):
+    r = run("solve", *args)
+    assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output
+
+
+def test_solve_batch_bad_line_names_it():
+    r = run("solve", "--batch", "-", input='{"muestra": "Sb", "hands": []}\n')
+    assert r.exit_code == 2 and "line 1" in r.output

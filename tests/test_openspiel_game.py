@@ -22,14 +22,14 @@ from collections import Counter
 import pytest
 
 from cuatrola_solver.bots import openspiel_game as og
-from cuatrola_solver.bots.openspiel_game import (ACTION_CALL, ACTION_QUIET, ACTION_SING, CHANCE,
-                                                 Setup, Table, deal_actions)
+from cuatrola_solver.bots.openspiel_game import (ACTION_CALL, ACTION_QUIET, ACTION_SING,
+                                                 CHANCE, Setup, OpenSpielHand, deal_actions)
 from cuatrola_solver.bots.players import OpenSpielIsmctsPlayer, parse_player
 from cuatrola_solver.bots.playout import play_hand, singing_order
 from cuatrola_solver.errors import CuatrolaError, IllegalBidError, RulesError
-from cuatrola_solver.game.auction import CALLS, Auction
+from cuatrola_solver.game.auction import Auction, CALLS
 from cuatrola_solver.game.cards import mask_of, random_deal
-from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.hand import HandState
 from cuatrola_solver.game.match import Score
 from cuatrola_solver.game.play import side_of
 from cuatrola_solver.game.rules import PRESETS, get_rules
@@ -59,10 +59,10 @@ def random_calls(rng: random.Random, rules, score=None) -> list[str]:
 # --- the game against the engine ------------------------------------------------------------
 
 def engine_walk(table_node, apply, rules, fixed, score, rng: random.Random
-                ) -> tuple[Hand, list]:
+                ) -> tuple[HandState, list]:
     """Play one random game of the OpenSpiel game (``table_node()`` is who acts and the
     legal actions, ``apply(action)`` applies one) and, beside it, the same game on a
-    fresh engine :class:`Hand` as the lab's playout asks it: at each node the legal
+    fresh engine :class:`HandState` as the lab's playout asks it: at each node the legal
     actions must be those of the engine and of the seat's view (calls, cards, and the
     cantes of each seat the playout would ask, in its singing order).  Returns the
     engine's hand and the actions."""
@@ -80,7 +80,7 @@ def engine_walk(table_node, apply, rules, fixed, score, rng: random.Random
             apply(a)
             actions.append(a)
             if len(dealt) == 20:
-                hand = Hand([dealt[i:i + 5] for i in (0, 5, 10, 15)], dealt[19], rules, score)
+                hand = HandState([dealt[i:i + 5] for i in (0, 5, 10, 15)], dealt[19], rules, score)
             continue
         view = View.from_hand(hand, who)
         if hand.pos is None:                                   # the auction
@@ -118,7 +118,7 @@ def engine_walk(table_node, apply, rules, fixed, score, rng: random.Random
     return hand, actions
 
 
-def check_returns(returns, hand: Hand) -> None:
+def check_returns(returns, hand: HandState) -> None:
     result = hand.result()
     again = replay(record_of(hand)).result()            # the record reads back the same
     assert (again.winner, again.game_points) == (result.winner, result.game_points)
@@ -142,9 +142,9 @@ def _setups(preset: str, n: int, seed: int):
 def _engine_games(preset: str, n: int, seed: int) -> int:
     games = 0
     for rules, calls, score, rng in _setups(preset, n, seed):
-        table = Table(og.Context(Setup(rules, tuple(calls) if calls else None, score)))
-        hand, _ = engine_walk(table.node, table.apply, rules, calls, score, rng)
-        check_returns(table.returns(), hand)
+        os_hand = OpenSpielHand(og.Context(Setup(rules, tuple(calls) if calls else None, score)))
+        hand, _ = engine_walk(os_hand.node, os_hand.apply, rules, calls, score, rng)
+        check_returns(os_hand.returns(), hand)
         games += 1
     return games
 
@@ -253,31 +253,31 @@ def _brute_force_deals(state, seat: int) -> set[tuple[int, ...]]:
     seat keeping the cards it played, the dealer the muestra -- whose replay of the
     history, each action as the seat saw it, is legal and gives the seat's information
     state: the deals resampling may give."""
-    table = state._table
-    muestra = table.muestra()
+    os_hand = state._os_hand
+    muestra = os_hand.muestra()
     others = [s for s in (1, 2, 3, 4) if s != seat]
-    fixed = {s: {a for who, a, _, _, _ in table.events if who == s and a < ACTION_CALL}
+    fixed = {s: {a for who, a, _, _, _ in os_hand.events if who == s and a < ACTION_CALL}
              for s in others}
     if seat != 4:
         fixed[4].add(muestra)
-    seen = set(table.dealt_to(seat)).union(*fixed.values())
+    seen = set(os_hand.dealt_to(seat)).union(*fixed.values())
     free = [c for c in range(20) if c not in seen]
     need = [5 - len(fixed[s]) for s in others]
-    want = table.info_string(seat)
+    want = os_hand.info_string(seat)
     found = set()
     for first in itertools.combinations(free, need[0]):
         rest = [c for c in free if c not in first]
         for second in itertools.combinations(rest, need[1]):
             third = [c for c in rest if c not in second]
-            hands = {seat: mask_of(table.dealt_to(seat))}
+            hands = {seat: mask_of(os_hand.dealt_to(seat))}
             for s, extra in zip(others, (first, second, third)):
                 hands[s] = mask_of(fixed[s] | set(extra))
             deal = tuple(hands[s] for s in (1, 2, 3, 4))
-            t = Table(table.context)
+            t = OpenSpielHand(os_hand.context)
             try:
                 for a in deal_actions(deal, muestra) + [
                         action if who == seat else public
-                        for who, action, public, _, _ in table.events]:
+                        for who, action, public, _, _ in os_hand.events]:
                     t.apply(a)
             except ValueError:
                 continue
@@ -287,7 +287,7 @@ def _brute_force_deals(state, seat: int) -> set[tuple[int, ...]]:
 
 
 def _deal_of(state) -> tuple[int, ...]:
-    d = state._table.dealt
+    d = state._os_hand.dealt
     return tuple(mask_of(d[i:i + 5]) for i in (0, 5, 10, 15))
 
 
@@ -306,7 +306,7 @@ def test_resampling_draws_exactly_the_deals_the_player_cannot_tell_apart(preset,
     game = og.load_game(rules, calls)
     rng = random.Random(cards)
     state = game.new_initial_state()
-    while len([e for e in state._table.events if e[1] < ACTION_CALL]) < cards:
+    while len([e for e in state._os_hand.events if e[1] < ACTION_CALL]) < cards:
         state.apply_action(rng.choice(state.legal_actions()))
     draw = random.Random(5).random
     for seat in (1, 2, 3, 4):
@@ -339,7 +339,7 @@ def test_resampling_keeps_each_players_information(preset):
                     assert other.current_player() == state.current_player()
                     assert other.legal_actions() == state.legal_actions() or \
                         state.current_player() != p
-                    a, b = state._table, other._table
+                    a, b = state._os_hand, other._os_hand
                     assert sorted(a.dealt_to(p + 1)) == sorted(b.dealt_to(p + 1))
                     assert a.muestra() == b.muestra()
                     assert [e[2] for e in a.events] == [e[2] for e in b.events]
@@ -371,7 +371,7 @@ def test_a_20_refused_for_the_partners_40_is_seen_by_its_singer_only():
     assert state.information_state_string(1).endswith("1:quiet")
     assert state.current_player() == 2 and state.legal_actions() == [ACTION_SING + bastos,
                                                                       ACTION_QUIET]
-    assert state._table.hand.cantes == []
+    assert state._os_hand.hand.cantes == []
     draw = random.Random(3).random
     forty = mask_of(parse_cards("Rb Cb"))
     for _ in range(30):
@@ -433,7 +433,7 @@ def test_a_view_replays_to_a_state_with_the_seats_information():
                 else:
                     assert legal == sorted(ACTION_SING + s for s in view.cante_options()) + [
                         ACTION_QUIET]
-                assert View.from_hand(state._table.hand, view.seat) == view
+                assert View.from_hand(state._os_hand.hand, view.seat) == view
             assert states[0].information_state_string() == states[1].information_state_string()
             checked[question] += 1
     assert checked["card"] > 100 and checked["sing"] > 3
@@ -534,7 +534,7 @@ def test_without_openspiel_the_command_says_so_in_one_line():
 
 # --- the engine's copy ------------------------------------------------------------------------
 
-def _random_steps(hand: Hand, rng: random.Random, steps: int) -> None:
+def _random_steps(hand: HandState, rng: random.Random, steps: int) -> None:
     """Up to ``steps`` random calls, cantes and legal cards played into ``hand``."""
     for _ in range(steps):
         if hand.pos is None:
@@ -553,13 +553,13 @@ def _random_steps(hand: Hand, rng: random.Random, steps: int) -> None:
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_a_hands_copy_plays_on_alone(preset):
-    """Hand.copy at random points of random hands (the auction too): the copy plays on
+    """HandState.copy at random points of random hands (the auction too): the copy plays on
     to the end as a replay of its own history does, and the original, left as it was,
     plays on to its own end."""
     rules = get_rules(preset)
     rng = random.Random(preset)
     for _ in range(40):
-        hand = Hand(*random_deal(rng), rules)
+        hand = HandState(*random_deal(rng), rules)
         _random_steps(hand, rng, rng.randrange(0, 30))
         snapshot = (list(hand.auction.calls), hand.pos, list(hand.plays), list(hand.cantes),
                     [list(t) for t in hand.tricks], list(hand.current))
@@ -575,7 +575,7 @@ def test_a_hands_copy_plays_on_alone(preset):
 
 
 def test_a_hands_copy_shares_no_mutable_part():
-    hand = Hand(*random_deal(random.Random(1)), get_rules("online"))
+    hand = HandState(*random_deal(random.Random(1)), get_rules("online"))
     hand.pass_all()
     hand.play(hand.legal_cards()[0])
     copy = hand.copy()

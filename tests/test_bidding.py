@@ -1,37 +1,32 @@
-"""The bid advisor and card hints: options per auction and score, agreement with a
-per-deal brute force, seeding, early stopping, exact vs sampled."""
+"""The bid advisor (cuatrola_solver.advice.bidding): options per auction and score,
+agreement with a per-deal brute force, seeding, early stopping, exact vs sampled, the
+weighted mean under a bid model, huge sample sizes."""
 
 from __future__ import annotations
 
-import random
+import tracemalloc
 
 import numpy as np
 import pytest
 
-from cuatrola_solver.advice import bidding, budget, cardplay, stats
-from cuatrola_solver.dd import objectives, reference, solver
-from cuatrola_solver.hidden.chunks import plan_chunks, sample_chunk, sample_deals_seeded
-from cuatrola_solver.hidden.deals import enumerate_deals, sample_deals
-
-from cuatrola_solver.game import play
-from cuatrola_solver.game.cards import mask_of, parse_card, parse_cards
-from cuatrola_solver.errors import (CuatrolaError, IllegalBidError, InconsistentDealError, NotationError)
-from cuatrola_solver.game.hand import Hand
-from cuatrola_solver.game.match import Score
-from cuatrola_solver.game.play import play_card, side_of, sing
-from cuatrola_solver.game.rules import get_rules
-
-from helpers import deal
+from cuatrola_solver.advice import bidding, budget, stats
 from cuatrola_solver.advice.budget import Budget
-from cuatrola_solver.models.preset import Models
+from cuatrola_solver.dd import solver
+from cuatrola_solver.errors import CuatrolaError, InconsistentDealError, NotationError
+from cuatrola_solver.game import play
+from cuatrola_solver.game.cards import parse_card, parse_cards
+from cuatrola_solver.game.match import Score
+from cuatrola_solver.game.play import side_of
+from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.game.view import View
-from helpers import as_view
+from cuatrola_solver.hidden.chunks import plan_chunks, sample_chunk
+from cuatrola_solver.hidden.deals import enumerate_deals, sample_deals
+from cuatrola_solver.hidden.inference import knowledge_of
+from cuatrola_solver.models.preset import Models
+
 from helpers import start_view
-from helpers import hand_knowledge
-from cuatrola_solver.hidden.knowledge import knowledge_of
 
 ONLINE = get_rules("online")
-NARRO = get_rules("narro")
 
 
 def opts(rules, seat, calls=None, score=None):
@@ -114,12 +109,6 @@ def test_bad_hands():
                        Models.NONE)
 
 
-def test_wilson():
-    lo, hi = stats.wilson(50, 100)
-    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
-    assert stats.wilson(0, 100)[0] == 0.0 and stats.wilson(100, 100)[1] == 1.0
-
-
 def test_choice_ties_go_to_the_weaker_call():
     o = bidding.bid_options(ONLINE, 1)
     rs = [bidding.OptionResult(x, 0.5, (0.5, 0.5), 1.0, None, 1, ev) for x, ev in
@@ -185,7 +174,7 @@ def test_sampled_advice_matches_brute_force(rules, seat, hand, muestra, auction)
 def test_exact_mode_counts_every_deal(monkeypatch):
     """Exact mode on a truncated enumeration (the first 2500 deals, summed in slices of
     1000) equals the brute force over the same deals, as exact fractions; the progress
-    counts the layouts of each contract searched."""
+    counts the layouts searched, each contract an equal share, up to every layout."""
     rs = get_rules("narro")
     hand, muestra, seat = parse_cards("Ac 3o Rc Cb So"), parse_card("3c"), 2
     k = knowledge_of(start_view(hand, muestra, seat, rs))
@@ -198,7 +187,10 @@ def test_exact_mode_counts_every_deal(monkeypatch):
                        Budget(exact=True, workers=2), Models.NONE, progress=lambda done,
                        total: seen.append((done, total)))
     keys = {r.option.key for r in a.options if r.option.allowed}
-    assert seen == [(2500 * (i + 1) // len(keys), 2500) for i in range(len(keys))]
+    assert {total for _, total in seen} == {2500}
+    assert [done for done, _ in seen] == sorted(done for done, _ in seen)
+    assert {2500 * (i + 1) // len(keys) for i in range(len(keys))} <= {d for d, _ in seen}
+    assert seen[-1] == (2500, 2500)
     assert a.exact and a.deals == 2500 and a.seed is None
     deals = enumerate_deals(k, 0, 2500)
     for r in a.options:
@@ -283,154 +275,6 @@ def test_json_shape():
         assert o["ci95"][0] <= o["p_win"] <= o["ci95"][1]
 
 
-# --- hints --------------------------------------------------------------------------------
-
-def mid_hand(seed: int, rules, contract_calls, cards_played: int) -> Hand:
-    rng = random.Random(seed)
-    order = list(range(20))
-    rng.shuffle(order)
-    hands = [sorted(order[5 * i:5 * i + 5]) for i in range(4)]
-    h = Hand(hands, order[19], rules)
-    for c in contract_calls:
-        h.bid(c)
-    for _ in range(cards_played):
-        h.play(rng.choice(h.legal_cards()))
-    return h
-
-
-def brute_hint(h: Hand):
-    """Per card: (mean tricks, mean margin, P(win)) of the seat on turn's view, by the
-    reference solver over every consistent deal."""
-    seat = h.to_play
-    k = hand_knowledge(h, seat)
-    deals = enumerate_deals(k)
-    rules = h.rules
-    mine, d = side_of(seat), h.pos.declaring_side
-    measured = mine if h.contract == "paso" else d
-    sums = {}
-    for row in deals:
-        pos = h.pos.with_changes(hands=tuple(int(x) for x in row))
-        for c in reference.legal_cards(pos, rules):
-            after = play_card(pos, c, rules.monte)
-            t = reference.solve(after, rules, "tricks")
-            m = reference.solve(after, rules, "margin")
-            w = reference.solve(after, rules, "makes")
-            s = sums.setdefault(c, [0, 0, 0])
-            s[0] += t if measured == d else 5 - t
-            s[1] += 0 if m is None else (m if measured == d else -m)
-            s[2] += w if mine == d else 1 - w
-    return len(deals), {c: [v / len(deals) for v in s] for c, s in sums.items()}
-
-
-@pytest.mark.parametrize("seed, rules, calls, played", [
-    (1, "online", ["paso"] * 4, 11),
-    (2, "online", ["solo", "paso", "paso", "paso"], 8),
-    (3, "narro", ["paso", "cuatrola", "paso", "paso"], 7),
-    (4, "italiano", ["paso"] * 4, 13),
-])
-def test_exact_hint_matches_brute_force(seed, rules, calls, played):
-    h = mid_hand(seed, get_rules(rules), calls, played)
-    n, expected = brute_hint(h)
-    got = cardplay.hint(as_view(h), Budget(exact=True), Models.NONE)
-    assert got.cante is None, "pick a position without a pending cante of the seat on turn"
-    assert got.deals == n and got.seat == h.to_play and got.trick == h.trick_number
-    assert {c.card for c in got.cards} == set(expected)
-    for c in got.cards:
-        t, m, w = expected[c.card]
-        assert c.tricks == pytest.approx(t) and c.p_win == pytest.approx(w)
-        assert (c.margin is None) == (not objectives.points_based(h.contract, h.rules))
-        if c.margin is not None:
-            assert c.margin == pytest.approx(m)
-    keys = [(-c.p_win) for c in got.cards]
-    assert keys == sorted(keys)
-
-
-def test_hint_independent_of_workers():
-    h = mid_hand(6, ONLINE, ["paso"] * 4, 5)
-    one = cardplay.hint(as_view(h), Budget(samples=120, seed=4, workers=1), Models.NONE)
-    assert cardplay.hint(as_view(h), Budget(samples=120, seed=4, workers=3), Models.NONE) == one
-
-
-def test_hint_with_own_cante_pending():
-    h = Hand(deal("Ao Ro Co Ac Ae / 3c Rc 3e Re Ab / 3o Sc Ce Se 3b / So Cc Rb Cb Sb"),
-             parse_card("So"), ONLINE)
-    h.pass_all()
-    for c in "Ac 3c Sc Cc".split():
-        h.play(parse_card(c))
-    got = cardplay.hint(as_view(h), Budget(samples=200, seed=3), Models.NONE)
-    assert got.seat == 1 and got.trick == 2 and got.cante == 0 and "40" in got.note
-    # values assume the 40 is sung: the margin includes it
-    k = hand_knowledge(h, 1)
-    deals = sample_deals_seeded(k, 200, 3, chunk_size=budget.ROUND)
-    pos = sing(h.pos, 0, 0)
-    c = got.cards[0].card
-    total = sum(solver.solve(play_card(pos.with_changes(hands=tuple(int(x) for x in row)), c,
-                                       10), ONLINE, "margin") for row in deals)
-    assert got.cards[0].margin == pytest.approx(total / 200)
-
-
-def _hint_one_layout_at_a_time(view):
-    """The hint's sums the way it made them before its batches: every layout on its own,
-    the seat's cante sung first where the rules let it (``cante_refusal``), then
-    ``solve_cards`` of each objective."""
-    from cuatrola_solver.game.play import cante_refusal
-    k = knowledge_of(view)
-    base, seat = view.position, view.seat
-    mine, d = side_of(seat), base.declaring_side
-    measured = mine if base.contract == "paso" else d
-    options = view.cante_options()
-    sums = {}
-    deals = enumerate_deals(k)
-    for row in deals:
-        pos = base.with_changes(hands=tuple(int(x) for x in row))
-        if options and cante_refusal(pos, view.rules, seat, options[0]) is None:
-            pos = sing(pos, mine, options[0])
-        tr = solver.solve_cards(pos, view.rules, "tricks")
-        mk = solver.solve_cards(pos, view.rules, "makes")
-        mg = (solver.solve_cards(pos, view.rules, "margin")
-              if objectives.points_based(base.contract, view.rules) else None)
-        for c, t in tr.items():
-            s = sums.setdefault(c, [0.0, 0.0, 0.0])
-            s[0] += t if measured == d else 5 - t
-            if mg is not None:
-                s[1] += mg[c] if measured == d else -mg[c]
-            s[2] += mk[c] if mine == d else 1 - mk[c]
-    return len(deals), sums
-
-
-@pytest.mark.parametrize("rules, seed", [
-    ("online", 0), ("narro", 17), ("italiano", 24),
-    # forty_first: the 20 is refused in the layouts where the partner holds the 40
-    # (40 of 700, 16 of 40, 20 of 420 layouts)
-    ("italiano", 150), ("italiano", 227), ("italiano", 245)])
-def test_exact_hint_with_a_cante_equals_one_layout_at_a_time(rules, seed):
-    """With the seat's own cante pending, the batched hint equals the layout-by-layout
-    sums, float for float."""
-    h = mid_hand(seed, get_rules(rules), ["paso"] * 4, 8)
-    view = as_view(h)
-    assert view.cante_options() and view.to_play == view.seat
-    n, sums = _hint_one_layout_at_a_time(view)
-    got = cardplay.hint(view, Budget(exact=True), Models.NONE)
-    assert got.deals == n and got.cante == view.cante_options()[0]
-    assert {c.card for c in got.cards} == set(sums)
-    for c in got.cards:
-        t, m, w = sums[c.card]
-        assert (c.tricks, c.p_win) == (t / n, w / n)
-        assert c.margin is None or c.margin == m / n
-
-
-def test_hint_refuses_a_finished_hand():
-    h = mid_hand(5, ONLINE, ["paso"] * 4, 20)
-    with pytest.raises(CuatrolaError, match="over"):
-        cardplay.hint(as_view(h), Budget(samples=10), Models.NONE)
-
-
-def test_hint_seeded_reproducible():
-    h = mid_hand(6, ONLINE, ["paso"] * 4, 5)
-    a = cardplay.hint(as_view(h), Budget(samples=100, seed=9), Models.NONE).to_dict()
-    assert a == cardplay.hint(as_view(h), Budget(samples=100, seed=9), Models.NONE).to_dict() and a["seed"] == 9
-
-
 # --- exhaustive (slow) ---------------------------------------------------------------------
 
 @pytest.mark.slow
@@ -443,3 +287,17 @@ def test_exact_and_sampled_agree():
         lo, hi = s.ci95
         assert lo - 1e-9 <= e.p_win <= hi + 1e-9 or abs(e.p_win - s.p_win) < 0.015
         assert abs(e.ev - s.ev) < 0.1
+
+
+def test_advise_with_huge_samples_stops_and_stays_small():
+    cards = parse_cards("Ac 3c Ro Co Ab")
+    tracemalloc.start()
+    a = bidding.advise(View.bidding(cards, parse_card("So"), 2),
+                       Budget(samples=10 ** 12, seed=1, workers=1), Models.NONE)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert a.deals <= budget.SETTLED
+    assert peak < 50 << 20
+    same = bidding.advise(View.bidding(cards, parse_card("So"), 2),
+                          Budget(samples=budget.SETTLED, seed=1, workers=1), Models.NONE)
+    assert same.to_dict() == a.to_dict() | {"deals": same.deals}
