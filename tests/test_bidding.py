@@ -171,6 +171,31 @@ def test_sampled_advice_matches_brute_force(rules, seat, hand, muestra, auction)
     assert a.option(a.advice).ev_sum == best.ev_sum
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_an_exception_from_progress_cancels_an_exact_advice(workers):
+    """How a caller (the web table's Cancel) stops an exact advice: its ``progress``
+    raises; the exception comes out of advise once the chunks being searched end, long
+    before every layout is done, and the next advice is whole and right."""
+    view = View.bidding("Ac 3o Rc Cb So", "3c", 2, rules=get_rules("narro"))
+
+    class Cancel(Exception):
+        pass
+
+    seen = []
+
+    def cancel(done, total):
+        seen.append(done)
+        if done * 10 >= total:
+            raise Cancel
+
+    with pytest.raises(Cancel):
+        bidding.advise(view, Budget(exact=True, workers=workers), Models.NONE,
+                       progress=cancel)
+    assert seen[-1] < 252252 // 2              # the first call past a tenth raised
+    whole = bidding.advise(view, Budget(exact=True, workers=workers), Models.NONE)
+    assert whole.deals == 252252 and whole.exact
+
+
 def test_exact_mode_counts_every_deal(monkeypatch):
     """Exact mode on a truncated enumeration (the first 2500 deals, summed in slices of
     1000) equals the brute force over the same deals, as exact fractions; the progress
