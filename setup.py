@@ -1,4 +1,5 @@
-"""Build: the compiled solver core ``cuatrola_solver.dd._solver`` from ``ext/``, and the
+"""Build: the compiled solver core ``cuatrola_solver.dd._solver`` and the unranking of
+deals ``cuatrola_solver.hidden._deals`` from ``ext/``, and the
 command line in ``cli/`` installed as the package ``cuatrola_cli``."""
 
 import platform
@@ -18,7 +19,8 @@ extensions = [
         include_dirs=[numpy.get_include()],
         extra_compile_args=["-O3", *MACHINE_FLAGS],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-    )
+    ),
+    Extension("cuatrola_solver.hidden._deals", ["ext/deals.pyx"], extra_compile_args=["-O3"]),
 ]
 
 setup(

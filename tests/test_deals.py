@@ -15,6 +15,9 @@ import numpy as np
 import pytest
 
 from cuatrola_solver.game.cards import FULL_DECK, mask_of, parse_card, parse_cards, popcount
+from cuatrola_solver.game.constraints import Constraints
+from cuatrola_solver.game.view import View
+from cuatrola_solver.hidden import deals as deals_module
 from cuatrola_solver.hidden.chunks import plan_chunks, sample_chunk, sample_deals_seeded
 from cuatrola_solver.hidden.deals import (consistent_mask, count_deals, enumerate_deals,
                                           sample_deals, unrank_deals)
@@ -51,6 +54,38 @@ def test_slices_and_ranks():
     assert (unrank_deals(k, [7, 3, 7]) == full[[7, 3, 7]]).all()
     with pytest.raises(ValueError):
         unrank_deals(k, [252252])
+
+
+# --- the compiled walk against its numpy reference --------------------------------------
+
+def _product_knowledges():
+    """Product-form knowledges (what _unrank_product is given): the deal of every seat,
+    with count constraints, and hands in progress with voids."""
+    for seat in range(1, 5):
+        yield knowledge_of(start_view(parse_cards("Ao 3c Rb Ce 3o" if seat == 4 else
+                                                  "Ao 3c Rb Ce Sb"), parse_card("3o"), seat))
+    view = View.bidding("Ac 3c Ro Co Ab", "So", seat=2, auction="paso")
+    for text in ["3: void o", "1: >=2 e; 3: <=1 e; 4: =2 b",
+                 "1: has Ae 3e; 3: >=1 triunfo; 4: <=2 b"]:
+        yield knowledge_of(view.assuming(Constraints.parse(text)))
+    rng = random.Random(8)
+    for _ in range(30):
+        yield hand_knowledge(random_hand(rng, rng.randint(0, 18), 0.15), rng.randint(1, 4))
+
+
+@pytest.mark.skipif(deals_module._compiled is None, reason="the compiled unranking is not built")
+def test_compiled_unranking_equals_the_numpy_walk():
+    gen = np.random.default_rng(3)
+    seen = 0
+    for k in _product_knowledges():
+        for sub, n in deals_module._branches(k):
+            ranks = np.concatenate([np.arange(min(n, 5000)),
+                                    gen.integers(0, n, size=2000)]).astype(np.int64)
+            got = deals_module._unrank_product(sub, ranks)
+            assert got.dtype == np.uint32 and got.shape == (len(ranks), 4)
+            assert (got == deals_module._unrank_product_numpy(sub, ranks)).all()
+            seen += 1
+    assert seen >= 37
 
 
 # --- brute force on hands in progress ------------------------------------------------------

@@ -397,7 +397,7 @@ def card_figures(pos: play.Position, hands, rules: RuleSet, workers: int | None 
     order = None
     if len(hands) >= ORDERED_FROM:
         order = search_order(hands, pos.trump)
-        hands = hands[order]
+        hands = np.take(hands, order, axis=0)
     out = {}
     for c in reference.legal_cards(pos, rules):
         after = play.play_card(pos, c, rules.monte)
@@ -418,7 +418,7 @@ def card_figures(pos: play.Position, hands, rules: RuleSet, workers: int | None 
     if order is not None:                       # back to the order of ``hands``
         back = np.empty_like(order)
         back[order] = np.arange(len(order))
-        out = {c: a[back] for c, a in out.items()}
+        out = {c: np.take(a, back, axis=0) for c, a in out.items()}
     return out
 
 

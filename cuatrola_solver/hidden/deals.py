@@ -5,7 +5,8 @@ seat ``s`` receiving ``hidden_counts[s - 1]`` of them and none of ``forbidden[s 
 (:class:`~cuatrola_solver.hidden.knowledge.Knowledge`).  These deals are counted exactly
 by a small dynamic programme over the pool's cards (:func:`count_deals`), and ranked:
 rank ``r`` in ``0 .. count - 1`` is turned into a deal by walking the same table
-(:func:`unrank_deals`, vectorised with numpy).  Enumeration unranks ``0 .. count - 1``
+(:func:`unrank_deals`: compiled, ``ext/deals.pyx``, or vectorised with numpy, its
+reference, when the extension is not built or ``CUATROLA_PUREPYTHON`` is set).  Enumeration unranks ``0 .. count - 1``
 (:func:`enumerate_deals`, also by slices for splitting exact work); sampling unranks
 uniform random ranks, so every consistent deal is exactly equally likely
 (:func:`sample_deals`, i.i.d., with replacement).  A deal is a row of four ``uint32``
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -33,6 +35,13 @@ __all__ = ["count_deals", "enumerate_deals", "unrank_deals", "sample_deals", "ca
            "consistent_mask"]
 
 _BITS = np.array([1 << c for c in range(NUM_CARDS)], dtype=np.uint32)
+
+_compiled = None
+if os.environ.get("CUATROLA_PUREPYTHON", "") in ("", "0"):
+    try:
+        from . import _deals as _compiled         # type: ignore[attr-defined]
+    except ImportError:                           # pragma: no cover - depends on the build
+        _compiled = None
 
 # --- counting and ranking ---------------------------------------------------------------
 
@@ -203,6 +212,22 @@ def unrank_deals(k: Knowledge, ranks: np.ndarray) -> np.ndarray:
 
 
 def _unrank_product(k: Knowledge, ranks: np.ndarray) -> np.ndarray:
+    """The deals of ``ranks`` of a product-form knowledge (no ``not_both``)."""
+    if _compiled is None:
+        return _unrank_product_numpy(k, ranks)
+    tab = _counting_table(k)
+    out = np.empty((len(ranks), 4), dtype=np.uint32)
+    _compiled.unrank_product(
+        tab.counts, np.array(tab.offsets, dtype=np.int64).reshape(-1, 3),
+        np.array(tab.allowed, dtype=np.uint8).reshape(-1, 3),
+        _BITS[list(tab.cards)], tab.start, np.ascontiguousarray(ranks, dtype=np.int64),
+        np.array(tab.seats, dtype=np.int64), np.array(k.known, dtype=np.uint32), out)
+    return out
+
+
+def _unrank_product_numpy(k: Knowledge, ranks: np.ndarray) -> np.ndarray:
+    """:func:`_unrank_product` card by card over every rank at once: the reference of
+    the compiled walk."""
     tab = _counting_table(k)
     m = len(ranks)
     small = tab.total < 2 ** 31
