@@ -3,7 +3,7 @@
 
 The same walk of a counting table as ``cuatrola_solver.hidden.deals``'s numpy version
 (its reference: the tests compare the two), one rank at a time in C instead of one card
-at a time over every rank in numpy: 756,756 deals in about 20 ms instead of 250 ms."""
+at a time over every rank in numpy: 756,756 deals in about 55 ms instead of 290 ms."""
 
 from libc.stdint cimport int64_t, uint32_t
 
