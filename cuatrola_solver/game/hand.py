@@ -231,14 +231,17 @@ def _deal_error(message: str, *part) -> InconsistentDealError:
     return e
 
 
-def check_deal(hands: Sequence[Iterable[int]], muestra: int) -> tuple[int, ...]:
-    """The four hands as masks, after checking that they are a real deal."""
+def check_deal(hands: Sequence[Iterable[int] | None], muestra: int) -> tuple[int, ...]:
+    """The four hands as masks, after checking that they are a real deal (all given)."""
     masks = []
     seen: dict[int, int] = {}
     if len(hands) != 4:
         raise InconsistentDealError(f"a deal has 4 hands, got {len(hands)}")
-    for seat, hand in enumerate(hands, 1):
-        hand = list(hand)
+    for seat, given in enumerate(hands, 1):
+        if given is None:
+            raise _deal_error(f"seat {seat}'s hand is not given: a deal has all four hands",
+                              "hand", seat)
+        hand = list(given)
         if len(hand) != 5:
             raise _deal_error(
                 f"seat {seat} holds {len(hand)} cards ({format_cards(hand)}): expected 5",
@@ -266,9 +269,8 @@ def check_hands(hands: Sequence[Iterable[int] | None], muestra: int
     ones hold five cards each, none twice, and the muestra nowhere but in seat 4's."""
     if len(hands) != 4:
         raise InconsistentDealError(f"a deal has 4 hands, got {len(hands)}")
-    known = [h for h in hands if h is not None]
-    if len(known) == len(hands):
-        return check_deal(known, muestra)
+    if all(h is not None for h in hands):
+        return check_deal(hands, muestra)
     seen: dict[int, int] = {}
     masks: list[int | None] = []
     for seat, hand in enumerate(hands, 1):

@@ -177,6 +177,11 @@ class View:
         return self.seen.pos
 
     @property
+    def play_position(self) -> Position:
+        """:attr:`position` once the auction is over (before: raises IllegalPlayError)."""
+        return self.seen._require_play()
+
+    @property
     def held(self) -> int:
         """The cards the seat still holds."""
         return self.hand & ~mask_of(p.card for p in self.seen.plays if p.seat == self.seat)
