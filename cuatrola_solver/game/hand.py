@@ -401,6 +401,11 @@ class HandState:
             raise IllegalPlayError("the auction is not over: no card can be played yet")
         return self.pos
 
+    @property
+    def play_position(self) -> Position:
+        """:attr:`pos` once the auction is over (before: raises IllegalPlayError)."""
+        return self._require_play()
+
     def legal_cards(self) -> list[int]:
         """The cards the seat on turn may play without renuncio, in canonical order."""
         pos = self._require_play()
@@ -574,6 +579,13 @@ class HandState:
     def _result(self, winner: Side, value: int, ended_by: str) -> Result:
         return hand_result(self._require_play(), self.rules, self.score, winner, value, ended_by,
                            self.points_breakdown())
+
+    def final_result(self) -> Result:
+        """:meth:`result` of a decided hand (raises IllegalPlayError while undecided)."""
+        result = self.result()
+        if result is None:
+            raise IllegalPlayError("the hand is not decided yet: it has no result")
+        return result
 
     def result(self) -> Result | None:
         """The hand's result, or None while it is undecided (docs/rules.md 4, 6, 8.5, 8.6):

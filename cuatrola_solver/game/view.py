@@ -179,7 +179,7 @@ class View:
     @property
     def play_position(self) -> Position:
         """:attr:`position` once the auction is over (before: raises IllegalPlayError)."""
-        return self.seen._require_play()
+        return self.seen.play_position
 
     @property
     def held(self) -> int:
