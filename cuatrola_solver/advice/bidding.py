@@ -68,7 +68,7 @@ from .budget import EXACT_SLICE, MIN_ROUNDS, ROUND, Budget, Progress
 from .stats import Tally, wilson
 
 __all__ = ["Option", "OptionResult", "Advice", "bid_options", "advise", "DEFAULT_SAMPLES",
-           "layouts_of", "constraints_dict"]
+           "layouts_of", "constraints_dict", "valued"]
 
 #: most deals of a sampled advice (it usually stops earlier)
 DEFAULT_SAMPLES = 20000
@@ -336,7 +336,7 @@ def _with_played(results: list[OptionResult], model, seat: int) -> list[OptionRe
         if not o.allowed:
             out.append(r)
             continue
-        contract, p_win = _valued(o.contract), _valued(r.p_win)
+        contract, p_win = valued(o.contract), valued(r.p_win)
         mine = side_of(seat)
         if contract == "paso":
             p = model.p("paso", seat, p_win)
@@ -345,7 +345,7 @@ def _with_played(results: list[OptionResult], model, seat: int) -> list[OptionRe
             flip = side_of(caller) != mine
             p_caller = model.p(contract, caller, 1 - p_win if flip else p_win)
             p = 1 - p_caller if flip else p_caller
-        outcomes = played.played_outcomes(_valued(r.outcomes), p, CONTRACT_VALUE[contract])
+        outcomes = played.played_outcomes(valued(r.outcomes), p, CONTRACT_VALUE[contract])
         out.append(dataclasses.replace(r, p_played=p, outcomes_played=outcomes,
                                        ev_played=sum(g * q for g, q in outcomes)))
     return out
@@ -361,7 +361,7 @@ def _with_match(results: list[OptionResult], rules: RuleSet, score: Score,
     for r in results:
         outcomes = r.outcomes_played if r.outcomes_played is not None else r.outcomes
         if r.option.allowed:
-            r = dataclasses.replace(r, p_match=table.match_chance(score, side, _valued(outcomes)))
+            r = dataclasses.replace(r, p_match=table.match_chance(score, side, valued(outcomes)))
         out.append(r)
     return out
 
@@ -373,33 +373,34 @@ def _allowed(results: list[OptionResult]) -> list[OptionResult]:
     return out
 
 
-def _valued(figure: _T | None) -> _T:
-    """A figure of an allowed option's result (a refused option has none)."""
-    assert figure is not None, "an allowed option is valued"
+def valued(figure: _T | None) -> _T:
+    """``figure``, which the caller knows is set: a figure of an allowed option's result
+    (a refused option has none), of a reviewed card (a forced card has none)."""
+    assert figure is not None, "a figure that is always set here is None"
     return figure
 
 
 def _choose_played(results: list[OptionResult]) -> str:
     best, *rest = _allowed(results)
     for r in rest:                          # weakest first: ties keep the weaker call
-        if _valued(r.ev_played) > _valued(best.ev_played) + 1e-12:
+        if valued(r.ev_played) > valued(best.ev_played) + 1e-12:
             best = r
     return best.option.bid
 
 
 def _choose_match(results: list[OptionResult], played: bool = False) -> str:
     """The allowed call of highest match chance (ties: more points, then the weaker)."""
-    points = (lambda r: _valued(r.ev_played)) if played else (lambda r: r.ev_sum)
+    points = (lambda r: valued(r.ev_played)) if played else (lambda r: r.ev_sum)
     best, *rest = _allowed(results)
     for r in rest:
-        p, p_best = _valued(r.p_match), _valued(best.p_match)
+        p, p_best = valued(r.p_match), valued(best.p_match)
         if p > p_best + 1e-12 or (abs(p - p_best) <= 1e-12 and points(r) > points(best)):
             best = r
     return best.option.bid
 
 
 def _settled(results: list[OptionResult], tolerance: float) -> bool:
-    return all((_valued(r.ci95)[1] - _valued(r.ci95)[0]) / 2 <= tolerance
+    return all((valued(r.ci95)[1] - valued(r.ci95)[0]) / 2 <= tolerance
                for r in _allowed(results))
 
 

@@ -18,7 +18,7 @@ __all__ = ["Z95", "wilson", "half_width", "Tally"]
 Z95 = 1.959963984540054
 
 
-def wilson(wins: int, n: float, z: float = Z95) -> tuple[float, float]:
+def wilson(wins: float, n: float, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a binomial proportion ``wins / n``."""
     if n <= 0:
         return (0.0, 1.0)
