@@ -375,7 +375,8 @@ def _allowed(results: list[OptionResult]) -> list[OptionResult]:
 
 def valued(figure: _T | None) -> _T:
     """``figure``, which the caller knows is set: a figure of an allowed option's result
-    (a refused option has none), of a reviewed card (a forced card has none)."""
+    (a refused option has none), of a reviewed card (a forced card has none), the best
+    card of a hint on a card to play."""
     assert figure is not None, "a figure that is always set here is None"
     return figure
 

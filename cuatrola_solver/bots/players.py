@@ -40,7 +40,7 @@ import random
 from dataclasses import dataclass, fields, is_dataclass
 from typing import ClassVar, Protocol, get_type_hints
 
-from ..advice.bidding import advise
+from ..advice.bidding import advise, valued
 from ..advice.budget import Budget
 from ..advice.cardplay import best_cante, cante_values, hint
 from ..errors import PlayerError, quote
@@ -321,10 +321,8 @@ class PimcPlayer:
         legal = view.legal_cards()
         if len(legal) == 1:
             return legal[0]
-        best = hint(view, Budget(samples=self.samples, seed=view.seed(seed)),
-                    self.reading(view.rules)).best
-        assert best is not None, "a hint of a seat with cards to play has a best card"
-        return best
+        return valued(hint(view, Budget(samples=self.samples, seed=view.seed(seed)),
+                           self.reading(view.rules)).best)
 
     def reading(self, rules) -> Models:
         """The models the card play weighs its deals by: the bid model with
