@@ -29,7 +29,7 @@ from cuatrola_solver.models.preset import Models
 from cuatrola_solver.game.auction import parse_call
 from cuatrola_solver.game.cards import cards_of, format_card, parse_card, suit_of
 from cuatrola_solver.errors import CuatrolaError, quote
-from cuatrola_solver.game.hand import Hand
+from cuatrola_solver.game.hand import HandState
 from cuatrola_solver.game.play import SUIT_NAMES, cante_points, partner_of, side_of
 from cuatrola_solver.bots.players import parse_player, split_players
 from cuatrola_solver.notation.record import format_rules, write_text
@@ -357,7 +357,7 @@ def register(app: typer.Typer) -> None:
             seed = random_seed()
         colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
         screen = Screen(colour)
-        def observe(hand: Hand, kind: str, who: int, choice) -> None:
+        def observe(hand: HandState, kind: str, who: int, choice) -> None:
             chair.begin_hand()
             player = table.player_at(who)
             label = chair.who(who, player)
@@ -411,13 +411,13 @@ def register(app: typer.Typer) -> None:
             screen.say("end of input: game over")
 
 
-def _contract(screen: Screen, table: Chair, hand: Hand) -> None:
+def _contract(screen: Screen, table: Chair, hand: HandState) -> None:
     decl = hand.declarer
     who = "" if not decl else " by " + " against ".join(table.who(s) for s in decl)
     screen.say(f"contract: {hand.contract}{who}")
 
 
-def _trick_done(screen: Screen, table: Chair, hand: Hand) -> None:
+def _trick_done(screen: Screen, table: Chair, hand: HandState) -> None:
     """The baza's winner, then the bazas and points of each pair so far (the points:
     cards, cantes, and the monte after the last baza)."""
     pos = hand.play_position

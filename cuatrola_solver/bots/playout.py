@@ -2,7 +2,7 @@
 
 :func:`play_hand` deals nothing itself: it takes a deal (see
 :func:`cuatrola_solver.game.cards.random_deal`) and four players (seats 1 to 4) and runs the
-hand through the rules engine (:class:`~cuatrola_solver.game.hand.Hand`): each call, cante
+hand through the rules engine (:class:`~cuatrola_solver.game.hand.HandState`): each call, cante
 and card is asked of the player whose turn it is, given that seat's
 :class:`~cuatrola_solver.game.view.View` and a seed, and checked.  At a trick boundary the
 seats that may sing are asked in turn: the side that won the trick first (its leader,
@@ -22,7 +22,7 @@ from typing import Any, Callable, Generator, Sequence
 
 from ..game.cards import format_card, random_deal
 from ..errors import CuatrolaError, PlayerError
-from ..game.hand import Hand
+from ..game.hand import HandState
 from ..game.match import Match, Score
 from ..game.play import side_of
 from ..notation.record import HandRecord
@@ -38,7 +38,7 @@ __all__ = ["play_hand", "play_match", "iter_match", "hand_turns", "Turn", "decid
 MAX_MATCH_HANDS = 500
 
 
-def singing_order(hand: Hand) -> list[int]:
+def singing_order(hand: HandState) -> list[int]:
     """The seats asked about cantes at the current trick boundary, in order."""
     pos = hand.pos
     assert pos is not None, "cantes are asked during the play"
@@ -48,7 +48,7 @@ def singing_order(hand: Hand) -> list[int]:
     return [s for s in order if pos.in_play(s)]
 
 
-Observer = Callable[[Hand, str, int, object], None]
+Observer = Callable[[HandState, str, int, object], None]
 
 #: what a player is asked for each kind of :class:`Turn`, and the verb of a refusal
 _ASK = {"call": ("call", "called"), "cante": ("sing", "sang"), "card": ("card", "played")}
@@ -84,7 +84,7 @@ def hand_turns(deal: tuple[Sequence[Sequence[int]], int], rules: RuleSet | str |
     ``card``)."""
     rules = get_rules(rules)
     hands, muestra = deal
-    hand = Hand(hands, muestra, rules, score)
+    hand = HandState(hands, muestra, rules, score)
     while not hand.auction.is_complete:
         seat = hand.auction.speaker
         assert seat is not None, "an auction not complete has a seat to speak"

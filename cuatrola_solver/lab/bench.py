@@ -300,7 +300,7 @@ def format_players_bench(p: dict) -> str:
             f"at most {p['wait_max_ms']:.0f} ms)")
 
 
-# --- the answers a player waits for (issue 22's targets) ---------------------------------
+# --- the answers a player waits for, and how long each may take -----------------------
 
 #: the hand of the advice cases: seats 1-3 with muestra Ce, the dealer (seat 4) holding
 #: the muestra Ae; the seats before have passed
