@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from cuatrola_solver.models.charts import COLUMNS, ROWS, Chart, describe_key, possible
+from cuatrola_solver.models.charts import COLUMNS, ROWS, Cell, Chart, describe_key, possible
 
 #: the colour of each call (paso quiet, the bids warmer as they rise)
 CALL_COLOURS = {"paso": "#e4e0d6", "solo": "#9cc3e6", "contrasolo": "#c5a3d9",
@@ -62,7 +62,7 @@ def grid_text(chart: Chart) -> str:
     return "\n".join(lines)
 
 
-def _cells_by_square(chart: Chart) -> dict[tuple[int, int], object]:
+def _cells_by_square(chart: Chart) -> dict[tuple[int, int], Cell]:
     out = {}
     for i, row in enumerate(ROWS):
         for j, col in enumerate(COLUMNS):

@@ -6,14 +6,15 @@ import json
 import shlex
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import Iterable, List, Optional, Sequence
 
 import typer
 from tabulate import tabulate
 
 from cuatrola_solver import __version__
 from cuatrola_solver.models import played
-from cuatrola_solver.lab.calibration import (DEFAULT_BINS, Calibration, read_records, with_card_predictions)
+from cuatrola_solver.lab.calibration import (DEFAULT_BINS, Calibration, Prediction, read_records,
+                                             with_card_predictions)
 from cuatrola_solver.errors import quote
 from cuatrola_solver.bots.players import parse_player
 from cuatrola_solver.game.rules import get_rules
@@ -228,7 +229,8 @@ def register(app: typer.Typer) -> None:
             return models[key]
 
         for path in records:
-            items = ((obj, w, ()) for obj, w in read_records(path))
+            items: Iterable[tuple[dict, str, Sequence[Prediction]]] = (
+                (obj, w, ()) for obj, w in read_records(path))
             if cards:
                 items = with_card_predictions(
                     read_records(path), samples=card_samples, seed=seed + 100 * hands,
@@ -238,6 +240,7 @@ def register(app: typer.Typer) -> None:
                 hands += 1
                 cal.add_record(obj, winner, card_preds, played=model_of(obj))
         if fit:
+            assert out is not None, "--fit without --out is refused above"
             _fit(cal, rules_seen, hands, records, out)
         report = cal.to_dict()
         if model is not None:

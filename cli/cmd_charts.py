@@ -208,7 +208,7 @@ def register(app: typer.Typer) -> None:
             charts = [found]
         else:
             charts = list(chartset.charts)
-        if hand is not None:
+        if hand is not None and muestra is not None:     # given together (checked above)
             if len(charts) != 1:
                 fail("--hand shows one chart's cell: give --seat too")
             c = charts[0]

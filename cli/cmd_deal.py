@@ -17,7 +17,7 @@ from .common import JsonOption, RulesOption, emit_json, load_rules, user_errors
 def random_record(rng: random.Random, rules) -> HandRecord:
     """Shuffle the 20 cards and deal five to each seat; the last one is the muestra."""
     hands, muestra = random_deal(rng)
-    return HandRecord(rules=rules, muestra=muestra, hands=hands)
+    return HandRecord(rules=rules, muestra=muestra, hands=list(hands))
 
 
 def register(app: typer.Typer) -> None:

@@ -139,6 +139,7 @@ def register(app: typer.Typer) -> None:
 
             with progress_bar("hand results") as bar:
                 results = measure_equity.measure_hand_results(rs, deals, seed, samples, progress=bar)
+            assert out is not None, "--regenerate without --out is refused above"
             try:
                 measure_equity.write_hand_results(results, out)
             except OSError as e:

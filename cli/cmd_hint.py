@@ -51,17 +51,17 @@ def source_of(record: str | None, hand: str | None, muestra: str | None, seat: i
         text, where = read_input(record)
         rec = record_rules(read_record(text, where), rules)
         if seat is None:
-            hand = replay(rec)
+            state = replay(rec)
             if rec.complete:
-                return View.on_turn(hand)
-            seat = hand.to_play                    # whose turn it is, from the seen side
+                return View.on_turn(state)
+            seat = state.to_play                    # whose turn it is, from the seen side
             if seat is None:
                 fail(f"{where}: there is no card to play (the auction is not over, or the "
                      f"hand is)")
         return view_of(rec, seat)
-    missing = [name for name, value in (("--hand", hand), ("--muestra", muestra),
-                                        ("--seat", seat)) if value is None]
-    if missing:
+    if hand is None or muestra is None or seat is None:
+        missing = [name for name, value in (("--hand", hand), ("--muestra", muestra),
+                                            ("--seat", seat)) if value is None]
         fail(f"give a record, or your cards live: missing {', '.join(missing)} "
              f"(e.g. --hand \"Ao 3c Rb Ce Sb\" --muestra 3b --seat 2)")
     return read_view(hand, muestra, seat, auction, played, load_rules(rules or "online"),

@@ -22,7 +22,7 @@ from typing import Optional
 
 import typer
 
-from cuatrola_solver.advice.bidding import advise
+from cuatrola_solver.advice.bidding import advise, valued
 from cuatrola_solver.advice.budget import Budget, random_seed
 from cuatrola_solver.advice.cardplay import CANTE_HINT_SAMPLES, best_cante, cante_values, hint
 from cuatrola_solver.models.preset import Models
@@ -214,8 +214,8 @@ class Human:
                 if o.option.allowed:
                     p, ev = ((o.p_played, o.ev_played) if o.p_played is not None
                              else (o.p_win, o.ev))
-                    self.screen.say(f"  hint: {o.option.bid:<10} wins {100 * p:5.1f}%  "
-                                    f"ev {ev:+.2f}")
+                    self.screen.say(f"  hint: {o.option.bid:<10} wins {100 * valued(p):5.1f}%  "
+                                    f"ev {valued(ev):+.2f}")
             self.screen.say(f"  hint: advice {a.advice} ({a.deals:,} deals)")
         while True:
             text = self.ask(f"your call ({' '.join(legal)}):")
@@ -241,7 +241,7 @@ class Human:
         s.say("you may sing: " + ", ".join(f"{SUIT_NAMES[o]} ({cante_points(o, view.trump)})"
                                            for o in options))
         if self.hints:
-            values = cante_values(view, [None] + options, samples=CANTE_HINT_SAMPLES,
+            values = cante_values(view, [None, *options], samples=CANTE_HINT_SAMPLES,
                                   seed=view.seed(seed))
             best = best_cante(values)
             ranked = sorted(values, key=lambda o: o == best, reverse=True)
@@ -268,7 +268,7 @@ class Human:
     def card(self, view: View, seed: int) -> int:
         self.refused = 0
         s = self.screen
-        pos = view.position
+        pos = view.play_position
         self.status(view)
         if pos.trick:
             s.say(f"trick {view.trick_number}, led by {self.table.who(pos.leader)}: "
@@ -387,7 +387,7 @@ def register(app: typer.Typer) -> None:
             screen.say(f"made the folder {save} for the records")
 
         def finish(rec) -> None:
-            result = replay(rec).result()
+            result = replay(rec).final_result()
             screen.say(f"hand {table.k + 1} over:")
             for line in result_lines(result.to_dict(), mine=str(table.side)):
                 screen.say("  " + line)
@@ -420,7 +420,7 @@ def _contract(screen: Screen, table: Chair, hand: HandState) -> None:
 def _trick_done(screen: Screen, table: Chair, hand: HandState) -> None:
     """The baza's winner, then the bazas and points of each pair so far (the points:
     cards, cantes, and the monte after the last baza)."""
-    pos = hand.pos
+    pos = hand.play_position
     mine = table.side
     screen.say(f"trick {len(hand.tricks)} to {table.who(pos.leader)}: bazas your pair "
                f"{pos.tricks[mine]} - the other pair {pos.tricks[1 - mine]}; points your pair "

@@ -158,7 +158,7 @@ def quiz(puzzles: list[Puzzle], colour: bool) -> tuple[int, int]:
                     typer.echo(f"  you do not hold {format_card(choice)}")
                     continue
                 if choice not in legal:
-                    why = renuncio_obligation(p.view.held, p.view.position.trick, p.view.trump,
+                    why = renuncio_obligation(p.view.held, p.view.play_position.trick, p.view.trump,
                                               choice)
                     typer.echo(f"  {format_card(choice)} would be a renuncio: "
                                f"{OBLIGATION_WORDS.get(why, why)}")

@@ -28,7 +28,7 @@ def chunks(text: str, inside: bool = True) -> list[str]:
     """The pieces of ``text`` a line may end after: its words, and with ``inside``
     (a value, not prose) the parts of a word such as ``exact_target`` or ``paso,solo``
     up to each ``_`` or ``,``."""
-    out = []
+    out: list[str] = []
     for word in str(text).split():
         out += re.findall(r"[^_,]+[_,]?|[_,]", word) if inside else [word]
         out[-1] += " "
@@ -65,10 +65,11 @@ def fit_widths(rows: list[list[str]], headers: list[str], flexible: list[int],
         width = shutil.get_terminal_size((80, 24)).columns
     widths = [max(len(str(h)), *(len(str(r[i])) for r in rows)) for i, h in enumerate(headers)]
     natural = list(widths)
-    floor = [None] + [max(18 if i in flexible else 7, len(str(headers[i])),
-                          *(len(c.rstrip()) for r in rows
-                            for c in chunks(r[i], i not in flexible)))
-                      for i in range(1, len(headers))]
+    # the first column is never narrowed: its floor is not used
+    floor = [0] + [max(18 if i in flexible else 7, len(str(headers[i])),
+                       *(len(c.rstrip()) for r in rows
+                         for c in chunks(r[i], i not in flexible)))
+                   for i in range(1, len(headers))]
     while sum(widths) + 2 * (len(headers) - 1) > width - 2:
         i = max(range(1, len(widths)), key=lambda k: (widths[k] - floor[k], k in flexible))
         if widths[i] <= floor[i]:

@@ -7,7 +7,7 @@ import io
 import json
 import os
 import sys
-from typing import BinaryIO, Iterator, Optional
+from typing import IO, Iterator, Optional
 
 import typer
 from tabulate import tabulate
@@ -72,9 +72,10 @@ def register(app: typer.Typer) -> None:
         typer.echo(render_table(report))
 
 
-def open_lines(path: str) -> tuple[BinaryIO, str]:
+def open_lines(path: str) -> tuple[IO, str]:
     """The batch input as bytes (lines are split on b'\\n' only: a bare CR, form feed or
-    U+2028 inside a line is part of it), and its name for messages."""
+    U+2028 inside a line is part of it; a stdin without bytes gives text), and its name
+    for messages."""
     if path == "-":
         stdin = sys.stdin
         if stdin is None or stdin.closed:
@@ -89,7 +90,7 @@ def open_lines(path: str) -> tuple[BinaryIO, str]:
     raise AssertionError  # unreachable
 
 
-def read_lines(stream: BinaryIO, name: str) -> Iterator[bytes]:
+def read_lines(stream: IO, name: str) -> Iterator[bytes | str]:
     """The lines of ``stream``, each at most :data:`MAX_LINE_BYTES` long; a read error or
     a longer line (``< /dev/zero``) is bad input, raised (by ``solve_lines``) after the
     tables of the lines before it."""

@@ -11,7 +11,7 @@ import os
 import sys
 from pathlib import Path
 import importlib
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence
 
 import typer
 import typer.main
@@ -20,7 +20,7 @@ from typer.core import TyperCommand, TyperGroup
 try:  # typer 0.26 and later carry their own copy of click
     from typer._click import exceptions as click_errors
 except ImportError:  # pragma: no cover - older typer, on click
-    from click import exceptions as click_errors
+    from click import exceptions as click_errors  # type: ignore[no-redef]
 
 from cuatrola_solver.errors import CuatrolaError, quote
 from cuatrola_solver.game.rules import RuleSet, get_rules
@@ -132,7 +132,7 @@ def one_line(message: str) -> str:
     return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + "…"
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     """Print a bad-input message on stderr and exit with code 2."""
     typer.echo(f"error: {one_line(message)}", err=True)
     raise typer.Exit(2)
@@ -196,9 +196,9 @@ def read_input(path: str, what: str = "record") -> tuple[str, str]:
         try:
             data = stream.read(MAX_INPUT_BYTES + 1)
         except (OSError, ValueError) as e:  # EBADF, or ValueError: closed file
-            closed = isinstance(e, ValueError) or e.errno == errno.EBADF
-            fail(f"cannot read the {what} from stdin: "
-                 + ("stdin is closed" if closed else e.strerror or str(e)))
+            if isinstance(e, ValueError) or e.errno == errno.EBADF:
+                fail(f"cannot read the {what} from stdin: stdin is closed")
+            fail(f"cannot read the {what} from stdin: {e.strerror or e}")
         name = "stdin"
     else:
         name = path
@@ -313,7 +313,7 @@ def _raw_value(param: Any, args: Sequence[str]) -> str | None:
     return found
 
 
-def usage_message(e: Exception, args: Sequence[str]) -> str:
+def usage_message(e: click_errors.ClickException, args: Sequence[str]) -> str:
     """A click usage error in one line: the option, the bad token quoted, the reason."""
     if (isinstance(e, click_errors.BadParameter)
             and not isinstance(e, click_errors.MissingParameter) and e.param):
@@ -431,7 +431,9 @@ class CommandLine(TyperGroup):
         finally:
             self._listing = False
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+    # **extra takes the other arguments of the installed Typer's main (its versions differ)
+    def main(self, args: Sequence[str] | None = None,  # type: ignore[override]
+             prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
              **extra: Any) -> Any:
         argv = list(sys.argv[1:] if args is None else args)

@@ -41,16 +41,18 @@ def plain_help_names() -> None:
 
     def argument_name(self) -> str:
         name = help_name(self)
+        assert name is not None, "an argument is no flag"
         return name + ("..." if self.nargs != 1 else "")
 
     def argument_usage(self) -> str:
         name = argument_name(self)
         return name if self.required else f"[{name}]"
 
-    TyperOption.display_type_rich = option_type
-    TyperArgument.display_name_raw = property(help_name)
-    TyperArgument.display_type_rich = argument_type
+    # Typer's methods replaced by ours (mypy refuses any assignment to a method)
+    TyperOption.display_type_rich = option_type  # type: ignore[method-assign]
+    TyperArgument.display_name_raw = property(help_name)  # type: ignore[method-assign, assignment]
+    TyperArgument.display_type_rich = argument_type  # type: ignore[method-assign]
     if hasattr(TyperArgument, "_rich_display_name"):
-        TyperArgument._rich_display_name = argument_name
+        TyperArgument._rich_display_name = argument_name  # type: ignore[method-assign]
     if hasattr(TyperArgument, "_usage_display_name"):
-        TyperArgument._usage_display_name = argument_usage
+        TyperArgument._usage_display_name = argument_usage  # type: ignore[method-assign]

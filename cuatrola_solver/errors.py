@@ -33,6 +33,9 @@ class IllegalCanteError(CuatrolaError):
 class InconsistentDealError(CuatrolaError):
     """A deal that cannot exist: a card twice, a card missing, the muestra not in seat 4's hand."""
 
+    #: the part of the deal that is wrong, when known: ``("hand", seat)`` or ``("muestra",)``
+    part: tuple = ()
+
 
 class RecordError(CuatrolaError):
     """A hand record (JSON or text form) that is malformed or cannot have happened."""

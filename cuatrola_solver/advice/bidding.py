@@ -44,7 +44,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence, TypeVar
 
 import numpy as np
 
@@ -68,10 +68,12 @@ from .budget import EXACT_SLICE, MIN_ROUNDS, ROUND, Budget, Progress
 from .stats import Tally, wilson
 
 __all__ = ["Option", "OptionResult", "Advice", "bid_options", "advise", "DEFAULT_SAMPLES",
-           "layouts_of", "constraints_dict"]
+           "layouts_of", "constraints_dict", "valued"]
 
 #: most deals of a sampled advice (it usually stops earlier)
 DEFAULT_SAMPLES = 20000
+
+_T = TypeVar("_T")
 
 
 # --- the options of a seat about to speak ---------------------------------------------
@@ -98,7 +100,10 @@ class Option:
 
     @property
     def key(self) -> tuple[str, tuple[int, ...]] | None:
-        return (self.contract, self.declarer) if self.allowed else None
+        # an allowed option has its contract, a refused one none
+        if not self.allowed or self.contract is None:
+            return None
+        return (self.contract, self.declarer)
 
 
 def bid_options(rules: RuleSet, seat: int, calls: str | Sequence[str] | None = None,
@@ -260,7 +265,7 @@ class Advice:
         """The ``advise --json`` object (docs/json.md; without ``schema``); with a match
         score, every option has ``p_match`` and ``advice_per_hand`` is added."""
         match = self.advice_per_hand is not None
-        d = {"rules": rules_spec(self.rules), "seat": self.seat,
+        d: dict[str, Any] = {"rules": rules_spec(self.rules), "seat": self.seat,
              "hand": format_cards(self.hand), "muestra": format_card(self.muestra),
              "exact": self.exact, "deals": self.deals, "seed": self.seed,
              "options": [r.to_dict(match, self.model == "played") for r in self.options],
@@ -289,7 +294,7 @@ def layouts_of(view: View, k=None) -> tuple[int, int] | None:
 
 def constraints_dict(constraints: Sequence[str], layouts: tuple[int, int] | None) -> dict:
     """The JSON fields of an answer's constraints (none without)."""
-    if not constraints:
+    if not constraints or layouts is None:
         return {}
     return {"constraints": list(constraints), "layouts": layouts[0],
             "layouts_unconstrained": layouts[1]}
@@ -331,15 +336,16 @@ def _with_played(results: list[OptionResult], model, seat: int) -> list[OptionRe
         if not o.allowed:
             out.append(r)
             continue
+        contract, p_win = valued(o.contract), valued(r.p_win)
         mine = side_of(seat)
-        if o.contract == "paso":
-            p = model.p("paso", seat, r.p_win)
+        if contract == "paso":
+            p = model.p("paso", seat, p_win)
         else:
             caller = o.declarer[-1]
             flip = side_of(caller) != mine
-            p_caller = model.p(o.contract, caller, 1 - r.p_win if flip else r.p_win)
+            p_caller = model.p(contract, caller, 1 - p_win if flip else p_win)
             p = 1 - p_caller if flip else p_caller
-        outcomes = played.played_outcomes(r.outcomes, p, CONTRACT_VALUE[o.contract])
+        outcomes = played.played_outcomes(valued(r.outcomes), p, CONTRACT_VALUE[contract])
         out.append(dataclasses.replace(r, p_played=p, outcomes_played=outcomes,
                                        ev_played=sum(g * q for g, q in outcomes)))
     return out
@@ -351,43 +357,58 @@ def _with_match(results: list[OptionResult], rules: RuleSet, score: Score,
     from the played outcomes when there are."""
     table = equity.table(rules)
     side = side_of(seat)
-    return [r if not r.option.allowed else
-            dataclasses.replace(r, p_match=table.match_chance(
-                score, side, r.outcomes_played if r.outcomes_played is not None
-                else r.outcomes))
-            for r in results]
+    out = []
+    for r in results:
+        outcomes = r.outcomes_played if r.outcomes_played is not None else r.outcomes
+        if r.option.allowed:
+            r = dataclasses.replace(r, p_match=table.match_chance(score, side, valued(outcomes)))
+        out.append(r)
+    return out
+
+
+def _allowed(results: list[OptionResult]) -> list[OptionResult]:
+    """The results of the allowed options, weakest first (paso always is one)."""
+    out = [r for r in results if r.option.allowed]
+    assert out, "paso is always allowed"
+    return out
+
+
+def valued(figure: _T | None) -> _T:
+    """``figure``, which the caller knows is set: a figure of an allowed option's result
+    (a refused option has none), of a reviewed card (a forced card has none), the best
+    card of a hint on a card to play."""
+    assert figure is not None, "a figure that is always set here is None"
+    return figure
 
 
 def _choose_played(results: list[OptionResult]) -> str:
-    best = None
-    for r in results:                       # weakest first: ties keep the weaker call
-        if r.option.allowed and (best is None or r.ev_played > best.ev_played + 1e-12):
+    best, *rest = _allowed(results)
+    for r in rest:                          # weakest first: ties keep the weaker call
+        if valued(r.ev_played) > valued(best.ev_played) + 1e-12:
             best = r
     return best.option.bid
 
 
 def _choose_match(results: list[OptionResult], played: bool = False) -> str:
     """The allowed call of highest match chance (ties: more points, then the weaker)."""
-    best = None
-    points = (lambda r: r.ev_played) if played else (lambda r: r.ev_sum)
-    for r in results:
-        if not r.option.allowed:
-            continue
-        if best is None or r.p_match > best.p_match + 1e-12 or (
-                abs(r.p_match - best.p_match) <= 1e-12 and points(r) > points(best)):
+    points = (lambda r: valued(r.ev_played)) if played else (lambda r: r.ev_sum)
+    best, *rest = _allowed(results)
+    for r in rest:
+        p, p_best = valued(r.p_match), valued(best.p_match)
+        if p > p_best + 1e-12 or (abs(p - p_best) <= 1e-12 and points(r) > points(best)):
             best = r
     return best.option.bid
 
 
 def _settled(results: list[OptionResult], tolerance: float) -> bool:
-    return all((r.ci95[1] - r.ci95[0]) / 2 <= tolerance
-               for r in results if r.option.allowed)
+    return all((valued(r.ci95)[1] - valued(r.ci95)[0]) / 2 <= tolerance
+               for r in _allowed(results))
 
 
 def _choose(results: list[OptionResult]) -> str:
-    best = None
-    for r in results:                       # weakest first: ties keep the weaker call
-        if r.option.allowed and (best is None or r.ev_sum > best.ev_sum):
+    best, *rest = _allowed(results)
+    for r in rest:                          # weakest first: ties keep the weaker call
+        if r.ev_sum > best.ev_sum:
             best = r
     return best.option.bid
 
@@ -455,7 +476,7 @@ class _Tallies:
                  workers: int) -> None:
         self.view, self.k, self.bid_model, self.workers = view, k, bid_model, workers
         self.before = list(view.calls)
-        self.keys = list(dict.fromkeys(o.key for o in options if o.allowed))
+        self.keys = list(dict.fromkeys(o.key for o in options if o.key is not None))
         self.tallies = {key: Tally() for key in self.keys}
         self.infer = bid_model is not None and bool(self.before)
 
@@ -468,8 +489,8 @@ class _Tallies:
                                    view.rules, self.bid_model, view.score)
         if solved is None:
             solved = _solve_round(deals, k.trump, view.rules, self.keys, self.workers)
-        for key, values in solved.items():
-            self.tallies[key].add(*values, weights)
+        for key, (makes, gp, tricks) in solved.items():
+            self.tallies[key].add(makes, gp, tricks, weights)
         if self.infer and self.tallies[self.keys[0]].w <= 0:
             raise NotationError(f"no deal explains the calls {' '.join(self.before)!r} under "
                                 f"the bid model (every weight is 0): advise without "
@@ -490,7 +511,7 @@ def _tally_every_deal(tallies: _Tallies, k: Knowledge, options: list[Option],
 
 
 def _tally_sampled_deals(tallies: _Tallies, k: Knowledge, options: list[Option], samples: int,
-                         seed: int, tolerance: float,
+                         seed: int | None, tolerance: float,
                          progress: Progress | None) -> list[OptionResult]:
     """Sampled: rounds of :data:`ROUND` deals until ``samples``, or, after
     :data:`MIN_ROUNDS` rounds, once every allowed option is settled within ``tolerance``."""

@@ -203,7 +203,7 @@ def _cante_first(view: View) -> tuple[int | None, str | None]:
     options = view.cante_options()
     if not options:
         return None, None
-    base, cante = view.position, options[0]
+    base, cante = view.play_position, options[0]
     note = (f"sing the {cante_points(cante, base.trump)} in {SUIT_NAMES[cante]} "
             f"before leading: the values assume you do")
     mate = partner_of(view.seat)
@@ -228,7 +228,7 @@ def _deal_rounds(k: Knowledge, budget: Budget,
 def _sides(view: View) -> tuple[int, int, int]:
     """The seat's side, the declaring side, and the side tricks and margin are measured
     for (the seat's for paso, else the declaring side)."""
-    base = view.position
+    base = view.play_position
     mine, d = side_of(view.seat), base.declaring_side
     return mine, d, mine if base.contract == "paso" else d
 
@@ -238,11 +238,11 @@ def _card_figures(view: View, deals: np.ndarray, cante: int | None,
     """``{card: (n, 3) int32}`` tricks, margin, makes of the declaring side after each
     card, over the round's layouts (one warm batch per card: solver.card_figures), the
     cante sung first in the layouts where the rules let the seat sing it."""
-    base, rules, seat = view.position, view.rules, view.seat
+    base, rules, seat = view.play_position, view.rules, view.seat
     if cante is None:
         return solver.card_figures(base, deals, rules, workers)
     may = np.array([cante_refusal(base.with_changes(hands=tuple(int(h) for h in row)),
-                                  rules, seat, cante) is None for row in deals], dtype=bool)
+                                  rules, seat, cante) is None for row in deals], dtype=np.bool_)
     out: dict = {}
     for mask, pos in ((may, sing(base, side_of(seat), cante)), (~may, base)):
         if mask.any():
@@ -278,7 +278,7 @@ def _value_cards(view: View, k: Knowledge, rounds: Iterable[np.ndarray], total: 
     batch per card (the GIL released, ``workers`` threads); the sums run in deal order,
     as one deal after another would add them."""
     mine, d, measured = _sides(view)
-    pts = points_based(view.position.contract, view.rules)
+    pts = points_based(view.play_position.contract, view.rules)
     # four calls are known once cards are played; the cards played so far, by the others
     out = _CardSums({}, infer=models.bids is not None or models.cards is not None)
     workers = max(1, budget.workers or 1)
@@ -318,7 +318,7 @@ def _final_hint(view: View, k: Knowledge, exact: bool, seed: int | None, sums: _
                 cante: int | None, note: str | None, models: Models) -> Hint:
     """The hint from its sums: each card's means (and its played P(win) with a
     played-odds model fitted with cards), best first for the seat."""
-    base = view.position
+    base = view.play_position
     mine, d, measured = _sides(view)
     pts = points_based(base.contract, view.rules)
     role = played.card_role(mine, d)
@@ -376,7 +376,7 @@ CANTE_HINT_SAMPLES = 400
 def _cante_hint(view: View, samples: int, seed: int | None) -> Hint:
     """At a trick boundary where the view's seat may sing but does not lead: whether to
     sing and which cante, by :func:`cante_values` over sampled deals."""
-    seat, base = view.seat, view.position
+    seat, base = view.seat, view.play_position
     seed = random_seed() if seed is None else seed
     n = max(1, min(samples, CANTE_HINT_SAMPLES))
     options = [None] + view.cante_options()
@@ -412,7 +412,7 @@ def cante_values(view: View, options: Sequence[int | None], *, samples: int = 40
     partner holds the 40) leaves that deal's cantes to the search.
     """
     rules = view.rules
-    base = view.position
+    base = view.play_position
     seat, mine = view.seat, side_of(view.seat)
     deals = sample_deals_seeded(knowledge_of(view), samples,
                                 random_seed() if seed is None else seed, chunk_size=ROUND)

@@ -18,7 +18,7 @@ __all__ = ["Z95", "wilson", "half_width", "Tally"]
 Z95 = 1.959963984540054
 
 
-def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
+def wilson(wins: float, n: float, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a binomial proportion ``wins / n``."""
     if n <= 0:
         return (0.0, 1.0)
@@ -33,7 +33,7 @@ def wilson(wins: int, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 
-def half_width(wins: float, n: int) -> float:
+def half_width(wins: float, n: float) -> float:
     """Half the width of the Wilson interval of ``wins`` (rounded) out of ``n``."""
     lo, hi = wilson(int(round(wins)), n)
     return (hi - lo) / 2

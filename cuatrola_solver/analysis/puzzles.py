@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
+from ..advice.bidding import valued
 from ..advice.budget import Budget, Progress
 from ..advice.cardplay import CardHint, Hint, hint
 from ..errors import CuatrolaError, RecordError
@@ -84,7 +85,7 @@ class Puzzle:
         dummy."""
         for c in self.cards:
             if c.card == card:
-                return c.p_played if self.model == "played" else c.p_win
+                return valued(c.p_played) if self.model == "played" else c.p_win
         raise KeyError(card)
 
     @property
@@ -226,13 +227,14 @@ def positions(rec: HandRecord) -> Iterator[tuple[View, int]]:
         if first is not None and (p.trick, p.seat, p.card) == (first.trick, first.seat,
                                                                 first.card):
             break
-        if rec.hands[p.seat - 1] is None:
+        held = rec.hands[p.seat - 1]
+        if held is None:
             continue
         tricks = [tuple(t) for t in rec.tricks[:p.trick - 1]]
         if p.before:
             tricks.append(tuple(p.before))
         cantes = tuple(k for k in rec.cantes if k.after_trick < p.trick)
-        view = View(rec.rules, p.seat, mask_of(rec.hands[p.seat - 1]), rec.muestra, calls,
+        view = View(rec.rules, p.seat, mask_of(held), rec.muestra, calls,
                     tuple(tricks), cantes, rec.score)
         legal = view.legal_cards()
         if len(legal) > 1 and p.card in legal:

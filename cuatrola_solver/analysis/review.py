@@ -84,7 +84,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Mapping
 
-from ..advice.bidding import Advice, OptionResult, advise, layouts_of
+from ..advice.bidding import Advice, OptionResult, advise, layouts_of, valued
 from ..advice.budget import Budget, Progress
 from ..advice.cardplay import hint
 from ..dd import solver
@@ -186,13 +186,13 @@ class CardReview:
 
     @property
     def dd_loss(self) -> int | None:
-        if self.dd_before is None:
+        if self.dd_before is None or self.dd_after is None:     # both or neither
             return None
         return int(self.dd_before["makes"]) - int(self.dd_after["makes"])
 
     @property
     def dd_points_lost(self) -> int | None:
-        if self.dd_before is None:
+        if self.dd_before is None or self.dd_after is None:
             return None
         return self.dd_before["game_points"] - self.dd_after["game_points"]
 
@@ -215,7 +215,9 @@ class CardReview:
     @property
     def dd_only(self) -> bool:
         """A double-dummy error that was sound on the seat's knowledge."""
-        return bool(self.dd_loss) and self.kind == "choice" and self.loss < SOUND - _EPS
+        loss = self.loss
+        return (bool(self.dd_loss) and self.kind == "choice" and loss is not None
+                and loss < SOUND - _EPS)
 
     @property
     def unpunished(self) -> bool:
@@ -226,7 +228,7 @@ class CardReview:
     def comment(self) -> str | None:
         """A short annotation comment: what was better and what the card lost."""
         if self.kind == "renuncio":
-            return (f"renuncio ({self.obligation.replace('_', ' ')}): "
+            return (f"renuncio ({valued(self.obligation).replace('_', ' ')}): "
                     f"{format_cards(self.legal)} was legal")
         if self.kind != "choice":
             return None
@@ -235,9 +237,9 @@ class CardReview:
             return None
         best = format_cards(self.best[:3])
         parts = []
-        if label is not None:
-            parts.append(f"{label}: {best} wins {100 * self.best_p_rated:.0f}%, "
-                         f"this {100 * self.p_rated:.0f}%"
+        if label is not None:       # labelled on the loss: both chances are known
+            parts.append(f"{label}: {best} wins {100 * valued(self.best_p_rated):.0f}%, "
+                         f"this {100 * valued(self.p_rated):.0f}%"
                          + (" as played" if self.p_played is not None else ""))
         if self.dd_loss:
             parts.append("loses a won hand double dummy"
@@ -301,14 +303,15 @@ class BidReview:
         """Expected match points per hand given away against the best call for the hand
         (as played when the review has played odds)."""
         best = self.option(self.advice_per_hand or self.advice)
-        return max(0.0, best.ev_rated - self.option(self.call).ev_rated)
+        return max(0.0, valued(best.ev_rated) - valued(self.option(self.call).ev_rated))
 
     @property
     def match_loss(self) -> float | None:
         """The chance of winning the match given away by the call (with the score)."""
         if self.advice_per_hand is None:
             return None
-        return max(0.0, self.option(self.advice).p_match - self.option(self.call).p_match)
+        return max(0.0, valued(self.option(self.advice).p_match)
+                   - valued(self.option(self.call).p_match))
 
     @property
     def dd_best(self) -> str:
@@ -318,7 +321,7 @@ class BidReview:
             bid = r.option.bid
             if r.option.allowed and (best is None or self.dd[bid][1] > self.dd[best][1]):
                 best = bid
-        return best
+        return valued(best)         # paso is always allowed
 
     @property
     def dd_points_lost(self) -> int:
@@ -356,7 +359,7 @@ class BidReview:
              "options": [self._option_dict(r, match, played) for r in a.options]}
         if match:
             d["advice_per_hand"] = self.advice_per_hand
-            d["match_loss"] = round(self.match_loss, 6)
+            d["match_loss"] = round(valued(self.match_loss), 6)
         return d
 
 
@@ -415,7 +418,7 @@ class Analysis:
         first = self.decided_by
         return {
             "rules": rules_spec(hand.rules), "muestra": format_card(hand.muestra),
-            "hands": [format_cards(h) for h in self.record.hands],
+            "hands": [format_cards(valued(h)) for h in self.record.hands],   # a whole deal
             "auction": list(hand.auction.calls),
             "score": hand.score.to_dict() if hand.score else None,
             "contract": hand.contract,
@@ -523,7 +526,7 @@ def _seat_view(values: dict, seat_side: int, declaring: int) -> dict:
 
 def _dd_card_values(hand: HandState) -> dict[int, dict]:
     """``{card: {objective: value for the seat on turn's side}}`` for every legal card."""
-    pos = hand.pos
+    pos = hand.play_position
     per = {obj: solver.solve_cards(pos, hand.rules, obj) for obj in OBJECTIVES}
     mine = side_of(pos.to_play)
     return {c: _seat_view({obj: per[obj][c] for obj in OBJECTIVES}, mine, pos.declaring_side)
@@ -574,7 +577,8 @@ def _hint(hand: HandState, how: _Method, seed: int | None, workers: int):
 
 def _review_card(hand: HandState, trick: int, position: int, card: int, how: _Method,
                  seed: int | None, workers: int) -> CardReview:
-    seat = hand.pos.to_play
+    pos = hand.play_position
+    seat = pos.to_play
     legal = tuple(hand.legal_cards())
     if len(legal) == 1 and card in legal:
         return CardReview(trick, position, seat, card, "forced", legal)
@@ -599,7 +603,7 @@ def _review_card(hand: HandState, trick: int, position: int, card: int, how: _Me
                           pp[card], best_pp)
     after = {"makes": False, "game_points": -hand.rules.renuncio_value(hand.contract),
              "tricks": None, "margin": None}
-    obligation = renuncio_obligation(hand.pos.hand(seat), hand.pos.trick, hand.trump, card)
+    obligation = renuncio_obligation(pos.hand(seat), pos.trick, hand.trump, card)
     return CardReview(trick, position, seat, card, "renuncio", legal, before, after, 0.0,
                       best_p, best, h.deals, h.exact, h.seed, obligation,
                       None if best_pp is None else 0.0, best_pp)
@@ -637,15 +641,15 @@ def _summaries(cards: list[CardReview]) -> list[SeatSummary]:
     for seat in (1, 2, 3, 4):
         mine = [c for c in cards if c.seat == seat and c.kind != "after_renuncio"]
         choices = [c for c in mine if c.kind in ("choice", "renuncio")]
-        good = [c for c in choices if c.kind == "choice" and c.loss < SOUND - _EPS]
+        good = [c for c in choices if c.kind == "choice" and valued(c.loss) < SOUND - _EPS]
         labels = [c.label for c in mine]
         out.append(SeatSummary(
             seat, len(mine), len(choices),
             100.0 * len(good) / len(choices) if choices else None,
             labels.count("inaccuracy"), labels.count("mistake"), labels.count("blunder"),
             labels.count("renuncio"),
-            sum(c.loss for c in choices),
-            sum(c.dd_points_lost for c in choices),
+            sum(valued(c.loss) for c in choices),
+            sum(valued(c.dd_points_lost) for c in choices),
             sum(1 for c in choices if c.dd_loss), sum(1 for c in choices if c.dd_only)))
     return out
 
@@ -676,7 +680,7 @@ def _review_cards(tasks: list, how: _Method, workers: int):
 def _layouts(hand: HandState, how: _Method) -> tuple[tuple[int, int] | None, ...]:
     """Per seat, the layouts its view at the deal leaves under the constraints about the
     other seats, of how many (None when none is about them)."""
-    out = []
+    out: list[tuple[int, int] | None] = []
     for s in (1, 2, 3, 4):
         if not how.constraints.without(s):
             out.append(None)
@@ -727,12 +731,12 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
     decided = False
     for i, (t, j, hand, c) in enumerate(replay_cards(rec)):
         if decided:
-            cards.append(CardReview(t, j, hand.pos.to_play, c, "after_renuncio",
+            cards.append(CardReview(t, j, hand.play_position.to_play, c, "after_renuncio",
                                     tuple(hand.legal_cards())))
         else:
             cards.append(None)
             tasks.append((i, t, j, copy.deepcopy(hand), c, None if seed is None else seed + i))
-            if first is not None and (t, hand.pos.to_play) == (first.trick, first.seat) \
+            if first is not None and (t, hand.play_position.to_play) == (first.trick, first.seat) \
                     and c == first.card:
                 decided = True
     done = len(cards) - len(tasks)
@@ -751,8 +755,9 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
         reviews = _review_bids(final, table, rows, how, seed, workers)
         if progress:
             progress(total, total)
-    return Analysis(rec, final, exact, samples, seed, tuple(cards), tuple(reviews),
-                    tuple(table), tuple(_summaries(cards)),
+    reviewed = [valued(c) for c in cards]          # each task has filled its place
+    return Analysis(rec, final, exact, samples, seed, tuple(reviewed), tuple(reviews),
+                    tuple(table), tuple(_summaries(reviewed)),
                     "dd" if how.card_model is None else "played",
                     tuple(assumed.to_list()), layouts)
 

@@ -68,7 +68,7 @@ def reduce_front(front) -> list[int]:
 class _Scorer:
     """Weighted counts of win vectors, by tables of 8 worlds at a time."""
 
-    def __init__(self, weights: Sequence[float]) -> None:
+    def __init__(self, weights: Sequence[float] | np.ndarray) -> None:
         w = list(weights)
         self.tables = []
         for lo in range(0, len(w), 8):
@@ -296,13 +296,13 @@ def worlds_of(view: View, count: int, seed: int, models: Models = Models.NONE
     return [tuple(int(x) for x in r) for r in rows], w, exact
 
 
-def choose(view: View, hands: Sequence[tuple], weights: Sequence[float], depth: int = 2
+def choose(view: View, hands: Sequence[tuple], weights: Sequence[float] | np.ndarray, depth: int = 2
            ) -> Choice:
     """The card αμ plays for ``view``'s seat on turn over the worlds ``hands`` (current
     hands of seats 1 to 4, consistent with the view) weighing ``weights``, looking
     ``depth`` of its own cards ahead.  If the seat may sing before leading, the values
     assume it sings first, as ``hint`` does."""
-    base = view.position
+    base = view.play_position
     rules = view.rules
     seat = view.seat
     options = view.cante_options()

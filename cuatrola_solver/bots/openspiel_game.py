@@ -206,6 +206,12 @@ class OpenSpielHand:
     def setup(self) -> Setup:
         return self.context.setup
 
+    @property
+    def dealt_hand(self) -> HandState:
+        """:attr:`hand` once the twenty cards are dealt (the chance nodes are over)."""
+        assert self.hand is not None, "the cards are not all dealt yet"
+        return self.hand
+
     # --- who acts ------------------------------------------------------------------
     def node(self) -> tuple[int, tuple[int, ...]]:
         """``(who, actions)``: :data:`CHANCE` and the cards left to deal, a seat (1 to 4)
@@ -218,14 +224,15 @@ class OpenSpielHand:
         if len(self.dealt) < NUM_CARDS:
             left = ~mask_of(self.dealt) & ((1 << NUM_CARDS) - 1)
             return CHANCE, tuple(cards_of(left))
-        hand = self.hand
+        hand = self.dealt_hand
         if not hand.auction.is_complete:
             seat = hand.auction.speaker
+            assert seat is not None, "an auction not complete has a seat to speak"
             calls = [self.setup.calls[seat - 1]] if self.setup.calls else hand.legal_calls()
             return seat, tuple(ACTION_CALL + CALLS.index(c) for c in calls)
         if hand.is_over():
             return TERMINAL, ()
-        pos = hand.pos
+        pos = hand.play_position
         if hand.tricks and not pos.trick:
             order = singing_order(hand)
             if self.asked < len(order):
@@ -264,8 +271,8 @@ class OpenSpielHand:
                 self.events.append((who, action, action, text, text))
             else:
                 suit = action - ACTION_SING
-                if self.hand.cante_refusal(who, suit) is None:
-                    self.hand.sing(who, suit)
+                if self.dealt_hand.cante_refusal(who, suit) is None:
+                    self.dealt_hand.sing(who, suit)
                     text = f"{who}:sings-{SUIT_NAMES[suit]}"
                     self.events.append((who, action, action, text, text))
                 else:               # forty_first: the partner's 40 comes first
@@ -273,12 +280,12 @@ class OpenSpielHand:
                                         f"{who}:sings-{SUIT_NAMES[suit]}-refused"))
         elif action >= ACTION_CALL:
             call = CALLS[action - ACTION_CALL]
-            self.hand.bid(call)
+            self.dealt_hand.bid(call)
             text = f"{who}:{call}"
             self.events.append((who, action, action, text, text))
         else:
-            self.hand.play(action)
-            if not self.hand.pos.trick:
+            self.dealt_hand.play(action)
+            if not self.dealt_hand.play_position.trick:
                 self.asked = 0
             text = f"{who}:{format_card(action)}"
             self.events.append((who, action, action, text, text))
@@ -300,7 +307,7 @@ class OpenSpielHand:
         the other (0 while the hand is on)."""
         if self.who != TERMINAL:
             return [0.0] * 4
-        result = self.hand.result()
+        result = self.dealt_hand.final_result()
         v = float(result.game_points)
         return [v if side_of(s) == result.winner else -v for s in (1, 2, 3, 4)]
 
@@ -405,14 +412,14 @@ def follow_view(os_hand: OpenSpielHand, apply: Callable[[int], None], view: View
         if calls:
             apply(ACTION_CALL + CALLS.index(calls.pop(0)))
         elif ACTION_QUIET in legal:
-            done = len(os_hand.hand.tricks)
+            done = len(os_hand.dealt_hand.tricks)
             if cantes and cantes[0].seat == who and cantes[0].after_trick == done:
                 apply(ACTION_SING + cantes.pop(0).suit)
             elif who == view.seat and question == "sing" and not cards and not cantes:
                 return
             else:
                 apply(ACTION_QUIET)
-        elif cantes and cantes[0].after_trick <= len(os_hand.hand.tricks):
+        elif cantes and cantes[0].after_trick <= len(os_hand.dealt_hand.tricks):
             k = cantes[0]
             raise PlayerError(f"seat {view.seat}'s view: seat {k.seat}'s cante after trick "
                               f"{k.after_trick} is not where the game asks for it")
@@ -476,7 +483,7 @@ def _classes(pyspiel):
         def __init__(self, perfect_recall: bool) -> None:
             self.perfect_recall = perfect_recall
             self.tensor = None
-            self.dict = {}
+            self.dict: dict = {}
 
         def set_from(self, state, player) -> None:
             pass

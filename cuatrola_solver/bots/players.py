@@ -40,7 +40,7 @@ import random
 from dataclasses import dataclass, fields, is_dataclass
 from typing import ClassVar, Protocol, get_type_hints
 
-from ..advice.bidding import advise
+from ..advice.bidding import advise, valued
 from ..advice.budget import Budget
 from ..advice.cardplay import best_cante, cante_values, hint
 from ..errors import PlayerError, quote
@@ -76,7 +76,7 @@ class RandomPlayer:
         return random.Random(view.seed(seed)).choice(view.legal_calls())
 
     def sing(self, view: View, seed: int) -> int | None:
-        return random.Random(view.seed(seed)).choice([None] + view.cante_options())
+        return random.Random(view.seed(seed)).choice([None, *view.cante_options()])
 
     def card(self, view: View, seed: int) -> int:
         return random.Random(view.seed(seed)).choice(view.legal_cards())
@@ -92,11 +92,9 @@ def _strength(c: int) -> int:
     return int(rank_of(c))
 
 
-def _trick_winner(view: View) -> tuple[int, int] | None:
-    """(seat, card) winning the trick on the table so far."""
-    pos = view.position
-    if not pos.trick:
-        return None
+def _trick_winner(view: View) -> tuple[int, int]:
+    """(seat, card) winning the trick on the table so far (it has a card)."""
+    pos = view.play_position
     i = trick_winner_index(pos.trick, view.trump)
     seat = pos.leader
     for _ in range(i):
@@ -197,7 +195,7 @@ class HeuristicPlayer:
         if len(legal) == 1:
             return legal[0]
         trump = view.trump
-        pos = view.position
+        pos = view.play_position
         if not pos.trick:
             return self._lead(view, legal)
         winner = _trick_winner(view)
@@ -238,7 +236,7 @@ class HeuristicPlayer:
     def _safe(self, view: View, c: int) -> bool:
         """Nobody who has still to play to this trick can beat ``c`` (as far as this seat
         can tell: a card it has not seen may be with any of them)."""
-        pos = view.position
+        pos = view.play_position
         later, seat = [], view.seat
         for _ in range(sum(pos.active) - len(pos.trick) - 1):
             seat = next_seat(seat, pos.active)
@@ -316,15 +314,15 @@ class PimcPlayer:
         options = view.cante_options()
         if not options:
             return None
-        return best_cante(cante_values(view, [None] + options, samples=self.samples,
+        return best_cante(cante_values(view, [None, *options], samples=self.samples,
                                        seed=view.seed(seed)))
 
     def card(self, view: View, seed: int) -> int:
         legal = view.legal_cards()
         if len(legal) == 1:
             return legal[0]
-        return hint(view, Budget(samples=self.samples, seed=view.seed(seed)),
-                    self.reading(view.rules)).best
+        return valued(hint(view, Budget(samples=self.samples, seed=view.seed(seed)),
+                           self.reading(view.rules)).best)
 
     def reading(self, rules) -> Models:
         """The models the card play weighs its deals by: the bid model with

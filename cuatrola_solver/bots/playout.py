@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Any, Callable, Generator, Sequence
 
 from ..game.cards import format_card, random_deal
 from ..errors import CuatrolaError, PlayerError
@@ -41,6 +41,7 @@ MAX_MATCH_HANDS = 500
 def singing_order(hand: HandState) -> list[int]:
     """The seats asked about cantes at the current trick boundary, in order."""
     pos = hand.pos
+    assert pos is not None, "cantes are asked during the play"
     leader = pos.leader                       # the winner of the last trick
     order = [leader, (leader + 1) % 4 + 1]    # its side: leader, then partner
     order += [s for s in (1, 2, 3, 4) if side_of(s) != side_of(leader)]
@@ -73,7 +74,8 @@ class Turn:
 
 
 def hand_turns(deal: tuple[Sequence[Sequence[int]], int], rules: RuleSet | str | None = None,
-               score: Score | None = None, observe: Observer | None = None):
+               score: Score | None = None, observe: Observer | None = None
+               ) -> Generator[Turn, Any, HandRecord]:
     """A hand of ``deal`` (the four hands and the muestra) one decision at a time: a
     generator that yields each :class:`Turn` and is sent its answer (allowed: see
     :meth:`Turn.refusal`), and returns the hand's record.  At a trick boundary the seats
@@ -85,12 +87,13 @@ def hand_turns(deal: tuple[Sequence[Sequence[int]], int], rules: RuleSet | str |
     hand = HandState(hands, muestra, rules, score)
     while not hand.auction.is_complete:
         seat = hand.auction.speaker
+        assert seat is not None, "an auction not complete has a seat to speak"
         call = yield Turn("call", seat, View.from_hand(hand, seat))
         hand.bid(call)
         if observe:
             observe(hand, "call", seat, call)
     while not hand.is_over():
-        if hand.tricks and not hand.pos.trick:
+        if hand.tricks and not hand.play_position.trick:
             for seat in singing_order(hand):
                 view = View.from_hand(hand, seat)
                 if not view.cante_options():
@@ -101,6 +104,7 @@ def hand_turns(deal: tuple[Sequence[Sequence[int]], int], rules: RuleSet | str |
                     if observe:
                         observe(hand, "cante", seat, suit)
         seat = hand.to_play
+        assert seat is not None, "a hand not over has a seat to play"
         c = yield Turn("card", seat, View.from_hand(hand, seat))
         hand.play(c)
         if observe:
@@ -181,6 +185,6 @@ def iter_match(players: Sequence, rules: RuleSet | str | None = None, seed: int 
         seated = [players[(s - 1 + k) % 4] for s in (1, 2, 3, 4)]
         deal, hand_seed = hand_deal(seed, k)
         rec = play_hand(deal, seated, rules, match.score(), seed=hand_seed, observe=observe)
-        result = replay(rec).result()
+        result = replay(rec).final_result()
         match.record_hand(result.winner, result.game_points)
         yield rec

@@ -13,7 +13,7 @@ the terminal, ``cuatrola serve`` in the browser; both say a refused card the sam
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Generator, Sequence
 
 from ..errors import CuatrolaError, IllegalPlayError
 from ..game.cards import format_card, suit_of
@@ -51,7 +51,7 @@ def card_refusal(view: View, card: int) -> str | None:
         return f"you do not hold {format_card(card)}"
     if card in view.legal_cards():
         return None
-    why = renuncio_obligation(view.held, view.position.trick, view.trump, card)
+    why = renuncio_obligation(view.held, view.play_position.trick, view.trump, card)
     return f"{format_card(card)} would be a renuncio: {OBLIGATION_WORDS[why]}"
 
 
@@ -84,7 +84,7 @@ class Table:
         #: the person's decision awaited, None between hands
         self.turn: Turn | None = None
         self.records: list[HandRecord] = []
-        self._turns = None
+        self._turns: Generator[Turn, Any, HandRecord] | None = None
 
     @property
     def seat(self) -> int:
@@ -144,15 +144,17 @@ class Table:
         return None
 
     def _advance(self, choice, first: bool = False) -> None:
+        turns = self._turns
+        assert turns is not None, "deal() starts the hand's turns"
         try:
-            turn = next(self._turns) if first else self._turns.send(choice)
+            turn = next(turns) if first else turns.send(choice)
             while turn.seat != self.seat:
-                turn = self._turns.send(decide(self.player_at(turn.seat), turn,
+                turn = turns.send(decide(self.player_at(turn.seat), turn,
                                                self.hand_seed))
         except StopIteration as stop:
             self.turn = None
             rec = stop.value
-            result = replay(rec).result()
+            result = replay(rec).final_result()
             self.match.record_hand(result.winner, result.game_points)
             self.records.append(rec)
             return

@@ -51,7 +51,7 @@ class LineResult:
 @dataclass(frozen=True)
 class _Job:
     line: int
-    hands: tuple[int, int, int, int]
+    hands: tuple[int, ...]  # one per seat
     trump: int
     rules: RuleSet
 
@@ -153,7 +153,8 @@ def solve_lines(lines: Iterable[bytes | str], name: str, default_rules: RuleSet,
         try:
             for n, raw in enumerate(lines, 1):
                 if n == 1:          # a byte order mark
-                    raw = raw.removeprefix(b"\xef\xbb\xbf" if isinstance(raw, bytes) else "\ufeff")
+                    raw = (raw.removeprefix(b"\xef\xbb\xbf") if isinstance(raw, bytes)
+                           else raw.removeprefix("\ufeff"))
                 if raw.strip() and not put((n, raw)):
                     return
             put(end)

@@ -25,7 +25,7 @@ import functools
 import os
 import sys
 import threading
-from typing import Callable, Hashable, Iterable, Sequence
+from typing import Any, Callable, Hashable, Iterable, Sequence
 
 import numpy as np
 
@@ -68,14 +68,14 @@ BATCH_TRICKS_BITS = 19
 #: contract in turn, each contract in its slot (the default advice: 5.4M -> 4.3M nodes)
 SLOT_TT_BITS = 14
 
-_compiled = None
+_compiled: Any = None    # the compiled module, when it is used
 if os.environ.get("CUATROLA_PUREPYTHON", "") not in ("", "0"):
     BACKEND = "reference"
     print("cuatrola-solver: CUATROLA_PUREPYTHON is set: using the pure-Python reference "
           "solver", file=sys.stderr)
 else:
     try:
-        from . import _solver as _compiled        # type: ignore[attr-defined]
+        from . import _solver as _compiled        # type: ignore[attr-defined, no-redef]
         BACKEND = "compiled"
     except ImportError as exc:                    # pragma: no cover - depends on the build
         _compiled = None
@@ -288,7 +288,7 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
     tricks = np.zeros(n, dtype=np.int32) if with_tricks else None
 
     def result(nodes: int):
-        values = (out, tricks) if with_tricks else (out,)
+        values: tuple = (out, tricks) if with_tricks else (out,)
         values += (nodes,) if return_nodes else ()
         return values if len(values) > 1 else out
 
@@ -309,7 +309,7 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
             v, k = reference.solve_counted(pos, rules, objective)
             out[i] = int(v)
             nodes += k
-            if with_tricks:
+            if tricks is not None:
                 tricks[i], k = reference.solve_counted(pos, rules, "tricks")
                 nodes += k
             if progress is not None:
@@ -594,6 +594,7 @@ def _row_heads(rules: RuleSet) -> tuple:
     """Per row: contract, declarer as shown, side, whether it has a margin."""
     heads = []
     for contract, declarer in contract_rows(rules):
+        shown: int | list[int] | None
         if contract == "paso":
             shown = None
         elif contract == "contrasolo":

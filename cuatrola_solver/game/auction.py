@@ -58,10 +58,13 @@ class Auction:
             return None
         if call not in self.rules.allowed_contracts():
             return f"{call} is not played under these rules"
-        take_over = (call == self.highest and self.rules.partner_may_take_over
-                     and seat == partner_of(self.bidder))
+        # a standing bid other than paso has its bidder
+        bidder = self.bidder
+        take_over = (bidder is not None and call == self.highest
+                     and self.rules.partner_may_take_over and seat == partner_of(bidder))
         if call == "contrasolo":
-            answers_solo = self.highest == "solo" and side_of(seat) != side_of(self.bidder)
+            answers_solo = (bidder is not None and self.highest == "solo"
+                            and side_of(seat) != side_of(bidder))
             if not (answers_solo or take_over):
                 return ("only the contrasolo bidder's partner may take a contrasolo over"
                         if self.highest == "contrasolo" else
@@ -109,11 +112,12 @@ class Auction:
         if self.bidder is None:
             return ()
         if self.highest == "contrasolo":
+            assert self.solo_bidder is not None, "a contrasolo answers a solo, whose bidder is kept"
             return (self.solo_bidder, self.bidder)
         return (self.bidder,)
 
     @property
-    def active(self) -> tuple[bool, bool, bool, bool]:
+    def active(self) -> tuple[bool, ...]:
         """Who plays: everyone in paso; else the declarer(s), not their partners."""
         return active_seats(self.declarer)
 

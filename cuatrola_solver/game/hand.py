@@ -124,8 +124,8 @@ class PointsBreakdown:
     """Where each side's points come from: the cards of the bazas it took, the monte
     (the last trick's 10, once trick 5 is played) and the cantes it sang."""
 
-    cards: tuple[int, int]
-    monte: tuple[int, int]
+    cards: tuple[int, ...]  # one per side
+    monte: tuple[int, ...]  # one per side
     cantes: tuple[CanteScore, ...]
     trick_winners: tuple[int, ...]      # seat that took each complete trick
 
@@ -136,7 +136,7 @@ class PointsBreakdown:
         return a, b
 
     @property
-    def total(self) -> tuple[int, int]:
+    def total(self) -> tuple[int, ...]:
         k = self.cante_points
         return tuple(self.cards[i] + self.monte[i] + k[i] for i in (0, 1))
 
@@ -152,8 +152,8 @@ class PointsBreakdown:
 class Result:
     winner: Side
     game_points: int        # match points scored by the winner
-    points: tuple[int, int]
-    tricks: tuple[int, int]
+    points: tuple[int, ...]  # one per side
+    tricks: tuple[int, ...]  # one per side
     ended_by: str           # play | renuncio | early_end
     breakdown: PointsBreakdown | None = None
     #: on a tie on points, the rule that decided it: "last_trick" or "mano"
@@ -231,14 +231,17 @@ def _deal_error(message: str, *part) -> InconsistentDealError:
     return e
 
 
-def check_deal(hands: Sequence[Iterable[int]], muestra: int) -> tuple[int, int, int, int]:
-    """The four hands as masks, after checking that they are a real deal."""
+def check_deal(hands: Sequence[Iterable[int] | None], muestra: int) -> tuple[int, ...]:
+    """The four hands as masks, after checking that they are a real deal (all given)."""
     masks = []
     seen: dict[int, int] = {}
     if len(hands) != 4:
         raise InconsistentDealError(f"a deal has 4 hands, got {len(hands)}")
-    for seat, hand in enumerate(hands, 1):
-        hand = list(hand)
+    for seat, given in enumerate(hands, 1):
+        if given is None:
+            raise _deal_error(f"seat {seat}'s hand is not given: a deal has all four hands",
+                              "hand", seat)
+        hand = list(given)
         if len(hand) != 5:
             raise _deal_error(
                 f"seat {seat} holds {len(hand)} cards ({format_cards(hand)}): expected 5",
@@ -260,7 +263,7 @@ def check_deal(hands: Sequence[Iterable[int]], muestra: int) -> tuple[int, int, 
 
 
 def check_hands(hands: Sequence[Iterable[int] | None], muestra: int
-                ) -> tuple[int | None, int | None, int | None, int | None]:
+                ) -> tuple[int | None, ...]:
     """The four hands as masks (None for an unknown hand), after checking what can be
     checked: a full deal as :func:`check_deal` does; some hands unknown, that the known
     ones hold five cards each, none twice, and the muestra nowhere but in seat 4's."""
@@ -378,7 +381,7 @@ class HandState:
         return self.auction.declarer
 
     @property
-    def active(self) -> tuple[bool, bool, bool, bool]:
+    def active(self) -> tuple[bool, ...]:
         return self.auction.active
 
     # --- play -----------------------------------------------------------------
@@ -398,6 +401,11 @@ class HandState:
             raise IllegalPlayError("the auction is not over: no card can be played yet")
         return self.pos
 
+    @property
+    def play_position(self) -> Position:
+        """:attr:`pos` once the auction is over (before: raises IllegalPlayError)."""
+        return self._require_play()
+
     def legal_cards(self) -> list[int]:
         """The cards the seat on turn may play without renuncio, in canonical order."""
         pos = self._require_play()
@@ -412,8 +420,9 @@ class HandState:
 
     def _holder(self, c: int) -> tuple[int, str] | None:
         """A seat known to hold ``c`` now, and how it is known ("" when in its known hand)."""
+        pos = self._require_play()
         for seat, mask in enumerate(self.known, 1):
-            if mask is not None and self.pos.hand(seat) >> c & 1:
+            if mask is not None and pos.hand(seat) >> c & 1:
                 return seat, ""
         if c == self.muestra:
             return 4, "the muestra, which the dealer keeps"
@@ -424,7 +433,7 @@ class HandState:
 
     def _refusal(self, c: int) -> str | None:
         """Why the seat on turn cannot play ``c`` (None when it can), in players' terms."""
-        pos = self.pos
+        pos = self._require_play()
         t = self.trick_number
         card = quote(format_card(c))
         if self.is_over():
@@ -568,8 +577,15 @@ class HandState:
         return points_breakdown(self.tricks, self.cantes, self.trump, self.rules.monte)
 
     def _result(self, winner: Side, value: int, ended_by: str) -> Result:
-        return hand_result(self.pos, self.rules, self.score, winner, value, ended_by,
+        return hand_result(self._require_play(), self.rules, self.score, winner, value, ended_by,
                            self.points_breakdown())
+
+    def final_result(self) -> Result:
+        """:meth:`result` of a decided hand (raises IllegalPlayError while undecided)."""
+        result = self.result()
+        if result is None:
+            raise IllegalPlayError("the hand is not decided yet: it has no result")
+        return result
 
     def result(self) -> Result | None:
         """The hand's result, or None while it is undecided (docs/rules.md 4, 6, 8.5, 8.6):

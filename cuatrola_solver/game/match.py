@@ -21,8 +21,8 @@ class Score:
     A: int = 0
     B: int = 0
 
-    def of(self, side: Side) -> int:
-        """The score of ``side``."""
+    def of(self, side: Side | int) -> int:
+        """The score of ``side`` (a Side, or 0 for A and 1 for B)."""
         return self.B if side else self.A
 
     def to_dict(self) -> dict[str, int]:

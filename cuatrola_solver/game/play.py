@@ -38,7 +38,7 @@ def next_seat(seat: int, active: Sequence[bool]) -> int:
     raise ValueError("no active seat")
 
 
-def active_seats(declarer: Sequence[int]) -> tuple[bool, bool, bool, bool]:
+def active_seats(declarer: Sequence[int]) -> tuple[bool, ...]:
     """Who plays: everyone in paso (no declarer); else the declarer(s), not their
     partners (in contrasolo only the two bidders)."""
     if not declarer:
@@ -162,17 +162,17 @@ class Position:
     """
 
     trump: int
-    hands: tuple[CardMask, CardMask, CardMask, CardMask]
-    active: tuple[bool, bool, bool, bool]
+    hands: tuple[CardMask, ...]  # one per seat
+    active: tuple[bool, ...]  # one per seat
     contract: str
     declarer: tuple[int, ...]
     leader: int
     trick: tuple[int, ...] = ()
-    tricks: tuple[int, int] = (0, 0)
-    points: tuple[int, int] = (0, 0)
+    tricks: tuple[int, ...] = (0, 0)  # one per side
+    points: tuple[int, ...] = (0, 0)  # one per side
     sung: int = 0
-    cantes: tuple[int, int] = (0, 0)
-    boundary_sung: tuple[bool, bool] = (False, False)
+    cantes: tuple[int, ...] = (0, 0)  # one per side
+    boundary_sung: tuple[bool, ...] = (False, False)  # one per side
 
     def hand(self, seat: int) -> int:
         """What ``seat`` still holds (a mask; 0 for a hand not known)."""
@@ -334,9 +334,9 @@ def outcome(pos: Position, rules) -> tuple[Side, int]:
     d = pos.declaring_side
     goal = tricks_goal(pos.contract, rules)
     if goal is not None:
-        winner = d if pos.tricks[d] >= goal else d.other
-        return winner, CONTRACT_VALUE[pos.contract]
+        return (d if pos.tricks[d] >= goal else d.other), CONTRACT_VALUE[pos.contract]
     margin = pos.points[d] - pos.points[1 - d]
+    winner: int
     if margin == 0:
         tie_side = side_of(pos.leader) if rules.tie_break == "last_trick" else 0
         winner = tie_side

@@ -85,8 +85,8 @@ class View:
     def seen(self) -> HandState:
         """The hand as this seat has seen it: a :class:`~cuatrola_solver.game.hand.HandState`
         with the other hands unknown, the calls, cards and cantes replayed into it."""
-        hands: list[int | None] = [None] * 4
-        hands[self.seat - 1] = self.hand
+        hands: list[list[int] | None] = [None] * 4
+        hands[self.seat - 1] = cards_of(self.hand)
         where = f"seat {self.seat}'s view: "
         try:
             hand = HandState(hands, self.muestra, self.rules, self.score)
@@ -168,13 +168,18 @@ class View:
         return self.seen.auction.declarer
 
     @property
-    def active(self) -> tuple[bool, bool, bool, bool]:
+    def active(self) -> tuple[bool, ...]:
         return self.seen.auction.active
 
     @property
     def position(self) -> Position | None:
         """The position as this seat sees it: hidden hands are 0 (None during the auction)."""
         return self.seen.pos
+
+    @property
+    def play_position(self) -> Position:
+        """:attr:`position` once the auction is over (before: raises IllegalPlayError)."""
+        return self.seen.play_position
 
     @property
     def held(self) -> int:
@@ -218,10 +223,11 @@ class View:
 
     def legal_cards(self) -> list[int]:
         """The cards the seat may play now without renuncio (empty when not on turn)."""
-        if self.to_play != self.seat:
+        pos = self.position
+        if self.to_play != self.seat or pos is None:
             return []
         r = self.rules
-        return cards_of(legal_mask(self.held, self.position.trick, self.trump,
+        return cards_of(legal_mask(self.held, pos.trick, self.trump,
                                    r.beat_led_after_trump, r.free_when_cannot_overtrump))
 
     def cante_options(self) -> list[int]:

@@ -54,11 +54,11 @@ class _CountingTable:
     set its seat has received so far.  ``offsets[i][j]`` is the step of the flat index
     when card ``i`` goes to other seat ``j``."""
 
-    seats: tuple[int, int, int]       # the other seats, 0-based, in seat order
+    seats: tuple[int, ...]            # the three other seats, 0-based, in seat order
     cards: tuple[int, ...]            # the pool's cards, ascending
-    allowed: tuple[tuple[bool, bool, bool], ...]   # may other seat j receive card i?
+    allowed: tuple[tuple[bool, ...], ...]   # may other seat j (of 3) receive card i?
     counts: np.ndarray                # (n + 1, size) int64
-    offsets: tuple[tuple[int, int, int], ...]
+    offsets: tuple[tuple[int, ...], ...]    # per card, one per other seat
     start: int                        # flat index of the full capacities, nothing counted
 
     @property

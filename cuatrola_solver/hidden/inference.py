@@ -123,9 +123,9 @@ def knowledge_of(view: View, renuncios: Iterable[tuple[int, int]] | None = None)
             raise InconsistentDealError(f"seat {mate} is known to hold "
                                         f"{format_cards(cards_of(need))}, which the cantes "
                                         f"show it did not hold")
-    k = Knowledge(seat, view.muestra, trump, rules, active, tuple(known), hidden,
-                  tuple(forbidden), tuple(played), tuple(plays), skip, tuple(not_both))
-    return constrain(k, view.constraints) if view.constraints else k
+    knowledge = Knowledge(seat, view.muestra, trump, rules, active, tuple(known), hidden,
+                          tuple(forbidden), tuple(played), tuple(plays), skip, tuple(not_both))
+    return constrain(knowledge, view.constraints) if view.constraints else knowledge
 
 
 def _no_forty(mate: int, after: int, need: int, plays: list[Play], played: list[int],

@@ -46,11 +46,12 @@ class Knowledge:
     muestra: int
     trump: int
     rules: RuleSet
-    active: tuple[bool, bool, bool, bool]
-    known: tuple[CardMask, CardMask, CardMask, CardMask]
-    hidden_counts: tuple[int, int, int, int]
-    forbidden: tuple[CardMask, CardMask, CardMask, CardMask]
-    played: tuple[CardMask, CardMask, CardMask, CardMask] = (0, 0, 0, 0)
+    # one per seat:
+    active: tuple[bool, ...]
+    known: tuple[CardMask, ...]
+    hidden_counts: tuple[int, ...]
+    forbidden: tuple[CardMask, ...]
+    played: tuple[CardMask, ...] = (0, 0, 0, 0)
     plays: tuple[Play, ...] = ()
     ignored: frozenset[tuple[int, int]] = frozenset()
     not_both: tuple[tuple[int, int], ...] = ()
@@ -70,7 +71,7 @@ class Knowledge:
         return FULL_DECK & ~taken
 
     @property
-    def hand_sizes(self) -> tuple[int, int, int, int]:
+    def hand_sizes(self) -> tuple[int, ...]:
         return tuple(popcount(k) + h for k, h in zip(self.known, self.hidden_counts))
 
     def dealt_hands(self, deals: np.ndarray) -> np.ndarray:

@@ -20,7 +20,7 @@ import resource
 import subprocess
 import sys
 import time
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -52,7 +52,7 @@ TABLE_CASE = "ddtable"
 TARGETS_US[TABLE_CASE] = 300.0
 
 
-def random_deal(rng: random.Random) -> tuple[tuple[int, int, int, int], int]:
+def random_deal(rng: random.Random) -> tuple[tuple[int, ...], int]:
     """Four hand masks (seats 1-4) and the trump suit, of :func:`cards.random_deal`."""
     hands, muestra = cards.random_deal(rng)
     return tuple(mask_of(h) for h in hands), muestra // 5
@@ -150,7 +150,7 @@ def run_bench(deals: int = 2000, seed: int = 1, include_reference: bool = True,
     """
     rules = rules or PRESETS["online"]
     hands, trumps = random_deals(deals, seed)
-    out = {"backend": solver.BACKEND, "deals": deals, "seed": seed, "rules": rules.name,
+    out: dict[str, Any] = {"backend": solver.BACKEND, "deals": deals, "seed": seed, "rules": rules.name,
            "cases": {}}
     compiled = solver.BACKEND == "compiled"
     for name, (contract, declarer, objective, description) in CASES.items():
@@ -245,8 +245,7 @@ def run_players_bench(hands: int = 20, seed: int = 1, rules: RuleSet | str = "on
     play`` waits, as seat 1, from one of his cards to his next question (the three
     bots' cards in between)."""
     rules = get_rules(rules)
-    spec = player
-    player = parse_player(spec)
+    bot = parse_player(player)
     decisions: list[float] = []
 
     class Timed:
@@ -256,14 +255,14 @@ def run_players_bench(hands: int = 20, seed: int = 1, rules: RuleSet | str = "on
             return "paso"
 
         def sing(self, view, s):
-            return player.sing(view, s)
+            return bot.sing(view, s)
 
         def card(self, view, s):
             start = time.thread_time()
             if view.seat == 1:
                 if person[0] is not None:
                     waits.append(start - person[0])
-            c = player.card(view, s)
+            c = bot.card(view, s)
             if len(view.legal_cards()) > 1:
                 decisions.append(time.thread_time() - start)
             if view.seat == 1:
@@ -281,7 +280,7 @@ def run_players_bench(hands: int = 20, seed: int = 1, rules: RuleSet | str = "on
         hand_times.append(time.thread_time() - start)
     decisions.sort()
     hand_times.sort()
-    return {"player": repr(player), "hands": hands, "decisions": len(decisions),
+    return {"player": repr(bot), "hands": hands, "decisions": len(decisions),
             "decision_median_ms": 1000 * decisions[len(decisions) // 2],
             "decision_p90_ms": 1000 * decisions[int(len(decisions) * 0.9)],
             "hand_median_s": hand_times[len(hand_times) // 2],
@@ -377,10 +376,10 @@ def run_answers_bench(workers: int | None = None, presets: Sequence[str] | None 
         hand, muestra, seat, played, preset = hint_case
         view = read_view(hand, muestra, seat, played=played, rules=preset)
         say("hint --exact")
-        result = []
-        times = _timed(lambda: result.append(hint(view, Budget(exact=True, workers=workers))))
-        row(f"hint --exact, trick {result[0].trick}, seat {seat}", ANSWER_TARGETS["hint"],
-            times, deals=result[0].deals)
+        hints = []
+        times = _timed(lambda: hints.append(hint(view, Budget(exact=True, workers=workers))))
+        row(f"hint --exact, trick {hints[0].trick}, seat {seat}", ANSWER_TARGETS["hint"],
+            times, deals=hints[0].deals)
     if startup:
         for case, (args, target) in STARTUP_CASES.items():
             say(case)

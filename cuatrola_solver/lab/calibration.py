@@ -30,7 +30,7 @@ import json
 import multiprocessing
 import sys
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
 from ..advice.budget import Budget
 from ..advice.cardplay import hint
@@ -76,7 +76,7 @@ def predictions(obj: dict, winner: str, player: str | None = None) -> list[Predi
     out = _predictions(obj, winner)
     if player is None:
         return out
-    specs = {}
+    specs: dict[str, str | None] = {}
     for side, spec in ((obj.get("lab") or {}).get("lineup") or {}).items():
         try:
             specs[side] = repr(parse_player(str(spec)))
@@ -132,8 +132,8 @@ def card_predictions(obj: dict, winner: str, *, samples: int = 100, seed: int = 
             continue
         h = hint(View.on_turn(hand), Budget(samples=samples, seed=seed + n),
                  Models(bid_model, None))
-        seat = hand.pos.to_play
-        role = card_role(side_of(seat), hand.pos.declaring_side)
+        seat = hand.play_position.to_play
+        role = card_role(side_of(seat), hand.play_position.declaring_side)
         p = next(c.p_win for c in h.cards if c.card == card)
         out.append(Prediction(hand.contract, seat, _side(seat), p, winner == _side(seat),
                               t, role))
@@ -289,7 +289,7 @@ class Calibration:
         self._group(("seat", pred.seat)).add(pred.p, pred.won)
         self._group(("overall",)).add(pred.p, pred.won)
 
-    def add_record(self, obj: dict, winner: str, cards: list[Prediction] = (),
+    def add_record(self, obj: dict, winner: str, cards: Sequence[Prediction] = (),
                    played=None) -> None:
         """The record's calls' predictions, and ``cards``, its cards' (see
         :func:`card_predictions`); ``played``: the played-odds model of the record's

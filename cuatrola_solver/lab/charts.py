@@ -31,7 +31,7 @@ import math
 import os
 import random
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterator, NoReturn, Sequence
 
 import numpy as np
 
@@ -106,7 +106,7 @@ class ChartSpec:
             check_score(rs, sc)
         calls = tuple(parse_auction(auction if auction is not None
                                     else list(passed_before(seat)), seat, rs, sc).calls)
-        return cls(rules_spec(rs), seat, calls, None if score is None else tuple(score),
+        return cls(rules_spec(rs), seat, calls, None if sc is None else (sc.A, sc.B),
                    seed, samples, keep)
 
     @property
@@ -175,15 +175,18 @@ def _checked_hand(line: dict, where: str, bids: Sequence[str], seat: int) -> int
     """The index of a valued hand read back, its fields checked (``where`` names the
     line): five cards and a muestra (among them for the dealer, seat 4, who holds it),
     the advice among the calls, each call's five numbers or nulls."""
-    def bad(field: str, expected: str):
+    def bad(field: str, expected: str) -> NoReturn:
         raise LabError(f"{where}, {field}: expected {expected}, got {shown(line.get(field))}")
     i = line.get("i")
     if not isinstance(i, int) or isinstance(i, bool) or i < 0:
         bad("i", "the hand's index, 0 or more")
+    hand, muestra_text = line.get("hand"), line.get("muestra")
+    if not isinstance(hand, str) or not isinstance(muestra_text, str):
+        bad("hand", "five cards and a muestra")
     try:
-        cards = parse_cards(line.get("hand"))
-        muestra = parse_card(line.get("muestra"))
-    except (CuatrolaError, TypeError, AttributeError):
+        cards = parse_cards(hand)
+        muestra = parse_card(muestra_text)
+    except CuatrolaError:
         bad("hand", "five cards and a muestra")
     if len(cards) != 5 or len(set(cards)) != 5 or (muestra in cards) != (seat == 4):
         bad("hand", "five different cards and the muestra, which only seat 4 holds")
@@ -327,6 +330,7 @@ def _cell(key: tuple, group: list[tuple[tuple, dict]], value: str,
         v = getattr(calls[b], value)
         if best is None or v > getattr(calls[best], value) + 1e-12:
             best = b
+    assert best is not None, "a valued hand has its calls (checked when it is read)"
     advised: dict[str, int] = {}
     for line in lines:
         advised[line["advice"]] = advised.get(line["advice"], 0) + 1
@@ -446,7 +450,7 @@ def _summary(n: int, same: int, total: float, squares: float, unit: str,
             "seed_stream": MEASURE_STREAM}
 
 
-def pooled(measured: Sequence[dict]) -> dict | None:
+def pooled(measured: Sequence[dict | None]) -> dict | None:
     """The measures of several charts as one (the hands of all of them)."""
     ms = [m for m in measured if m]
     if not ms or len({m["unit"] for m in ms}) != 1:
@@ -460,6 +464,14 @@ def pooled(measured: Sequence[dict]) -> dict | None:
 def to_json(chartset: ChartSet) -> str:
     """The JSON text of a chart file (as the shipped ones)."""
     return json.dumps(chartset.to_dict(), indent=1, ensure_ascii=False) + "\n"
+
+
+def _labelled(progress: Callable[[str, int, int], None] | None, label: str
+              ) -> Progress | None:
+    """``progress`` with its first argument, the label of the step, given."""
+    if progress is None:
+        return None
+    return lambda done, total: progress(label, done, total)
 
 
 def compute(specs: Sequence[ChartSpec], hands: int = DEFAULT_HANDS, *,
@@ -477,14 +489,12 @@ def compute(specs: Sequence[ChartSpec], hands: int = DEFAULT_HANDS, *,
     for spec in specs:
         what = f"seat {spec.seat}"
         lines = value_hands(spec, hands, workers=workers, ray=ray, path=path,
-                            progress=None if progress is None else
-                            (lambda d, t, w=what: progress(f"chart {w}", d, t)))
+                            progress=_labelled(progress, f"chart {what}"))
         chart = build(spec, lines, min_hands)
         if measure_hands:
             chart = replace(chart, measured=measure(
                 chart, spec, measure_hands, workers=workers, ray=ray, path=path,
-                progress=None if progress is None else
-                (lambda d, t, w=what: progress(f"measure {w}", d, t))))
+                progress=_labelled(progress, f"measure {what}")))
         charts.append(chart)
     prov = {"command": command, "hands_per_chart": hands,
             "advise_budget": f"Budget(samples={specs[0].samples})"

@@ -163,8 +163,8 @@ def role_of(seat: int, contract: str, declaring) -> str:
 
 def _points(r: LabRecord) -> int:
     """Line-up a's match points minus b's in one record."""
-    result = r.lab["result"]
-    sign = 1 if Summary.who(r.lab, result["winner"]) == "a" else -1
+    result = r.lab_field["result"]
+    sign = 1 if Summary.who(r.lab_field, result["winner"]) == "a" else -1
     return sign * result["game_points"]
 
 
@@ -175,8 +175,8 @@ def _calls(rec: HandRecord) -> list[str]:
 def dd_better(hand: HandState, card_a: int, card_b: int) -> str:
     """Whose card keeps the better double-dummy result (``makes``) for the side of the
     seat on turn in ``hand`` (every hand known): ``a``, ``b`` or ``same``."""
-    values = solver.solve_cards(hand.pos, hand.rules, "makes")
-    ours = side_of(hand.pos.to_play) == hand.pos.declaring_side
+    values = solver.solve_cards(hand.play_position, hand.rules, "makes")
+    ours = side_of(hand.play_position.to_play) == hand.play_position.declaring_side
     a, b = (bool(values[c]) == ours for c in (card_a, card_b))
     return "same" if a == b else "a" if a else "b"
 
@@ -184,7 +184,7 @@ def dd_better(hand: HandState, card_a: int, card_b: int) -> str:
 def part(plays: Iterable[LabRecord]) -> Parting:
     """Where the two plays of one board (play 0, then play 1) first differ."""
     r0, r1 = plays
-    board = r0.lab["deal"]
+    board = r0.lab_field["deal"]
     diff = _points(r0) + _points(r1)
     if _calls(r0.record) != _calls(r1.record):
         return Parting(board, diff, "calls")
@@ -196,12 +196,13 @@ def part(plays: Iterable[LabRecord]) -> Parting:
     k = sum(1 for x in e0[:i] if x[0] == "card") if cards else -1
     for n, (t, j, hand, _) in enumerate(replay_cards(r0.record)):
         if n == 0:
-            contract, declaring = hand.contract, hand.pos.declaring_side
+            contract, declaring = hand.contract, hand.play_position.declaring_side
         if n == k:
-            seat = hand.pos.to_play
+            seat = hand.play_position.to_play
             mine = str(side_of(seat))
             # each play's card, under the line-up that played it at that seat
-            card = {Summary.who(r.lab, mine): x[3] for r, x in zip((r0, r1), e)}
+            card = {Summary.who(r.lab_field, mine): x[3] for r, x in zip((r0, r1), e)
+                    if x is not None}       # both are cards here
             return Parting(board, diff, "card", contract, t, j, seat,
                            role_of(seat, contract, declaring), format_card(card["a"]),
                            format_card(card["b"]), dd_better(hand, card["a"], card["b"]))
@@ -213,7 +214,7 @@ def part(plays: Iterable[LabRecord]) -> Parting:
     seat = sung[2]
     did = {}
     for r, x in zip((r0, r1), e):
-        did[Summary.who(r.lab, str(side_of(seat)))] = (
+        did[Summary.who(r.lab_field, str(side_of(seat)))] = (
             f"cante {SUIT_NAMES[x[3]]}" if x is not None and x[0] == "cante" else "no cante")
     return Parting(board, diff, "cante", contract, sung[1] + 1, None, seat,
                    role_of(seat, contract, declaring), did["a"], did["b"])
@@ -248,12 +249,12 @@ def opinions_of(r: LabRecord, player) -> list[Opinion]:
     out = []
     for n, (t, j, hand, card) in enumerate(replay_cards(r.record)):
         if n == 0:
-            contract, declaring = hand.contract, hand.pos.declaring_side
-        seat = hand.pos.to_play
-        if Summary.who(r.lab, str(side_of(seat))) != "a" or len(hand.legal_cards()) < 2:
+            contract, declaring = hand.contract, hand.play_position.declaring_side
+        seat = hand.play_position.to_play
+        if Summary.who(r.lab_field, str(side_of(seat))) != "a" or len(hand.legal_cards()) < 2:
             continue
-        other = player.card(View.from_hand(hand, seat), r.lab["seed"])
-        out.append(Opinion(r.lab["deal"], t, j, seat, contract,
+        other = player.card(View.from_hand(hand, seat), r.lab_field["seed"])
+        out.append(Opinion(r.lab_field["deal"], t, j, seat, contract,
                            role_of(seat, contract, declaring), format_card(card),
                            format_card(other),
                            None if other == card else dd_better(hand, card, other)))
@@ -349,7 +350,7 @@ def decision(hand: HandState) -> tuple[int, bool]:
     every legal card gives the same double-dummy result (``makes``) on the actual
     deal."""
     layouts = count_deals(knowledge_of(View.on_turn(hand)))
-    values = solver.solve_cards(hand.pos, hand.rules, "makes")
+    values = solver.solve_cards(hand.play_position, hand.rules, "makes")
     return layouts, len(set(values.values())) == 1
 
 
@@ -361,7 +362,7 @@ def facts_of(rec: HandRecord) -> HandFacts:
     for n, (t, j, hand, _) in enumerate(replay_cards(rec)):
         if n == 0:
             contract = hand.contract
-            dd_win = bool(solver.solve(hand.pos, hand.rules, "makes"))
+            dd_win = bool(solver.solve(hand.play_position, hand.rules, "makes"))
         if len(hand.legal_cards()) >= 2:
             decisions.append((t, j, *decision(hand)))
     return HandFacts(contract, dd_win, tuple(decisions))
@@ -507,7 +508,7 @@ class Comparison:
         board: list[LabRecord] = []
         for r, finished in run_records(path):
             if run is None:
-                run = self._begin(path, LabConfig.of_key(r.lab["config"]))
+                run = self._begin(path, LabConfig.of_key(r.lab_field["config"]))
             board.append(r)
             if finished:
                 self.add_board(board)
@@ -578,7 +579,7 @@ def compare(paths: str | Sequence[str], ask: str | None = None) -> Comparison:
             first = next(run_records(path), None)
             if first is None:
                 raise LabError(f"{quote(path)} holds no finished board of a run")
-            comparison = Comparison(LabConfig.of_key(first[0].lab["config"]), asked)
+            comparison = Comparison(LabConfig.of_key(first[0].lab_field["config"]), asked)
         comparison.read(path)
     if comparison is None:
         raise LabError("no run to compare")

@@ -50,7 +50,7 @@ def decisions(rec: HandRecord) -> list[tuple[np.ndarray, np.ndarray, int]]:
     for _, _, hand, card in replay_cards(rec):
         if hand.renuncios or hand.is_over():
             break
-        pos = hand.pos
+        pos = hand.play_position
         held = pos.hand(pos.to_play)
         legal = hand.legal_cards()
         if len(legal) >= 2 and card in legal:

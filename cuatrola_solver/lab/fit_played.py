@@ -80,7 +80,7 @@ def _fit_nested(group: str, rows: dict, cells: dict, counts: dict) -> None:
     base_model = PlayedModel("", cells, {})
     coef = {s: base_model.coefficients(NESTED[group], s) for s in SEATS}
 
-    def xy(seats):
+    def xy(seats) -> tuple[np.ndarray, np.ndarray]:
         rs = [(s, p, w) for s in seats for p, w in rows.get((group, s), ())]
         base = np.array([coef[s][0] + coef[s][1] * float(logit(p)) for s, p, _ in rs])
         return base, np.array([w for _, _, w in rs], dtype=np.float64)
@@ -99,7 +99,7 @@ def _fit_groups(rows: dict[tuple[str, object], list[tuple[float, bool]]]
     cells: dict[str, list[float]] = {}
     counts: dict[str, int] = {}
 
-    def xy(rs):
+    def xy(rs) -> tuple[np.ndarray, np.ndarray]:
         return logit([p for p, _ in rs]), np.array([w for _, w in rs], dtype=np.float64)
 
     for group in sorted({g for g, _ in rows} - set(NESTED)):

@@ -89,7 +89,7 @@ def _string(block: bytes, i: int) -> tuple[str | None, int]:
     return (None if huffman else raw.decode("latin-1")), i + length
 
 
-def header_fields(block: bytes, table: list[tuple[str, str]]) -> dict[str, str | None]:
+def header_fields(block: bytes, table: list[tuple[str, str | None]]) -> dict[str, str | None]:
     """The fields of an HPACK header block that can be read without Huffman decoding
     (others are None or left out); ``table``: the connection's dynamic table, newest
     first, updated."""
@@ -113,9 +113,9 @@ def header_fields(block: bytes, table: list[tuple[str, str]]) -> dict[str, str |
                 name = (table[index - 62][0] if index > 61 and index - 62 < len(table)
                         else _STATIC_NAMES.get(index, "?"))
             else:
-                name, i = _string(block, i)
+                text, i = _string(block, i)
+                name = text or "?"
             value, i = _string(block, i)
-            name = name or "?"
             fields[name] = value
             if indexing:
                 table.insert(0, (name, value))
@@ -146,7 +146,7 @@ def ray_head_answer(host: str, port: int, timeout: float = 5.0) -> str | None:
         s.sendall(_request(f"{host}:{port}"))
         buffer = b""
         http2 = False
-        table: list[tuple[str, str]] = []
+        table: list[tuple[str, str | None]] = []
         headers = b""                     # a header block of stream 1 still being read
         ended = False
         while True:

@@ -32,7 +32,7 @@ from ..models.preset import Models
 __all__ = ["measure_hand_results", "write_hand_results"]
 
 
-def _random_deal(rng: random.Random) -> tuple[tuple[int, int, int, int], int]:
+def _random_deal(rng: random.Random) -> tuple[tuple[int, ...], int]:
     """Four hand masks (seats 1-4) and the muestra (the last card, seat 4's)."""
     order = list(range(20))
     rng.shuffle(order)
@@ -70,6 +70,7 @@ def measure_hand_results(rules: RuleSet | str, deals: int, seed: int, samples: i
             auction = Auction(rules)
             while not auction.is_complete:
                 seat = auction.speaker
+                assert seat is not None, "an auction not complete has a seat to speak"
                 key = (seat, tuple(auction.calls))
                 if key not in values:
                     s = int(np.random.SeedSequence(
@@ -85,6 +86,7 @@ def measure_hand_results(rules: RuleSet | str, deals: int, seed: int, samples: i
                     if CONTRACT_VALUE[bid] <= top:
                         if best is None or ev > best[1]:
                             best = (bid, ev)
+                assert best is not None, "paso is always allowed"
                 auction.call(best[0])
             played.setdefault((auction.contract, tuple(auction.declarer)), []).append((i, caps))
         if progress:

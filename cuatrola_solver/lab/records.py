@@ -49,6 +49,12 @@ class LabRecord:
     end: int
 
     @property
+    def lab_field(self) -> dict:
+        """:attr:`lab` of a record read with ``require_lab`` (the default), which has it."""
+        assert self.lab is not None, "a record read with require_lab has its lab field"
+        return self.lab
+
+    @property
     def winner(self) -> str:
         """The side that won the hand: "A" or "B"."""
         return str(self.result.winner)
@@ -84,7 +90,8 @@ def json_lines(path: str, lines: Iterable[bytes | str] | None = None,
         return
     offset = 0
     for n, raw in enumerate(lines, 1):
-        if complete_only and not raw.endswith(b"\n" if isinstance(raw, bytes) else "\n"):
+        if complete_only and not (raw.endswith(b"\n") if isinstance(raw, bytes)
+                                  else raw.endswith("\n")):
             return
         offset += len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "replace"))
         if not raw.strip():

@@ -32,7 +32,7 @@ import socket
 import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..game.auction import parse_auction
 from ..advice.stats import wilson
@@ -67,7 +67,7 @@ class LabConfig:
 
     a: str
     b: str
-    rules: object = "online"           # rules_spec: a preset name or an override object
+    rules: str | dict[str, Any] = "online"   # rules_spec: a preset name or an override object
     seed: int = 0
     mode: str = "hands"                # hands | matches
     odds_samples: int = DEFAULT_ODDS_SAMPLES
@@ -224,7 +224,7 @@ def play_board(config: LabConfig, i: int) -> list[dict]:
     seed = _deal_rng(config, i).getrandbits(62)
     for play in config.plays:
         first, second = ("a", "b") if play == 0 else ("b", "a")
-        bids: list = []
+        bids = []
         # players 1 and 3 of hand 0 are line-up ``first``
         seated = [_Recorder(players[first if s % 2 else second], config.odds_samples,
                             None, bids) for s in (1, 2, 3, 4)]
@@ -285,7 +285,7 @@ class Ratio:
 
     def to_dict(self) -> dict:
         m, se = self.mean, self.se
-        ci = None if se is None else [m - Z95 * se, m + Z95 * se]
+        ci = None if se is None or m is None else [m - Z95 * se, m + Z95 * se]
         return {"mean": m, "se": se, "ci95": ci}
 
 
@@ -298,7 +298,7 @@ class _Board:
         self.won = {"a": 0, "b": 0}
         self.hands = 0
         self.matches = {"a": 0, "b": 0}
-        self.plays_done = set()
+        self.plays_done: set[int] = set()
         self.contracts: list[tuple[str, object, str, bool]] = []
 
 
@@ -366,7 +366,8 @@ class Summary:
 
     def to_dict(self) -> dict:
         c = self.config
-        d = {"mode": c.mode, "a": c.a, "b": c.b, "rules": c.rules, "seed": c.seed,
+        d: dict[str, Any] = {
+             "mode": c.mode, "a": c.a, "b": c.b, "rules": c.rules, "seed": c.seed,
              "boards": self.boards, "hands": self.hands,
              "points_per_hand": {"a": self.points["a"].to_dict(),
                                  "b": self.points["b"].to_dict(),
@@ -412,7 +413,7 @@ def read_lines(path: str, config: LabConfig | None = None) -> Iterator[tuple[int
     ``config``) are of another configuration, raise :class:`LabError` naming the file
     and line."""
     for r in read_lab_records(path, complete_only=True):
-        found = r.lab["config"]
+        found = r.lab_field["config"]
         if config is not None and found != config.key():
             raise LabError(f"{path} is from another configuration (line {r.line}: "
                            f"{_diff(found, config.key())}): give another --out, or the same "
@@ -436,15 +437,16 @@ class _Order:
         self.path = path
         self.config = config
         self.prev: dict | None = None          # the board's record before, if any
-        self.score = None                      # a match: the pairs' points (pair 0 first)
+        self.score: Match | None = None        # a match: the pairs' points (pair 0 first)
 
     def check(self, r: LabRecord, board: int) -> None:
-        lab, c, rec = r.lab, self.config, r.record
+        lab, c, rec = r.lab_field, self.config, r.record
         where = f"{self.path}, line {r.line}"
         if lab["deal"] != board:
             raise LabError(f"{where}: board {lab['deal']} where board {board} was "
                            f"expected: not a lab run's file in order")
         prev = self.prev
+        want: tuple[int, int | None]
         if c.mode == "hands":
             k = 0 if prev is None else c.plays.index(prev["play"]) + 1
             want = (c.plays[k], None)
@@ -465,19 +467,21 @@ class _Order:
         else:
             seed = rng.getrandbits(62)
             hands, muestra = random_deal(random.Random(f"{seed}/{lab['hand']}"))
-        if ([sorted(h) for h in rec.hands], rec.muestra) != (hands, muestra) \
+        if ([sorted(h or ()) for h in rec.hands], rec.muestra) != (hands, muestra) \
                 or lab["seed"] != seed:
             raise LabError(f"{where}: the deal of board {board} is not the one the run's "
                            f"seed {c.seed} gives it")
         if c.mode == "matches":
             if lab["hand"] == 0:
                 self.score = Match(get_rules(c.rules))
-            if rec.score != self.score.score():
+            match = self.score
+            assert match is not None, "the order checked above puts a match's hand 0 first"
+            if rec.score != match.score():
                 raise LabError(f"{where}: the match score {rec.score} is not "
-                               f"{self.score.score()}, the score the match's hands before "
+                               f"{match.score()}, the score the match's hands before "
                                f"it make")
-            self.score.record_hand(r.result.winner, r.result.game_points)
-            if bool(lab.get("last")) != (self.score.winner() is not None):
+            match.record_hand(r.result.winner, r.result.game_points)
+            if bool(lab.get("last")) != (match.winner() is not None):
                 raise LabError(f"{where}: lab.last says the match "
                                + ("ends" if lab.get("last") else "goes on")
                                + " with this hand, but the score says otherwise")
@@ -496,7 +500,7 @@ def run_records(path: str, config: LabConfig | None = None
     order = None
     given = config is not None
     for r in read_lab_records(path, complete_only=True):
-        found = r.lab["config"]
+        found = r.lab_field["config"]
         if config is None:
             config = LabConfig.of_key(found)
         elif found != config.key():
@@ -507,8 +511,8 @@ def run_records(path: str, config: LabConfig | None = None
         if order is None:
             order = _Order(path, config)
         order.check(r, done)
-        finished = (r.lab["play"] == config.plays[-1]
-                    and (config.mode == "hands" or bool(r.lab.get("last"))))
+        finished = (r.lab_field["play"] == config.plays[-1]
+                    and (config.mode == "hands" or bool(r.lab_field.get("last"))))
         if finished:
             done += 1
             order.prev = None
@@ -686,9 +690,9 @@ def run(config: LabConfig, out: str | None = None, *, workers: int | None = None
     total = config.count
     if ray and start < total:
         connect_ray(ray)                # a bad address fails before anything is written
-    if end is not None:                 # a cut last board is played again
-        with open(out, "r+b") as f:
-            f.truncate(end)
+    if out is not None and end is not None:     # a cut last board is played again
+        with open(out, "r+b") as cut:
+            cut.truncate(end)
     if start >= total:
         return summary
     workers = max(1, workers or os.cpu_count() or 1)

@@ -9,7 +9,7 @@ after ``limit`` bytes instead of filling the memory.
 
 from __future__ import annotations
 
-from typing import IO, Iterator
+from typing import IO, Iterator, overload
 
 from ..errors import CuatrolaError, RecordError
 
@@ -21,6 +21,12 @@ MAX_LINE_BYTES = 1 << 20
 
 class LineTooLong(Exception):
     """A line longer than the limit: the caller says what it expected there."""
+
+
+@overload
+def read_line(stream: IO[str], limit: int) -> str: ...
+@overload
+def read_line(stream: IO[bytes], limit: int) -> bytes: ...
 
 
 def read_line(stream: IO, limit: int) -> bytes | str:

@@ -582,6 +582,7 @@ class _TextReader:
     def on_cante_word(self, word: str, at: int) -> bool:
         """Take ``word`` into the cante being read; False once the cante is complete."""
         words = self.cante
+        assert words is not None, "called only while a cante is being read"
         expect = len(words)
         if word.lower() == "cante" or _TRICK_NUMBER.fullmatch(word):
             self.end_cante(at)  # complains if the cante is unfinished

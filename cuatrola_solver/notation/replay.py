@@ -81,11 +81,12 @@ def replay_cards(rec: HandRecord) -> Iterator[tuple[int, int, HandState, int]]:
 def view_of(rec: HandRecord, seat: int) -> View:
     """The record as seat ``seat`` saw it (other hands may be unknown, not ``seat``'s)."""
     check_seat(seat, "--seat")
-    if rec.hands[seat - 1] is None:
+    hand = rec.hands[seat - 1]
+    if hand is None:
         raise RecordError(f"the record does not give seat {seat}'s hand, so it cannot be "
                           f"seen from seat {seat}")
     calls = ("paso",) * 4 if rec.auction is None else tuple(rec.auction)
-    return View(rec.rules, seat, mask_of(rec.hands[seat - 1]), rec.muestra, calls,
+    return View(rec.rules, seat, mask_of(hand), rec.muestra, calls,
                 tuple(tuple(t) for t in rec.tricks), tuple(rec.cantes), rec.score)
 
 

@@ -152,8 +152,8 @@ def make_app(rules: RuleSet, records: RecordsFolder, hosts: tuple[str, ...] | No
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
 
     async def new_page(body: dict, page: None) -> dict:
-        page = pages.new()
-        return {"page": page.id, "rules": rules.name, "target": rules.target}
+        new = pages.new()
+        return {"page": new.id, "rules": rules.name, "target": rules.target}
 
     async def events(request: Request) -> Response:
         try:

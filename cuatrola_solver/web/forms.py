@@ -8,6 +8,7 @@ single field says (five cards, the muestra's place) is said at the hand."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..advice.budget import Budget
 from ..errors import CuatrolaError, NotationError, quote
@@ -54,6 +55,7 @@ def _text(body: dict, name: str) -> str:
 
 
 def _seat(text: str) -> int:
+    seat: int | str
     try:
         seat = int(text)
     except ValueError:
@@ -78,7 +80,7 @@ def read_advise_form(body: dict, rules: RuleSet) -> AdviseForm:
     """The view and budget of the fields ``hand``, ``muestra``, ``seat``, ``auction``,
     ``score``, ``seed`` and ``exact``; :class:`FormError` naming every bad field."""
     errors: dict[str, str] = {}
-    values: dict[str, object] = {}
+    values: dict[str, Any] = {}     # each field as its reader gives it
 
     def field(name: str, read) -> None:
         try:

@@ -17,12 +17,15 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import anyio
 import anyio.to_thread
 
 from ..errors import CuatrolaError
+
+if TYPE_CHECKING:
+    from .play import PlayTable
 
 __all__ = ["Page", "Pages", "Busy", "Cancelled", "UnknownPage", "MAX_PAGES",
            "MAX_COMPUTATIONS"]
@@ -50,7 +53,7 @@ class Page:
 
     def __init__(self, page_id: str) -> None:
         self.id = page_id
-        self.table = None
+        self.table: PlayTable | None = None
         self.used = time.monotonic()
         self.running: str | None = None      # what is being computed
         self.progress: tuple[int, int] = (0, 0)

@@ -6,9 +6,9 @@ state as the page draws it (:meth:`PlayTable.state`) and the hint on request
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
-from ..advice.bidding import advise
+from ..advice.bidding import advise, valued
 from ..advice.budget import Budget
 from ..advice.cardplay import CANTE_HINT_SAMPLES, best_cante, cante_values, hint
 from ..bots.players import parse_player
@@ -87,6 +87,7 @@ class PlayTable:
         if not isinstance(text, str) or len(text) > 20:
             raise NotationError(f"bad choice {quote(text)}: expected a call, a card or a "
                                 f"cante")
+        choice: str | int | None     # a call, a card, a cante's suit or none
         if turn.kind == "call":
             choice = parse_call(text, "")
         elif turn.kind == "card":
@@ -123,7 +124,8 @@ class PlayTable:
     def state(self) -> dict:
         t = self.table
         mine, theirs = t.score()
-        state = {"seat": t.seat, "side": str(t.side), "hand": t.k + 1, "log": self.log,
+        state: dict[str, Any] = {
+                 "seat": t.seat, "side": str(t.side), "hand": t.k + 1, "log": self.log,
                  "match": {"you": mine, "them": theirs, "target": t.rules.target,
                            "over": t.over},
                  "records": list(self.saved)}
@@ -140,13 +142,13 @@ class PlayTable:
             state["tricks"] = [{"cards": [{"seat": s, "card": format_card(c)} for s, c in tr],
                                 "winner": w} for tr, w in zip(seen.tricks, winners)]
             state["current"] = [{"seat": s, "card": format_card(c)} for s, c in seen.current]
-            pos = view.position
+            pos = view.play_position
             side = int(t.side)
             state["bazas"] = {"you": pos.tricks[side], "them": pos.tricks[1 - side]}
             state["points"] = {"you": pos.points[side], "them": pos.points[1 - side]}
         turn = t.turn
         if turn is None:
-            state["result"] = replay(t.records[-1]).result().to_dict()
+            state["result"] = replay(t.records[-1]).final_result().to_dict()
             state["result"]["yours"] = state["result"]["winner"] == str(t.side)
         elif turn.kind == "call":
             state["turn"] = {"kind": "call", "legal": view.legal_calls()}
@@ -179,7 +181,7 @@ class PlayTable:
                                 for o in a.options if o.option.allowed]}
         if turn.kind == "card":
             h = hint(view, Budget(seed=seed, workers=1), self.models, progress=progress)
-            return {"kind": "card", "best": format_card(h.best), "exact": h.exact,
+            return {"kind": "card", "best": format_card(valued(h.best)), "exact": h.exact,
                     "deals": h.deals,
                     "cards": [{"card": format_card(c.card),
                                "p": c.p_win if c.p_played is None else c.p_played}

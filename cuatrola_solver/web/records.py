@@ -62,9 +62,9 @@ class RecordsFolder:
                 found.append((entry.stat().st_mtime, entry.name))
         return [n for _, n in sorted(found, reverse=True)[:MAX_LISTED]]
 
-    def read(self, name: str) -> HandRecord:
+    def read(self, name: object) -> HandRecord:
         """The record of that name (RecordError when there is none or it is bad)."""
-        self._check(name)
+        name = self._check(name)
         if name not in self.names():
             raise RecordError(f"no record {quote(name)} in the records folder")
         with open(self.path / name, "rb") as f:
@@ -72,10 +72,11 @@ class RecordsFolder:
         return read_text_record(data, name)
 
     @staticmethod
-    def _check(name: str) -> None:
+    def _check(name: object) -> str:
         if not isinstance(name, str) or not NAME.fullmatch(name):
             raise RecordError(f"bad record name {quote(name)}: expected a file name of the "
                               f"records folder, as the list shows them")
+        return name
 
 
 def read_text_record(data: bytes, name: str) -> HandRecord:
