@@ -151,7 +151,7 @@ def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
     trumps = np.full(len(deals), trump, dtype=np.int64)
     hands = deals.astype(np.int64)
     tricks_of: dict[tuple, np.ndarray] = {}
-    out = {}
+    out: dict[tuple[str, tuple[int, ...]], tuple[np.ndarray, ...]] = {}
     n = len(deals)
     for i, (contract, declarer) in enumerate(keys):
         step = None if progress is None else \

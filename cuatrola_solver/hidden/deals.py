@@ -39,7 +39,7 @@ _BITS = np.array([1 << c for c in range(NUM_CARDS)], dtype=np.uint32)
 _compiled = None
 if os.environ.get("CUATROLA_PUREPYTHON", "") in ("", "0"):
     try:
-        from . import _deals as _compiled         # type: ignore[attr-defined]
+        from . import _deals as _compiled         # type: ignore[attr-defined, no-redef]
     except ImportError:                           # pragma: no cover - depends on the build
         _compiled = None
 
