@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import webbrowser
 from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -29,6 +30,10 @@ def register(app: typer.Typer) -> None:
                                      "from (made if missing)."),
         open_page: bool = typer.Option(False, "--open", help="Open the page in the "
                                        "browser."),
+        seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed of the deals "
+                                           "and the bots: the first game started on the "
+                                           "server takes it, the next seed + 1, and so "
+                                           "on (default: a fresh one each game)."),
     ) -> None:
         """The table in the browser: play, advise by clicking, analyse, puzzles."""
         from cuatrola_solver.web.app import LOOPBACK, host_name, make_app   # on demand
@@ -50,4 +55,4 @@ def register(app: typer.Typer) -> None:
         if open_page:
             webbrowser.open(url)
         hosts = (*LOOPBACK, host_name(host)) if local else ("*",)
-        run(make_app(rs, folder, hosts=hosts), sock)
+        run(make_app(rs, folder, hosts=hosts, seed=seed), sock)

@@ -17,12 +17,13 @@ BLUNDER = EXAMPLES / "analysis" / "online-blunder.txt"
 
 
 @contextmanager
-def served(records: Path, rules: str = "online", bots: str = "best"):
+def served(records: Path, rules: str = "online", bots: str = "best",
+           seed: int | None = None):
     """A server on 127.0.0.1 (a free port) with ``records`` (one example record copied
     in); yields its URL."""
     records.mkdir(parents=True, exist_ok=True)
     shutil.copy(BLUNDER, records / BLUNDER.name)
-    app = make_app(get_rules(rules), RecordsFolder(records), bots=bots)
+    app = make_app(get_rules(rules), RecordsFolder(records), bots=bots, seed=seed)
     with running(app) as url:
         yield url
 

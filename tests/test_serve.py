@@ -158,6 +158,25 @@ def test_a_hand_played_is_saved_whole(server):
     assert not list(records.glob(".tmp-*"))
 
 
+def _games(url: str, games: int) -> list[tuple[list[str], str]]:
+    """Seat 1's cards and the muestra in each of ``games`` games started on one page."""
+    page = _page(url)
+    states = [httpx.post(url + "api/play/new", json={"page": page, "seat": 1},
+                         headers=origin(url), timeout=60).json() for _ in range(games)]
+    return [(st["cards"], st["muestra"]) for st in states]
+
+
+def test_a_seed_deals_the_same_games_in_turn(tmp_path):
+    with served(tmp_path / "a", bots="heuristic", seed=7) as url:
+        a = _games(url, 2)
+    with served(tmp_path / "b", bots="heuristic", seed=7) as url:
+        b = _games(url, 2)
+    with served(tmp_path / "c", bots="heuristic", seed=8) as url:
+        c = _games(url, 1)
+    assert a == b and a[0] != a[1]
+    assert c[0] == a[1]                 # the second game of seed 7 is seed 8's first
+
+
 def test_records_are_written_by_replace(tmp_path, monkeypatch):
     folder = RecordsFolder(tmp_path / "r")
     assert folder.made

@@ -18,6 +18,7 @@ messages come per field (:mod:`.forms`)."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import time
 from pathlib import Path
@@ -98,11 +99,14 @@ def _error(e: Exception) -> JSONResponse:
 
 
 def make_app(rules: RuleSet, records: RecordsFolder, hosts: tuple[str, ...] | None = None,
-             bots: str = "best") -> Starlette:
+             bots: str = "best", seed: int | None = None) -> Starlette:
     """The application: the table under ``rules`` against ``bots``, hands saved in
     ``records``; requests answered for the host names ``hosts`` (default
-    :data:`LOOPBACK`; ``("*",)``: any)."""
+    :data:`LOOPBACK`; ``("*",)``: any).  With ``seed``, the n-th game started on the
+    server (n = 0, 1, ...) deals from seed ``seed + n``, as ``cuatrola play --seed``
+    does; without, each game from a fresh seed."""
     pages = Pages()
+    games_started = itertools.count()
     hosts = LOOPBACK if hosts is None else hosts
 
     async def body_of(request: Request) -> dict:
@@ -208,7 +212,9 @@ def make_app(rules: RuleSet, records: RecordsFolder, hosts: tuple[str, ...] | No
         seat = check_seat(body.get("seat", 1), "--seat")
 
         def work(progress) -> dict:
-            page.table = PlayTable(rules, seat, random_seed(), records, bots)
+            n = next(games_started)
+            page.table = PlayTable(rules, seat, random_seed() if seed is None else seed + n,
+                                   records, bots)
             page.table.deal()
             return page.table.state()
         return await compute(page, "the bots' turns", work)
