@@ -10,8 +10,8 @@ reference, when the extension is not built or ``CUATROLA_PUREPYTHON`` is set).
 Enumeration unranks ``0 .. count - 1`` (:func:`enumerate_deals`, also by slices for
 splitting exact work); sampling unranks uniform random ranks, so every consistent deal
 is exactly equally likely (:func:`sample_deals`, i.i.d., with replacement).  A deal is
-a row of four ``uint32`` masks: the *current* hands of seats 1..4 (cards already played are not in them; see
-:meth:`Knowledge.dealt_hands`).
+a row of four ``uint32`` masks: the *current* hands of seats 1..4 (cards already played
+are not in them; see :meth:`Knowledge.dealt_hands`).
 
 At the start of a hand a seat 1-3 sees 14 unknown cards (5/5/4 to the others: 252,252
 deals); seat 4 sees 15 (5/5/5: 756,756 deals).
