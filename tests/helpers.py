@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 import shutil
 import subprocess
 import tempfile
+from pathlib import Path
 
 import numpy as np
 from typer.testing import CliRunner
@@ -227,3 +229,13 @@ def chromium(*args: str, url: str) -> subprocess.CompletedProcess:
              "--disable-sync", "--no-first-run", f"--user-data-dir={profile}",
              "--enable-logging=stderr", "--v=0", *args, url],
             capture_output=True, text=True, timeout=120)
+
+
+def page_dom(page: Path, ready: str) -> str:
+    """The DOM of the HTML file ``page`` once headless Chromium has run its script, which
+    must have set ``data-READY="ok"`` on the body with nothing said on the console."""
+    p = chromium("--dump-dom", url=page.as_uri())
+    assert re.search(rf'<body[^>]*data-{ready}="ok"', p.stdout), "the page's script did not finish"
+    console = [x for x in p.stderr.splitlines() if "CONSOLE" in x]
+    assert console == [], console
+    return p.stdout

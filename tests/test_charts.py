@@ -21,7 +21,7 @@ from cuatrola_solver.lab import charts as lc
 from cuatrola_solver.models.charts import (COLUMNS, DOMAINS, ROWS, _possible, describe_key,
                                            hand_class, load_charts, possible)
 
-from helpers import CHROMIUM, chromium, run
+from helpers import CHROMIUM, page_dom, run
 
 
 # --- classes ---------------------------------------------------------------------------
@@ -392,11 +392,9 @@ def test_page_in_chromium(tmp_path):
     page = tmp_path / "charts.html"
     r = run("charts", "--html", str(page))
     assert r.exit_code == 0, r.stderr
-    p = chromium("--dump-dom", url=page.as_uri())
-    assert re.search(r'<body[^>]*data-charts="ok"', p.stdout)
-    assert [x for x in p.stderr.splitlines() if "CONSOLE" in x] == []
-    assert p.stdout.count('<table class="chart">') == 4
-    assert "following it gave up" in p.stdout
+    dom = page_dom(page, "charts")
+    assert dom.count('<table class="chart">') == 4
+    assert "following it gave up" in dom
 
 
 @pytest.mark.ray

@@ -22,7 +22,7 @@ from cuatrola_solver.models.preset import Models
 from cuatrola_solver.notation.record import read_record, record_from_obj
 from cuatrola_solver.notation.replay import view_of
 
-from helpers import CHROMIUM, chromium, run
+from helpers import CHROMIUM, page_dom, run
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "analysis"
 BLUNDER = EXAMPLES / "online-blunder.txt"
@@ -218,11 +218,7 @@ def test_page_in_chromium(selfplay, tmp_path):
     page = tmp_path / "puzzles.html"
     r = run("puzzles", str(selfplay), str(BLUNDER), *FAST, "--html", str(page))
     assert r.exit_code == 0, r.stderr
-    p = chromium("--dump-dom", url=page.as_uri())
-    dom = p.stdout
-    assert re.search(r'<body[^>]*data-puzzles="ok"', dom), "the page's script did not finish"
-    console = [x for x in p.stderr.splitlines() if "CONSOLE" in x]
-    assert console == [], console
+    dom = page_dom(page, "puzzles")
     n = len(re.findall(r'<section class="puzzle"', dom))
     assert n >= 2
     assert len(re.findall(r'<div class="answer" hidden', dom)) == n     # answers hidden

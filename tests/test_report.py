@@ -16,7 +16,7 @@ from cuatrola_solver.analysis.review import analyze
 from cuatrola_solver.models.preset import Models
 from cuatrola_solver.notation.record import read_record
 
-from helpers import CHROMIUM, chromium, run
+from helpers import CHROMIUM, chromium, page_dom, run
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 BLUNDER = EXAMPLES / "analysis" / "online-blunder.txt"
@@ -101,11 +101,7 @@ def test_page_loads_in_chromium_with_no_console_error_and_draws_the_graph(tmp_pa
     page = tmp_path / "report.html"
     r = run("analyze", str(BLUNDER), *FAST, "--html", str(page))
     assert r.exit_code == 0, r.stderr
-    p = chromium("--dump-dom", url=page.as_uri())
-    dom = p.stdout
-    assert re.search(r'<body[^>]*data-report="ok"', dom), "the page's script did not finish"
-    console = [x for x in p.stderr.splitlines() if "CONSOLE" in x]
-    assert console == [], console
+    dom = page_dom(page, "report")
     graph = re.search(r'<svg id="graph".*?</svg>', dom, re.S).group(0)
     # a line per side, drawn by the script, over the double-dummy shading of both sides
     for cls in ("line-knew-A", "line-knew-B"):
