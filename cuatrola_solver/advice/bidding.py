@@ -179,9 +179,7 @@ def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
         if progress is not None:
             progress((i + 1) * n // len(keys), n)
     if order is not None:                   # back to the order of ``deals``
-        back = np.empty_like(order)
-        back[order] = np.arange(len(order))
-        out = {key: tuple(np.take(a, back, axis=0) for a in v) for key, v in out.items()}
+        out = {key: tuple(solver.in_own_order(a, order) for a in v) for key, v in out.items()}
     return out
 
 

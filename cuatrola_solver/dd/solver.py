@@ -39,7 +39,7 @@ from .objectives import OBJECTIVES, final_value, points_based
 __all__ = ["BACKEND", "OBJECTIVES", "solve", "solve_cards", "analyse_play", "solve_batch",
            "dd_table", "dd_tables", "table_rows", "TABLE_FIGURES", "deal_position",
            "context_params", "set_tt_bits", "contract_rows", "solve_layouts",
-           "card_figures", "HINT_FIGURES", "Evaluator", "search_order"]
+           "card_figures", "HINT_FIGURES", "Evaluator", "search_order", "in_own_order"]
 
 #: ``progress(done, total)``: called as the deals of a batch are searched
 Progress = Callable[[int, int], None]
@@ -347,6 +347,14 @@ def search_order(hands, trump: int) -> np.ndarray:
     return np.argsort(key, kind="stable")
 
 
+def in_own_order(found: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """The rows of ``found``, found for ``layouts[order]`` (``order`` from
+    :func:`search_order`), back in the order of ``layouts``."""
+    out = np.empty_like(found)
+    out[order] = found
+    return out
+
+
 def solve_layouts(pos: play.Position, hands, rules: RuleSet, objective: str = "tricks",
                   workers: int | None = 1) -> np.ndarray:
     """The value of ``pos`` for ``objective`` with each row of ``hands`` (``(n, 4)``
@@ -416,9 +424,7 @@ def card_figures(pos: play.Position, hands, rules: RuleSet, workers: int | None 
                         lambda s, lo, hi: s.figures_from(params, state, rows, figures, lo, hi))
         out[c] = figures
     if order is not None:                       # back to the order of ``hands``
-        back = np.empty_like(order)
-        back[order] = np.arange(len(order))
-        out = {c: np.take(a, back, axis=0) for c, a in out.items()}
+        out = {c: in_own_order(a, order) for c, a in out.items()}
     return out
 
 
