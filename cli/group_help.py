@@ -3,13 +3,20 @@
 Typer draws a help with its ``rich_utils``, whose import (rich's Markdown, tracebacks
 and columns among it) is most of the start-up of ``cuatrola --help``.  The top-level
 help needs only a usage line, the description, the options and the list of commands,
-so it is drawn here with rich's console, panel and table alone, in the same style;
-a command's own help (``cuatrola advise --help``) is still Typer's."""
+so it is drawn here with rich's console, panel and table alone, in the same style (this
+module is imported only for that help); a command's own help (``cuatrola advise
+--help``) is still Typer's."""
 
 from __future__ import annotations
 
 import os
 from typing import Any
+
+from rich.console import Console
+from rich.padding import Padding
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
 
 #: the styles of Typer's help (typer.rich_utils), so that both helps look alike
 OPTION_STYLE = "bold cyan"
@@ -20,12 +27,6 @@ BORDER_STYLE = "dim"
 def print_group_help(group: Any, ctx: Any, commands: list[tuple[str, str]]) -> None:
     """Print the help of ``group`` (a click group) to stdout: usage, its help text,
     its options and ``commands`` as ``(name, line)`` pairs."""
-    from rich.console import Console
-    from rich.padding import Padding
-    from rich.panel import Panel
-    from rich.table import Table
-    from rich.text import Text
-
     width = os.environ.get("TERMINAL_WIDTH")
     console = Console(width=int(width) if width else None,
                       force_terminal=True if os.environ.get("FORCE_COLOR") else None)
@@ -37,12 +38,11 @@ def print_group_help(group: Any, ctx: Any, commands: list[tuple[str, str]]) -> N
     options = [param.get_help_record(ctx) for param in group.get_params(ctx)
                if not getattr(param, "hidden", False)]
     console.print(_panel("Options", [(names, text or "") for names, text in
-                                     filter(None, options)], Panel, Table))
-    console.print(_panel("Commands", commands, Panel, Table))
+                                     filter(None, options)]))
+    console.print(_panel("Commands", commands))
 
 
-def _panel(title: str, rows: list[tuple[str, str]], Panel: Any, Table: Any) -> Any:
-    from rich.text import Text
+def _panel(title: str, rows: list[tuple[str, str]]) -> Panel:
     table = Table.grid(padding=(0, 2), expand=False)
     table.add_column(style=OPTION_STYLE, no_wrap=True)
     table.add_column()
