@@ -8,6 +8,7 @@ import dataclasses
 import functools
 import json
 import os
+import re
 import sys
 from pathlib import Path
 import importlib
@@ -349,11 +350,18 @@ def plain_help(text: str | None) -> str | None:
     import inspect
     paragraphs = [" ".join(p.split()) for p in inspect.cleandoc(text).split("\n\n")]
     text = "\n\n".join(p for p in paragraphs if p)
+    if not _MARKUP.search(text) and not text.endswith("\\"):
+        return text                     # nothing rich would read as markup
     try:
         from rich.markup import escape
     except ImportError:                                   # pragma: no cover - no rich
         return text
     return escape(text)
+
+
+#: what rich's ``escape`` escapes: a tag such as ``[lab]`` (rich itself is imported only
+#: for a text that has one, not for every command's start)
+_MARKUP = re.compile(r"\[[a-z#/@][^[]*?]")
 
 
 def plain_helps(group: Any) -> None:

@@ -4,7 +4,7 @@ calls the library and renders the answer; nothing else happens here.
 A command's module is imported when the command runs (or its own ``--help`` is asked
 for): ``cuatrola --help`` and ``cuatrola rules`` start without numpy, the models or the
 solver.  :data:`COMMANDS` lists each command with the line the help shows for it
-(tests/test_cli_help_and_bench.py checks it against the command's own help)."""
+(tests/test_cli_main.py checks it against the command's own help)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,12 @@ from .common import CommandLine
 from .helpnames import plain_help_names
 
 plain_help_names()
+try:
+    from .coercion import quick_coercion
+except ImportError:                     # pragma: no cover - Typer on click, no Pydantic
+    pass
+else:
+    quick_coercion()
 
 #: name -> (module, the first paragraph of its help), in the help's order
 COMMANDS: dict[str, tuple[str, str]] = {

@@ -3,6 +3,7 @@ seat or seed said one way, output files, --rules for a record."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import subprocess
@@ -193,3 +194,16 @@ def test_analyze_takes_rules_for_a_record_without_them():
     assert r.exit_code == 0, r.stderr
     d = json.loads(r.stdout)
     assert d["rules"] == "narro" and d["result"]["game_points"] == 4
+
+
+@pytest.mark.parametrize("text", ["plain words", "the [lab] extra", "[bold]x[/bold]",
+                                  "a [1] b", "[ not a tag ]", "ends in \\", "ends in \\\\",
+                                  "\\[lab] escaped", "[#fff] [@click] [/]", "x [lab",
+                                  "two\n\nparagraphs  [lab]\n  wrapped"])
+def test_help_text_shown_as_typed_without_rich_for_plain_text(text):
+    """plain_help escapes just what rich's own escape does, importing rich only then."""
+    from rich.markup import escape
+
+    from cuatrola_cli.common import plain_help
+    joined = "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(text).split("\n\n"))
+    assert plain_help(text) == escape(joined)

@@ -58,6 +58,8 @@ def test_tally_sums_by_hand():
     assert (t.n, t.w, t.w2, t.wins, t.gp) == (5, 5.5, 7.25, 3.5, 0.0)
     assert t.tricks.tolist() == [1, 1, 0, 1.5, 0, 2]
     assert t.outcomes == {2: 2.5, -2: 1.0, -4: 1.0, 1: 1.0}
+    t.add(np.array([], dtype=bool), np.array([], dtype=int), np.array([], dtype=int))
+    assert t.n == 5 and t.outcomes == {2: 2.5, -2: 1.0, -4: 1.0, 1: 1.0}
     # ten equal weights are worth ten deals, whatever the weight
     for w in (1.0, 0.1, 7.0):
         ten = stats.Tally()

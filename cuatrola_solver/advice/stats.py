@@ -62,7 +62,10 @@ class Tally:
         self.wins += float(weights[np.asarray(makes, dtype=bool)].sum())
         self.gp += float(np.dot(weights, gp))
         self.tricks += np.bincount(tricks, weights=weights, minlength=6)[:6]
-        for v in np.unique(gp).tolist():
+        # the game points seen, in order (np.unique would import numpy.ma: 10 ms)
+        low = int(gp.min()) if len(gp) else 0
+        for i in np.flatnonzero(np.bincount(np.asarray(gp, dtype=np.int64) - low)).tolist():
+            v = i + low
             self.outcomes[v] = self.outcomes.get(v, 0.0) + float(weights[gp == v].sum())
 
     @property
