@@ -19,8 +19,8 @@ from cuatrola_solver.game.constraints import Constraints
 from cuatrola_solver.game.view import View
 from cuatrola_solver.hidden import deals as deals_module
 from cuatrola_solver.hidden.chunks import plan_chunks, sample_chunk, sample_deals_seeded
-from cuatrola_solver.hidden.deals import (consistent_mask, count_deals, enumerate_deals,
-                                          sample_deals, unrank_deals)
+from cuatrola_solver.hidden.deals import (consistent_mask, count_deals, distinct_hands,
+                                          enumerate_deals, sample_deals, unrank_deals)
 from cuatrola_solver.hidden.inference import knowledge_of
 
 from helpers import as_set, brute_force, hand_knowledge, random_hand, replay_ok, start_view
@@ -187,3 +187,16 @@ def test_chunked_sampling_independent_of_workers():
     more = sample_deals_seeded(k, 3000, 42, chunk_size=300)
     assert (more[:2400] == one[:2400]).all()
     assert consistent_mask(k, one).all()
+
+
+@pytest.mark.parametrize("dtype", [np.uint32, np.int64])
+def test_distinct_hands_is_np_unique_with_its_inverse(dtype):
+    rng = np.random.default_rng(5)
+    k = knowledge_of(View.bidding("Ae 3e Re Ab Sc", "Ae", 4))
+    seat_hands = enumerate_deals(k)[:, 0].astype(dtype)
+    for hands in (seat_hands, seat_hands[:1], seat_hands[:0], np.array([3, 3, 1], dtype),
+                  rng.integers(0, FULL_DECK + 1, 5000).astype(dtype)):
+        distinct, where = distinct_hands(hands)
+        expected, inverse = np.unique(hands, return_inverse=True)
+        assert distinct.dtype == hands.dtype and distinct.tolist() == expected.tolist()
+        assert where.tolist() == inverse.reshape(-1).tolist()

@@ -32,7 +32,7 @@ from .knowledge import Knowledge
 
 
 __all__ = ["count_deals", "enumerate_deals", "unrank_deals", "sample_deals", "card_counts",
-           "consistent_mask"]
+           "distinct_hands", "consistent_mask"]
 
 _BITS = np.array([1 << c for c in range(NUM_CARDS)], dtype=np.uint32)
 
@@ -321,6 +321,21 @@ def consistent_mask(k: Knowledge, deals: np.ndarray) -> np.ndarray:
     ok &= union == np.uint32(FULL_DECK & ~played)
     ok &= counts == total
     return ok
+
+
+def distinct_hands(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(hands, return_inverse=True)`` for an array of card masks: the distinct
+    masks in increasing order (of ``hands``' type) and, for each element, the index of
+    its own among them.  One pass over a table of every mask instead of a sort: a seat's
+    hands in the dealer's 756,756 layouts in 8 ms, where the sort takes 80 ms."""
+    hands = np.asarray(hands)
+    if hands.size == 0:
+        return hands.copy(), np.zeros(0, dtype=np.int32)
+    slot = np.zeros(1 << NUM_CARDS, dtype=np.int32)
+    slot[hands] = 1
+    distinct = np.flatnonzero(slot)
+    slot[distinct] = np.arange(len(distinct))
+    return distinct.astype(hands.dtype), slot[hands]
 
 
 def card_counts(a: np.ndarray) -> np.ndarray:

@@ -28,6 +28,7 @@ from ..game.auction import CALLS, Auction
 from ..game.cards import NUM_CARDS, points_of
 from ..game.play import partner_of
 from ..game.rules import RuleSet
+from ..hidden.deals import distinct_hands
 from .store import corrupt, data_path, read
 
 __all__ = ["BidModel", "features", "FEATURE_NAMES", "call_weights", "legal_calls",
@@ -129,9 +130,9 @@ def call_weights(deals: np.ndarray, trump: int, calls: Sequence[str], seats: Seq
             continue            # a call the rules refuse tells the model nothing
         # a seat's call depends on its own hand only: the model is evaluated once per
         # distinct hand (a few thousand among the layouts of an exact advice)
-        hands, where = np.unique(deals[:, seat - 1], return_inverse=True)
+        hands, where = distinct_hands(deals[:, seat - 1])
         x = features(hands, trump, seat, calls[:i], rules)
-        w *= model.probabilities(x, legal)[:, legal.index(call)][where.reshape(-1)]
+        w *= model.probabilities(x, legal)[:, legal.index(call)][where]
     return w
 
 

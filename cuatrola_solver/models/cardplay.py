@@ -38,7 +38,7 @@ from ..game.play import (Position, declaring_side, first_leader, next_seat, side
                          trick_winner_index)
 from ..game.rules import RuleSet
 from ..game.view import View
-from ..hidden.deals import card_counts
+from ..hidden.deals import card_counts, distinct_hands
 from .store import corrupt, data_path, read
 
 __all__ = ["CardModel", "PlayContext", "FEATURE_NAMES", "features", "legal_masks",
@@ -276,9 +276,9 @@ def card_weights(dealt: np.ndarray, view: View, model: CardModel) -> np.ndarray:
         if p.seat != view.seat and (p.trick, p.seat) not in skip:
             # a card depends on the hand of its seat only: the model is evaluated once
             # per distinct hand (a few hundred among the layouts of an exact hint)
-            hands, where = np.unique(dealt[:, p.seat - 1] & np.uint32(~gone[p.seat - 1] & 0xFFFFF),
-                                     return_inverse=True)
-            logw += model.log_probs(hands, ctx, p.card)[where.reshape(-1)]
+            hands, where = distinct_hands(dealt[:, p.seat - 1]
+                                          & np.uint32(~gone[p.seat - 1] & 0xFFFFF))
+            logw += model.log_probs(hands, ctx, p.card)[where]
         gone[p.seat - 1] |= 1 << p.card
     return np.exp(logw)
 
