@@ -352,7 +352,8 @@ def run_answers_bench(workers: int | None = None, presets: Sequence[str] | None 
     all), ``hint --exact`` of ``hint_case`` (:data:`HINT_CASE`, at trick 2; None: none),
     and with ``startup`` the whole-process commands of
     :data:`STARTUP_CASES` (least of ``repeat`` runs) and ``analyze`` of each record of
-    ``examples``.  One dict per case: ``case``, ``target_s``, ``wall_s``, ``cpu_s``,
+    ``examples``.  Each advice and the hint start from fresh tables, as the command does
+    in a new process (none is warm from the case before).  One dict per case: ``case``, ``target_s``, ``wall_s``, ``cpu_s``,
     ``meets_target`` (wall)."""
     say = progress or (lambda message: None)
     rows = []
@@ -367,6 +368,7 @@ def run_answers_bench(workers: int | None = None, presets: Sequence[str] | None 
         for seat in seats:
             view = View.bidding(ADVICE_HAND, "Ae" if seat == 4 else "Ce", seat, rules=rules)
             say(f"advise --exact, {preset}, seat {seat}")
+            solver.set_tt_bits(None)      # fresh tables, as the command has in a new process
             result = []
             times = _timed(lambda: result.append(
                 advise(view, Budget(exact=True, workers=workers))))
@@ -376,6 +378,7 @@ def run_answers_bench(workers: int | None = None, presets: Sequence[str] | None 
         hand, muestra, seat, played, preset = hint_case
         view = read_view(hand, muestra, seat, played=played, rules=preset)
         say("hint --exact")
+        solver.set_tt_bits(None)
         hints = []
         times = _timed(lambda: hints.append(hint(view, Budget(exact=True, workers=workers))))
         row(f"hint --exact, trick {hints[0].trick}, seat {seat}", ANSWER_TARGETS["hint"],
