@@ -99,6 +99,9 @@ _typer_build = _coercion.build_runtime_param
 
 def quick_coercion() -> None:
     """Install :class:`QuickParam` as the coercion of every Typer parameter (once; it
-    leaves Typer alone if this version builds its coercion elsewhere)."""
-    if getattr(typer.core, "build_runtime_param", None) is _typer_build:
+    leaves Typer alone if this version builds its coercion elsewhere or in another
+    shape)."""
+    fields = {f.name for f in dataclasses.fields(_coercion.RuntimeParam)}
+    if (getattr(typer.core, "build_runtime_param", None) is _typer_build
+            and fields == {"parameter_info", "annotation"}):
         typer.core.build_runtime_param = build_runtime_param  # type: ignore[attr-defined]
