@@ -262,6 +262,17 @@ cdef void tt_free(TT* tt) noexcept nogil:
         tt.e = NULL
 
 
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define cuatrola_prefetch(p) __builtin_prefetch((p), 0, 3)
+    #else
+    #define cuatrola_prefetch(p) ((void)(p))
+    #endif
+    """
+    void cuatrola_prefetch(void* p) nogil
+
+
 cdef inline uint64_t tt_index(TT* tt, uint64_t k0, uint64_t k1) noexcept nogil:
     cdef uint64_t h = k0 * <uint64_t>0x9E3779B97F4A7C15 ^ (k1 + (k0 >> 29)) * <uint64_t>0xC2B2AE3D27D4EB4F
     h ^= h >> 31
@@ -764,19 +775,15 @@ cdef int endgame(Ctx* cx, St* st, int alpha, int beta) noexcept nogil:
     return endgame_card(cx, st, seats, 0, -1, -1, -1, -1, -1, 0, alpha, beta)
 
 
-cdef Entry* tricks_entry(Ctx* cx, St* st) noexcept nogil:
-    """At a trick boundary of a points search: what the tricks table knows of this
-    position (the tricks search of the same deal, just before, fills it), or NULL."""
-    cdef uint64_t k0, k1
+cdef inline void tricks_key(Ctx* cx, St* st, uint64_t* k0, uint64_t* k1) noexcept nogil:
+    """At a trick boundary of a points search: the key of the position in the tricks
+    table (whose entry the tricks search of the same deal, just before, fills)."""
     cdef int kind = cx.kind, con = cx.cantes_on
-    if cx.tt_tricks.sig != cx.sig:
-        return NULL                 # the tricks table holds another contract's entries
     cx.kind = K_TRICKS
     cx.cantes_on = 0
-    boundary_key(cx, st, &k0, &k1)
+    boundary_key(cx, st, k0, k1)
     cx.kind = kind
     cx.cantes_on = con
-    return tt_find(cx.tt_tricks, k0, k1)
 
 
 cdef void held_bounds(Ctx* cx, St* st, Entry* e, int* lo_v, int* hi_v) noexcept nogil:
@@ -822,7 +829,7 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
     """
     cdef int t = st.tricks[0] + st.tricks[1], k, s, opts, suit, p, contrib, v, best, maxing, i
     cdef int ttbest = -1, a0, b0, depth, bestc = -1, lo_b, hi_b, w, ws, c
-    cdef uint64_t k0, k1
+    cdef uint64_t k0 = 0, k1 = 0, tk0 = 0, tk1 = 0
     cdef Entry* e
     cdef Entry* te = NULL
     if t == 5:
@@ -862,6 +869,15 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
         st.tricks[s] -= 1
         st.points[s] -= p
         return v
+    # the keys of the table probes below, computed now and their lines fetched, so that
+    # the two probes' misses overlap each other and the bounds in between (the state
+    # does not change before them: a cante is searched in a boundary of its own)
+    if t <= 2 or cx.kind == K_LEAF:
+        boundary_key(cx, st, &k0, &k1)
+        cuatrola_prefetch(&cx.tt.e[tt_index(cx.tt, k0, k1)])
+        if t <= 2 and cx.kind != K_TRICKS and cx.tt_tricks.sig == cx.sig:
+            tricks_key(cx, st, &tk0, &tk1)
+            cuatrola_prefetch(&cx.tt_tricks.e[tt_index(cx.tt_tricks, tk0, tk1)])
     if cx.kind == K_EXT and t >= 2:
         # static bounds: the future lies within +-2 * (the points the side may still
         # add) +- 1 (the last trick)
@@ -891,7 +907,8 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
         if st.points[1 - cx.d] + future_points(cx, st, 1 - cx.d) <= 100 and -cx.value >= beta:
             return -cx.value
     if t <= 2 and cx.kind != K_TRICKS:
-        te = tricks_entry(cx, st)
+        if cx.tt_tricks.sig == cx.sig:      # (else it holds another contract's entries)
+            te = tt_find(cx.tt_tricks, tk0, tk1)
         if te != NULL and cx.kind != K_LEAF:
             held_bounds(cx, st, te, &lo_b, &hi_b)
             if hi_b <= alpha:
@@ -946,7 +963,6 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
             return best
     if t == 3 and cx.kind != K_LEAF:
         return endgame(cx, st, alpha, beta)
-    boundary_key(cx, st, &k0, &k1)
     e = tt_find(cx.tt, k0, k1)
     if e != NULL:
         if e.lo >= beta:
