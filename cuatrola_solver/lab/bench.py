@@ -353,8 +353,8 @@ def run_answers_bench(workers: int | None = None, presets: Sequence[str] | None 
     and with ``startup`` the whole-process commands of
     :data:`STARTUP_CASES` (least of ``repeat`` runs) and ``analyze`` of each record of
     ``examples``.  Each advice and the hint start from fresh tables, as the command does
-    in a new process (none is warm from the case before).  One dict per case: ``case``, ``target_s``, ``wall_s``, ``cpu_s``,
-    ``meets_target`` (wall)."""
+    in a new process (none is warm from the case before).  One dict per case:
+    ``case``, ``target_s``, ``wall_s``, ``cpu_s``, ``meets_target`` (wall)."""
     say = progress or (lambda message: None)
     rows = []
 
