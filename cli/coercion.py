@@ -16,7 +16,7 @@ import dataclasses
 import functools
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import typer.core
 from typer import _coercion
@@ -26,6 +26,10 @@ from typer._param_types import coerce_cli_path
 #: before the point (a longer one, or 1e3, 1_000, ' 3' and the like go to Typer)
 _INT = re.compile(r"-?[0-9]{1,18}")
 _FLOAT = re.compile(r"-?[0-9]{1,18}(\.[0-9]{1,18})?")
+
+
+#: Typer's own coercion of a parameter, which the quick one falls back on
+_typer_build = _coercion.build_runtime_param
 
 
 class _NotPlain(Exception):
@@ -49,12 +53,11 @@ class QuickParam(_coercion.RuntimeParam):
             return self.typer_param._coerce_value(value, param=param, ctx=ctx)
 
     def _quick(self, value: Any, param: Any, ctx: Any) -> Any:
-        annotation = self.annotation
-        if getattr(annotation, "__origin__", None) is list:
-            (item,) = annotation.__args__
+        if self.descriptor.is_list:
+            (item,) = get_args(self.annotation)
             items = value if isinstance(value, (list, tuple)) else [value]
             return [self._leaf(item, v, param, ctx) for v in items]
-        return self._leaf(annotation, value, param, ctx)
+        return self._leaf(self.annotation, value, param, ctx)
 
     def _leaf(self, annotation: Any, value: Any, param: Any, ctx: Any) -> Any:
         info = self.parameter_info
@@ -92,9 +95,6 @@ def build_runtime_param(descriptor: _coercion.TypeDescriptor) -> _coercion.Runti
         return _typer_build(descriptor)
     return QuickParam(annotation=descriptor.annotation,
                       parameter_info=descriptor.parameter_info, descriptor=descriptor)
-
-
-_typer_build = _coercion.build_runtime_param
 
 
 def quick_coercion() -> None:
