@@ -359,9 +359,9 @@ def run_answers_bench(workers: int | None = None, presets: Sequence[str] | None 
     rows = []
 
     def row(case: str, target: float, times: tuple[float, float], **extra) -> None:
-        rows.append({"case": case, "target_s": target, "wall_s": round(times[0], 3),
-                     "cpu_s": round(times[1], 3), "meets_target": times[0] <= target,
-                     **extra})
+        wall = round(times[0], 3)   # the row judged on the figure it reports
+        rows.append({"case": case, "target_s": target, "wall_s": wall,
+                     "cpu_s": round(times[1], 3), "meets_target": wall <= target, **extra})
 
     for preset in list(PRESETS) if presets is None else presets:
         rules = get_rules(preset)
