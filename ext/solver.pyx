@@ -829,6 +829,7 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
     """
     cdef int t = st.tricks[0] + st.tricks[1], k, s, opts, suit, p, contrib, v, best, maxing, i
     cdef int ttbest = -1, a0, b0, depth, bestc = -1, lo_b, hi_b, w, ws, c
+    cdef bint read_tricks
     cdef uint64_t k0 = 0, k1 = 0, tk0 = 0, tk1 = 0
     cdef Entry* e
     cdef Entry* te = NULL
@@ -872,10 +873,12 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
     # the keys of the table probes below, computed now and their lines fetched, so that
     # the two probes' misses overlap each other and the bounds in between (the state
     # does not change before them: a cante is searched in a boundary of its own)
+    # (the tricks table is read by the points kinds, when it holds this contract's entries)
+    read_tricks = t <= 2 and cx.kind != K_TRICKS and cx.tt_tricks.sig == cx.sig
     if t <= 2 or cx.kind == K_LEAF:
         boundary_key(cx, st, &k0, &k1)
         cuatrola_prefetch(&cx.tt.e[tt_index(cx.tt, k0, k1)])
-        if t <= 2 and cx.kind != K_TRICKS and cx.tt_tricks.sig == cx.sig:
+        if read_tricks:
             tricks_key(cx, st, &tk0, &tk1)
             cuatrola_prefetch(&cx.tt_tricks.e[tt_index(cx.tt_tricks, tk0, tk1)])
     if cx.kind == K_EXT and t >= 2:
@@ -906,9 +909,8 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
             return cx.value
         if st.points[1 - cx.d] + future_points(cx, st, 1 - cx.d) <= 100 and -cx.value >= beta:
             return -cx.value
-    if t <= 2 and cx.kind != K_TRICKS:
-        if cx.tt_tricks.sig == cx.sig:      # (else it holds another contract's entries)
-            te = tt_find(cx.tt_tricks, tk0, tk1)
+    if read_tricks:
+        te = tt_find(cx.tt_tricks, tk0, tk1)
         if te != NULL and cx.kind != K_LEAF:
             held_bounds(cx, st, te, &lo_b, &hi_b)
             if hi_b <= alpha:
