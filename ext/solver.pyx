@@ -187,6 +187,20 @@ cdef struct St:
     int tp_[5][5]
 
 
+cdef struct Trick:
+    # the current trick as the search plays it (passed down the calls, not kept in St):
+    # the cards in it, how many, the suit led, the highest card of that suit, the
+    # highest trump (-1: none), the winning card and its seat, the card points in it
+    uint32_t cards
+    int k
+    int led
+    int hl
+    int ht
+    int wc
+    int ws
+    int pts
+
+
 # --- rule primitives -----------------------------------------------------------
 
 cdef inline uint32_t suit_mask(int s) noexcept nogil:
@@ -491,16 +505,14 @@ cdef inline uint32_t legal_now(Ctx* cx, St* st, uint32_t hand) noexcept nogil:
     return legal_in(cx, hand, SUIT_OF[st.cards_[st.tn][0]], st.hl_[st.tn][k], st.ht_[st.tn][k])
 
 
-cdef inline uint32_t equivalence_prune(St* st, int seat, uint32_t legal) noexcept nogil:
+cdef inline uint32_t equivalence_prune(St* st, int seat, uint32_t legal,
+                                      uint32_t in_trick) noexcept nogil:
     """For the tricks objective: cards of one suit with no live card of another hand (or
-    of the trick) between them are equivalent; keep the highest of each run."""
-    cdef uint32_t others = 0, between, m = 0, rest
-    cdef int i, c, prev = -1
-    for i in range(4):
-        if i != seat:
-            others |= st.h[i]
-    for i in range(st.tlen):
-        others |= (<uint32_t>1) << st.cards_[st.tn][i]
+    of the trick, ``in_trick``) between them are equivalent; keep the highest of each
+    run."""
+    cdef uint32_t others = in_trick, between, m = 0, rest
+    cdef int c, prev = -1
+    others |= (st.h[0] | st.h[1] | st.h[2] | st.h[3]) & ~st.h[seat]
     rest = legal
     while rest:
         c = 31 - __builtin_clz(rest)          # from the highest card down
@@ -515,7 +527,7 @@ cdef inline uint32_t equivalence_prune(St* st, int seat, uint32_t legal) noexcep
     return m
 
 
-cdef int order_moves(Ctx* cx, St* st, int seat, uint32_t legal, int ttbest,
+cdef int order_moves(Ctx* cx, St* st, Trick* tr, int seat, uint32_t legal, int ttbest,
                      int* moves) noexcept nogil:
     """Fill ``moves`` with the cards to search, best guesses first; return how many.
 
@@ -530,13 +542,13 @@ cdef int order_moves(Ctx* cx, St* st, int seat, uint32_t legal, int ttbest,
         moves[0] = lowbit(legal)
         return 1
     if cx.equiv:
-        legal = equivalence_prune(st, seat, legal)
+        legal = equivalence_prune(st, seat, legal, tr.cards)
     tricks_kind = cx.kind == K_TRICKS
     # the killer card (last cut-off at this place of this trick) helps the points kinds
-    killer = -1 if tricks_kind else cx.killer[st.tn][st.tlen]
-    if st.tlen:
-        wc = st.wc_[st.tn][st.tlen]
-        mine = (st.ws_[st.tn][st.tlen] & 1) == (seat & 1)
+    killer = -1 if tricks_kind else cx.killer[st.tn][tr.k]
+    if tr.k:
+        wc = tr.wc
+        mine = (tr.ws & 1) == (seat & 1)
     m = legal
     while m:
         c = lowbit(m)
@@ -545,7 +557,7 @@ cdef int order_moves(Ctx* cx, St* st, int seat, uint32_t legal, int ttbest,
             score[n] = 1000
         elif c == killer:
             score[n] = 150
-        elif st.tlen == 0:
+        elif tr.k == 0:
             # leads: high cards first, trumps last
             score[n] = LEAD_BASE[c] - (SUIT_OF[c] == cx.trump) * 30
         else:
@@ -590,11 +602,34 @@ cdef inline int trick_value(Ctx* cx, int ws, int pts, int last) noexcept nogil:
     return 0
 
 
-cdef int finish_trick(Ctx* cx, St* st, int alpha, int beta) noexcept nogil:
-    """The trick in ``st`` is complete: score it and search on from the next boundary.
-    The trick's cards are left as they were."""
-    cdef int k = st.tlen, w = st.ws_[st.tn][k], ws = w & 1, pts = st.tp_[st.tn][k], t, contrib, v
-    cdef int leader = st.leader, turn = st.turn
+cdef inline void add_card(Ctx* cx, Trick* tr, Trick* nt, int seat, int c) noexcept nogil:
+    """``nt``: the trick ``tr`` with card c of ``seat`` added."""
+    cdef int s = SUIT_OF[c]
+    nt.cards = tr.cards | ((<uint32_t>1) << c)
+    nt.k = tr.k + 1
+    nt.pts = tr.pts + CARD_POINTS[c]
+    if tr.k == 0:
+        nt.led = s
+        nt.hl = c
+        nt.ht = c if s == cx.trump else -1
+        nt.wc = c
+        nt.ws = seat
+        return
+    nt.led = tr.led
+    nt.hl = c if (s == tr.led and c > tr.hl) else tr.hl
+    nt.ht = c if (s == cx.trump and c > tr.ht) else tr.ht
+    if (s == SUIT_OF[tr.wc] and c > tr.wc) or (s == cx.trump and SUIT_OF[tr.wc] != cx.trump):
+        nt.wc = c
+        nt.ws = seat
+    else:
+        nt.wc = tr.wc
+        nt.ws = tr.ws
+
+
+cdef int finish_trick(Ctx* cx, St* st, Trick* tr, int alpha, int beta) noexcept nogil:
+    """The trick ``tr`` is complete: score it and search on from the next boundary."""
+    cdef int w = tr.ws, ws = w & 1, pts = tr.pts, t, contrib, v
+    cdef int leader = st.leader, turn = st.turn, tlen = st.tlen
     t = st.tricks[0] + st.tricks[1] + 1
     if t == 5:
         pts += cx.monte
@@ -610,7 +645,7 @@ cdef int finish_trick(Ctx* cx, St* st, int alpha, int beta) noexcept nogil:
     else:
         v = contrib + search_boundary(cx, st, alpha - contrib, beta - contrib, 0)
     st.tn -= 1
-    st.tlen = k
+    st.tlen = tlen
     st.leader = leader
     st.turn = turn
     st.tricks[ws] -= 1
@@ -618,29 +653,29 @@ cdef int finish_trick(Ctx* cx, St* st, int alpha, int beta) noexcept nogil:
     return v
 
 
-cdef int search_trick(Ctx* cx, St* st, int alpha, int beta, int ttbest,
-                      int* bm) noexcept nogil:
-    """The seat ``st.turn`` plays a card to the current trick; ``bm`` (if not NULL)
-    receives the best card."""
-    cdef int seat = st.turn, n, i, c, v, best, maxing, bestc = -1, k = st.tlen
+cdef int play_card(Ctx* cx, St* st, Trick* tr, int seat, int alpha, int beta, int ttbest,
+                   int* bm) noexcept nogil:
+    """``seat`` plays a card to the trick ``tr``; ``bm`` (if not NULL) receives the best
+    card."""
+    cdef int n, i, c, v, best, maxing, bestc = -1
     cdef int moves[5]
-    cdef uint32_t bit
+    cdef uint32_t bit, legal = st.h[seat]
+    cdef Trick nt
     cx.nodes += 1
-    n = order_moves(cx, st, seat, legal_now(cx, st, st.h[seat]), ttbest, moves)
+    if tr.k:
+        legal = legal_in(cx, legal, tr.led, tr.hl, tr.ht)
+    n = order_moves(cx, st, tr, seat, legal, ttbest, moves)
     maxing = (seat & 1) == cx.d
     best = -INF if maxing else INF
     for i in range(n):
         c = moves[i]
         bit = (<uint32_t>1) << c
         st.h[seat] ^= bit
-        push_card(cx, st, seat, c)
-        if st.tlen == cx.nact:
-            v = finish_trick(cx, st, alpha, beta)
+        add_card(cx, tr, &nt, seat, c)
+        if nt.k == cx.nact:
+            v = finish_trick(cx, st, &nt, alpha, beta)
         else:
-            st.turn = cx.nxt[seat]
-            v = search_trick(cx, st, alpha, beta, -1, NULL)
-            st.turn = seat
-        st.tlen = k
+            v = play_card(cx, st, &nt, cx.nxt[seat], alpha, beta, -1, NULL)
         st.h[seat] ^= bit
         if maxing:
             if v > best:
@@ -655,11 +690,33 @@ cdef int search_trick(Ctx* cx, St* st, int alpha, int beta, int ttbest,
                 if best < beta:
                     beta = best
         if alpha >= beta:
-            cx.killer[st.tn][k] = c
+            cx.killer[st.tn][tr.k] = c
             break
     if bm != NULL:
         bm[0] = bestc
     return best
+
+
+cdef int search_trick(Ctx* cx, St* st, int alpha, int beta, int ttbest,
+                      int* bm) noexcept nogil:
+    """The seat ``st.turn`` plays a card to the current trick (``st.tlen`` cards in it);
+    ``bm`` (if not NULL) receives the best card."""
+    cdef Trick tr
+    cdef int k = st.tlen, t = st.tn, i
+    tr.k = k
+    tr.cards = 0
+    tr.pts = 0
+    tr.led = tr.hl = tr.ht = tr.wc = tr.ws = -1
+    if k:
+        for i in range(k):
+            tr.cards |= (<uint32_t>1) << st.cards_[t][i]
+        tr.led = SUIT_OF[st.cards_[t][0]]
+        tr.hl = st.hl_[t][k]
+        tr.ht = st.ht_[t][k]
+        tr.wc = st.wc_[t][k]
+        tr.ws = st.ws_[t][k]
+        tr.pts = st.tp_[t][k]
+    return play_card(cx, st, &tr, st.turn, alpha, beta, ttbest, bm)
 
 
 cdef inline int future_points(Ctx* cx, St* st, int s) noexcept nogil:
@@ -1162,25 +1219,40 @@ cdef int passes_100(Ctx* cx, St* st, int bs, int s, int tricks_d) noexcept nogil
     return T > 0 or run(cx, st, bs, K_OWN, T - 1, T) < T
 
 
+cdef inline int best_cards(uint32_t h, int k) noexcept nogil:
+    """The card points of the k best cards of hand h (all of them when it holds k or
+    fewer)."""
+    cdef int r, n, most = 0
+    cdef uint32_t ranks
+    if k <= 0:
+        return 0
+    if k == 1:
+        # the best rank held in any suit
+        ranks = (h | (h >> 5) | (h >> 10) | (h >> 15)) & 31
+        return CARD_POINTS[31 - __builtin_clz(ranks)] if ranks else 0
+    if k >= popcount(h):
+        return card_points(h)
+    r = 4
+    while k > 0:
+        n = popcount(h & (<uint32_t>0x08421 << r))
+        if n > k:
+            n = k
+        most += n * CARD_POINTS[r]
+        k -= n
+        r -= 1
+    return most
+
+
 cdef int points_held(Ctx* cx, St* st, int s, int k, int with_cantes) noexcept nogil:
     """At a trick boundary: the most points side s can still add when it takes at most
     k more tricks.  Each trick it takes holds one card of every seat: at most every
     seat's k best cards, the monte (if it takes a trick at all) and, ``with_cantes``,
     the cantes still open to it (even with no trick more: a side that took the last
     one may sing now)."""
-    cdef int i, r, n, take, most = 0
+    cdef int most = 0
     if k > 0:
-        most = cx.monte
-        for i in range(4):
-            take = k
-            r = 4
-            while r >= 0 and take > 0:
-                n = popcount(st.h[i] & (<uint32_t>0x08421 << r))
-                if n > take:
-                    n = take
-                most += n * CARD_POINTS[r]
-                take -= n
-                r -= 1
+        most = cx.monte + best_cards(st.h[0], k) + best_cards(st.h[1], k) \
+            + best_cards(st.h[2], k) + best_cards(st.h[3], k)
     if with_cantes and cx.cantes_count:
         most += open_cantes(cx, st, s)
     return most
