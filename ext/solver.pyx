@@ -201,6 +201,13 @@ cdef struct Trick:
     int pts
 
 
+cdef struct Left:
+    # at a trick boundary of a points search: what is still to be taken
+    int cards          # the card points in the hands, and the monte
+    int sing[2]        # the points of the cantes still open to each side (0 when
+                       # cantes do not count)
+
+
 # --- rule primitives -----------------------------------------------------------
 
 cdef inline uint32_t suit_mask(int s) noexcept nogil:
@@ -719,16 +726,15 @@ cdef int search_trick(Ctx* cx, St* st, int alpha, int beta, int ttbest,
     return play_card(cx, st, &tr, st.turn, alpha, beta, ttbest, bm)
 
 
-cdef inline int future_points(Ctx* cx, St* st, int s) noexcept nogil:
-    """The most points side s can still add: the card points left (in the hands, in
-    the current trick, the monte) and the cantes still open to it (a pair one of its
-    seats holds, in a suit not sung)."""
-    cdef int pts = cx.monte + card_points(st.h[0] | st.h[1] | st.h[2] | st.h[3])
-    if st.tlen:
-        pts += st.tp_[st.tn][st.tlen]
-    if cx.cantes_on:
-        pts += open_cantes(cx, st, s)
-    return pts
+cdef inline void left_at(Ctx* cx, St* st, Left* lf) noexcept nogil:
+    """At a trick boundary: the card points left and each side's open cantes (a pair
+    one of its seats holds, in a suit not sung), where cantes count.  The most side s
+    can still add is ``lf.cards + lf.sing[s]``."""
+    lf.cards = cx.monte + card_points(st.h[0] | st.h[1] | st.h[2] | st.h[3])
+    lf.sing[0] = lf.sing[1] = 0
+    if cx.cantes_count:
+        lf.sing[0] = open_cantes(cx, st, 0)
+        lf.sing[1] = open_cantes(cx, st, 1)
 
 
 cdef inline int card_points(uint32_t u) noexcept nogil:
@@ -843,25 +849,24 @@ cdef inline void tricks_key(Ctx* cx, St* st, uint64_t* k0, uint64_t* k1) noexcep
     cx.cantes_on = con
 
 
-cdef void held_bounds(Ctx* cx, St* st, Entry* e, int* lo_v, int* hi_v) noexcept nogil:
+cdef void held_bounds(Ctx* cx, St* st, Left* lf, Entry* e, int* lo_v, int* hi_v) noexcept nogil:
     """At a trick boundary of a points search (``K_MARGIN``, ``K_EXT``, ``K_OWN``): bounds
     on its future value from the tricks table's entry ``e`` of this position: d's future
     tricks lie in [lo, hi], so the other side's play for tricks holds d to hi more and
     d's holds the other side to the rest less lo, and what that many tricks can hold
-    (``held_margin``, ``points_held``) bounds the points."""
+    (``margin_held``, ``cards_held``) bounds the points."""
     cdef int kind = cx.kind, d = cx.d, o = 1 - cx.d, base, own, other
-    cdef int left = 5 - st.tricks[0] - st.tricks[1], hi_d, hi_o, cards, most, least
+    cdef int left = 5 - st.tricks[0] - st.tricks[1], hi_d, hi_o, most, least
     hi_d = e.hi if e.hi < left else left               # more tricks d may take
     hi_o = left - (e.lo if e.lo > 0 else 0)            # more tricks the other side may
     base = st.points[d] - st.points[o]
     if kind == K_OWN:
         own = cx.own
         other = 1 - own
-        cards = cx.monte + card_points(st.h[0] | st.h[1] | st.h[2] | st.h[3])
         # own adds at most what its tricks hold and its cantes, at least what the
         # other side's tricks leave of the cards
-        most = points_held(cx, st, own, hi_d if own == d else hi_o, 1)
-        least = cards - points_held(cx, st, other, hi_o if own == d else hi_d, 0)
+        most = cards_held(cx, st, hi_d if own == d else hi_o) + lf.sing[own]
+        least = lf.cards - cards_held(cx, st, hi_o if own == d else hi_d)
         if least < 0:
             least = 0
         if own == d:
@@ -871,9 +876,9 @@ cdef void held_bounds(Ctx* cx, St* st, Entry* e, int* lo_v, int* hi_v) noexcept 
             lo_v[0] = -most
             hi_v[0] = -least
         return
-    # d's final margin is at most held_margin(d, hi_d), at least -held_margin(o, hi_o)
-    hi_v[0] = held_margin(cx, st, d, hi_d) - base
-    lo_v[0] = -held_margin(cx, st, o, hi_o) - base
+    # d's final margin is at most margin_held(d, hi_d), at least -margin_held(o, hi_o)
+    hi_v[0] = margin_held(cx, st, lf, d, hi_d) - base
+    lo_v[0] = -margin_held(cx, st, lf, o, hi_o) - base
     if kind == K_EXT:
         hi_v[0] = 2 * hi_v[0] + 1
         lo_v[0] = 2 * lo_v[0] - 1
@@ -890,6 +895,8 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
     cdef uint64_t k0 = 0, k1 = 0, tk0 = 0, tk1 = 0
     cdef Entry* e
     cdef Entry* te = NULL
+    cdef Left lf
+    cdef Trick tr
     if t == 5:
         return leaf(cx, st)
     if cx.kind == K_TRICKS:
@@ -938,18 +945,20 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
         if read_tricks:
             tricks_key(cx, st, &tk0, &tk1)
             cuatrola_prefetch(&cx.tt_tricks.e[tt_index(cx.tt_tricks, tk0, tk1)])
+    if cx.kind != K_TRICKS:
+        left_at(cx, st, &lf)
     if cx.kind == K_EXT and t >= 2:
         # static bounds: the future lies within +-2 * (the points the side may still
         # add) +- 1 (the last trick)
-        lo_b = -2 * future_points(cx, st, 1 - cx.d) - 1
+        lo_b = -2 * (lf.cards + lf.sing[1 - cx.d]) - 1
         if lo_b >= beta:
             return lo_b
-        hi_b = 2 * future_points(cx, st, cx.d) + 1
+        hi_b = 2 * (lf.cards + lf.sing[cx.d]) + 1
         if hi_b <= alpha:
             return hi_b
     elif cx.kind == K_OWN:
         # the future lies between 0 and all the points the side may still add
-        hi_b = future_points(cx, st, cx.own)
+        hi_b = lf.cards + lf.sing[cx.own]
         if cx.own == cx.d:
             if hi_b <= alpha:
                 return hi_b
@@ -962,21 +971,19 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
                 return 0
     elif cx.kind == K_LEAF and cx.bonus == BONUS_OVER_100 and cx.leaf_kind == LEAF_GAME:
         # a side that cannot pass 100 points cannot win the bonus
-        if st.points[cx.d] + future_points(cx, st, cx.d) <= 100 and cx.value <= alpha:
+        if st.points[cx.d] + lf.cards + lf.sing[cx.d] <= 100 and cx.value <= alpha:
             return cx.value
-        if st.points[1 - cx.d] + future_points(cx, st, 1 - cx.d) <= 100 and -cx.value >= beta:
+        if st.points[1 - cx.d] + lf.cards + lf.sing[1 - cx.d] <= 100 and -cx.value >= beta:
             return -cx.value
     if read_tricks:
         te = tt_find(cx.tt_tricks, tk0, tk1)
         if te != NULL and cx.kind != K_LEAF:
-            held_bounds(cx, st, te, &lo_b, &hi_b)
+            held_bounds(cx, st, &lf, te, &lo_b, &hi_b)
             if hi_b <= alpha:
                 return hi_b
             if lo_b >= beta:
                 return lo_b
-    if (cx.cantes_on and t >= 1 and (cx.cante_after >> t) & 1
-            and (pairs(st.h[0]) | pairs(st.h[1]) | pairs(st.h[2]) | pairs(st.h[3]))
-            & ~SUNG_CABALLOS[st.sung]):
+    if cx.cantes_on and t >= 1 and (cx.cante_after >> t) & 1 and lf.sing[0] + lf.sing[1]:
         for k in range(2):
             s = (st.leader & 1) ^ k
             if (bs >> s) & 1:
@@ -1042,7 +1049,10 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
         ttbest = absolute_card(te.best, st.h[0] | st.h[1] | st.h[2] | st.h[3])
     a0 = alpha
     b0 = beta
-    v = search_trick(cx, st, alpha, beta, ttbest, &bestc)
+    tr.k = 0
+    tr.cards = 0
+    tr.pts = 0
+    v = play_card(cx, st, &tr, st.leader, alpha, beta, ttbest, &bestc)
     depth = 5 - t
     if cx.kind == K_TRICKS and bestc >= 0:
         bestc = relative_card(bestc, st.h[0] | st.h[1] | st.h[2] | st.h[3])
@@ -1243,37 +1253,40 @@ cdef inline int best_cards(uint32_t h, int k) noexcept nogil:
     return most
 
 
+cdef int cards_held(Ctx* cx, St* st, int k) noexcept nogil:
+    """At a trick boundary: the most card points a side can still take when it takes at
+    most k more tricks.  Each trick it takes holds one card of every seat: at most every
+    seat's k best cards, and the monte (if it takes a trick at all)."""
+    if k <= 0:
+        return 0
+    return cx.monte + best_cards(st.h[0], k) + best_cards(st.h[1], k) \
+        + best_cards(st.h[2], k) + best_cards(st.h[3], k)
+
+
 cdef int points_held(Ctx* cx, St* st, int s, int k, int with_cantes) noexcept nogil:
     """At a trick boundary: the most points side s can still add when it takes at most
-    k more tricks.  Each trick it takes holds one card of every seat: at most every
-    seat's k best cards, the monte (if it takes a trick at all) and, ``with_cantes``,
-    the cantes still open to it (even with no trick more: a side that took the last
-    one may sing now)."""
-    cdef int most = 0
-    if k > 0:
-        most = cx.monte + best_cards(st.h[0], k) + best_cards(st.h[1], k) \
-            + best_cards(st.h[2], k) + best_cards(st.h[3], k)
+    k more tricks: ``cards_held`` and, ``with_cantes``, the cantes still open to it
+    (even with no trick more: a side that took the last one may sing now)."""
+    cdef int most = cards_held(cx, st, k)
     if with_cantes and cx.cantes_count:
         most += open_cantes(cx, st, s)
     return most
 
 
-cdef int held_margin(Ctx* cx, St* st, int s, int k) noexcept nogil:
+cdef inline int margin_held(Ctx* cx, St* st, Left* lf, int s, int k) noexcept nogil:
     """At a trick boundary: the most side s's final margin (its points minus the other
     side's) can be when it takes at most k more tricks: its points and all it can add
-    (``points_held``, its open cantes) against the other side's points and every other
-    card point."""
-    cdef int o = 1 - s, most = points_held(cx, st, s, k, 0), sing = 0
-    cdef int left = cx.monte + card_points(st.h[0] | st.h[1] | st.h[2] | st.h[3])
-    if cx.cantes_count:
-        sing = open_cantes(cx, st, s)
-    return st.points[s] - st.points[o] + 2 * most + sing - left
+    (``cards_held``, its open cantes) against the other side's points and every other
+    card point (``lf``: what is left)."""
+    return st.points[s] - st.points[1 - s] + 2 * cards_held(cx, st, k) + lf.sing[s] - lf.cards
 
 
 cdef int held_loses(Ctx* cx, St* st, int s, int k) noexcept nogil:
     """At a trick boundary of a points contract: True if side s loses whenever it takes
     at most k more tricks (then the other side's play that holds it there beats it)."""
-    return held_margin(cx, st, s, k) < 0
+    cdef Left lf
+    left_at(cx, st, &lf)
+    return margin_held(cx, st, &lf, s, k) < 0
 
 
 cdef int held_under_101(Ctx* cx, St* st, int s, int k) noexcept nogil:
