@@ -327,23 +327,42 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
 ORDERED_FROM = 512
 
 
+def order_cards(trump: int) -> list[int]:
+    """The cards :func:`search_order` sorts the layouts by, the most telling first: the
+    trumps from the highest down, then the other suits' cards by rank (the aces, the
+    treses, ...)."""
+    return sorted(range(20), key=lambda c: (c // 5 != trump, -(c % 5), c // 5))
+
+
+@functools.lru_cache(maxsize=4)
+def _order_tables(trump: int) -> np.ndarray:
+    """``(2, 1024)`` uint64: the weight of each card of :func:`order_cards` (``4**k`` for
+    the k-th from the last) summed over the cards of a hand's low ten bits, and of its
+    high ten."""
+    weight = np.zeros(20, dtype=np.uint64)
+    for k, c in enumerate(reversed(order_cards(trump))):
+        weight[c] = np.uint64(4) ** np.uint64(k)
+    bits = (np.arange(1024)[:, None] >> np.arange(10)) & 1
+    return np.stack([(bits * weight[:10]).sum(axis=1), (bits * weight[10:]).sum(axis=1)]
+                    ).astype(np.uint64)
+
+
 def search_order(hands, trump: int) -> np.ndarray:
     """An order in which to search many layouts (rows of four hand masks) so that
-    neighbours share more of their later tricks, and the tables kept warm from one
-    layout to the next find more of them: by who holds each of the eight most telling
-    cards, the trumps from the highest down, then the other cards from the highest down
-    (a 16-bit key, sorted in linear time; ties keep their order).  Only the speed
-    depends on it: online's dealer, 756,756 layouts, paso and solo: 87.4M nodes in the
-    order of the enumeration, 84.3M in this one (sorted in 0.04 s), 81.7M with fifteen
-    cards (sorted in 0.2 s), about twice as many in a random order."""
+    neighbours share more of their later tricks and positions, and the tables kept warm
+    from one layout to the next find more of them: by who holds each card of
+    :func:`order_cards`, the first varying slowest (a 40-bit key: seat 1 counts 0, seat
+    2 one, seat 3 two, seat 4 three; ties keep their order).  Only the speed depends on
+    it: the italiano dealer's paso, 756,756 layouts, 61.0M nodes in the order of the
+    eight first cards alone, 56.6M in this one (sorted in 0.05 s)."""
     hands = np.asarray(hands)
-    cards = sorted(range(20), key=lambda c: (c // 5 != trump, -c))[:8]
-    key = np.zeros(len(hands), dtype=np.uint16)
-    one = np.uint32(1)
-    for c in cards:
-        owner = ((hands[:, 1] >> c) & one) + 2 * ((hands[:, 2] >> c) & one) \
-            + 3 * ((hands[:, 3] >> c) & one)
-        key = key * np.uint16(4) + owner.astype(np.uint16)
+    table = _order_tables(trump)
+    key = np.zeros(len(hands), dtype=np.uint64)
+    low = np.uint32(1023)
+    for seat in (1, 2, 3):
+        h = hands[:, seat].astype(np.uint32)
+        part = table[0][h & low] + table[1][h >> np.uint32(10)]
+        key += part * np.uint64(seat)
     return np.argsort(key, kind="stable")
 
 
