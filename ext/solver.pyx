@@ -26,7 +26,10 @@ entries hold a lower and an upper bound and the best lead.  2**tt_bits entries o
 bytes (default 2**12: 128 KiB, small enough to stay in cache), two-way buckets, reused across the deals of a batch
 (a context signature invalidates them when the rules, contract or objective change).
 A :class:`Solver` holds two tables, one for ``K_TRICKS`` and one for the points kinds,
-so a batch asking for both per deal keeps both warm.
+so a batch asking for both per deal keeps both warm.  The last two tricks are searched
+without the tables, through a small cache of their bounds of their own (``endgame``):
+2**14 entries of 16 bytes, 256 KiB, which stays in the core's cache where a probe of
+the large tables would wait on memory.
 
 Static bounds: at trick boundaries from trick 3 on, ``K_EXT`` fails high or low when
 all the points still to come (cards, monte, open cantes) cannot change the outcome.
@@ -122,6 +125,19 @@ cdef struct Entry:
     uint8_t pad[6]
 
 
+cdef struct EgEntry:
+    uint64_t key           # the eight cards of the last two tricks, the leader, the trump
+    int16_t lo
+    int16_t hi
+    uint32_t tag           # generation << 4 | kind << 1 | own (K_OWN)
+
+
+cdef struct EgCache:
+    EgEntry* e             # 2**EG_BITS entries, one way
+    uint32_t gen
+    uint64_t sig
+
+
 cdef struct TT:
     Entry* e               # 64-byte aligned: a bucket of two entries is one cache line
     void* raw              # what calloc gave
@@ -165,6 +181,7 @@ cdef struct Ctx:
     TT* tt              # the table of the current search: one of
     TT* tt_main         #   the points kinds'
     TT* tt_tricks       #   K_TRICKS' (kept apart: a batch alternates the two per deal)
+    EgCache* eg         # the last two tricks' bounds (``endgame``)
 
 
 cdef struct St:
@@ -827,15 +844,76 @@ cdef int endgame_card(Ctx* cx, St* st, int* seats, int k, int led, int hl, int h
     return best
 
 
+#: the endgame cache holds 2**EG_BITS entries (16 bytes each)
+DEF EG_BITS = 14
+
+
+cdef int eg_init(EgCache* eg) noexcept nogil:
+    eg.e = <EgEntry*>calloc((<size_t>1) << EG_BITS, sizeof(EgEntry))
+    eg.gen = 1
+    eg.sig = 0
+    return 0 if eg.e != NULL else -1
+
+
+cdef inline void eg_context(EgCache* eg, uint64_t sig) noexcept nogil:
+    """A search of the rules and contract ``sig``: the entries of another are stale."""
+    if sig != eg.sig:
+        eg.sig = sig
+        eg.gen += 1
+        if eg.gen >= (<uint32_t>1) << 28:      # the tag's generation would wrap: clear
+            memset(eg.e, 0, ((<size_t>1) << EG_BITS) * sizeof(EgEntry))
+            eg.gen = 1
+
+
 cdef int endgame(Ctx* cx, St* st, int alpha, int beta) noexcept nogil:
     """The last two tricks of an additive kind from the boundary before trick 4, its
-    cantes done: searched directly, no table (a probe costs more than the search)."""
-    cdef int seats[4], i, s = st.leader
+    cantes done: their value depends on the eight cards, the leader and the kind alone.
+    The bounds found are kept in the endgame cache (``cx.eg``), which answers when they
+    settle the window; else searched directly (the large tables are not probed here: a
+    probe waiting on memory costs more than the search)."""
+    cdef int seats[4], i, s = st.leader, v, a0, b0
+    cdef uint32_t rem = st.h[0] | st.h[1] | st.h[2] | st.h[3]
+    # every card left, and its seat in two bits: seats 2 and 4 (index 1, 3) in the
+    # second field, seats 3 and 4 in the third
+    cdef uint64_t key = (<uint64_t>rem) | ((<uint64_t>(st.h[1] | st.h[3])) << 20) \
+        | ((<uint64_t>(st.h[2] | st.h[3])) << 40) | ((<uint64_t>st.leader) << 60) \
+        | ((<uint64_t>cx.trump) << 62)
+    cdef uint32_t tag = (cx.eg.gen << 4) | (<uint32_t>cx.kind << 1) \
+        | <uint32_t>(cx.own if cx.kind == K_OWN else 0)
+    cdef uint64_t h = key * <uint64_t>0x9E3779B97F4A7C15 ^ (<uint64_t>tag) * <uint64_t>0xC2B2AE3D27D4EB4F
+    cdef EgEntry* e = &cx.eg.e[(h ^ (h >> 31)) >> (64 - EG_BITS)]
+    if e.tag == tag and e.key == key:
+        if e.lo >= beta:
+            return e.lo
+        if e.hi <= alpha:
+            return e.hi
+        if e.lo == e.hi:
+            return e.lo
+        if e.lo > alpha:
+            alpha = e.lo
+        if e.hi < beta:
+            beta = e.hi
+    else:
+        e.key = key
+        e.tag = tag
+        e.lo = -INF
+        e.hi = INF
+    a0 = alpha
+    b0 = beta
     for i in range(cx.nact):
         seats[i] = s
         s = cx.nxt[s]
     cx.nodes += 1
-    return endgame_card(cx, st, seats, 0, -1, -1, -1, -1, -1, 0, alpha, beta)
+    v = endgame_card(cx, st, seats, 0, -1, -1, -1, -1, -1, 0, alpha, beta)
+    if v <= a0:
+        if v < e.hi:
+            e.hi = <int16_t>v
+    elif v >= b0:
+        if v > e.lo:
+            e.lo = <int16_t>v
+    else:
+        e.lo = e.hi = <int16_t>v
+    return v
 
 
 cdef inline void tricks_key(Ctx* cx, St* st, uint64_t* k0, uint64_t* k1) noexcept nogil:
@@ -1095,6 +1173,7 @@ cdef int run(Ctx* cx, St* st, int bs, int kind, int alpha, int beta) noexcept no
     if sig != cx.tt.sig:
         cx.tt.gen += 1
         cx.tt.sig = sig
+    eg_context(cx.eg, sig)
     if st.tlen:
         return search_trick(cx, st, alpha, beta, -1, NULL)
     return search_boundary(cx, st, alpha, beta, bs)
@@ -1498,6 +1577,7 @@ cdef class Solver:
 
     cdef TT tt
     cdef TT tt_tricks
+    cdef EgCache eg
     cdef public long long nodes
     cdef readonly int tt_bits
     cdef readonly int tricks_bits
@@ -1505,8 +1585,9 @@ cdef class Solver:
     def __cinit__(self, int tt_bits=12, int tricks_bits=-1):
         if tricks_bits < 0:
             tricks_bits = tt_bits
-        if tt_init(&self.tt, tt_bits) != 0 or tt_init(&self.tt_tricks, tricks_bits) != 0:
-            raise MemoryError("cannot allocate the transposition table")
+        if (tt_init(&self.tt, tt_bits) != 0 or tt_init(&self.tt_tricks, tricks_bits) != 0
+                or eg_init(&self.eg) != 0):
+            raise MemoryError("cannot allocate the transposition tables")
         self.tt_bits = max(tt_bits, 4)
         self.tricks_bits = max(tricks_bits, 4)
         self.nodes = 0
@@ -1514,6 +1595,14 @@ cdef class Solver:
     def __dealloc__(self):
         tt_free(&self.tt)
         tt_free(&self.tt_tricks)
+        free(self.eg.e)
+        self.eg.e = NULL
+
+    cdef void attach(self, Ctx* cx) noexcept:
+        """Give the context ``cx`` this solver's tables."""
+        cx.tt = cx.tt_main = &self.tt
+        cx.tt_tricks = &self.tt_tricks
+        cx.eg = &self.eg
 
     def value(self, tuple params, tuple state, int objective):
         """The value of one position: ``params`` from ``context_params``, ``state`` as
@@ -1523,8 +1612,7 @@ cdef class Solver:
         cdef St st
         cdef int bs, v
         fill_ctx(&cx, params)
-        cx.tt = cx.tt_main = &self.tt
-        cx.tt_tricks = &self.tt_tricks
+        self.attach(&cx)
         bs = fill_state(&st, &cx, state)
         with nogil:
             v = value_of(&cx, &st, bs, objective, NULL)
@@ -1545,8 +1633,7 @@ cdef class Solver:
         if start < 0 or stop > hands.shape[0] or stop > out.shape[0]:
             raise ValueError("layouts out of range")
         fill_ctx(&cx, params)
-        cx.tt = cx.tt_main = &self.tt
-        cx.tt_tricks = &self.tt_tricks
+        self.attach(&cx)
         bs = fill_state(&st0, &cx, state)
         with nogil:
             for i in range(start, stop):
@@ -1569,8 +1656,7 @@ cdef class Solver:
         if start < 0 or stop > hands.shape[0] or stop > out.shape[0] or out.shape[1] != 3:
             raise ValueError("layouts out of range, or out is not (n, 3)")
         fill_ctx(&cx, params)
-        cx.tt = cx.tt_main = &self.tt
-        cx.tt_tricks = &self.tt_tricks
+        self.attach(&cx)
         bs = fill_state(&st0, &cx, state)
         with nogil:
             for i in range(start, stop):
@@ -1594,8 +1680,7 @@ cdef class Solver:
         cdef int T
         cdef bint want_tricks = tricks_out is not None
         fill_ctx(&cx, params)
-        cx.tt = cx.tt_main = &self.tt
-        cx.tt_tricks = &self.tt_tricks
+        self.attach(&cx)
         with nogil:
             for i in range(start, stop):
                 deal_state(&cx, &st, &hands[i, 0], <int>trumps[i])
@@ -1631,8 +1716,7 @@ cdef class Solver:
             if not -1 <= s < r:
                 raise ValueError(f"row {r} shares the tricks of row {s}")
             fill_ctx(&cxs[r], params)
-            cxs[r].tt = cxs[r].tt_main = &self.tt
-            cxs[r].tt_tricks = &self.tt_tricks
+            self.attach(&cxs[r])
             same[r] = s
         with nogil:
             for i in range(start, stop):
