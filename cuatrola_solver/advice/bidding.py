@@ -150,6 +150,11 @@ def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
         deals = np.take(deals, order, axis=0)     # 6x faster than deals[order]
     trumps = np.full(len(deals), trump, dtype=np.int64)
     hands = deals.astype(np.int64)
+
+    def in_own_order(found: np.ndarray) -> np.ndarray:
+        """What the search found, back in the order of ``deals``."""
+        return found if order is None else solver.in_own_order(found, order)
+
     tricks_of: dict[tuple, np.ndarray] = {}
     out: dict[tuple[str, tuple[int, ...]], tuple[np.ndarray, ...]] = {}
     n = len(deals)
@@ -160,10 +165,9 @@ def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
         goal = tricks_goal(contract, rules)
         if goal is not None:
             if players not in tricks_of:
-                tricks_of[players] = solver.solve_batch(hands, trumps, rules, contract,
-                                                        declarer, "tricks", workers,
-                                                        slot=(contract, declarer),
-                                                        progress=step)
+                tricks_of[players] = in_own_order(solver.solve_batch(
+                    hands, trumps, rules, contract, declarer, "tricks", workers,
+                    slot=(contract, declarer), progress=step))
             tricks = tricks_of[players]
             makes = tricks >= goal
             value = CONTRACT_VALUE[contract]
@@ -173,13 +177,12 @@ def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
             gp, tricks = solver.solve_batch(hands, trumps, rules, contract, declarer,
                                             "game_points", workers, with_tricks=True,
                                             slot=(contract, declarer), progress=step)
+            gp, tricks = in_own_order(gp), in_own_order(tricks)
             tricks_of.setdefault(players, tricks)
             makes = gp > 0
         out[(contract, declarer)] = (makes, gp, tricks)
         if progress is not None:
             progress((i + 1) * n // len(keys), n)
-    if order is not None:                   # back to the order of ``deals``
-        out = {key: tuple(solver.in_own_order(a, order) for a in v) for key, v in out.items()}
     return out
 
 
