@@ -354,7 +354,7 @@ def search_order(hands, trump: int) -> np.ndarray:
     :func:`order_cards`, the first varying slowest (a 40-bit key: seat 1 counts 0, seat
     2 one, seat 3 two, seat 4 three; ties keep their order).  Only the speed depends on
     it: the italiano dealer's paso, 756,756 layouts, 61.0M nodes in the order of the
-    eight first cards alone, 56.6M in this one (sorted in 0.05 s)."""
+    eight first cards alone, 56.6M in this one (sorted in 0.06 s)."""
     hands = np.asarray(hands)
     table = _order_tables(trump)
     key = np.zeros(len(hands), dtype=np.uint64)
