@@ -359,6 +359,26 @@ cdef inline void tt_store(TT* tt, uint64_t k0, uint64_t k1, int lo, int hi, int 
     e.gen = tt.gen
 
 
+cdef inline bint settles(int lo, int hi, int* alpha, int* beta, int* v) noexcept nogil:
+    """Stored bounds [lo, hi] of a position's value against the window (alpha, beta):
+    True with ``v`` set when they settle it, else False with the window narrowed to
+    them."""
+    if lo >= beta[0]:
+        v[0] = lo
+        return True
+    if hi <= alpha[0]:
+        v[0] = hi
+        return True
+    if lo == hi:
+        v[0] = lo
+        return True
+    if lo > alpha[0]:
+        alpha[0] = lo
+    if hi < beta[0]:
+        beta[0] = hi
+    return False
+
+
 # --- the search ------------------------------------------------------------------
 
 cdef inline uint32_t pairs(uint32_t h) noexcept nogil:
@@ -883,16 +903,8 @@ cdef int endgame(Ctx* cx, St* st, int alpha, int beta) noexcept nogil:
     cdef uint64_t h = key * <uint64_t>0x9E3779B97F4A7C15 ^ (<uint64_t>tag) * <uint64_t>0xC2B2AE3D27D4EB4F
     cdef EgEntry* e = &cx.eg.e[(h ^ (h >> 31)) >> (64 - EG_BITS)]
     if e.tag == tag and e.key == key:
-        if e.lo >= beta:
-            return e.lo
-        if e.hi <= alpha:
-            return e.hi
-        if e.lo == e.hi:
-            return e.lo
-        if e.lo > alpha:
-            alpha = e.lo
-        if e.hi < beta:
-            beta = e.hi
+        if settles(e.lo, e.hi, &alpha, &beta, &v):
+            return v
     else:
         e.key = key
         e.tag = tag
@@ -1109,16 +1121,8 @@ cdef int search_boundary(Ctx* cx, St* st, int alpha, int beta, int bs) noexcept 
         return endgame(cx, st, alpha, beta)
     e = tt_find(cx.tt, k0, k1)
     if e != NULL:
-        if e.lo >= beta:
-            return e.lo
-        if e.hi <= alpha:
-            return e.hi
-        if e.lo == e.hi:
-            return e.lo
-        if e.lo > alpha:
-            alpha = e.lo
-        if e.hi < beta:
-            beta = e.hi
+        if settles(e.lo, e.hi, &alpha, &beta, &v):
+            return v
         ttbest = e.best
         if cx.kind == K_TRICKS and ttbest >= 0:
             ttbest = absolute_card(ttbest, st.h[0] | st.h[1] | st.h[2] | st.h[3])
