@@ -1301,7 +1301,7 @@ cdef int passes_100(Ctx* cx, St* st, int bs, int s, int tricks_d) noexcept nogil
         k_o = 5 - k_s - st.tricks[0] - st.tricks[1]
         if held_under_101(cx, st, s, k_s):
             return 0
-        if points_held(cx, st, 1 - s, k_o, 0) < st.points[s] + cx.monte \
+        if cards_held(cx, st, k_o) < st.points[s] + cx.monte \
                 + card_points(st.h[0] | st.h[1] | st.h[2] | st.h[3]) - 100:
             return 1
     cx.own = s
@@ -1346,16 +1346,6 @@ cdef int cards_held(Ctx* cx, St* st, int k) noexcept nogil:
         + best_cards(st.h[2], k) + best_cards(st.h[3], k)
 
 
-cdef int points_held(Ctx* cx, St* st, int s, int k, int with_cantes) noexcept nogil:
-    """At a trick boundary: the most points side s can still add when it takes at most
-    k more tricks: ``cards_held`` and, ``with_cantes``, the cantes still open to it
-    (even with no trick more: a side that took the last one may sing now)."""
-    cdef int most = cards_held(cx, st, k)
-    if with_cantes and cx.cantes_count:
-        most += open_cantes(cx, st, s)
-    return most
-
-
 cdef inline int margin_held(Ctx* cx, St* st, Left* lf, int s, int k) noexcept nogil:
     """At a trick boundary: the most side s's final margin (its points minus the other
     side's) can be when it takes at most k more tricks: its points and all it can add
@@ -1374,8 +1364,12 @@ cdef int held_loses(Ctx* cx, St* st, int s, int k) noexcept nogil:
 
 cdef int held_under_101(Ctx* cx, St* st, int s, int k) noexcept nogil:
     """At a trick boundary: True if side s cannot end with more than 100 points when it
-    takes at most k more tricks."""
-    return st.points[s] + points_held(cx, st, s, k, 1) <= 100
+    takes at most k more tricks: it adds at most ``cards_held`` and the cantes still open
+    to it (even with no trick more: a side that took the last one may sing now)."""
+    cdef int most = st.points[s] + cards_held(cx, st, k)
+    if cx.cantes_count:
+        most += open_cantes(cx, st, s)
+    return most <= 100
 
 
 cdef int passing_100_wins(Ctx* cx, St* st) noexcept nogil:
