@@ -136,7 +136,7 @@ def match_note(report: dict) -> str | None:
         return None
     opts = {o["bid"]: o for o in report["options"]}
     best, alt = opts[report["advice"]], opts[hand]
-    _, ev = _yardstick(report)           # the points the per-hand advice was chosen on
+    ev = _yardstick(report)[1]           # the points the per-hand advice was chosen on
     places = 2
     while places < 4 and f"{alt[ev]:+.{places}f}" == f"{best[ev]:+.{places}f}":
         places += 1                      # show the difference that decided it

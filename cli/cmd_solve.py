@@ -97,7 +97,7 @@ def read_lines(stream: IO, name: str) -> Iterator[bytes | str]:
     """The lines of ``stream``, each at most :data:`MAX_LINE_BYTES` long; a read error or
     a longer line (``< /dev/zero``) is bad input, raised (by ``solve_lines``) after the
     tables of the lines before it."""
-    for _, line in bounded_lines(stream, name, error=CuatrolaError,
+    for _number, line in bounded_lines(stream, name, error=CuatrolaError,
                                  what=_("a record of the batch")):
         yield line
 
