@@ -20,7 +20,7 @@ from cuatrola_solver.bots.table import OBLIGATION_WORDS
 from cuatrola_solver.errors import CuatrolaError, RecordError, quote
 from cuatrola_solver.game.cards import format_card, parse_card
 from cuatrola_solver.game.play import SUIT_NAMES, renuncio_obligation
-from cuatrola_solver.i18n import _, ngettext, percent
+from cuatrola_solver.i18n import _, later, ngettext, percent
 from cuatrola_solver.notation.record import format_rules, read_record, record_from_obj
 
 from .cmd_advise import progress_bar
@@ -53,7 +53,7 @@ def read_sources(paths: List[str], rules: str | None):
             for n, line in enumerate(body.splitlines(), 1):
                 if not line.strip():
                     continue
-                at = f"{where}, line {n}"
+                at = later("{where}, line {n}", where=where, n=n)
                 try:
                     one = json.loads(line)
                 except ValueError as e:
@@ -105,7 +105,7 @@ def position_lines(p: Puzzle, colour: bool) -> list[str]:
 
 
 def puzzle_text(i: int, p: Puzzle, colour: bool, answer: bool = True) -> str:
-    lines = [_("Puzzle {i}: {source}").format(i=i, source=p.source)]
+    lines = [_("Puzzle {i}: {source}").format(i=i, source=_(p.source))]
     lines += ["  " + x for x in position_lines(p, colour)]
     lines.append("  " + _(p.question()))
     if answer:

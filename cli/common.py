@@ -25,8 +25,8 @@ except ImportError:  # pragma: no cover - older typer, on click
 
 from cuatrola_solver.errors import CuatrolaError, quote
 from cuatrola_solver.game.rules import RuleSet, get_rules
-from cuatrola_solver.i18n import (LANGUAGES, N_, _, language_from_environment, language_of,
-                                  set_language)
+from cuatrola_solver.i18n import (LANGUAGES, N_, _, count, language_from_environment,
+                                  language_of, set_language)
 
 if TYPE_CHECKING:
     from cuatrola_solver.advice.budget import Budget
@@ -53,6 +53,11 @@ TYPER_HELPS = (N_("Show this message and exit."),
                N_("Install completion for the current shell."),
                N_("Show completion for the current shell, to copy it or customize the "
                   "installation."))
+#: the words of Typer's help layout (``typer.rich_utils``), set in the language of the
+#: interface when a command's help is drawn
+TYPER_WORDS = {"DEFAULT_STRING": N_("[default: {}]"), "REQUIRED_LONG_STRING": N_("[required]"),
+               "ARGUMENTS_PANEL_TITLE": N_("Arguments"), "OPTIONS_PANEL_TITLE": N_("Options"),
+               "COMMANDS_PANEL_TITLE": N_("Commands"), "ENVVAR_STRING": N_("[env var: {}]")}
 
 
 def samples_option(help: str):
@@ -398,7 +403,30 @@ def plain_helps(group: Any) -> None:
         _plain_command(command)
 
 
+def _translated_help(command: Any) -> None:
+    """The help of ``command`` drawn in the language of the interface: its ``--help``
+    option's text and the words of Typer's layout too."""
+    help_option, format_help = command.get_help_option, command.format_help
+
+    def get_help_option(ctx: Any) -> Any:
+        option = help_option(ctx)
+        if option is not None and option.help:
+            option.help = _(option.help)
+        return option
+
+    def translated_format_help(ctx: Any, formatter: Any) -> None:
+        from typer import rich_utils        # on demand: only a help draws with it
+        for name, words in TYPER_WORDS.items():
+            if hasattr(rich_utils, name):
+                setattr(rich_utils, name, _(words))
+        format_help(ctx, formatter)
+
+    command.get_help_option = get_help_option
+    command.format_help = translated_format_help
+
+
 def _plain_command(command: Any) -> None:
+    _translated_help(command)
     command.help = plain_help(command.help)
     if getattr(command, "short_help", None):
         command.short_help = plain_help(command.short_help)

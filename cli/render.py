@@ -77,7 +77,7 @@ def result_lines(res: dict | None, tricks_played: int | None = None,
     if res is None:
         return [ngettext("result: not decided yet ({n} trick played)",
                          "result: not decided yet ({n} tricks played)",
-                         tricks_played).format(n=tricks_played)]
+                         tricks_played or 0).format(n=tricks_played)]
     lines = [_("result: {side} scores {points} ({how})").format(
         side=side(res["winner"]), points=res["game_points"], how=_(HOW[res["ended_by"]]))]
     tie = res.get("tie_break")

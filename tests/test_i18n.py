@@ -4,14 +4,17 @@ machine output the same bytes in both."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po
 
 from cuatrola_cli.common import command_line_language
+from cuatrola_cli.main import app
 from cuatrola_solver import i18n
 from cuatrola_solver.i18n import (_, count, decimal, language_from_environment,
                                   language_from_header, ngettext, percent, signed,
@@ -19,6 +22,7 @@ from cuatrola_solver.i18n import (_, count, decimal, language_from_environment,
 
 ROOT = Path(__file__).resolve().parent.parent
 PO = ROOT / "cuatrola_solver" / "locale" / "es" / "LC_MESSAGES" / "cuatrola.po"
+runner = CliRunner()
 PLACEHOLDER = re.compile(r"\{(\w*)[^{}]*\}")
 
 
@@ -129,3 +133,115 @@ def test_a_piece_of_work_in_its_own_language():
         i18n.set_language("fr")
 
 
+
+
+# --- the command line in Spanish ------------------------------------------------------------
+
+#: common English words: none may be printed under --lang es (option names, card codes,
+#: bids, preset and parameter names aside)
+ENGLISH = re.compile(r"\b(the|and|of|with|you|your|seat|trick|tricks|points|wins?|hands?|"
+                     r"deals?|sampled|played|call|calls|contract|partner|side|match|score|"
+                     r"expected|bad|not|is|are|for|double|dummy|cards?|lead|odds|none|after|"
+                     r"before|over|result|tie|rules|advice|type|shows|sing|play)\b",
+                     re.IGNORECASE)
+#: what is not a word of either language: option names and their values (metavars, the
+#: choices of --model), quoted examples, record tags, rule parameters, command names
+NOT_WORDS = re.compile(r"--[\w-]+|\b\w+_\w+\b|\b[A-Z]{2,}\b|'[^'\n]*'|^\[\w+ \"[^\"]*\"\]$|"
+                       r"\bRules\b|\bplayed(?=[:|\]])|\bdd\b|cuatrola \w+|(?:Usage|Uso): .*$|"
+                       r"\b(?:advise|hint|play|serve|solve|check|analyze|puzzles|charts|deal|"
+                       r"rules|bench|equity|selfplay|calibrate|compare|bidmodel|cardmodel)"
+                       r"(?= {2,})", re.MULTILINE)
+#: the values of rule parameters (``solo_goal=tricks``), shown as they are typed
+RULE_VALUES = re.compile(r"\b(none|double|lose|points|tricks|trick|last|mano|carbunco|over|"
+                         r"exact|target|near)\b")
+RECORD = str(ROOT / "examples/records/online-renuncio.json")
+PUZZLES = str(ROOT / "examples/puzzles/random-v-heuristic.jsonl")
+SPANISH_RUNS = {
+    "advise": ["advise", "Ac 3c Ro Co Ab", "--muestra", "So", "--seat", "2", "--auction",
+               "paso", "--seed", "1"],
+    "hint": ["hint", "--hand", "Sc 3c Se 3e Sb", "--muestra", "Rc", "--seat", "2", "--played",
+             "1. Rb Sb 3b Rc 2. Ao Ac"],
+    "solve": ["solve", "3o 3c Re Cb 3b / Co Cc Se 3e Sb / So Ro Ce Ae Rb / Ao Sc Rc Ac Ab",
+              "--muestra", "Ab"],
+    "check": ["check", RECORD],
+    "check-text": ["check", str(ROOT / "examples/records/narro-solo.txt")],
+    "rules": ["rules"],
+    "rules-narro": ["rules", "narro"],
+    "deal": ["deal", "--seed", "3"],
+    "charts": ["charts"],
+    "charts-cell": ["charts", "--seat", "2", "--hand", "Ac 3c Ro Co Ab", "--muestra", "So"],
+    "puzzles": ["puzzles", PUZZLES],
+    "bad-card": ["advise", "Ac 3c Ro Co Xx", "--muestra", "So", "--seat", "2"],
+    "bad-seat": ["advise", "Ac 3c Ro Co Ab", "--muestra", "So", "--seat", "7"],
+    "bad-auction": ["advise", "Ac 3c Ro Co Ab", "--muestra", "So", "--seat", "3", "--auction",
+                    "solo paso paso"],
+    "bad-score": ["advise", "Ac 3c Ro Co Ab", "--muestra", "So", "--seat", "2", "--score",
+                  "3-x"],
+    "no-file": ["check", "no-such-record.json"],
+    "bad-option": ["advise", "--bogus"],
+    "help": ["--help"],
+    "advise-help": ["advise", "--help"],
+    "hint-help": ["hint", "--help"],
+    "play-help": ["play", "--help"],
+}
+
+
+def english_words(text: str) -> list[str]:
+    return ENGLISH.findall(NOT_WORDS.sub(" ", text))
+
+
+@pytest.mark.parametrize("name", sorted(SPANISH_RUNS))
+def test_spanish_output_has_no_english_words(name):
+    r = runner.invoke(app, ["--lang", "es", *SPANISH_RUNS[name]], env={"COLUMNS": "100"})
+    text = r.stdout + r.stderr
+    assert text.strip(), name
+    found = english_words(RULE_VALUES.sub(" ", text) if name.startswith("rules") else text)
+    assert not found, f"{name}: English words {sorted(set(found))} in:\n{text}"
+
+
+def test_play_through_a_pipe_in_spanish():
+    r = runner.invoke(app, ["--lang", "es", "play", "--seat", "1", "--bots", "heuristic",
+                            "--seed", "7"], input="paso\nAb\nRc\nSo\nRc\nRb\n3b\n?\n")
+    found = english_words(r.stdout)
+    assert not found, f"English words {sorted(set(found))} in:\n{r.stdout}"
+    assert "tu apuesta" in r.stdout and "baza" in r.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["advise", "Ac 3c Ro Co Ab", "--muestra", "So", "--seat", "2", "--seed", "1"],
+    ["hint", "--hand", "Sc 3c Se 3e Sb", "--muestra", "Rc", "--seat", "2", "--played",
+     "1. Rb Sb 3b Rc 2. Ao Ac", "--seed", "1"],
+    ["check", RECORD], ["rules", "narro"], ["deal", "--seed", "3"], ["charts", "--seat", "2"],
+    ["puzzles", PUZZLES],
+], ids=lambda a: a[0])
+def test_json_is_the_same_in_both_languages(args):
+    english = runner.invoke(app, ["--lang", "en", *args, "--json"])
+    spanish = runner.invoke(app, ["--lang", "es", *args, "--json"])
+    assert english.exit_code == 0, english.stdout + english.stderr
+    assert spanish.stdout == english.stdout
+
+
+def test_the_language_from_the_locale_alone():
+    """LANG=es_ES.UTF-8 is enough, with no locale installed."""
+    r = runner.invoke(app, ["rules", "narro"], env={"LANG": "es_ES.UTF-8", "LC_ALL": None,
+                                                    "LC_MESSAGES": None, "CUATROLA_LANG": None})
+    assert r.stdout.startswith("reglas: narro")
+    r = runner.invoke(app, ["--lang", "en", "rules", "narro"], env={"LANG": "es_ES.UTF-8"})
+    assert r.stdout.startswith("rules: narro")
+
+
+def test_no_function_shadows_the_translation():
+    """A function that both calls ``_()`` and assigns ``_`` (``for _, x in ...``) fails at
+    run time: none may."""
+    bad = []
+    for path in [*ROOT.glob("cli/*.py"), *ROOT.glob("cuatrola_solver/**/*.py")]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fn in ast.walk(tree):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                nodes = list(ast.walk(fn))
+                if (any(isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Store)
+                        for n in nodes)
+                        and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                                and n.func.id == "_" for n in nodes)):
+                    bad.append(f"{path.relative_to(ROOT)}:{fn.lineno}")
+    assert not bad, bad

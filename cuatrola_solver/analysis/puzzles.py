@@ -309,7 +309,8 @@ def find_puzzles(records: Iterable[tuple[HandRecord, str]], models: Models | Non
             if not _meets(values, card, min_loss, margin, 0.0 if h.exact else SLACK):
                 continue
             search.judged += 1
-            at = f"{where}, trick {view.trick_number}, seat {view.seat}"
+            at = later("{where}, trick {trick}, seat {seat}", where=where,
+                       trick=view.trick_number, seat=view.seat)
             puzzle = (judge(view, card, ms, min_loss=min_loss, margin=margin, source=at,
                             workers=workers) if not h.exact
                       else _from_exact(h, view, card, at, ms))

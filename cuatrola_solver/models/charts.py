@@ -148,8 +148,9 @@ def describe_key(key: Sequence) -> str:
     parts = [p for p in parts if p]
     if not parts:
         return later("every hand")
-    return later(" · ".join(f"{{p{i}}}" for i in range(len(parts))),
-                 **{f"p{i}": p for i, p in enumerate(parts)})
+    template = " · ".join("{p%d}" % i for i in range(len(parts)))
+    values = {"p%d" % i: p for i, p in enumerate(parts)}
+    return later(template, **values)
 
 
 @dataclass(frozen=True)
