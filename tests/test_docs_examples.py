@@ -1,5 +1,5 @@
-"""Every console example of README.md, docs/*.md and examples/*/README.md, run and
-compared with its output.
+"""Every console example of README.md, docs/*.md and examples/*/README.md, and of the
+Spanish pages README.es.md and docs/es/*.md, run and compared with its output.
 
 The convention (docs/commands.md says it once for the reader):
 
@@ -9,7 +9,8 @@ The convention (docs/commands.md says it once for the reader):
   lines just before the next ``$ `` line separate the examples and are not output.
 - Each command is run here from the repository's root with bash (pipes allowed,
   ``pipefail`` on), with the ``cuatrola`` installed beside the Python running the tests,
-  colours off (the output is not a terminal), ``COLUMNS=80``.
+  colours off (the output is not a terminal), ``COLUMNS=80``, in the language of its page
+  (``CUATROLA_LANG=es`` for the Spanish pages, ``en`` for the others).
 - A command that succeeds (exit code 0) is compared on its stdout; one that fails on its
   stdout followed by its stderr, which is where its ``error: ...`` line goes.  The
   comparison is exact, character for character (the final newline aside); there is no
@@ -42,7 +43,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
-         *sorted((ROOT / "examples").glob("*/README.md"))]
+         *sorted((ROOT / "examples").glob("*/README.md")),
+         ROOT / "README.es.md", *sorted((ROOT / "docs" / "es").glob("*.md"))]
 FENCE = re.compile(r"^(`{3,})(.*)$")
 WRITES = re.compile(r"(?P<opt>--html|--plot|--save|--annotate|--out|-o)(?P<sep>[ =])"
                     r"(?P<path>\"[^\"]+\"|'[^']+'|[^\s|;&]+)")
@@ -125,11 +127,17 @@ def examples_of(page: Path, text: str | None = None) -> list[Example]:
 EXAMPLES = [e for page in PAGES for e in examples_of(page)]
 
 
-def environment() -> dict:
+def language_of_page(page: Path) -> str:
+    """``es`` for the Spanish pages (README.es.md, docs/es/), else ``en``."""
+    return "es" if page.name.endswith(".es.md") or page.parent.name == "es" else "en"
+
+
+def environment(language: str = "en") -> dict:
     env = dict(os.environ)
     for name in ("CUATROLA_TRACEBACK", "CUATROLA_PUREPYTHON", "FORCE_COLOR", "CLICOLOR_FORCE",
-                 "PYTHONWARNINGS"):
+                 "PYTHONWARNINGS", "LC_ALL", "LC_MESSAGES"):
         env.pop(name, None)
+    env["CUATROLA_LANG"] = language
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     env["COLUMNS"] = "80"
     env["NO_COLOR"] = "1"
@@ -183,7 +191,8 @@ def test_console_example(example: Example, tmp_path):
     command, back = redirect_writes(example.command, tmp_path)
     try:
         done = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=ROOT,
-                              env=environment(), capture_output=True, text=True,
+                              env=environment(language_of_page(example.page)),
+                              capture_output=True, text=True,
                               timeout=TIMEOUT, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         pytest.fail(f"{example.where}: `{example.command}` ran for more than {TIMEOUT} s")

@@ -47,7 +47,8 @@ def test_every_layer_is_in_the_contract():
 
 ROOT = PACKAGE.parent
 #: the files a reader of the repository reads: code, docs, the build
-READ = ["README.md", "pyproject.toml", "setup.py", "docs/*.md", "examples/**/*.md",
+READ = ["README.md", "README.es.md", "pyproject.toml", "setup.py", "docs/*.md", "docs/es/*.md",
+        "examples/**/*.md",
         "examples/**/*.py", "cuatrola_solver/**/*.py", "cli/*.py", "ext/*.pyx", "tests/*.py",
         ".ci/run"]
 #: names of files that live outside the repository, which nothing may cite

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from ..errors import CuatrolaError
 from ..game.play import SUIT_NAMES
+from ..i18n import _
 
 __all__ = ["html_report", "plot_win_chances", "html_puzzles", "SIDE_COLOURS"]
 
@@ -231,7 +232,7 @@ def best_cards(card: dict) -> str:
     """The card that did best on what the seat knew (``Ac``); cards that tie for it as
     ``Re or Ac`` (at most three named): the P(win) shown beside is each one's."""
     best = card["best"]
-    return " or ".join(best[:3]) + (" or …" if len(best) > 3 else "")
+    return _(" or ").join(best[:3]) + (_(" or ") + "…" if len(best) > 3 else "")
 
 
 def drop_empty_columns(headers: list[str], rows: list[list[str]],
