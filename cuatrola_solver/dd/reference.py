@@ -25,6 +25,7 @@ from typing import Callable, Iterable
 from ..game import play
 from ..game.cards import iter_cards
 from ..game.rules import RuleSet
+from ..game.seats import Side
 from .objectives import check_objective, final_value
 
 # --- the search ---------------------------------------------------------------
@@ -114,7 +115,7 @@ def apply_item(pos: play.Position, item, rules: RuleSet) -> play.Position:
     if isinstance(item, (tuple, list)):
         side, suit = item[-2], item[-1]
         if suit not in play.cante_options(pos, rules, side):
-            raise ValueError(f"side {play.Side(side)} may not sing suit {suit} now")
+            raise ValueError(f"side {Side(side)} may not sing suit {suit} now")
         return play.sing(pos, side, suit)
     if item not in legal_cards(pos, rules):
         raise ValueError(f"card {item} is not a legal card here")
