@@ -26,7 +26,8 @@ extensions = [
 setup(
     packages=find_packages(include=["cuatrola_solver", "cuatrola_solver.*"]) + ["cuatrola_cli"],
     package_dir={"cuatrola_solver": "cuatrola_solver", "cuatrola_cli": "cli"},
-    package_data={"cuatrola_solver": ["py.typed"], "cuatrola_solver.models": ["data/*.json"],
+    package_data={"cuatrola_solver": ["py.typed"], "cuatrola_solver.dd": ["_solver.pyi"],
+                  "cuatrola_solver.models": ["data/*.json"],
                   "cuatrola_solver.web": ["static/*"]},
     ext_modules=cythonize(extensions, language_level=3,
                           compiler_directives={"boundscheck": False, "wraparound": False,
