@@ -11,15 +11,6 @@ from __future__ import annotations
 import typer
 
 from .common import CommandLine
-from .helpnames import plain_help_names
-
-plain_help_names()
-try:
-    from .coercion import quick_coercion
-except ImportError:                     # pragma: no cover - Typer on click, no Pydantic
-    pass
-else:
-    quick_coercion()
 
 #: name -> (module, the first paragraph of its help), in the help's order
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -73,6 +64,7 @@ class _Commands(CommandLine):
 
 app = typer.Typer(
     cls=_Commands, add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
     help="Advice, double-dummy tables and post-game reports for cuatrola, the Spanish "
          "card game: should I go solo, what was the best card, what went wrong.\n\n"
          "Cards are a rank and a suit: 3o is the tres de oros, Cc the caballo de copas "
