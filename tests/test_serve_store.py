@@ -15,7 +15,7 @@ from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.notation.record import read_record
 from cuatrola_solver.web.app import make_app
 from cuatrola_solver.web.games import Game
-from cuatrola_solver.web.pages import Cores
+from cuatrola_solver.web.pages import Cores, Page
 from cuatrola_solver.web.play import PlayTable
 from cuatrola_solver.web.records import RecordsFolder
 from cuatrola_solver.web.store import DB_NAME, MIGRATIONS, Store, StoreError
@@ -202,6 +202,16 @@ def test_the_cores_go_first_come_first_served_shared_with_those_waiting():
             cores.give(taken[0])                 # 4 free, 3 waiting: 1, then 1, then 2
         return got
     assert anyio.run(main) == [1, 1, 2]
+
+
+def test_a_computation_alone_gets_every_core_it_can_use():
+    async def main() -> tuple[int, int, int]:
+        cores = Cores(3)
+        page = Page("p")
+        alone = await page.compute("x", lambda progress, workers: workers, cores, wanted=8)
+        one = await page.compute("x", lambda progress, workers: workers, cores)
+        return alone, one, cores.free
+    assert anyio.run(main) == (3, 1, 3)
 
 
 def test_a_hint_is_the_same_on_one_core_or_many(tmp_path):
