@@ -141,9 +141,11 @@ async def compute(request: Request, page: Page, what: str,
 
 
 async def game_of(request: Request, page: Page) -> Game | None:
-    """The page's match, rebuilt from the games database the first time it is asked."""
-    if page.loaded:
+    """The page's match, rebuilt from the games database the first time it is asked (or
+    when a write to the database failed)."""
+    if page.loaded and not (page.game is not None and page.game.lost):
         return page.game
+    page.loaded = False
     s = serving(request)
 
     def work(progress: Progress, workers: int) -> Game | None:
