@@ -53,7 +53,7 @@ from ..models.charts import describe_key, load_charts
 from ..notation.record import HandRecord
 from .forms import FormError, read_advise_form
 from .games import Game, GameStateError
-from .messages import (AdviceAnswer, AnalyzeAsk, BadRequest, CancelAnswer, Cancelled as
+from .messages import (AdviceAnswer, AdviseAsk, AnalyzeAsk, BadRequest, CancelAnswer, Cancelled as
                        CancelledAnswer, ChartCell, ChartsAnswer, ErrorAnswer, GameAnswer,
                        HintAnswer, Move, NewGame, PageAnswer, PageAsk, PageOf, PuzzlesAnswer,
                        RecordsAnswer, ReportAnswer, Step)
@@ -207,9 +207,9 @@ async def cancel(request: Request) -> Response:
 # --- advise -----------------------------------------------------------------------------
 
 async def advise_endpoint(request: Request) -> Response:
-    body = await body_of(request)
-    page = serving(request).pages.get(str(PageOf.from_json(body).page))
-    form = read_advise_form(body, serving(request).rules)
+    ask = AdviseAsk.from_json(await body_of(request))
+    page = serving(request).pages.get(ask.page)
+    form = read_advise_form(ask, serving(request).rules)
     what = "the exact advice" if form.budget.exact else "the advice"
 
     def work(progress: Progress, workers: int) -> Any:
