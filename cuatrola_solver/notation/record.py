@@ -158,9 +158,6 @@ def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
         raise RecordError(f"{where}, field 'hands': expected a list of 4 hands (seats 1 to 4)")
     hands = [None if h is None else _cards(h, f"{where}, hands[{i}] (seat {i + 1})")
              for i, h in enumerate(hands_obj)]
-    if all(h is None for h in hands):
-        raise RecordError(f"{where}, field 'hands': every hand is null; a record gives at "
-                          f"least the hand of the seat it was kept by")
     auction = None
     if obj.get("auction") is not None:
         if not isinstance(obj["auction"], list):
@@ -686,10 +683,6 @@ class _TextReader:
                               + ", ".join(f"[{t} \"...\"]" for t in missing)
                               + ": a record needs the muestra")
         value = {name: v for name, (_, v) in self.tags.items()}
-        if all(value.get(t) is None for t in SEAT_TAGS):
-            raise RecordError(f"{self.where}: no hand is given: a record needs at least the "
-                              f"hand of the seat it was kept by, e.g. [Seat2 \"Ao 3c Rb Ce Sb\"] "
-                              f"(a hand not seen is [Seat3 \"?\"] or left out)")
         return HandRecord(
             rules=value.get("Rules") or get_rules(None), muestra=value["Muestra"],
             hands=[value.get(t) for t in SEAT_TAGS], auction=value.get("Auction"),
