@@ -35,7 +35,7 @@ from ..i18n import _
 from .record import NO_PLAYERS, HandRecord, player_name
 
 __all__ = ["Muestra", "Call", "Card", "Sing", "Entry", "Marked", "Allowed", "HandEntry",
-           "consequence"]
+           "consequence", "describe_entry", "parse_hands", "parse_players"]
 
 
 @dataclass(frozen=True)
@@ -315,6 +315,15 @@ class HandEntry:
         for seat, suit in a.cantes:
             lines.append(_("  cante {seat} {suit}").format(seat=seat, suit=SUIT_NAMES[suit]))
         return lines
+
+
+def describe_entry(entry: Entry) -> str:
+    """An entry as it is typed: ``Re``, ``paso``, ``cante 3 copas``."""
+    if isinstance(entry, (Muestra, Card)):
+        return format_card(entry.card)
+    if isinstance(entry, Call):
+        return entry.call
+    return f"cante {entry.seat} {SUIT_NAMES[entry.suit]}"
 
 
 def _cards(cards: Iterable[int]) -> str:
