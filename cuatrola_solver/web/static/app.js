@@ -20,7 +20,7 @@
 
   /* --- talking to the server --------------------------------------------------------- */
   function post(path, body) {
-    body = Object.assign({page: PAGE}, body || {});
+    body = Object.assign({page: PAGE, version: CuatrolaSession.version}, body || {});
     $("page-error").textContent = "";
     return fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
                         body: JSON.stringify(body)})
@@ -81,6 +81,7 @@
   }
   function drawPlay(s) {
     state = s;
+    CuatrolaSession.drawn(s);
     $("play-intro").hidden = true;
     $("play-table").hidden = false;
     var m = s.match;
@@ -177,6 +178,7 @@
     $("play-table").dataset.step = ++steps;     // drawn: the tests wait for it
   }
   function played(d) {
+    if (d.state) drawPlay(d.state);       // refused on an old state: the state as it is now
     if (d.error || d.cancelled) { if (d.error) $("play-refused").textContent = d.error; return; }
     $("play-hint-out").textContent = "";
     drawPlay(d);
@@ -184,6 +186,9 @@
   function answer(choice) { post("/api/play/answer", {choice: choice}).then(played); }
   $("play-new").addEventListener("click", function () {
     post("/api/play/new", {seat: Number($("play-seat").value)}).then(played);
+  });
+  $("play-takeback").addEventListener("click", function () {
+    post("/api/play/takeback").then(played);
   });
   $("play-hint").addEventListener("click", function () {
     post("/api/play/hint").then(function (d) {
@@ -392,8 +397,10 @@
 
   /* --- start ------------------------------------------------------------------------- */
   drawDeck();
-  post("/api/page").then(function (d) {
+  post("/api/page", {page: CuatrolaSession.saved()}).then(function (d) {
     PAGE = d.page; RULES = d.rules;
+    CuatrolaSession.keep(PAGE);
+    if (d.game) played(d.game);
     document.title = "cuatrola (" + RULES + ")";
     listen();
     document.body.dataset.ready = "1";
