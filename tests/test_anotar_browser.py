@@ -7,20 +7,15 @@ Chromium, unless ``CUATROLA_REQUIRE_CHROMIUM=1``."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 
 import pytest
 
+import test_serve_browser as browser_tests
 from serve_helpers import served
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-REQUIRED = os.environ.get("CUATROLA_REQUIRE_CHROMIUM", "") not in ("", "0")
-pytestmark = pytest.mark.skipif(CHROMIUM is None and not REQUIRED,
-                                reason="chromium is not installed (.ci/run installs it)")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+pytestmark = browser_tests.pytestmark
 WAIT = 30_000
 
 #: the example of docs/record-format.md: only seat 2's hand known; seat 3's Se of trick 2
@@ -32,9 +27,7 @@ TRICKS = ["Sc Sb Rc 3c", "Ro Se So Ao", "Ac Rb 3e Ab", "Ce Ae 3b Re", "Co 3o Cb 
 CANTE_AFTER_1 = "cante 2 oros"
 
 
-@pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
-    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": ARGS}
+browser_type_launch_args = browser_tests.browser_type_launch_args
 
 
 @pytest.fixture(scope="session")
