@@ -47,11 +47,13 @@ def _prompt(entry: HandEntry) -> str:
     a = entry.allowed()
     if a.stage == "muestra":
         return _("muestra> ")
+    assert a.seat is not None or a.stage == "over", "a seat speaks or plays"
+    name = entry.players[a.seat - 1] if a.seat is not None else None
+    who = _("seat {seat}").format(seat=a.seat) + (f" ({name})" if name else "")
     if a.stage == "call":
-        return _("call, seat {seat}> ").format(seat=a.seat)
+        return _("call, {who}> ").format(who=who)
     if a.stage == "card":
-        return _("trick {trick}, seat {seat}> ").format(trick=entry.hand.trick_number,
-                                                         seat=a.seat)
+        return _("trick {trick}, {who}> ").format(trick=entry.hand.trick_number, who=who)
     return _("over ('end' writes the record)> ")
 
 
@@ -92,6 +94,20 @@ def take_down(entry: HandEntry, stream, interactive: bool) -> None:
                 break               # the rest of the line is not taken either
             for m in marks:
                 _say(_("warning: {what}").format(what=m.describe()))
+            if interactive and word != "cante":
+                _said_trick(entry)
+
+
+def _said_trick(entry: HandEntry) -> None:
+    """On a terminal, after the last card of a trick: who took it."""
+    hand = entry.hand
+    if not hand.auction.is_complete or hand.current or not hand.tricks:
+        return
+    breakdown = hand.points_breakdown()
+    seat = breakdown.trick_winners[-1]
+    name = entry.players[seat - 1]
+    _say(_("trick {t}: seat {seat}{name} takes it").format(
+        t=len(hand.tricks), seat=seat, name=f" ({name})" if name else ""))
 
 
 def finish(entry: HandEntry, out: Path | None) -> None:
