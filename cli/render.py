@@ -49,6 +49,13 @@ def muestra_text(card: str) -> str:
     return _("muestra {card} ({trump})").format(card=card, trump=trump_text(card[-1].lower()))
 
 
+def players_line(players) -> str:
+    """``players: seat 1 Ana, seat 2 Luis, seat 4 Marta`` (the seats with a name)."""
+    names = ", ".join(_("seat {seat} {name}").format(seat=s, name=name)
+                      for s, name in enumerate(players, 1) if name)
+    return _("players: {names}").format(names=names)
+
+
 def _ab(d: dict, mine: str | None = None) -> str:
     """``A 3 - B 5``; seen from side ``mine``: ``your pair 5 - the other pair 3``."""
     if mine is None:

@@ -51,6 +51,7 @@ from ..game.seats import check_seat
 from ..game.view import View
 from ..models.charts import describe_key, load_charts
 from ..notation.record import HandRecord
+from .anotar import anotar_routes
 from .forms import FormError, read_advise_form
 from .games import Game, GameStateError
 from .language import RequestLanguage, messages_route
@@ -359,6 +360,7 @@ routes = [
     Route("/api/play/hint", play_hint, methods=["POST"]),
     Route("/api/analyze", analyze_endpoint, methods=["POST"]),
     Route("/api/puzzles", puzzles, methods=["POST"]),
+    *anotar_routes(body_of, lambda request: serving(request).records),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 
