@@ -35,6 +35,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..advice.bidding import advise
 from ..advice.budget import Budget, random_seed
+from ..analysis.cards_svg import card_sheet
 from ..analysis.puzzles import MARGIN, MIN_LOSS, find_puzzles
 from ..analysis.report import html_puzzles, html_report
 from ..analysis.review import analyze
@@ -59,6 +60,8 @@ MAX_PUZZLE_RECORDS = 12
 #: the host names of this machine itself
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 STATIC = Path(__file__).resolve().parent / "static"
+#: the drawing of the cards the page places with <use href="/cards.svg#card-Ac">
+CARD_SHEET = card_sheet(standalone=True)
 
 
 class BadRequest(CuatrolaError):
@@ -154,6 +157,10 @@ def make_app(rules: RuleSet, records: RecordsFolder, hosts: tuple[str, ...] | No
 
     async def index(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+    async def cards(request: Request) -> Response:
+        return Response(CARD_SHEET, media_type="image/svg+xml",
+                        headers={"Cache-Control": "max-age=3600"})
 
     async def new_page(body: dict, page: None) -> dict:
         new = pages.new()
@@ -295,7 +302,7 @@ def make_app(rules: RuleSet, records: RecordsFolder, hosts: tuple[str, ...] | No
                              "charts": [c.to_dict() for c in charts.charts]})
 
     routes = [
-        Route("/", index), Route("/api/events", events), Route("/api/records", record_list),
+        Route("/", index), Route("/cards.svg", cards), Route("/api/events", events), Route("/api/records", record_list),
         Route("/api/charts", charts),
         post("/api/page", new_page, paged=False), post("/api/cancel", cancel),
         post("/api/advise", advise_), post("/api/play/new", play_new),
