@@ -25,6 +25,8 @@ except ImportError:  # pragma: no cover - older typer, on click
 
 from cuatrola_solver.errors import CuatrolaError, quote
 from cuatrola_solver.game.rules import RuleSet, get_rules
+from cuatrola_solver.i18n import (LANGUAGES, N_, _, language_from_environment, language_of,
+                                  set_language)
 
 if TYPE_CHECKING:
     from cuatrola_solver.advice.budget import Budget
@@ -348,7 +350,9 @@ def plain_help(text: str | None) -> str | None:
     if not text:
         return text
     import inspect
-    paragraphs = [" ".join(p.split()) for p in inspect.cleandoc(text).split("\n\n")]
+    # each paragraph in the language of the interface (its English the message)
+    paragraphs = [_(line) for line in (" ".join(p.split())
+                                       for p in inspect.cleandoc(text).split("\n\n"))]
     text = "\n\n".join(p for p in paragraphs if p)
     if not _MARKUP.search(text) and not text.endswith("\\"):
         return text                     # nothing rich would read as markup
@@ -390,6 +394,30 @@ def load_command(module: str) -> Any:
     command = typer.main.get_command(sub)
     _plain_command(command)
     return command
+
+
+def command_line_language(args: Sequence[str]) -> str:
+    """The language of the interface for the arguments ``args``: the ``--lang`` given
+    before the command (``cuatrola --lang es advise ...``), else the environment's
+    (``CUATROLA_LANG``, then the locale); an unknown ``--lang`` is left to the option's
+    own check."""
+    for i, arg in enumerate(args):
+        value = (args[i + 1] if arg == "--lang" and i + 1 < len(args)
+                 else arg[len("--lang="):] if arg.startswith("--lang=") else None)
+        if value is not None and value in LANGUAGES:
+            return value
+        if not arg.startswith("-") and (i == 0 or args[i - 1] != "--lang"):
+            break                       # the command: its options are its own
+    return language_from_environment()
+
+
+def check_language(value: str | None) -> str | None:
+    """The ``--lang`` option's check (the language itself is set before the arguments
+    are parsed, by :meth:`CommandLine.main`, so that every help is in it)."""
+    if value is not None and language_of(value) != value:
+        raise typer.BadParameter(_("expected one of {languages}").format(
+            languages=", ".join(LANGUAGES)))
+    return value
 
 
 class CommandLine(TyperGroup):
@@ -445,6 +473,7 @@ class CommandLine(TyperGroup):
              complete_var: str | None = None, standalone_mode: bool = True,
              **extra: Any) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
+        set_language(command_line_language(argv))
         plain_helps(self)
         try:
             code = super().main(argv, prog_name, complete_var, standalone_mode=False,

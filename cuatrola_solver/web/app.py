@@ -45,6 +45,7 @@ from ..game.seats import check_seat
 from ..models.charts import describe_key, load_charts
 from ..notation.record import HandRecord
 from .forms import FormError, read_advise_form
+from .language import RequestLanguage, messages_route
 from .pages import Busy, Cancelled, Page, Pages, UnknownPage
 from .play import PlayTable
 from .records import RecordsFolder, read_text_record
@@ -302,8 +303,9 @@ def make_app(rules: RuleSet, records: RecordsFolder, hosts: tuple[str, ...] | No
                              "charts": [c.to_dict() for c in charts.charts]})
 
     routes = [
-        Route("/", index), Route("/cards.svg", cards), Route("/api/events", events), Route("/api/records", record_list),
-        Route("/api/charts", charts),
+        Route("/", index), Route("/cards.svg", cards), Route("/api/events", events),
+        Route("/api/records", record_list), Route("/api/charts", charts),
+        Route("/api/messages", messages_route),
         post("/api/page", new_page, paged=False), post("/api/cancel", cancel),
         post("/api/advise", advise_), post("/api/play/new", play_new),
         post("/api/play/answer", play_answer), post("/api/play/next", play_next),
@@ -312,4 +314,5 @@ def make_app(rules: RuleSet, records: RecordsFolder, hosts: tuple[str, ...] | No
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes,
-                     middleware=[Middleware(HostCheck, hosts=tuple(hosts))])
+                     middleware=[Middleware(HostCheck, hosts=tuple(hosts)),
+                                 Middleware(RequestLanguage)])
