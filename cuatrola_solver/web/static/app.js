@@ -4,8 +4,8 @@
   "use strict";
   var PAGE = null, RULES = null, CHARTS = null;
   var $ = function (id) { return document.getElementById(id); };
-  var t = window.t || function (s) { return s; };
-  /* fmt(t("you {n}"), {n: 3}): the named placeholders of a translated message filled */
+  var t = window.t, tn = window.tn;
+  /* fmt(cond ? t("...") : t("..."), {n: 3}): a chosen message's named placeholders filled */
   function fmt(s, v) { return s.replace(/\{(\w+)\}/g, function (m, k) { return k in v ? String(v[k]) : m; }); }
   var CARDS = [];
   "oceb".split("").forEach(function (s) { "A3RCS".split("").forEach(function (r) { CARDS.push(r + s); }); });
@@ -92,8 +92,8 @@
     if (e.kind === "card") return fmt(e.forced ? (you ? t("you play {card} (forced)") : t("{who} plays {card} (forced)")) :
       (you ? t("you play {card}") : t("{who} plays {card}")), {who: w, card: e.card});
     if (e.kind === "contract") return e.declarer.length ?
-      fmt(t("contract: {contract} by {who}"), {contract: e.contract, who: e.declarer.join(" " + t("against") + " ")}) :
-      fmt(t("contract: {contract}"), {contract: e.contract});
+      t("contract: {contract} by {who}", {contract: e.contract, who: e.declarer.join(" " + t("against") + " ")}) :
+      t("contract: {contract}", {contract: e.contract});
     if (e.kind === "trick") return fmt(e.yours ? t("trick {n} to {who} (your pair)") : t("trick {n} to {who} (the other pair)"),
       {n: e.trick, who: w});
     return JSON.stringify(e);
@@ -105,13 +105,13 @@
     if (!s.tricks) { f.caption = t("the calls"); return f; }
     if (s.current && s.current.length) {
       s.current.forEach(function (p) { f.cards[p.seat] = p.card; });
-      f.caption = fmt(t("trick {n}"), {n: s.tricks.length + 1});
+      f.caption = t("trick {n}", {n: s.tricks.length + 1});
     } else if (s.tricks.length) {
       var last = s.tricks[s.tricks.length - 1];
       last.cards.forEach(function (p) { f.cards[p.seat] = p.card; });
       f.winner = last.winner; f.done = true;
-      f.caption = fmt(t("trick {n} to {who}"), {n: s.tricks.length, who: seatName(last.winner)});
-    } else f.caption = fmt(t("trick {n}"), {n: 1});
+      f.caption = t("trick {n} to {who}", {n: s.tricks.length, who: seatName(last.winner)});
+    } else f.caption = t("trick {n}", {n: 1});
     return f;
   }
   function drawFelt(f) {
@@ -122,7 +122,7 @@
     Object.keys(f.cards).forEach(function (seat) {
       var slot = document.querySelector("#play-trick .slot.at-" + where(Number(seat)));
       var card = cuatrolaFace(f.cards[seat]);
-      card.title = fmt(t("{who}: {card}"), {who: seatName(Number(seat)), card: f.cards[seat]});
+      card.title = t("{who}: {card}", {who: seatName(Number(seat)), card: f.cards[seat]});
       slot.appendChild(card);
       if (f.done && Number(seat) === f.winner) slot.classList.add("won");
       if (f.sweep) slot.classList.add("sweep", "to-" + where(f.winner));
@@ -140,28 +140,28 @@
       var box = clear($("seat-" + p.where));
       box.classList.toggle("out", p.roles.indexOf("out") >= 0);
       var head = el("div", {"class": "who"});
-      head.appendChild(el("span", {"class": "name"}, p.seat === s.seat ? fmt(t("you, seat {seat}"), {seat: p.seat}) :
+      head.appendChild(el("span", {"class": "name"}, p.seat === s.seat ? t("you, seat {seat}", {seat: p.seat}) :
         seatName(p.seat)));
       p.roles.forEach(function (r) { head.appendChild(el("span", {"class": "role role-" + r}, roleName(r))); });
       box.appendChild(head);
       var row = el("div", {"class": "holds"});
       if (p.seat !== s.seat) {
         var backs = el("span", {"class": "backs", role: "img",
-          "aria-label": fmt(p.held === 1 ? t("{n} card") : t("{n} cards"), {n: p.held})});
+          "aria-label": tn("{n} card", "{n} cards", p.held)});
         for (var i = 0; i < p.held; i++) backs.appendChild(cuatrolaFace(null, {small: true}));
         row.appendChild(backs);
       }
       if (p.roles.indexOf("dealer") >= 0) {
         var m = el("span", {"class": "muestra"});
         m.appendChild(cuatrolaFace(s.muestra, {small: true}));
-        m.appendChild(el("span", {}, fmt(t("muestra: triunfo {suit}"), {suit: s.trump})));
+        m.appendChild(el("span", {}, t("muestra: triunfo {suit}", {suit: s.trump})));
         row.appendChild(m);
       }
       box.appendChild(row);
       var notes = el("div", {"class": "notes"});
       if (p.call && !s.tricks) notes.appendChild(el("span", {"class": "call"}, p.call));
       if (p.bazas) notes.appendChild(el("span", {"class": "bazas"},
-        fmt(p.bazas === 1 ? t("{n} baza") : t("{n} bazas"), {n: p.bazas})));
+        tn("{n} baza", "{n} bazas", p.bazas)));
       var turn = el("span", {"class": "to-play"}, s.turn && s.turn.kind !== "card" ? t("to call") : t("to play"));
       turn.hidden = true;
       notes.appendChild(turn);
@@ -171,10 +171,10 @@
   function drawScore(s) {
     var m = s.match, score = clear($("play-score"));
     var line = el("p", {});
-    line.appendChild(document.createTextNode(fmt(t("Match to {target}:"), {target: m.target}) + " "));
-    line.appendChild(el("span", {"class": "you"}, fmt(t("you {n}"), {n: m.you})));
-    line.appendChild(document.createTextNode(" – " + fmt(t("them {n}"), {n: m.them}) + " · " +
-      fmt(t("hand {n}"), {n: s.hand})));
+    line.appendChild(document.createTextNode(t("Match to {target}:", {target: m.target}) + " "));
+    line.appendChild(el("span", {"class": "you"}, t("you {n}", {n: m.you})));
+    line.appendChild(document.createTextNode(" – " + t("them {n}", {n: m.them}) + " · " +
+      t("hand {n}", {n: s.hand})));
     score.appendChild(line);
     if (s.contract || s.bazas) {
       var decl = s.seats.filter(function (p) { return p.roles.indexOf("declarer") >= 0; })
@@ -202,12 +202,12 @@
         if (fresh) { f.cards = {}; fresh = false; }
         f.cards[e.seat] = e.card;
         f.turn = e.seat % 4 + 1;
-        f.caption = fmt(t("trick {n}"), {n: trickNo + 1});
+        f.caption = t("trick {n}", {n: trickNo + 1});
         frames.push({felt: Object.assign({}, f, {cards: Object.assign({}, f.cards)}), wait: e.seat === state.seat ? 0 : CARD_PAUSE});
       } else if (e.kind === "trick") {
         trickNo = e.trick;
         var done = {cards: Object.assign({}, f.cards), winner: e.seat, done: true, turn: null,
-                    caption: fmt(t("trick {n} to {who}"), {n: e.trick, who: seatName(e.seat)})};
+                    caption: t("trick {n} to {who}", {n: e.trick, who: seatName(e.seat)})};
         frames.push({felt: done, wait: PAUSE});
         frames.push({felt: Object.assign({}, done, {sweep: true}), wait: 300});
         f.cards = {}; fresh = false;
@@ -234,7 +234,7 @@
     stopAnim();
     if (!lastShown || !state.tricks || !state.tricks.length) { drawFelt(finalFelt(state)); return; }
     var last = state.tricks[state.tricks.length - 1], f = {cards: {}, winner: last.winner, done: true,
-      turn: null, caption: fmt(t("last trick: trick {n} to {who}"), {n: state.tricks.length, who: seatName(last.winner)})};
+      turn: null, caption: t("last trick: trick {n} to {who}", {n: state.tricks.length, who: seatName(last.winner)})};
     last.cards.forEach(function (p) { f.cards[p.seat] = p.card; });
     drawFelt(f);
   });
@@ -288,7 +288,7 @@
       prompt = t("You may sing:");
       s.turn.legal.forEach(function (o) {
         var b = el("button", {type: "button", "data-cante": o.suit},
-                   fmt(t("sing {suit} (+{points})"), {suit: o.name, points: o.points}));
+                   t("sing {suit} (+{points})", {suit: o.name, points: o.points}));
         b.addEventListener("click", function () { answer(o.suit); });
         choices.appendChild(b);
       });
@@ -296,7 +296,7 @@
       no.addEventListener("click", function () { answer("no"); });
       choices.appendChild(no);
     } else if (s.turn && s.turn.kind === "card") {
-      prompt = s.turn.forced ? fmt(t("Your card: forced, {card} (tap it)"), {card: s.turn.legal[0]}) :
+      prompt = s.turn.forced ? t("Your card: forced, {card} (tap it)", {card: s.turn.legal[0]}) :
         t("Your card: tap one of the bright ones");
     }
     $("play-prompt").textContent = prompt;
@@ -333,7 +333,7 @@
         {c1: r.breakdown.cards[mine], c2: r.breakdown.cards[theirs], m1: r.breakdown.monte[mine],
          m2: r.breakdown.monte[theirs], k1: r.breakdown.cante_points[mine], k2: r.breakdown.cante_points[theirs]}) : "")));
     var name = s.records[s.records.length - 1];
-    res.appendChild(el("p", {}, fmt(t("saved as {name}"), {name: name})));
+    res.appendChild(el("p", {}, t("saved as {name}", {name: name})));
     if (m.over) res.appendChild(el("p", {"class": "score"}, fmt(m.you > m.them ?
       t("Match over: your pair wins, you {you} – them {them}") : t("Match over: the other pair wins, you {you} – them {them}"),
       {you: m.you, them: m.them})));
@@ -368,18 +368,18 @@
       if (d.error) { out.textContent = d.error; return; }
       var h = d.hint;
       var how = h.exact ? (h.deals === 1 ? t("exact: the one layout left") :
-        fmt(t("exact: all {n} layouts"), {n: h.deals.toLocaleString("en")})) :
-        fmt(t("sampled: {n} deals"), {n: h.deals.toLocaleString("en")});
+        t("exact: all {n} layouts", {n: h.deals.toLocaleString("en")})) :
+        t("sampled: {n} deals", {n: h.deals.toLocaleString("en")});
       var text;
       if (h.kind === "call") {
-        text = fmt(t("call {call}"), {call: h.advice}) + " — " + h.options.map(function (o) {
+        text = t("call {call}", {call: h.advice}) + " — " + h.options.map(function (o) {
           return o.bid + " " + pct0(o.p) + " (" + signed(o.ev) + ")"; }).join(", ");
         h.options.forEach(function (o) {
           var b = document.querySelector("#play-choices button[data-call='" + o.bid + "']");
           if (b) mark(b, pct0(o.p) + " · " + signed(o.ev), o.bid === h.advice);
         });
       } else if (h.kind === "card") {
-        text = fmt(t("play {card}"), {card: h.best}) + " — " + h.cards.map(function (c) {
+        text = t("play {card}", {card: h.best}) + " — " + h.cards.map(function (c) {
           return c.card + " " + pct0(c.p); }).join(", ");
         h.cards.forEach(function (c) {
           var b = document.querySelector("#play-hand .card[data-card='" + c.card + "']");
@@ -388,14 +388,14 @@
       } else {
         var names = {no: t("keep quiet")};
         (state.turn.legal || []).forEach(function (o) { names[o.suit] = o.name; });
-        text = (h.best === "no" ? t("keep quiet") : fmt(t("sing {suit}"), {suit: names[h.best]})) + " — " +
+        text = (h.best === "no" ? t("keep quiet") : t("sing {suit}", {suit: names[h.best]})) + " — " +
           h.options.map(function (o) { return names[o.suit] + " " + pct0(o.p); }).join(", ");
         h.options.forEach(function (o) {
           var b = document.querySelector("#play-choices button[data-cante='" + o.suit + "']");
           if (b) mark(b, pct0(o.p), o.suit === h.best);
         });
       }
-      out.textContent = fmt(t("Hint ({how}): {text}"), {how: how, text: text});
+      out.textContent = t("Hint ({how}): {text}", {how: how, text: text});
     });
   });
 
@@ -488,9 +488,7 @@
       d.chart["class"] + ", where the chart calls " + d.chart.call + " (" + pct0(d.chart.p) + ", " +
       signed(d.chart.ev) + ", over " + d.chart.hands.toLocaleString("en") + " hands)."));
     if (d.chart && d.chart.call !== a.advice)
-      out.appendChild(el("p", {id: "adv-why"}, fmt(t("The two differ because the chart gives the call " +
-        "best on average over the {n} hands of its cell, while the advice weighs this hand's own cards " +
-        "(and the calls and score given): for this hand, {call} does better."),
+      out.appendChild(el("p", {id: "adv-why"}, t("The two differ because the chart gives the call best on average over the {n} hands of its cell, while the advice weighs this hand's own cards (and the calls and score given): for this hand, {call} does better.",
         {n: d.chart.hands.toLocaleString("en"), call: a.advice})));
   }
   /* a field changed after an advice: the advice shown is no longer the fields' */
