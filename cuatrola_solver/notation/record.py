@@ -86,6 +86,9 @@ class HandRecord:
     #: column 4" (text form) or a field path "tricks[2][0]" (JSON).  Not part of equality.
     source: str = field(default="", compare=False, repr=False)
     places: dict[tuple, str] = field(default_factory=dict, compare=False, repr=False)
+    #: how many decisions the person at ``cuatrola serve``'s table took back in this
+    #: hand (practice); 0, and left out of both forms, for a hand played straight
+    takebacks: int = 0
 
     def at(self, *key: Any) -> str:
         """``"stdin, line 9, column 4: "``: where part ``key`` is, to begin a message
@@ -106,6 +109,8 @@ class HandRecord:
             obj["cantes"] = [k.to_dict() for k in self.cantes]
         if self.score is not None:
             obj["score"] = self.score.to_dict()
+        if self.takebacks:
+            obj["takebacks"] = self.takebacks
         return obj
 
     @property
@@ -127,7 +132,8 @@ def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
     """Read a record object (parsed JSON); errors name the field."""
     if not isinstance(obj, dict):
         raise RecordError(f"{where}: expected a JSON object with muestra and hands")
-    known = {"rules", "muestra", "hands", "auction", "tricks", "cantes", "score", "schema"}
+    known = {"rules", "muestra", "hands", "auction", "tricks", "cantes", "score", "schema",
+             "takebacks"}
     for key in obj:
         if key not in known and key not in EXTENSIONS:
             raise RecordError(f"{where}: unknown field {quote(key)} (expected "
@@ -199,9 +205,13 @@ def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
                 or not all(_is_int(v) and v >= 0 for v in s.values())):
             raise RecordError(f"{where}, field 'score': expected {{\"A\": n, \"B\": m}}")
         score = Score(s["A"], s["B"])
+    takebacks = obj.get("takebacks", 0)
+    if not _is_int(takebacks) or takebacks < 0:
+        raise RecordError(f"{where}, field 'takebacks': expected a whole number, 0 or more, "
+                          f"got {quote(takebacks)}")
     return HandRecord(rules, muestra, hands, auction, tricks, cantes, score, source=where,
                       places=_json_places(len(auction or ()), tricks, len(cantes)),
-                      rules_given=obj.get("rules") is not None)
+                      rules_given=obj.get("rules") is not None, takebacks=takebacks)
 
 
 def _json_places(calls: int, tricks: list[list[int]], cantes: int) -> dict[tuple, str]:
@@ -259,7 +269,8 @@ def write_json(rec: HandRecord, indent: int | None = None) -> str:
 # --- the text form ------------------------------------------------------------
 
 #: the tags of the text form, in the order write_text writes them
-TAGS = ("Rules", "Score", "Muestra", "Seat1", "Seat2", "Seat3", "Seat4", "Auction")
+TAGS = ("Rules", "Score", "Muestra", "Seat1", "Seat2", "Seat3", "Seat4", "Auction",
+        "Takebacks")
 REQUIRED_TAGS = ("Muestra",)
 SEAT_TAGS = ("Seat1", "Seat2", "Seat3", "Seat4")
 #: the value of a Seat tag whose hand the recorder did not see
@@ -364,6 +375,8 @@ def write_text(rec: HandRecord) -> str:
         lines.append(f'[Seat{seat} "{UNKNOWN if hand is None else format_cards(hand)}"]')
     if rec.auction is not None:
         lines.append(f'[Auction "{" ".join(rec.auction)}"]')
+    if rec.takebacks:
+        lines.append(f'[Takebacks "{rec.takebacks}"]')
     lines.append("")
     if rec.comment.strip():
         lines.append("{" + _escape_comment(rec.comment) + "}")
@@ -506,6 +519,11 @@ class _TextReader:
             elif canonical == "Auction":
                 parsed = [parse_call(call, f"(call {i} {where})")
                           for i, call in enumerate(split_tokens(value), 1)]
+            elif canonical == "Takebacks":
+                if not re.fullmatch(r"[0-9]{1,6}", value.strip()):
+                    raise RecordError(f"bad takebacks {quote(value)}: expected a whole "
+                                      f"number, 0 or more")
+                parsed = int(value)
             elif value.strip() == UNKNOWN:
                 parsed = None
             else:
@@ -647,7 +665,8 @@ class _TextReader:
             hands=[value.get(t) for t in SEAT_TAGS], auction=value.get("Auction"),
             tricks=self.tricks, cantes=self.cantes, score=value.get("Score"),
             annotations=self.annotations, comment=self.comment, source=self.where,
-            places=self.places, rules_given="Rules" in value)
+            places=self.places, rules_given="Rules" in value,
+            takebacks=value.get("Takebacks", 0))
 
 
 def read_text(text: str, where: str = "record") -> HandRecord:

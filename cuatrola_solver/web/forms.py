@@ -107,5 +107,5 @@ def read_advise_form(body: dict, rules: RuleSet) -> AdviseForm:
                             _text(body, "auction") or None, rules, score)
     except CuatrolaError as e:
         raise FormError({"hand": str(e)}) from None
-    # one worker: the answer never depends on it, and the server shares its cores
+    # the workers are the server's to give (web/pages.py): the answer never depends on them
     return AdviseForm(view, Budget(exact=exact, seed=values["seed"], workers=1))

@@ -23,7 +23,7 @@
 
   /* --- talking to the server --------------------------------------------------------- */
   function post(path, body) {
-    body = Object.assign({page: PAGE}, body || {});
+    body = Object.assign({page: PAGE, version: CuatrolaSession.version}, body || {});
     $("page-error").textContent = "";
     return fetch(path, {method: "POST", headers: {"Content-Type": "application/json"},
                         body: JSON.stringify(body)})
@@ -259,6 +259,7 @@
     var prev = state, prevFelt = prev && prev.hand === s.hand && prev.seats ? finalFelt(prev) : null;
     stopAnim();
     state = s;
+    CuatrolaSession.drawn(s);
     $("play-intro").hidden = true;
     $("play-table").hidden = false;
     drawScore(s);
@@ -347,6 +348,7 @@
     res.appendChild(an);
   }
   function played(d) {
+    if (d.state) drawPlay(d.state);       // refused on an old state: the state as it is now
     if (d.error || d.cancelled) { if (d.error) $("play-refused").textContent = d.error; return; }
     clear($("play-hint-out"));
     drawPlay(d);
@@ -361,6 +363,9 @@
     button.classList.toggle("best", best);
     button.appendChild(el("span", {"class": "num"}, text));
   }
+  $("play-takeback").addEventListener("click", function () {
+    post("/api/play/takeback").then(played);
+  });
   $("play-hint").addEventListener("click", function () {
     post("/api/play/hint").then(function (d) {
       var out = $("play-hint-out");
@@ -607,8 +612,10 @@
 
   /* --- start ------------------------------------------------------------------------- */
   drawDeck();
-  post("/api/page").then(function (d) {
+  post("/api/page", {page: CuatrolaSession.saved()}).then(function (d) {
     PAGE = d.page; RULES = d.rules;
+    CuatrolaSession.keep(PAGE);
+    if (d.game) played(d.game);
     document.title = "cuatrola (" + RULES + ")";
     listen();
     document.body.dataset.ready = "1";
