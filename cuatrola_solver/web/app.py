@@ -42,6 +42,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..advice.bidding import advise
 from ..advice.budget import Budget, random_seed
+from ..analysis.cards_svg import card_sheet
 from ..analysis.puzzles import MARGIN, MIN_LOSS, find_puzzles
 from ..analysis.report import html_puzzles, html_report
 from ..analysis.review import analyze
@@ -75,6 +76,8 @@ MAX_PUZZLE_RECORDS = 12
 #: the host names of this machine itself
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 STATIC = Path(__file__).resolve().parent / "static"
+#: the drawing of the cards the page places with <use href="/cards.svg#card-Ac">
+CARD_SHEET = card_sheet(standalone=True)
 
 
 def host_name(header: str) -> str:
@@ -168,6 +171,11 @@ async def table_of(request: Request, page: Page) -> Game:
 
 async def index(request: Request) -> Response:
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+
+async def cards(request: Request) -> Response:
+    return Response(CARD_SHEET, media_type="image/svg+xml",
+                    headers={"Cache-Control": "max-age=3600"})
 
 
 async def page_endpoint(request: Request) -> Response:
@@ -348,8 +356,9 @@ async def charts(request: Request) -> Response:
 
 
 routes = [
-    Route("/", index), Route("/api/events", events), Route("/api/records", record_list),
-    Route("/api/charts", charts), Route("/api/messages", messages_route),
+    Route("/", index), Route("/cards.svg", cards), Route("/api/events", events),
+    Route("/api/records", record_list), Route("/api/charts", charts),
+    Route("/api/messages", messages_route),
     Route("/api/page", page_endpoint, methods=["POST"]),
     Route("/api/cancel", cancel, methods=["POST"]),
     Route("/api/advise", advise_endpoint, methods=["POST"]),
