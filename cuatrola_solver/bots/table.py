@@ -132,6 +132,24 @@ class Table:
         self._turns = hand_turns(deal, self.rules, score, self.observe)
         self._advance(None, first=True)
 
+    def played(self, rec: HandRecord) -> None:
+        """Count ``rec`` as the next hand of the match, played as it was saved (a table
+        rebuilt from its finished hands without playing them again); refused unless
+        ``rec`` holds that hand's deal."""
+        if self.turn is not None:
+            raise IllegalPlayError("the hand being played is not over")
+        if self.over:
+            raise IllegalPlayError("the game is over: no hand is left to deal")
+        k = self.match.hands_played
+        (hands, muestra), _ = hand_deal(self.seed, k)
+        if rec.muestra != muestra or [sorted(h or ()) for h in rec.hands] != hands:
+            raise IllegalPlayError(f"the saved hand {k + 1} is not the deal of hand {k + 1} "
+                                   f"of this match")
+        self.k = k
+        result = replay(rec).final_result()
+        self.match.record_hand(result.winner, result.game_points)
+        self.records.append(rec)
+
     def answer(self, choice) -> str | None:
         """Give the person's ``choice`` for :attr:`turn`: None when taken (the bots then
         play on to the person's next decision or the end of the hand), else why the
