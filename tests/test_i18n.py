@@ -230,18 +230,34 @@ def test_the_language_from_the_locale_alone():
     assert r.stdout.startswith("rules: narro")
 
 
+#: scopes of their own: a name bound inside one does not shadow the function's ``_``
+SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ListComp, ast.SetComp,
+          ast.DictComp, ast.GeneratorExp)
+
+
+def _bound_here(fn: ast.AST) -> set[str]:
+    """The names a function binds in its own scope (not in comprehensions, nested
+    functions or lambdas)."""
+    names: set[str] = set()
+    todo = list(ast.iter_child_nodes(fn))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        if not isinstance(node, SCOPES):
+            todo += ast.iter_child_nodes(node)
+    return names
+
+
 def test_no_function_shadows_the_translation():
-    """A function that both calls ``_()`` and assigns ``_`` (``for _, x in ...``) fails at
+    """A function that both calls ``_()`` and binds ``_`` (``for _, x in ...``) fails at
     run time: none may."""
     bad = []
     for path in [*ROOT.glob("cli/*.py"), *ROOT.glob("cuatrola_solver/**/*.py")]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for fn in ast.walk(tree):
-            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                nodes = list(ast.walk(fn))
-                if (any(isinstance(n, ast.Name) and n.id == "_" and isinstance(n.ctx, ast.Store)
-                        for n in nodes)
-                        and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
-                                and n.func.id == "_" for n in nodes)):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and "_" in _bound_here(fn):
+                if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                       and n.func.id == "_" for n in ast.walk(fn)):
                     bad.append(f"{path.relative_to(ROOT)}:{fn.lineno}")
     assert not bad, bad

@@ -61,6 +61,7 @@ from ..hidden.chunks import iter_chunks, sample_chunk
 from ..hidden.deals import count_deals, enumerate_deals
 from ..hidden.inference import knowledge_of
 from ..hidden.knowledge import Knowledge
+from ..i18n import _
 from ..models import equity, played
 from ..models.bids import call_weights
 from ..models.preset import Models
@@ -493,9 +494,10 @@ class _Tallies:
         for key, (makes, gp, tricks) in solved.items():
             self.tallies[key].add(makes, gp, tricks, weights)
         if self.infer and self.tallies[self.keys[0]].w <= 0:
-            raise NotationError(f"no deal explains the calls {' '.join(self.before)!r} under "
-                                f"the bid model (every weight is 0): advise without "
-                                f"inference (--no-inference)")
+            raise NotationError(_("no deal explains the calls {before!r} under the bid model "
+                                  "(every weight is 0): advise without inference "
+                                  "(--no-inference)")
+                                 .format(before=' '.join(self.before)))
 
 
 def _tally_every_deal(tallies: _Tallies, k: Knowledge, options: list[Option],

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..errors import NotationError
+from ..i18n import _
 from .stats import Z95
 
 __all__ = ["Budget", "ROUND", "MIN_ROUNDS", "TOLERANCE", "SETTLED", "EXACT_SLICE",
@@ -74,12 +75,15 @@ class Budget:
         if self.samples is not None and (isinstance(self.samples, bool)
                                          or not isinstance(self.samples, int)
                                          or self.samples < 1):
-            raise NotationError(f"bad number of samples {self.samples!r}: expected at least 1")
+            raise NotationError(_("bad number of samples {samples!r}: expected at least 1")
+                                 .format(samples=self.samples))
         if self.workers is not None and (not isinstance(self.workers, int) or self.workers < 1):
-            raise NotationError(f"bad number of workers {self.workers!r}: expected at least 1")
+            raise NotationError(_("bad number of workers {workers!r}: expected at least 1")
+                                 .format(workers=self.workers))
         if not 0 <= self.tolerance < 1:
-            raise NotationError(f"bad tolerance {self.tolerance!r}: expected a number from 0 "
-                                f"(never stop early) to 1")
+            raise NotationError(_("bad tolerance {tolerance!r}: expected a number from 0 "
+                                  "(never stop early) to 1")
+                                 .format(tolerance=self.tolerance))
 
     def samples_or(self, default: int) -> int:
         """The most deals to sample: ``samples``, or the answer's ``default``."""

@@ -176,8 +176,8 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
     if view.to_play != view.seat:
         if view.cante_options():
             return _cante_hint(view, samples, budget.seed)
-        raise IllegalPlayError(f"it is seat {view.to_play}'s turn to play, not seat "
-                               f"{view.seat}'s")
+        raise IllegalPlayError(_("it is seat {to_play}'s turn to play, not seat {seat}'s")
+                                .format(to_play=view.to_play, seat=view.seat))
     budget = exact_when_few(view, budget)
     k = knowledge_of(view)
     cante, note = _cante_first(view)
@@ -301,9 +301,8 @@ def _value_cards(view: View, k: Knowledge, rounds: Iterable[np.ndarray], total: 
         if progress:
             progress(out.n, total)
         if out.infer and out.weight <= 0:
-            raise NotationError("no deal explains the calls and the play under the models "
-                                "(every weight is 0): hint without inference "
-                                "(--no-inference)")
+            raise NotationError(_("no deal explains the calls and the play under the models "
+                                  "(every weight is 0): hint without inference (--no-inference)"))
         if not budget.exact and j >= MIN_ROUNDS and _settled(out, budget.tolerance):
             break
     return out

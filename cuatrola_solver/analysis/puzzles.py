@@ -40,7 +40,7 @@ from ..game.rules import rules_spec
 from ..game.view import View
 from ..hidden.deals import count_deals
 from ..hidden.inference import knowledge_of
-from ..i18n import N_, later
+from ..i18n import N_, _, later
 from ..models.preset import Models
 from ..notation.record import HandRecord, record_from_obj
 from ..notation.replay import record_of, replay, view_of
@@ -196,12 +196,14 @@ class Puzzle:
         except CuatrolaError as e:
             raise RecordError(f"{where}: {e}") from None
         except (KeyError, TypeError, ValueError, IndexError) as e:
-            raise RecordError(f"{where}: not a puzzle ({type(e).__name__}: {e})") from None
+            raise RecordError(_("{where}: not a puzzle ({name}: {e})")
+                               .format(where=where, name=type(e).__name__, e=e)) from None
         legal = set(view.legal_cards())
         if view.to_play != seat or {c.card for c in cards} != legal or played not in legal \
                 or len(cards) < 2:
-            raise RecordError(f"{where}: the puzzle's cards are not the legal cards of "
-                              f"seat {seat} in its position")
+            raise RecordError(_("{where}: the puzzle's cards are not the legal cards of seat "
+                                "{seat} in its position")
+                               .format(where=where, seat=seat))
         return p
 
 

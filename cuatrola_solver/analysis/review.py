@@ -96,6 +96,7 @@ from ..game.play import renuncio_obligation, side_of
 from ..game.seats import Side
 from ..game.rules import rules_spec
 from ..game.view import View
+from ..i18n import _
 from ..models.preset import Models
 from ..notation.record import HandRecord
 from ..notation.replay import replay_cards, replay_deal
@@ -590,8 +591,8 @@ def _review_card(hand: HandState, trick: int, position: int, card: int, how: _Me
     except InconsistentDealError as e:
         if not how.constraints:
             raise
-        raise InconsistentDealError(f"trick {trick}, seat {seat}'s card {format_card(card)}: "
-                                    f"{e}") from None
+        raise InconsistentDealError(_("trick {trick}, seat {seat}'s card {card}: {e}")
+                                     .format(trick=trick, seat=seat, card=format_card(card), e=e)) from None
     p = {ch.card: ch.p_win for ch in h.cards}
     pp = {ch.card: ch.p_played for ch in h.cards}
     rated = pp if how.card_model is not None else p
@@ -622,7 +623,7 @@ def _review_bids(hand: HandState, table: list[dict], rows: list, how: _Method,
         try:
             answer = advise(view, Budget(how.exact, how.samples, s, workers), how.models)
         except InconsistentDealError as e:
-            raise InconsistentDealError(f"seat {seat}'s call: {e}") from None
+            raise InconsistentDealError(_("seat {seat}'s call: {e}").format(seat=seat, e=e)) from None
         mine = side_of(seat)
         dd = {}
         for r in answer.options:
@@ -690,7 +691,7 @@ def _layouts(hand: HandState, how: _Method) -> tuple[tuple[int, int] | None, ...
         try:
             out.append(layouts_of(view))
         except InconsistentDealError as e:
-            raise InconsistentDealError(f"seat {s}'s view at the deal: {e}") from None
+            raise InconsistentDealError(_("seat {s}'s view at the deal: {e}").format(s=s, e=e)) from None
     return tuple(out)
 
 

@@ -48,6 +48,7 @@ from ..game.cards import (FULL_DECK, SUIT_MASKS, Rank, card, cards_of, mask_of, 
                           rank_of, suit_of)
 from ..game.play import next_seat, side_of, trick_winner_index
 from ..game.view import View
+from ..i18n import _
 from ..models.preset import Models
 from .alphamu import Choice, choose, worlds_of
 from .openspiel_game import ACTION_QUIET, ACTION_SING, ismcts_action, openspiel
@@ -469,7 +470,8 @@ BIDDERS = ("advisor", "heuristic", "random")
 def make_player(name: str, **options) -> Policy:
     """A player by name with its options: ``make_player("pimc", samples=80)``."""
     if name not in PLAYERS:
-        raise PlayerError(f"unknown player {quote(name)}: expected one of {', '.join(PLAYERS)}")
+        raise PlayerError(_("unknown player {name}: expected one of {players}")
+                           .format(name=quote(name), players=', '.join(PLAYERS)))
     cls, known = PLAYERS[name]
     for key in options:
         if key not in known:
@@ -481,15 +483,15 @@ def make_player(name: str, **options) -> Policy:
 def parse_player(spec: str) -> Policy:
     """Read ``name[:option=value,...]``, e.g. ``pimc:samples=80,bid=heuristic``;
     ``best[:option=value,...]`` is :data:`BEST` (with those options added)."""
-    name, _, rest = spec.strip().partition(":")
+    name, _colon, rest = spec.strip().partition(":")
     name = name.strip().lower()
     if name == "best":
-        name, _, best_options = BEST.partition(":")
+        name, _colon, best_options = BEST.partition(":")
         rest = ",".join(x for x in (best_options, rest) if x.strip())
     options: dict = {}
     if name not in PLAYERS:
-        raise PlayerError(f"unknown player {quote(spec)}: expected one of "
-                            f"{', '.join(PLAYERS)} or best")
+        raise PlayerError(_("unknown player {spec}: expected one of {players} or best")
+                           .format(spec=quote(spec), players=', '.join(PLAYERS)))
     known = PLAYERS[name][1]
     for item in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, value = item.partition("=")
@@ -500,23 +502,29 @@ def parse_player(spec: str) -> Policy:
         try:
             options[key] = known[key](value.strip())
         except ValueError:
-            raise PlayerError(f"bad value {quote(value)} for {key} of player {quote(spec)}") from None
+            raise PlayerError(_("bad value {value} for {key} of player {spec}")
+                               .format(value=quote(value), key=key, spec=quote(spec))) from None
         if known[key] is int and key not in SWITCHES and not 1 <= options[key] <= 100_000:
-            raise PlayerError(f"bad value {quote(value)} for {key} of player {quote(spec)}: expected "
-                                f"1 to 100000")
+            raise PlayerError(_("bad value {value} for {key} of player {spec}: expected 1 to "
+                                "100000")
+                               .format(value=quote(value), key=key, spec=quote(spec)))
         if known[key] is float and not UCT_RANGE[0] < options[key] <= UCT_RANGE[1]:
-            raise PlayerError(f"bad value {quote(value)} for {key} of player {quote(spec)}: "
-                                f"expected a number above {UCT_RANGE[0]:g}, at most "
-                                f"{UCT_RANGE[1]:g}")
+            raise PlayerError(_("bad value {value} for {key} of player {spec}: expected a "
+                                "number above {value2:g}, at most {value3:g}")
+                               .format(value=quote(value), key=key, spec=quote(spec),
+                                   value2=UCT_RANGE[0], value3=UCT_RANGE[1]))
         if key == "odds" and options[key] not in ("dd", "played"):
-            raise PlayerError(f"bad value {quote(value)} for odds of player {quote(spec)}: expected "
-                                f"dd or played")
+            raise PlayerError(_("bad value {value} for odds of player {spec}: expected dd or "
+                                "played")
+                               .format(value=quote(value), spec=quote(spec)))
         if key in SWITCHES and options[key] not in (0, 1):
-            raise PlayerError(f"bad value {quote(value)} for {key} of player {quote(spec)}: "
-                                f"expected 0 or 1")
+            raise PlayerError(_("bad value {value} for {key} of player {spec}: expected 0 or 1")
+                               .format(value=quote(value), key=key, spec=quote(spec)))
         if key == "bid" and options[key] not in BIDDERS:
-            raise PlayerError(f"bad value {quote(value)} for bid of player {quote(spec)}: expected "
-                                f"one of {', '.join(BIDDERS)}")
+            raise PlayerError(_("bad value {value} for bid of player {spec}: expected one of "
+                                "{bidders}")
+                               .format(value=quote(value), spec=quote(spec),
+                                   bidders=', '.join(BIDDERS)))
     return make_player(name, **options)
 
 
@@ -534,8 +542,9 @@ def split_players(text: str) -> list[str]:
         if option and specs and ":" in specs[-1]:
             specs[-1] += "," + item
         elif option and specs:
-            raise PlayerError(f"bad option {quote(item)}: options follow the player's name "
-                                f"after ':', as pimc:samples=80")
+            raise PlayerError(_("bad option {item}: options follow the player's name after "
+                                "':', as pimc:samples=80")
+                               .format(item=quote(item)))
         else:
             specs.append(item)
     return specs

@@ -29,6 +29,7 @@ from ..notation.record import HandRecord
 from ..notation.replay import record_of, replay
 from ..game.rules import RuleSet, get_rules
 from ..game.view import View
+from ..i18n import _
 
 __all__ = ["play_hand", "play_match", "iter_match", "hand_turns", "Turn", "decide", "hand_deal",
            "seat_of", "singing_order", "MAX_MATCH_HANDS", "PlayerError"]
@@ -121,7 +122,9 @@ def decide(player, turn: Turn, seed: int):
     if reason is not None:
         shown = repr(format_card(choice) if turn.kind == "card" and isinstance(choice, int)
                      and 0 <= choice < 20 else choice)
-        raise PlayerError(f"player {player!r} in seat {turn.seat} {verb} {shown}: {reason}")
+        raise PlayerError(_("player {player!r} in seat {seat} {verb} {shown}: {reason}")
+                           .format(player=player, seat=turn.seat, verb=verb, shown=shown,
+                               reason=reason))
     return choice
 
 
@@ -133,7 +136,8 @@ def play_hand(deal: tuple[Sequence[Sequence[int]], int], players: Sequence,
     choice from its view and this seed).  ``observe(hand, kind, seat, choice)`` is
     called after each call, cante and card (kind ``call``, ``cante``, ``card``)."""
     if len(players) != 4:
-        raise CuatrolaError(f"a hand needs 4 players, got {len(players)}")
+        raise CuatrolaError(_("a hand needs 4 players, got {players}")
+                             .format(players=len(players)))
     turns = hand_turns(deal, rules, score, observe)
     try:
         turn = next(turns)
@@ -153,7 +157,8 @@ def hand_deal(seed: int, k: int) -> tuple[tuple, int]:
 def check_match_length(match: Match) -> None:
     """A match that has not ended after :data:`MAX_MATCH_HANDS` hands is stopped."""
     if match.hands_played >= MAX_MATCH_HANDS:
-        raise CuatrolaError(f"the match has not ended after {match.hands_played} hands")
+        raise CuatrolaError(_("the match has not ended after {hands_played} hands")
+                             .format(hands_played=match.hands_played))
 
 
 def play_match(players: Sequence, rules: RuleSet | str | None = None, seed: int = 0,
@@ -175,7 +180,8 @@ def iter_match(players: Sequence, rules: RuleSet | str | None = None, seed: int 
                observe: Observer | None = None):
     """:func:`play_match` one hand at a time: yields each hand's record as it ends."""
     if len(players) != 4:
-        raise CuatrolaError(f"a match needs 4 players, got {len(players)}")
+        raise CuatrolaError(_("a match needs 4 players, got {players}")
+                             .format(players=len(players)))
     rules = get_rules(rules)
     match = Match(rules)
     while match.winner() is None:

@@ -71,7 +71,8 @@ class Table:
                  seed: int = 0, match: bool = False, observe: Observer | None = None) -> None:
         check_seat(seat)
         if len(bots) != 3:
-            raise CuatrolaError(f"a table needs 3 bots beside the person, got {len(bots)}")
+            raise CuatrolaError(_("a table needs 3 bots beside the person, got {bots}")
+                                 .format(bots=len(bots)))
         self.bots = list(bots)
         self.first_seat = seat
         self.rules = get_rules(rules)
@@ -122,9 +123,9 @@ class Table:
     def deal(self) -> None:
         """Start the next hand and play it up to the person's first decision."""
         if self.turn is not None:
-            raise IllegalPlayError("the hand being played is not over")
+            raise IllegalPlayError(_("the hand being played is not over"))
         if self.over:
-            raise IllegalPlayError("the game is over: no hand is left to deal")
+            raise IllegalPlayError(_("the game is over: no hand is left to deal"))
         check_match_length(self.match)
         self.k = self.match.hands_played
         deal, self.hand_seed = hand_deal(self.seed, self.k)
@@ -137,14 +138,15 @@ class Table:
         rebuilt from its finished hands without playing them again); refused unless
         ``rec`` holds that hand's deal."""
         if self.turn is not None:
-            raise IllegalPlayError("the hand being played is not over")
+            raise IllegalPlayError(_("the hand being played is not over"))
         if self.over:
-            raise IllegalPlayError("the game is over: no hand is left to deal")
+            raise IllegalPlayError(_("the game is over: no hand is left to deal"))
         k = self.match.hands_played
-        (hands, muestra), _ = hand_deal(self.seed, k)
+        (hands, muestra), _turns = hand_deal(self.seed, k)
         if rec.muestra != muestra or [sorted(h or ()) for h in rec.hands] != hands:
-            raise IllegalPlayError(f"the saved hand {k + 1} is not the deal of hand {k + 1} "
-                                   f"of this match")
+            raise IllegalPlayError(_("the saved hand {value} is not the deal of hand {value} "
+                                     "of this match")
+                                    .format(value=k + 1))
         self.k = k
         result = replay(rec).final_result()
         self.match.record_hand(result.winner, result.game_points)
@@ -155,7 +157,7 @@ class Table:
         play on to the person's next decision or the end of the hand), else why the
         rules refuse it (the turn is still awaited)."""
         if self.turn is None:
-            raise IllegalPlayError("no decision is awaited: deal the next hand")
+            raise IllegalPlayError(_("no decision is awaited: deal the next hand"))
         reason = (card_refusal(self.turn.view, choice) if self.turn.kind == "card"
                   else self.turn.refusal(choice))
         if reason is not None:

@@ -37,6 +37,7 @@ from ..game.play import deal_position
 from ..game.rules import CONTRACT_VALUE, RuleSet
 from . import reference
 from ..game.jsonvalue import JSONObject
+from ..i18n import _
 from .objectives import OBJECTIVES, Value, final_value, points_based
 from .reference import Item
 
@@ -168,11 +169,12 @@ def context_params(rules: RuleSet, contract: str, declarer: Sequence[int],
     for t in rules.cante_after_tricks:
         after |= 1 << t
     if not 0 <= rules.monte <= MAX_MONTE:
-        raise RulesError(f"monte={rules.monte} is outside what the solver handles "
-                         f"(0 to {MAX_MONTE})")
+        raise RulesError(_("monte={monte} is outside what the solver handles (0 to {max_monte})")
+                          .format(monte=rules.monte, max_monte=MAX_MONTE))
     if not 0 <= rules.max_cantes_per_side < 2 ** 31:
-        raise RulesError(f"max_cantes_per_side={rules.max_cantes_per_side} is outside what "
-                         f"the solver handles (0 and up)")
+        raise RulesError(_("max_cantes_per_side={max_cantes_per_side} is outside what the "
+                           "solver handles (0 and up)")
+                          .format(max_cantes_per_side=rules.max_cantes_per_side))
     return (int(rules.beat_led_after_trump), int(rules.free_when_cannot_overtrump),
             *(int(a) for a in active),
             play.declaring_side(declarer),

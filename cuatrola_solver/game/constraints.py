@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Iterator
 
 from ..errors import NotationError, quote
+from ..i18n import _
 from .cards import SUIT_MASKS, SUIT_LETTERS, Suit, format_cards, mask_of, parse_cards, popcount
 
 __all__ = ["Constraint", "Constraints", "TRUMP"]
@@ -78,13 +79,15 @@ class Constraint:
         or ``triunfo``.  Errors quote it and say what was expected."""
         m = _ITEM.match(text)
         if not m:
-            raise NotationError(f"bad constraint {quote(text.strip())}: expected a seat, a "
-                                f"colon and what it holds, e.g. '3: void o', '2: has Ao', "
-                                f"'2: not Ao' or '4: >=2 triunfo'")
+            raise NotationError(_("bad constraint {value}: expected a seat, a colon and what "
+                                  "it holds, e.g. '3: void o', '2: has Ao', '2: not Ao' or '4: "
+                                  ">=2 triunfo'")
+                                 .format(value=quote(text.strip())))
         seat_text, body = m.group(1), m.group(2)
         if seat_text not in ("1", "2", "3", "4"):
-            raise NotationError(f"bad seat {quote(seat_text)} in the constraint "
-                                f"{quote(text.strip())}: expected 1 to 4")
+            raise NotationError(_("bad seat {seat_text} in the constraint {value}: expected 1 "
+                                  "to 4")
+                                 .format(seat_text=quote(seat_text), value=quote(text.strip())))
         seat = int(seat_text)
         words = body.split(None, 1)
         head = words[0].lower() if words else ""
@@ -95,8 +98,9 @@ class Constraint:
             return cls(seat, "void", 0, 0, suit=suit)
         if head in ("has", "not"):
             if not rest.strip():
-                raise NotationError(f"{where}: name the cards after {head!r}, e.g. "
-                                    f"'{seat}: {head} Ao'")
+                raise NotationError(_("{where}: name the cards after {head!r}, e.g. '{seat}: "
+                                      "{head} Ao'")
+                                     .format(where=where, head=head, seat=seat))
             cards = mask_of(parse_cards(rest, where))
             n = popcount(cards)
             return (cls(seat, "has", n, n, cards) if head == "has"
@@ -107,12 +111,14 @@ class Constraint:
             n = int(c.group(2))
             suit = _suit(c.group(3), where)
             if n > 5:
-                raise NotationError(f"{where}: a seat holds at most 5 cards, not {n}")
+                raise NotationError(_("{where}: a seat holds at most 5 cards, not {n}")
+                                     .format(where=where, n=n))
             lo, hi = {">=": (n, 5), "<=": (0, n), "=": (n, n)}[op]
             return cls(seat, op, lo, hi, suit=suit)
-        raise NotationError(f"bad constraint {quote(text.strip())}: expected 'void X', "
-                            f"'has CARDS', 'not CARDS' or '>=N X' (also <=N, =N) after the "
-                            f"seat, X a suit letter (o c e b) or triunfo")
+        raise NotationError(_("bad constraint {value}: expected 'void X', 'has CARDS', 'not "
+                              "CARDS' or '>=N X' (also <=N, =N) after the seat, X a suit "
+                              "letter (o c e b) or triunfo")
+                             .format(value=quote(text.strip())))
 
 
 def _suit(text: str, where: str) -> int:
@@ -121,8 +127,8 @@ def _suit(text: str, where: str) -> int:
         return TRUMP
     if word in _SUIT_WORDS:
         return int(_SUIT_WORDS[word])
-    raise NotationError(f"bad suit {quote(text.strip())} in {where}: expected o, c, e, b "
-                        f"or triunfo")
+    raise NotationError(_("bad suit {value} in {where}: expected o, c, e, b or triunfo")
+                         .format(value=quote(text.strip()), where=where))
 
 
 @dataclass(frozen=True)

@@ -247,7 +247,8 @@ def check_deal(hands: Sequence[Iterable[int] | None], muestra: int) -> tuple[int
     masks = []
     seen: dict[int, int] = {}
     if len(hands) != 4:
-        raise InconsistentDealError(f"a deal has 4 hands, got {len(hands)}")
+        raise InconsistentDealError(_("a deal has 4 hands, got {hands}")
+                                     .format(hands=len(hands)))
     for seat, given in enumerate(hands, 1):
         if given is None:
             raise _deal_error(f"seat {seat}'s hand is not given: a deal has all four hands",
@@ -265,7 +266,8 @@ def check_deal(hands: Sequence[Iterable[int] | None], muestra: int) -> tuple[int
         masks.append(mask_of(hand))
     missing = FULL_DECK & ~sum(masks)
     if missing:  # cannot happen with 20 distinct cards, kept for clarity
-        raise InconsistentDealError(f"cards missing from the deal: {format_cards(cards_of(missing))}")
+        raise InconsistentDealError(_("cards missing from the deal: {value}")
+                                     .format(value=format_cards(cards_of(missing))))
     if not masks[3] >> muestra & 1:
         raise _deal_error(
             f"the muestra {quote(format_card(muestra))} is not in seat 4's hand "
@@ -279,7 +281,8 @@ def check_hands(hands: Sequence[Iterable[int] | None], muestra: int
     checked: a full deal as :func:`check_deal` does; some hands unknown, that the known
     ones hold five cards each, none twice, and the muestra nowhere but in seat 4's."""
     if len(hands) != 4:
-        raise InconsistentDealError(f"a deal has 4 hands, got {len(hands)}")
+        raise InconsistentDealError(_("a deal has 4 hands, got {hands}")
+                                     .format(hands=len(hands)))
     if all(h is not None for h in hands):
         return check_deal(hands, muestra)
     seen: dict[int, int] = {}
@@ -409,7 +412,7 @@ class HandState:
 
     def _require_play(self) -> Position:
         if self.pos is None:
-            raise IllegalPlayError("the auction is not over: no card can be played yet")
+            raise IllegalPlayError(_("the auction is not over: no card can be played yet"))
         return self.pos
 
     @property
@@ -424,7 +427,8 @@ class HandState:
             return []
         seat = pos.to_play
         if self.known[seat - 1] is None:
-            raise IllegalPlayError(f"seat {seat}'s hand is not known: its legal cards are not")
+            raise IllegalPlayError(_("seat {seat}'s hand is not known: its legal cards are not")
+                                    .format(seat=seat))
         r = self.rules
         return cards_of(legal_mask(pos.hand(seat), pos.trick, self.trump,
                                    r.beat_led_after_trump, r.free_when_cannot_overtrump))
@@ -565,8 +569,10 @@ class HandState:
         pos = self._require_play()
         reason = self.cante_refusal(seat, suit)
         if reason is not None:
-            raise IllegalCanteError(f"seat {seat} may not sing {SUIT_NAMES[suit]} after trick "
-                                    f"{len(self.tricks)}: {reason}")
+            raise IllegalCanteError(_("seat {seat} may not sing {value} after trick {tricks}: "
+                                      "{reason}")
+                                     .format(seat=seat, value=SUIT_NAMES[suit],
+                                         tricks=len(self.tricks), reason=reason))
         self.pos = sing(pos, side_of(seat), suit)
         cante = Cante(len(self.tricks), seat, suit)
         self.cantes.append(cante)
@@ -595,7 +601,7 @@ class HandState:
         """:meth:`result` of a decided hand (raises IllegalPlayError while undecided)."""
         result = self.result()
         if result is None:
-            raise IllegalPlayError("the hand is not decided yet: it has no result")
+            raise IllegalPlayError(_("the hand is not decided yet: it has no result"))
         return result
 
     def result(self) -> Result | None:
@@ -630,41 +636,51 @@ class HandState:
             calls = ["paso"] * 4
         calls = list(calls or ())
         if len(calls) > 4 and not complete_auction:     # a view: the calls may stop early
-            raise RecordError(f"{at('auction')}the auction has {len(calls)} calls: there are "
-                              f"four at most, one per seat from seat 1")
+            raise RecordError(_("{value}the auction has {calls} calls: there are four at most, "
+                                "one per seat from seat 1")
+                               .format(value=at('auction'), calls=len(calls)))
         if complete_auction and len(calls) != 4:
-            raise RecordError(f"{at('auction')}the auction has {len(calls)} "
-                              f"call{'' if len(calls) == 1 else 's'}: expected 4 (one per "
-                              f"seat) or none (all passed)")
+            raise RecordError(_("{value}the auction has {calls} call{value2}: expected 4 (one "
+                                "per seat) or none (all passed)")
+                               .format(value=at('auction'), calls=len(calls),
+                                   value2='' if len(calls) == 1 else 's'))
         for i, call in enumerate(calls, 1):
             try:
                 self.bid(call)
             except IllegalBidError as e:
-                raise RecordError(f"{at('call', i)}auction, call {i} ({quote(call)}): {e}") \
+                raise RecordError(_("{value}auction, call {i} ({call}): {e}")
+                                   .format(value=at('call', i), i=i, call=quote(call), e=e)) \
                     from None
         if self.pos is None and (tricks or cantes):
-            raise RecordError(f"{at()}{'cards are played' if tricks else 'a cante is recorded'}, "
-                              f"but the auction has only {len(calls)} "
-                              f"call{'' if len(calls) == 1 else 's'} of 4")
+            raise RecordError(_("{value}{value2}, but the auction has only {calls} "
+                                "call{value3} of 4")
+                               .format(value=at(),
+                                   value2='cards are played' if tricks else 'a cante is recorded',
+                                   calls=len(calls), value3='' if len(calls) == 1 else 's'))
         # cantes in the order of their tricks; i: the cante's place in the record
         order = sorted(enumerate(cantes), key=lambda ik: ik[1].after_trick)
         for i, k in order:
             if not 1 <= k.after_trick <= 4:
-                raise RecordError(f"{at('cante', i)}cante of seat {k.seat} after trick "
-                                  f"{k.after_trick}: cantes are declared after tricks 1 to 4")
+                raise RecordError(_("{value}cante of seat {seat} after trick {after_trick}: "
+                                    "cantes are declared after tricks 1 to 4")
+                                   .format(value=at('cante', i), seat=k.seat,
+                                       after_trick=k.after_trick))
         for t, trick in enumerate(tricks, 1):
             seats = sum(self.active)
             if len(trick) > seats and not self.is_over():
                 nxt = (f"; card {seats + 1} ({quote(format_card(trick[seats]))}) belongs to "
                        f"the next trick, which begins with its number ('{t + 1}.')"
                        if t < 5 else "")
-                raise RecordError(f"{at('card', t, seats + 1)}trick {t} has {len(trick)} cards: "
-                                  f"expected {seats}, one per seat in play{nxt}")
+                raise RecordError(_("{value}trick {t} has {trick} cards: expected {seats}, one "
+                                    "per seat in play{nxt}")
+                                   .format(value=at('card', t, seats + 1), t=t, trick=len(trick),
+                                       seats=seats, nxt=nxt))
             if t < len(tricks) and len(trick) < seats:
-                raise RecordError(f"{at('trick', t)}trick {t} has {len(trick)} "
-                                  f"card{'' if len(trick) == 1 else 's'}: expected {seats}, "
-                                  f"one per seat in play (only the last trick of a record "
-                                  f"may be incomplete)")
+                raise RecordError(_("{value}trick {t} has {trick} card{value2}: expected "
+                                    "{seats}, one per seat in play (only the last trick of a "
+                                    "record may be incomplete)")
+                                   .format(value=at('trick', t), t=t, trick=len(trick),
+                                       value2='' if len(trick) == 1 else 's', seats=seats))
             for j, c in enumerate(trick, 1):
                 try:
                     self.play(c)
@@ -683,9 +699,11 @@ class HandState:
         if late:
             i, k = late[0]
             done = len(self.tricks)
-            raise RecordError(f"{at('cante', i)}cante of seat {k.seat} after trick "
-                              f"{k.after_trick}, but the record has only {done} complete "
-                              f"trick{'' if done == 1 else 's'}")
+            raise RecordError(_("{value}cante of seat {seat} after trick {after_trick}, but "
+                                "the record has only {done} complete trick{value2}")
+                               .format(value=at('cante', i), seat=k.seat,
+                                   after_trick=k.after_trick, done=done,
+                                   value2='' if done == 1 else 's'))
         return self
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..errors import RulesError, quote
+from ..i18n import _
 
 #: contracts in order of strength (docs/rules.md section 3)
 CONTRACTS = ("paso", "solo", "contrasolo", "cuatrola", "quintola")
@@ -131,22 +132,23 @@ class Parameter:
                                       if self.name == "cantes_in" else
                                       (int, (1, 2, 3, 4), "trick numbers 1 to 4"))
             if not isinstance(value, tuple):
-                raise RulesError(f"bad value {quote(value)} for {self.name}: expected a list "
-                                 f"of {what}")
+                raise RulesError(_("bad value {value} for {name}: expected a list of {what}")
+                                  .format(value=quote(value), name=self.name, what=what))
             for item in value:
                 if type(item) is not element or item not in allowed:
-                    raise RulesError(f"bad value {quote(item)} for {self.name}: expected "
-                                     f"{what}")
+                    raise RulesError(_("bad value {item} for {name}: expected {what}")
+                                      .format(item=quote(item), name=self.name, what=what))
         elif kind is bool:
             if not isinstance(value, bool):
-                raise RulesError(f"bad value {quote(value)} for {self.name}: expected true "
-                                 f"or false")
+                raise RulesError(_("bad value {value} for {name}: expected true or false")
+                                  .format(value=quote(value), name=self.name))
         elif kind is int:
             lo, hi = self.range()
             if not (isinstance(value, int) and not isinstance(value, bool)
                     and lo <= value <= hi):
-                raise RulesError(f"bad value {quote(value)} for {self.name}: expected a "
-                                 f"whole number from {lo} to {hi}")
+                raise RulesError(_("bad value {value} for {name}: expected a whole number from "
+                                   "{lo} to {hi}")
+                                  .format(value=quote(value), name=self.name, lo=lo, hi=hi))
         elif not isinstance(value, str):
             raise RulesError(f"bad value {quote(value)} for {self.name}: expected a word"
                              + (", one of " + ", ".join(map(repr, self.choices))
@@ -171,20 +173,22 @@ class Parameter:
                     return True
                 if low in ("false", "no", "0", "off"):
                     return False
-                raise RulesError(f"bad value {quote(value)} for {self.name}: expected true "
-                                 f"or false")
+                raise RulesError(_("bad value {value} for {name}: expected true or false")
+                                  .format(value=quote(value), name=self.name))
             if isinstance(default, int):
                 if not re.fullmatch(r"[+-]?[0-9]{1,9}", text):
                     lo, hi = self.range()
-                    raise RulesError(f"bad value {quote(value)} for {self.name}: expected a "
-                                     f"whole number from {lo} to {hi}")
+                    raise RulesError(_("bad value {value} for {name}: expected a whole number "
+                                       "from {lo} to {hi}")
+                                      .format(value=quote(value), name=self.name, lo=lo, hi=hi))
                 return int(text)
             if isinstance(default, tuple):
                 items = [t for t in text.replace(",", " ").split() if t]
                 if isinstance(default[0], int):
                     if not all(re.fullmatch("[0-9]{1,9}", t) for t in items):
-                        raise RulesError(f"bad value {quote(value)} for {self.name}: expected "
-                                         f"trick numbers such as '1,2,3'")
+                        raise RulesError(_("bad value {value} for {name}: expected trick "
+                                           "numbers such as '1,2,3'")
+                                          .format(value=quote(value), name=self.name))
                     return tuple(int(t) for t in items)
                 return tuple(items)
             return text
@@ -344,8 +348,8 @@ def get_rules(spec: str | Mapping[str, Any] | RuleSet | None = None) -> RuleSet:
     if isinstance(spec, str):
         parts = [p.strip() for p in spec.lower().split(",") if p.strip()]
         if not parts:
-            raise RulesError(f"bad rules {quote(spec)}: expected a preset name "
-                             f"({', '.join(PRESETS)})")
+            raise RulesError(_("bad rules {spec}: expected a preset name ({presets})")
+                              .format(spec=quote(spec), presets=', '.join(PRESETS)))
         name, overrides = parts[0], {}
         last = None
         for part in parts[1:]:
@@ -355,21 +359,23 @@ def get_rules(spec: str | Mapping[str, Any] | RuleSet | None = None) -> RuleSet:
                         getattr(RuleSet(), last), tuple):
                     overrides[last] += "," + part
                     continue
-                raise RulesError(f"bad rule override {quote(part)} in {quote(spec)}: expected "
-                                 f"NAME=VALUE")
+                raise RulesError(_("bad rule override {part} in {spec}: expected NAME=VALUE")
+                                  .format(part=quote(part), spec=quote(spec)))
             last = key.strip()
             overrides[last] = value.strip()
         spec = {"preset": name, **overrides}
     if not isinstance(spec, Mapping):
-        raise RulesError(f"bad rules {quote(spec)}: expected a preset name or an object")
+        raise RulesError(_("bad rules {spec}: expected a preset name or an object")
+                          .format(spec=quote(spec)))
     spec = dict(spec)
     name = spec.pop("preset", DEFAULT_PRESET)
     if isinstance(name, str):
         name = name.strip().lower()
     if not isinstance(name, str) or name not in PRESETS:
-        raise RulesError(f"unknown preset {quote(name)}: expected one of {', '.join(PRESETS)}")
+        raise RulesError(_("unknown preset {name}: expected one of {presets}")
+                          .format(name=quote(name), presets=', '.join(PRESETS)))
     if "name" in spec:
-        raise RulesError("bad rule parameter 'name': use 'preset' to choose the preset")
+        raise RulesError(_("bad rule parameter 'name': use 'preset' to choose the preset"))
     return PRESETS[name].override(**spec) if spec else PRESETS[name]
 
 

@@ -24,6 +24,7 @@ from dataclasses import replace
 from ..errors import InconsistentDealError
 from ..game.cards import cards_of, format_cards, popcount
 from ..game.constraints import Constraint, Constraints
+from ..i18n import _
 from .deals import count_deals
 from .knowledge import Knowledge
 
@@ -59,16 +60,18 @@ def _apply(k: Knowledge, c: Constraint, dealt: bool, base: Knowledge,
     s = c.seat
     i = s - 1
     if s == k.seat:
-        raise InconsistentDealError(f"the constraint '{c}' is about seat {s}, whose cards "
-                                    f"you hold: constraints are about the other seats")
+        raise InconsistentDealError(_("the constraint '{c}' is about seat {s}, whose cards you "
+                                      "hold: constraints are about the other seats")
+                                     .format(c=c, s=s))
     cards = c.mask(k.trump)
     lo, hi = c.lo, c.hi                       # of the cards of the set held now
     if dealt:
         own = cards & k.played[i]
         lo, hi = lo - popcount(own), hi - popcount(own)
         if hi < 0:
-            raise InconsistentDealError(f"the constraint '{c}' (on the hands as dealt) does "
-                                        f"not hold: seat {s} has played {_cards(own)}")
+            raise InconsistentDealError(_("the constraint '{c}' (on the hands as dealt) does "
+                                          "not hold: seat {s} has played {own}")
+                                         .format(c=c, s=s, own=_cards(own)))
     played = 0
     for m in k.played:
         played |= m

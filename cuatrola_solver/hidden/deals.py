@@ -30,6 +30,7 @@ import numpy.typing as npt
 
 from ..errors import InconsistentDealError, NotationError
 from ..game.cards import FULL_DECK, NUM_CARDS, cards_of, popcount
+from ..i18n import _
 from .knowledge import Knowledge
 
 
@@ -115,14 +116,15 @@ def _counting_table(k: Knowledge) -> _CountingTable:
     counted = dims_c or ()
     shape = tuple(c + 2 for c in caps) + tuple(popcount(m) + 1 for _, m, _, _ in counted)
     if (n + 1) * math.prod(shape) > MAX_TABLE_CELLS:
-        raise NotationError(f"too many count constraints at once ({len(counted)}): give "
-                            f"at most three")
+        raise NotationError(_("too many count constraints at once ({counted}): give at most "
+                              "three")
+                             .format(counted=len(counted)))
     counts = np.zeros((n + 1,) + shape, dtype=np.int64)
     if sum(caps) == n and dims_c is not None:
         base = np.zeros(shape[3:], dtype=np.int64)
         accept = [np.arange(popcount(m) + 1) for _, m, _, _ in counted]
         ok = np.ones(shape[3:], dtype=bool)
-        for d, (_, _, lo, hi) in enumerate(counted):
+        for d, (_j, _m, lo, hi) in enumerate(counted):
             ax = [1] * len(counted)
             ax[d] = -1
             ok &= ((accept[d] >= lo) & (accept[d] <= hi)).reshape(ax)
@@ -136,7 +138,7 @@ def _counting_table(k: Knowledge) -> _CountingTable:
                 dst = [slice(1, None)] * 3
                 src = [slice(1, None)] * 3
                 dst[j], src[j] = slice(2, None), slice(1, -1)
-                for jj, m, _, _ in counted:
+                for jj, m, _lo, _hi in counted:
                     hit = jj == j and m >> cards[i] & 1
                     dst.append(slice(0, -1) if hit else slice(None))
                     src.append(slice(1, None) if hit else slice(None))
@@ -292,7 +294,7 @@ def sample_deals(k: Knowledge, n: int, rng: np.random.Generator) -> np.ndarray:
     ``k`` (with replacement), as an ``(n, 4)`` array of ``uint32`` masks."""
     total = count_deals(k)
     if total == 0:
-        raise InconsistentDealError("no deal is consistent with this seat's knowledge")
+        raise InconsistentDealError(_("no deal is consistent with this seat's knowledge"))
     return unrank_deals(k, rng.integers(0, total, size=n, dtype=np.int64))
 
 

@@ -44,6 +44,7 @@ from ..game.cards import cards_of, format_card, format_cards, mask_of, popcount
 from ..game.play import cante_mask, play_forbidden
 from ..game.hand import Play
 from ..game.view import View
+from ..i18n import _
 from .constrain import constrain
 from .knowledge import Knowledge
 
@@ -81,8 +82,10 @@ def knowledge_of(view: View, renuncios: Iterable[tuple[int, int]] | None = None)
         later = mask_of(q.card for q in plays[i + 1:] if q.seat == p.seat)
         if later & f:
             raise InconsistentDealError(
-                f"trick {p.trick}: seat {p.seat} played {format_card(p.card)}, which would be "
-                f"a renuncio since it still held {format_cards(cards_of(later & f))}")
+                _("trick {trick}: seat {seat} played {card}, which would be a renuncio since "
+                  "it still held {value}")
+                 .format(trick=p.trick, seat=p.seat, card=format_card(p.card),
+                     value=format_cards(cards_of(later & f))))
         forbidden[p.seat - 1] |= f
     active = tuple(view.active) if view.auction_over else (True,) * 4
     known = [0, 0, 0, 0]
@@ -103,26 +106,28 @@ def knowledge_of(view: View, renuncios: Iterable[tuple[int, int]] | None = None)
         before = mask_of(p.card for p in plays if p.trick <= k.after_trick)
         if need & before or need & ~played[k.seat - 1] & (played[0] | played[1] | played[2]
                                                            | played[3]):
-            raise InconsistentDealError(f"seat {k.seat} sang {format_cards(cards_of(need))} "
-                                        f"after trick {k.after_trick} without holding them")
+            raise InconsistentDealError(_("seat {seat} sang {value} after trick {after_trick} "
+                                          "without holding them")
+                                         .format(seat=k.seat, value=format_cards(cards_of(need)),
+                                             after_trick=k.after_trick))
         known[k.seat - 1] |= need & ~played[k.seat - 1]
     for s in range(4):
         if known[s] & forbidden[s]:
             raise InconsistentDealError(
-                f"seat {s + 1} is known to hold {format_cards(cards_of(known[s] & forbidden[s]))}, "
-                f"which its plays show it cannot hold")
+                _("seat {value} is known to hold {value2}, which its plays show it cannot hold")
+                 .format(value=s + 1, value2=format_cards(cards_of(known[s] & forbidden[s]))))
     others = [known[s] for s in range(4) if s != seat - 1]
     if known[seat - 1] & (others[0] | others[1] | others[2]):
-        raise InconsistentDealError("the observer's cards are known to be elsewhere")
+        raise InconsistentDealError(_("the observer's cards are known to be elsewhere"))
     hidden = tuple(0 if s == seat - 1 else 5 - popcount(played[s]) - popcount(known[s])
                    for s in range(4))
     if min(hidden) < 0:
-        raise InconsistentDealError("a seat is known to hold more cards than it has")
+        raise InconsistentDealError(_("a seat is known to hold more cards than it has"))
     for mate, need in not_both:
         if need & ~known[mate - 1] == 0:
-            raise InconsistentDealError(f"seat {mate} is known to hold "
-                                        f"{format_cards(cards_of(need))}, which the cantes "
-                                        f"show it did not hold")
+            raise InconsistentDealError(_("seat {mate} is known to hold {value}, which the "
+                                          "cantes show it did not hold")
+                                         .format(mate=mate, value=format_cards(cards_of(need))))
     knowledge = Knowledge(seat, view.muestra, trump, rules, active, tuple(known), hidden,
                           tuple(forbidden), tuple(played), tuple(plays), skip, tuple(not_both))
     return constrain(knowledge, view.constraints) if view.constraints else knowledge
@@ -142,8 +147,10 @@ def _no_forty(mate: int, after: int, need: int, plays: list[Play], played: list[
         return                       # one of the cards was not in its hand then
     rest = need & ~played[mate - 1]
     if not rest:
-        raise InconsistentDealError(f"seat {mate} played {format_cards(cards_of(need))} after "
-                                    f"trick {after}, so its side had the 40 and sang a 20")
+        raise InconsistentDealError(_("seat {mate} played {value} after trick {after}, so its "
+                                      "side had the 40 and sang a 20")
+                                     .format(mate=mate, value=format_cards(cards_of(need)),
+                                         after=after))
     if rest != need:
         forbidden[mate - 1] |= rest
     elif (mate, need) not in not_both:

@@ -42,7 +42,7 @@ from ..game.cards import SUIT_MASKS, CardMask, popcount
 from ..game.jsonvalue import JSONObject, ParsedJSON
 from ..game.match import Score
 from ..game.rules import RuleSet
-from ..i18n import later
+from ..i18n import _, later
 from .store import corrupt, data_path, read
 
 __all__ = ["HandClass", "Cell", "CallStats", "Chart", "ChartSet", "hand_class",
@@ -251,8 +251,8 @@ class Chart:
         for cell in self.cells.values():
             if cell.holds(key):
                 return cell
-        raise ModelError(f"the chart of seat {self.seat} has no cell for "
-                         f"{describe_key(tuple((v,) for v in key))} (a corrupt chart)")
+        raise ModelError(_("the chart of seat {seat} has no cell for {value} (a corrupt chart)")
+                          .format(seat=self.seat, value=describe_key(tuple((v,) for v in key))))
 
     def matches(self, seat: int, auction: Sequence[str], score: Sequence[int] | None) -> bool:
         return (self.seat == seat and tuple(auction) == self.auction

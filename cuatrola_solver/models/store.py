@@ -25,6 +25,7 @@ from typing import Any
 from ..errors import ModelError
 from ..game.jsonvalue import ParsedJSON
 from ..game.rules import RuleSet
+from ..i18n import _
 
 __all__ = ["Kind", "KINDS", "data_path", "read", "corrupt"]
 
@@ -83,19 +84,23 @@ def read(kind: str, rules: RuleSet,
     try:
         obj = json.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ModelError(f"{k.what} {str(p)!r} not found "
-                         f"({k.remedy.format(preset=rules.name)})") from None
+        raise ModelError(_("{what} {p!r} not found ({value})")
+                          .format(what=k.what, p=str(p),
+                              value=k.remedy.format(preset=rules.name))) from None
     except (OSError, ValueError, RecursionError) as e:
-        raise ModelError(f"{k.what} {str(p)!r} cannot be read: {e}") from None
+        raise ModelError(_("{what} {p!r} cannot be read: {e}")
+                          .format(what=k.what, p=str(p), e=e)) from None
     if not isinstance(obj, dict) or obj.get(k.version_field) != k.version:
-        raise ModelError(f"{k.what} {str(p)!r} is of another version (expected "
-                         f"{k.version}); {k.remedy.format(preset=rules.name)}")
+        raise ModelError(_("{what} {p!r} is of another version (expected {version}); {value}")
+                          .format(what=k.what, p=str(p), version=k.version,
+                              value=k.remedy.format(preset=rules.name)))
     if _preset_of(obj.get("rules")) != rules.name:
-        raise ModelError(f"{k.what} {str(p)!r} is for rules {obj.get('rules')!r}, not "
-                         f"{rules.name}")
+        raise ModelError(_("{what} {p!r} is for rules {value!r}, not {name}")
+                          .format(what=k.what, p=str(p), value=obj.get('rules'), name=rules.name))
     return obj, p
 
 
 def corrupt(kind: str, path: Path, why: str) -> ModelError:
     """The error of a file of ``kind`` whose fields are not what they should be."""
-    return ModelError(f"{KINDS[kind].what} {str(path)!r} is corrupt: {why}")
+    return ModelError(_("{what} {path!r} is corrupt: {why}")
+                       .format(what=KINDS[kind].what, path=str(path), why=why))

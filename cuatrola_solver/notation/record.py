@@ -47,6 +47,7 @@ from ..game.cards import (Suit, format_card, format_cards, parse_card, parse_car
 from ..errors import CuatrolaError, RecordError, quote
 from ..game.match import Score, parse_score
 from ..game.rules import DEFAULT_PRESET, RuleSet, get_rules, rules_spec
+from ..i18n import _
 
 SCHEMA = 1
 #: the longest player's name a record keeps (Player tags, JSON ``players``)
@@ -143,37 +144,47 @@ def _where(path: str, key: str) -> str:
 def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
     """Read a record object (parsed JSON); errors name the field."""
     if not isinstance(obj, dict):
-        raise RecordError(f"{where}: expected a JSON object with muestra and hands")
+        raise RecordError(_("{where}: expected a JSON object with muestra and hands")
+                           .format(where=where))
     known = {"rules", "muestra", "hands", "auction", "tricks", "cantes", "score", "schema",
              "players", "takebacks"}
     for key in obj:
         if key not in known and key not in EXTENSIONS:
-            raise RecordError(f"{where}: unknown field {quote(key)} (expected "
-                              f"{', '.join(sorted(known))}, or the extension "
-                              f"{', '.join(EXTENSIONS)})")
+            raise RecordError(_("{where}: unknown field {key} (expected {value}, or the "
+                                "extension {extensions})")
+                               .format(where=where, key=quote(key),
+                                   value=', '.join(sorted(known)),
+                                   extensions=', '.join(EXTENSIONS)))
     schema = obj.get("schema", SCHEMA)
     if not _is_int(schema) or schema != SCHEMA:
-        raise RecordError(f"{where}, field 'schema': this reader knows schema {SCHEMA}, got {quote(schema)}")
+        raise RecordError(_("{where}, field 'schema': this reader knows schema {schema}, got "
+                            "{schema2}")
+                           .format(where=where, schema=SCHEMA, schema2=quote(schema)))
     try:
         rules = get_rules(obj.get("rules"))
     except CuatrolaError as e:
-        raise RecordError(f"{where}, field 'rules': {e}") from None
+        raise RecordError(_("{where}, field 'rules': {e}").format(where=where, e=e)) from None
     if "muestra" not in obj or "hands" not in obj:
-        raise RecordError(f"{where}: the fields 'muestra' and 'hands' are required")
+        raise RecordError(_("{where}: the fields 'muestra' and 'hands' are required")
+                           .format(where=where))
     muestra = _card(obj["muestra"], f"{where}, field 'muestra'")
     hands_obj = obj["hands"]
     if not isinstance(hands_obj, list) or len(hands_obj) != 4:
-        raise RecordError(f"{where}, field 'hands': expected a list of 4 hands (seats 1 to 4)")
+        raise RecordError(_("{where}, field 'hands': expected a list of 4 hands (seats 1 to 4)")
+                           .format(where=where))
     hands = [None if h is None else _cards(h, f"{where}, hands[{i}] (seat {i + 1})")
              for i, h in enumerate(hands_obj)]
     auction = None
     if obj.get("auction") is not None:
         if not isinstance(obj["auction"], list):
-            raise RecordError(f"{where}, field 'auction': expected a list of calls")
+            raise RecordError(_("{where}, field 'auction': expected a list of calls")
+                               .format(where=where))
         auction = []
         for i, call in enumerate(obj["auction"]):
             if not isinstance(call, str):
-                raise RecordError(f"{where}, auction[{i}]: expected a call such as 'paso', got {quote(call)}")
+                raise RecordError(_("{where}, auction[{i}]: expected a call such as 'paso', "
+                                    "got {call}")
+                                   .format(where=where, i=i, call=quote(call)))
             try:
                 auction.append(parse_call(call, f"in {where}, auction[{i}]"))
             except CuatrolaError as e:
@@ -182,26 +193,32 @@ def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
     if tricks_obj is None:
         tricks_obj = []
     if not isinstance(tricks_obj, list):
-        raise RecordError(f"{where}, field 'tricks': expected a list of tricks")
+        raise RecordError(_("{where}, field 'tricks': expected a list of tricks")
+                           .format(where=where))
     tricks = []
     for t, trick in enumerate(tricks_obj, 1):
         if not isinstance(trick, list):
-            raise RecordError(f"{where}, tricks[{t - 1}] (trick {t}): expected a list of cards")
+            raise RecordError(_("{where}, tricks[{value}] (trick {t}): expected a list of cards")
+                               .format(where=where, value=t - 1, t=t))
         tricks.append([_card(c, f"{where}, trick {t}, card {j}") for j, c in enumerate(trick, 1)])
     cantes_obj = obj.get("cantes")
     if cantes_obj is None:
         cantes_obj = []
     if not isinstance(cantes_obj, list):
-        raise RecordError(f"{where}, field 'cantes': expected a list of cantes")
+        raise RecordError(_("{where}, field 'cantes': expected a list of cantes")
+                           .format(where=where))
     cantes = []
     for i, k in enumerate(cantes_obj):
         place = f"{where}, cantes[{i}]"
         if not isinstance(k, dict) or set(k) != {"after_trick", "seat", "suit"}:
-            raise RecordError(f"{place}: expected {{\"after_trick\": T, \"seat\": S, \"suit\": \"o\"}}")
+            raise RecordError(_("{place}: expected {{\"after_trick\": T, \"seat\": S, "
+                                "\"suit\": \"o\"}}")
+                               .format(place=place))
         if (not _is_int(k["after_trick"]) or k["after_trick"] < 0 or not _is_int(k["seat"])
                 or not 1 <= k["seat"] <= 4):
-            raise RecordError(f"{place}: after_trick and seat must be numbers, after_trick "
-                              f"0 or more, seat 1 to 4")
+            raise RecordError(_("{place}: after_trick and seat must be numbers, after_trick 0 "
+                                "or more, seat 1 to 4")
+                               .format(place=place))
         try:
             suit = parse_suit(str(k["suit"]), f"in {place}")
         except CuatrolaError as e:
@@ -212,13 +229,15 @@ def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
         s = obj["score"]
         if (not isinstance(s, dict) or set(s) != {"A", "B"}
                 or not all(_is_int(v) and v >= 0 for v in s.values())):
-            raise RecordError(f"{where}, field 'score': expected {{\"A\": n, \"B\": m}}")
+            raise RecordError(_("{where}, field 'score': expected {{\"A\": n, \"B\": m}}")
+                               .format(where=where))
         score = Score(s["A"], s["B"])
     players = _players_obj(obj.get("players"), where)
     takebacks = obj.get("takebacks", 0)
     if not _is_int(takebacks) or takebacks < 0:
-        raise RecordError(f"{where}, field 'takebacks': expected a whole number, 0 or more, "
-                          f"got {quote(takebacks)}")
+        raise RecordError(_("{where}, field 'takebacks': expected a whole number, 0 or more, "
+                            "got {takebacks}")
+                           .format(where=where, takebacks=quote(takebacks)))
     return HandRecord(rules, muestra, hands, auction, tricks, cantes, score, players=players,
                       source=where,
                       places=_json_places(len(auction or ()), tricks, len(cantes)),
@@ -230,13 +249,15 @@ def _players_obj(value: Any, where: str) -> tuple[str | None, ...]:
     if value is None:
         return NO_PLAYERS
     if not isinstance(value, list) or len(value) != 4:
-        raise RecordError(f"{where}, field 'players': expected a list of 4 names or nulls "
-                          f"(seats 1 to 4)")
+        raise RecordError(_("{where}, field 'players': expected a list of 4 names or nulls "
+                            "(seats 1 to 4)")
+                           .format(where=where))
     names = []
     for i, name in enumerate(value):
         if name is not None and not isinstance(name, str):
-            raise RecordError(f"{where}, players[{i}] (seat {i + 1}): expected a name or "
-                              f"null, got {quote(name)}")
+            raise RecordError(_("{where}, players[{i}] (seat {value}): expected a name or "
+                                "null, got {name}")
+                               .format(where=where, i=i, value=i + 1, name=quote(name)))
         names.append(None if name is None else player_name(name, f"{where}, players[{i}]"))
     return tuple(names)
 
@@ -248,8 +269,10 @@ def player_name(text: str, where: str) -> str | None:
     if not name:
         return None
     if len(name) > MAX_PLAYER_NAME or not name.isprintable():
-        raise RecordError(f"{where}: bad player's name {quote(name[:MAX_PLAYER_NAME])}: "
-                          f"expected printable text on one line, at most {MAX_PLAYER_NAME} characters")
+        raise RecordError(_("{where}: bad player's name {value}: expected printable text on "
+                            "one line, at most {max_player_name} characters")
+                           .format(where=where, value=quote(name[:MAX_PLAYER_NAME]),
+                               max_player_name=MAX_PLAYER_NAME))
     return name
 
 
@@ -273,7 +296,8 @@ def _is_int(value: Any) -> bool:
 
 def _card(value: Any, where: str) -> int:
     if not isinstance(value, str):
-        raise RecordError(f"{where}: expected a card such as '3o', got {quote(value)}")
+        raise RecordError(_("{where}: expected a card such as '3o', got {value}")
+                           .format(where=where, value=quote(value)))
     try:
         return parse_card(value, f"({where})")
     except CuatrolaError as e:
@@ -284,7 +308,8 @@ def _cards(value: Any, where: str) -> list[int]:
     if isinstance(value, list):
         value = " ".join(map(str, value))
     if not isinstance(value, str):
-        raise RecordError(f"{where}: expected cards such as 'Ao 3c Rb Ce Sb', got {quote(value)}")
+        raise RecordError(_("{where}: expected cards such as 'Ao 3c Rb Ce Sb', got {value}")
+                           .format(where=where, value=quote(value)))
     try:
         return parse_cards(value, where)
     except CuatrolaError as e:
@@ -295,9 +320,10 @@ def read_json(text: str, where: str = "record") -> HandRecord:
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as e:
-        raise RecordError(f"{where}: not valid JSON at line {e.lineno}, column {e.colno}: {e.msg}") from None
+        raise RecordError(_("{where}: not valid JSON at line {lineno}, column {colno}: {msg}")
+                           .format(where=where, lineno=e.lineno, colno=e.colno, msg=e.msg)) from None
     except (ValueError, RecursionError) as e:  # a number too long for int(), nesting too deep
-        raise RecordError(f"{where}: cannot read this JSON: {e}") from None
+        raise RecordError(_("{where}: cannot read this JSON: {e}").format(where=where, e=e)) from None
     return record_from_obj(obj, where)
 
 
@@ -348,7 +374,9 @@ def format_rules(spec: RuleSet | str | Mapping[str, Any]) -> str:
         else:
             text = str(value)
         if any(ch in text for ch in ',="\\\n'):
-            raise RecordError(f"rule parameter {key}={quote(value)} cannot be written in the text form")
+            raise RecordError(_("rule parameter {key}={value} cannot be written in the text "
+                                "form")
+                               .format(key=key, value=quote(value)))
         parts.append(f"{key}={text}")
     return ",".join(parts)
 
@@ -382,16 +410,20 @@ def _check_annotations(rec: HandRecord) -> None:
     for key, note in rec.annotations.items():
         if (not isinstance(key, tuple) or len(key) != 2 or not all(_is_int(x) for x in key)
                 or not 1 <= key[0] <= len(rec.tricks) or not 1 <= key[1] <= len(rec.tricks[key[0] - 1])):
-            raise RecordError(f"annotation {quote(key)}: no such card in the record "
-                              f"(keys are (trick, card position), both from 1)")
+            raise RecordError(_("annotation {key}: no such card in the record (keys are "
+                                "(trick, card position), both from 1)")
+                               .format(key=quote(key)))
         if not isinstance(note, dict) or not set(note) <= {"symbol", "comment"}:
-            raise RecordError(f"annotation {quote(key)}: expected a dict with 'symbol' and/or 'comment'")
+            raise RecordError(_("annotation {key}: expected a dict with 'symbol' and/or "
+                                "'comment'")
+                               .format(key=quote(key)))
         symbol = note.get("symbol")
         if symbol is not None and symbol not in SYMBOLS:
             raise RecordError(f"annotation {quote(key)}: bad symbol {quote(symbol)}: expected one of "
                               + " ".join(SYMBOLS))
         if not isinstance(note.get("comment", ""), str):
-            raise RecordError(f"annotation {quote(key)}: the comment must be text")
+            raise RecordError(_("annotation {key}: the comment must be text")
+                               .format(key=quote(key)))
 
 
 def _trick_line(rec: HandRecord, t: int) -> str:
@@ -566,8 +598,9 @@ class _TextReader:
                 parsed = player_name(value, f"tag [{canonical}]")
             elif canonical == "Takebacks":
                 if not re.fullmatch(r"[0-9]{1,6}", value.strip()):
-                    raise RecordError(f"bad takebacks {quote(value)}: expected a whole "
-                                      f"number, 0 or more")
+                    raise RecordError(_("bad takebacks {value}: expected a whole number, 0 or "
+                                        "more")
+                                       .format(value=quote(value)))
                 parsed = int(value)
             elif value.strip() == UNKNOWN:
                 parsed = None
@@ -743,4 +776,5 @@ def write_record(rec: HandRecord, form: str = "text", *, indent: int | None = No
         return write_text(rec)
     if form == "json":
         return write_json(rec, indent)
-    raise RecordError(f"unknown record form {quote(form)}: expected one of {', '.join(FORMS)}")
+    raise RecordError(_("unknown record form {form}: expected one of {forms}")
+                       .format(form=quote(form), forms=', '.join(FORMS)))

@@ -26,6 +26,7 @@ from ..game.match import Score, check_score
 from ..game.rules import RuleSet, get_rules
 from ..game.seats import check_seat
 from ..game.view import View
+from ..i18n import _
 from .record import HandRecord, read_play
 
 __all__ = ["replay", "replay_deal", "replay_cards", "view_of", "read_view", "record_of"]
@@ -43,7 +44,8 @@ def replay(rec: HandRecord) -> HandState:
     try:
         hand = HandState(rec.hands, rec.muestra, rec.rules, rec.score)
     except CuatrolaError as e:
-        raise RecordError(f"{rec.at(*getattr(e, 'part', ()))}bad deal: {e}") from None
+        raise RecordError(_("{value}bad deal: {e}")
+                           .format(value=rec.at(*getattr(e, 'part', ())), e=e)) from None
     return hand.replay(rec.auction, rec.tricks, rec.cantes, at=rec.at)
 
 
@@ -54,9 +56,10 @@ def replay_deal(rec: HandRecord) -> HandState:
         unknown = rec.unknown_seats
         many = len(unknown) > 1
         raise RecordError(
-            f"{rec.at()}the hand{'s' if many else ''} of seat{'s' if many else ''} "
-            f"{', '.join(map(str, unknown))} {'are' if many else 'is'} unknown: this needs "
-            f"the whole deal (check and hint read such records)")
+            _("{value}the hand{value2} of seat{value2} {value3} {value4} unknown: this needs "
+              "the whole deal (check and hint read such records)")
+             .format(value=rec.at(), value2='s' if many else '',
+                 value3=', '.join(map(str, unknown)), value4='are' if many else 'is'))
     return replay(rec)
 
 
@@ -83,8 +86,9 @@ def view_of(rec: HandRecord, seat: int) -> View:
     check_seat(seat, "--seat")
     hand = rec.hands[seat - 1]
     if hand is None:
-        raise RecordError(f"the record does not give seat {seat}'s hand, so it cannot be "
-                          f"seen from seat {seat}")
+        raise RecordError(_("the record does not give seat {seat}'s hand, so it cannot be seen "
+                            "from seat {seat}")
+                           .format(seat=seat))
     calls = ("paso",) * 4 if rec.auction is None else tuple(rec.auction)
     return View(rec.rules, seat, mask_of(hand), rec.muestra, calls,
                 tuple(tuple(t) for t in rec.tricks), tuple(rec.cantes), rec.score)
@@ -110,8 +114,9 @@ def read_view(hand: str, muestra: str, seat: int, auction: str | None = None,
                    for i, c in enumerate(auction.replace(",", " ").split(), 1))
              if auction else ("paso",) * 4)
     if len(calls) > 4:
-        raise NotationError(f"--auction {quote(auction)}: {len(calls)} calls, but there are "
-                            f"four at most, one per seat from seat 1")
+        raise NotationError(_("--auction {auction}: {calls} calls, but there are four at most, "
+                              "one per seat from seat 1")
+                             .format(auction=quote(auction), calls=len(calls)))
     held = mask_of(cards)
     if len(cards) < 5:
         # the cards still held: add the ones this seat played
@@ -119,12 +124,14 @@ def read_view(hand: str, muestra: str, seat: int, auction: str | None = None,
             calls, tricks, cantes, at=lambda *part: "--played: ", complete_auction=False)
         mine = mask_of(p.card for p in probe.plays if p.seat == seat)
         if held & mine:
-            raise RecordError(f"--hand: {format_cards(cards_of(held & mine))} is played "
-                              f"in --played, so it is no longer held")
+            raise RecordError(_("--hand: {value} is played in --played, so it is no longer held")
+                               .format(value=format_cards(cards_of(held & mine))))
         held |= mine
         if popcount(held) != 5:
-            raise RecordError(f"--hand {quote(hand)}: seat {seat} holds {len(cards)} cards and "
-                              f"played {popcount(mine)}: expected 5 in all")
+            raise RecordError(_("--hand {hand}: seat {seat} holds {cards} cards and played "
+                                "{mine}: expected 5 in all")
+                               .format(hand=quote(hand), seat=seat, cards=len(cards),
+                                   mine=popcount(mine)))
     return View(rules, seat, held, m, calls, tuple(tuple(t) for t in tricks), tuple(cantes),
                 score)
 

@@ -18,6 +18,7 @@ from ..game.match import Score, parse_score
 from ..game.rules import RuleSet
 from ..game.seats import check_seat
 from ..game.view import View
+from ..i18n import _
 from .messages import AdviseAsk
 
 __all__ = ["FormError", "AdviseForm", "read_advise_form", "MAX_FIELD"]
@@ -48,9 +49,11 @@ def _text(value: object, name: str) -> str:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         value = str(value)
     if not isinstance(value, str):
-        raise NotationError(f"bad {name} {quote(value)}: expected text")
+        raise NotationError(_("bad {name} {value}: expected text")
+                             .format(name=name, value=quote(value)))
     if len(value) > MAX_FIELD:
-        raise NotationError(f"bad {name} {quote(value)}: longer than {MAX_FIELD} characters")
+        raise NotationError(_("bad {name} {value}: longer than {max_field} characters")
+                             .format(name=name, value=quote(value), max_field=MAX_FIELD))
     return value
 
 
@@ -71,8 +74,8 @@ def _seed(text: str) -> int | None:
     except ValueError:
         seed = -1
     if seed < 0:
-        raise NotationError(f"bad value {quote(text)} for --seed: expected a whole number, "
-                            f"0 or more")
+        raise NotationError(_("bad value {text} for --seed: expected a whole number, 0 or more")
+                             .format(text=quote(text)))
     return seed
 
 

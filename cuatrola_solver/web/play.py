@@ -20,6 +20,7 @@ from ..game.cards import SUIT_LETTERS, format_card, parse_card
 from ..game.play import SUIT_NAMES, active_seats, cante_points, partner_of, side_of
 from ..game.rules import RuleSet
 from ..game.view import View
+from ..i18n import _
 from ..models.preset import Models
 from ..notation.record import HandRecord
 from ..notation.replay import replay
@@ -88,10 +89,10 @@ class PlayTable:
         ``no``): None when taken, else why not (the same words as ``cuatrola play``)."""
         turn = self.table.turn
         if turn is None:
-            raise IllegalPlayError("no decision is awaited: deal the next hand")
+            raise IllegalPlayError(_("no decision is awaited: deal the next hand"))
         if not isinstance(text, str) or len(text) > 20:
-            raise NotationError(f"bad choice {quote(text)}: expected a call, a card or a "
-                                f"cante")
+            raise NotationError(_("bad choice {text}: expected a call, a card or a cante")
+                                 .format(text=quote(text)))
         choice: str | int | None     # a call, a card, a cante's suit or none
         if turn.kind == "call":
             choice = parse_call(text, "")
@@ -102,7 +103,8 @@ class PlayTable:
         elif text.lower() in SUIT_LETTERS and len(text) == 1:
             choice = SUIT_LETTERS.index(text.lower())
         else:
-            raise IllegalCanteError(f"{quote(text)} is not one of your cantes")
+            raise IllegalCanteError(_("{text} is not one of your cantes")
+                                     .format(text=quote(text)))
         forced = turn.kind == "card" and len(turn.view.legal_cards()) == 1
         reason = self.table.answer(choice)
         if reason is None:
@@ -209,7 +211,7 @@ class PlayTable:
         the same answer on any number)."""
         turn = self.table.turn
         if turn is None:
-            raise IllegalPlayError("no decision is awaited: nothing to hint")
+            raise IllegalPlayError(_("no decision is awaited: nothing to hint"))
         view = turn.view
         seed = view.seed(self.table.hand_seed)
         if turn.kind == "call":

@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import RecordError, quote
+from ..i18n import _
 from ..notation.record import HandRecord, read_record, write_text
 
 __all__ = ["RecordsFolder", "read_text_record", "MAX_RECORD_BYTES", "MAX_LISTED"]
@@ -31,13 +32,13 @@ class RecordsFolder:
         self.path = Path(path).resolve()
         self.made = not self.path.exists()
         if self.path.exists() and not self.path.is_dir():
-            raise RecordError(f"cannot keep records in {quote(str(path))}: it is a file, "
-                              f"not a folder")
+            raise RecordError(_("cannot keep records in {value}: it is a file, not a folder")
+                               .format(value=quote(str(path))))
         try:
             self.path.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise RecordError(f"cannot make the records folder {quote(str(path))}: "
-                              f"{e.strerror or e}") from None
+            raise RecordError(_("cannot make the records folder {value}: {value2}")
+                               .format(value=quote(str(path)), value2=e.strerror or e)) from None
 
     def save(self, rec: HandRecord, name: str) -> str:
         """Write ``rec`` in the text form as ``name``, atomically; returns the name.  A
@@ -74,7 +75,8 @@ class RecordsFolder:
         """The record of that name (RecordError when there is none or it is bad)."""
         name = self._check(name)
         if name not in self.names():
-            raise RecordError(f"no record {quote(name)} in the records folder")
+            raise RecordError(_("no record {name} in the records folder")
+                               .format(name=quote(name)))
         with open(self.path / name, "rb") as f:
             data = f.read(MAX_RECORD_BYTES + 1)
         return read_text_record(data, name)
@@ -82,8 +84,9 @@ class RecordsFolder:
     @staticmethod
     def _check(name: object) -> str:
         if not isinstance(name, str) or not NAME.fullmatch(name):
-            raise RecordError(f"bad record name {quote(name)}: expected a file name of the "
-                              f"records folder, as the list shows them")
+            raise RecordError(_("bad record name {name}: expected a file name of the records "
+                                "folder, as the list shows them")
+                               .format(name=quote(name)))
         return name
 
 
@@ -91,13 +94,14 @@ def read_text_record(data: bytes, name: str) -> HandRecord:
     """A record sent or read as bytes: at most :data:`MAX_RECORD_BYTES`, UTF-8, either
     form."""
     if len(data) > MAX_RECORD_BYTES:
-        raise RecordError(f"record {quote(name)} is too big: more than "
-                          f"{MAX_RECORD_BYTES >> 10} KB")
+        raise RecordError(_("record {name} is too big: more than {value} KB")
+                           .format(name=quote(name), value=MAX_RECORD_BYTES >> 10))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise RecordError(f"{name}: not UTF-8 text: byte 0x{data[e.start]:02x} at offset "
-                          f"{e.start} cannot be read (save the file as UTF-8)") from None
+        raise RecordError(_("{name}: not UTF-8 text: byte 0x{value:02x} at offset {start} "
+                            "cannot be read (save the file as UTF-8)")
+                           .format(name=name, value=data[e.start], start=e.start)) from None
     if not text.lstrip("\ufeff").strip():
-        raise RecordError(f"empty input: record {quote(name)} holds nothing")
+        raise RecordError(_("empty input: record {name} holds nothing").format(name=quote(name)))
     return read_record(text, name)
