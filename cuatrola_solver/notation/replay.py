@@ -56,10 +56,10 @@ def replay_deal(rec: HandRecord) -> HandState:
         unknown = rec.unknown_seats
         many = len(unknown) > 1
         raise RecordError(
-            _("{value}the hand{value2} of seat{value2} {value3} {value4} unknown: this needs "
-              "the whole deal (check and hint read such records)")
-             .format(value=rec.at(), value2='s' if many else '',
-                 value3=', '.join(map(str, unknown)), value4='are' if many else 'is'))
+            (_("{at}the hands of seats {seats} are unknown: this needs the whole deal (check "
+               "and hint read such records)") if many else
+             _("{at}the hand of seat {seats} is unknown: this needs the whole deal (check and "
+               "hint read such records)")).format(at=rec.at(), seats=", ".join(map(str, unknown))))
     return replay(rec)
 
 
