@@ -10,6 +10,7 @@ import typer
 from cuatrola_solver.bots.players import parse_player
 from cuatrola_solver.lab.bench import (format_answers_bench, format_bench, format_players_bench,
                                        run_answers_bench, run_bench, run_players_bench)
+from cuatrola_solver.i18n import _
 
 from .common import JsonOption, RulesOption, emit_json, fail, load_rules, user_errors
 
@@ -24,35 +25,35 @@ def register(app: typer.Typer) -> None:
     @user_errors
     def bench_command(
         deals: int = typer.Option(2000, "--deals", min=1, max=MAX_BENCH_DEALS,
-                                  help="Seeded deals per case."),
-        seed: int = typer.Option(1, "--seed", min=0, help="Seed of the deals."),
+                                  help=_("Seeded deals per case.")),
+        seed: int = typer.Option(1, "--seed", min=0, help=_("Seed of the deals.")),
         reference: bool = typer.Option(
-            False, "--reference", help="Also time the pure-Python reference solver (slow: "
-            "up to a second per deal) and check that it gives the same answers."),
+            False, "--reference", help=_("Also time the pure-Python reference solver (slow: "
+            "up to a second per deal) and check that it gives the same answers.")),
         reference_deals: int = typer.Option(
             5, "--reference-deals", min=0, max=MAX_REFERENCE_DEALS,
-            help="Deals for the reference, with --reference (0: none)."),
+            help=_("Deals for the reference, with --reference (0: none).")),
         players: int = typer.Option(
-            0, "--players", min=0, max=1000, help="Time the card play of players instead "
+            0, "--players", min=0, max=1000, help=_("Time the card play of players instead "
             "(--player, default pimc) over the cards of this many seeded hands of four "
-            "such players."),
+            "such players.")),
         player: List[str] = typer.Option(
-            [], "--player", metavar="SPEC", help="With --players: a player to time, as "
-            "selfplay names them (repeat for several; default pimc)."),
+            [], "--player", metavar="SPEC", help=_("With --players: a player to time, as "
+            "selfplay names them (repeat for several; default pimc).")),
         answers: bool = typer.Option(
-            False, "--answers", help="Instead, time the answers a player waits for: advise "
+            False, "--answers", help=_("Instead, time the answers a player waits for: advise "
             "--exact for every preset and seat, hint --exact at trick 2, the start-up of "
             "--help, rules and the default advise, analyze of examples/analysis/ (whole "
-            "processes); wall and CPU seconds against their targets."),
+            "processes); wall and CPU seconds against their targets.")),
         workers: Optional[int] = typer.Option(
             None, "--workers", "-w", min=1, max=64, metavar="N",
-            help="With --answers: threads of the solver (default: all cores)."),
+            help=_("With --answers: threads of the solver (default: all cores).")),
         rules: str = RulesOption,
         json_out: bool = JsonOption,
     ) -> None:
         """Benchmark the solver on fixed seeded deals, one core (µs and nodes per deal)."""
         if player and not players:
-            fail("--player needs --players N, the hands to time it over")
+            fail(_("--player needs --players N, the hands to time it over"))
         if answers:
             examples = sorted(p for p in Path("examples/analysis").glob("*.txt")
                               if not p.name.endswith(".analysis.txt"))

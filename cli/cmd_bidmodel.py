@@ -16,6 +16,7 @@ from .cmd_advise import progress_bar
 from .common import (RulesOption, check_outputs, check_writable, fail, load_rules, user_errors,
                      write_output)
 from cuatrola_solver.lab import fit_bids
+from cuatrola_solver.i18n import _
 
 
 def register(app: typer.Typer) -> None:
@@ -24,16 +25,16 @@ def register(app: typer.Typer) -> None:
     def bidmodel_command(
         rules: str = RulesOption,
         deals: int = typer.Option(2500, "--deals", min=50, max=100_000,
-                                  help="Random deals the advisor bids on (4 calls each)."),
-        seed: int = typer.Option(1, "--seed", min=0, help="Seed of the deals and the advice."),
+                                  help=_("Random deals the advisor bids on (4 calls each).")),
+        seed: int = typer.Option(1, "--seed", min=0, help=_("Seed of the deals and the advice.")),
         samples: int = typer.Option(300, "--samples", min=20, max=20_000,
-                                    help="Deals each advice samples (the lab bidder's budget)."),
+                                    help=_("Deals each advice samples (the lab bidder's budget).")),
         out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
-                                           help="The model file to write (required: no "
-                                           "command writes into the installed package)."),
-        calls: Optional[Path] = typer.Option(None, "--calls", help="Keep the advisor's calls "
+                                           help=_("The model file to write (required: no "
+                                           "command writes into the installed package).")),
+        calls: Optional[Path] = typer.Option(None, "--calls", help=_("Keep the advisor's calls "
                                              "in this file (JSON lines), or fit on the calls "
-                                             "already in it."),
+                                             "already in it.")),
     ) -> None:
         """Fit P(call | hand, seat, calls before) on the advisor bidder's calls.
 
@@ -41,8 +42,8 @@ def register(app: typer.Typer) -> None:
         command changes (docs/lab.md, 'Fitting the models')."""
         rs = load_rules(rules)
         if out is None:
-            fail("bidmodel needs -o FILE, the model file to write (the shipped model is "
-                 "never overwritten)")
+            fail(_("bidmodel needs -o FILE, the model file to write (the shipped model is "
+                   "never overwritten)"))
         check_writable(out)
         reading = calls is not None and calls.exists()
         if calls is not None and not reading:
@@ -60,7 +61,8 @@ def register(app: typer.Typer) -> None:
                     calls.write_text("".join(json.dumps(r) + "\n" for r in rows),
                                      encoding="utf-8")
                 except OSError as e:
-                    fail(f"cannot write --calls {str(calls)!r}: {e.strerror}")
+                    fail(_("cannot write --calls {calls!r}: {strerror}")
+                          .format(calls=str(calls), strerror=e.strerror))
         command = "cuatrola bidmodel " + " ".join(shlex.quote(a) for a in sys.argv[2:])
         model = fit_bids.fit(rows, rs, {"command": command.strip(), "deals": deals,
                                          "seed": seed, "samples": samples,

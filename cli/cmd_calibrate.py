@@ -22,6 +22,7 @@ from cuatrola_solver.game.rules import get_rules
 from .common import (JsonOption, check_outputs, check_writable, emit_json, fail,
                      need_matplotlib, save_figure, user_errors)
 from cuatrola_solver.lab import fit_played
+from cuatrola_solver.i18n import _
 
 #: groups drawn in the plot's reliability panel: at least this many predictions, and
 #: of their bins those with at least PLOT_MIN_BIN
@@ -66,7 +67,7 @@ def plot(report: dict, path: str) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        fail("--plot needs matplotlib: pip install 'cuatrola-solver[lab]'")
+        fail(_("--plot needs matplotlib: pip install 'cuatrola-solver[lab]'"))
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5.2), constrained_layout=True)
     for ax in (left, right):
         ax.plot([0, 1], [0, 1], color="0.6", lw=1, ls="--")
@@ -128,10 +129,11 @@ def _played_model(spec: str, obj: dict) -> played.PlayedModel:
 
 def _fit(cal: Calibration, rules_seen: set, hands: int, records: List[str], out: Path) -> None:
     if len(rules_seen) != 1:
-        fail(f"--fit needs records of one rule set; these have {len(rules_seen)}")
+        fail(_("--fit needs records of one rule set; these have {rules_seen}")
+              .format(rules_seen=len(rules_seen)))
     rules = get_rules(json.loads(next(iter(rules_seen))))
     if not cal.kept:
-        fail("--fit: the records carry no predictions (no bid odds)")
+        fail(_("--fit: the records carry no predictions (no bid odds)"))
     command = "cuatrola calibrate " + " ".join(shlex.quote(a) for a in sys.argv[2:])
     model = fit_played.fit(cal.kept, rules, {"command": command.strip(), "hands": hands,
                                          "records": [Path(r).name for r in records],
@@ -139,7 +141,8 @@ def _fit(cal: Calibration, rules_seen: set, hands: int, records: List[str], out:
     try:
         out.write_text(model.to_json() + "\n", encoding="utf-8")
     except OSError as e:
-        fail(f"cannot write the model to {quote(str(out))}: {e.strerror}")
+        fail(_("cannot write the model to {value}: {strerror}")
+              .format(value=quote(str(out)), strerror=e.strerror))
     typer.echo(f"played-odds model for {rules.name}: {len(cal.kept)} predictions from "
                f"{hands} hands; written to {out}", err=True)
 
@@ -148,61 +151,63 @@ def register(app: typer.Typer) -> None:
     @app.command("calibrate")
     @user_errors
     def calibrate_command(
-        records: List[str] = typer.Argument(..., help="Self-play record files (JSON "
-                                            "lines, as selfplay --out writes them)."),
+        records: List[str] = typer.Argument(..., help=_("Self-play record files (JSON "
+                                            "lines, as selfplay --out writes them).")),
         bins: int = typer.Option(DEFAULT_BINS, "--bins", min=1, max=100,
-                                 help="Bins of predicted P(win)."),
+                                 help=_("Bins of predicted P(win).")),
         plot_file: Optional[str] = typer.Option(
-            None, "--plot", help="Draw the reliability curves and the win rate by "
+            None, "--plot", help=_("Draw the reliability curves and the win rate by "
                                  "predicted probability into this file (.png or .svg; "
-                                 "needs matplotlib, the 'lab' extra)."),
+                                 "needs matplotlib, the 'lab' extra).")),
         model: Optional[str] = typer.Option(
-            None, "--model", help="Judge the played odds of this played-odds model file "
-            "('played': the preset's own) instead of the recorded double-dummy odds."),
-        fit: bool = typer.Option(False, "--fit", help="Fit a played-odds model on the "
-                                 "records' predictions and outcomes (write it with -o)."),
-        out: Optional[Path] = typer.Option(None, "--out", "-o", help="With --fit: the "
-                                           "model file to write."),
+            None, "--model", help=_("Judge the played odds of this played-odds model file "
+            "('played': the preset's own) instead of the recorded double-dummy odds.")),
+        fit: bool = typer.Option(False, "--fit", help=_("Fit a played-odds model on the "
+                                 "records' predictions and outcomes (write it with -o).")),
+        out: Optional[Path] = typer.Option(None, "--out", "-o", help=_("With --fit: the "
+                                           "model file to write.")),
         player: Optional[str] = typer.Option(
-            None, "--player", metavar="SPEC", help="Only the calls of the seats playing this "
+            None, "--player", metavar="SPEC", help=_("Only the calls of the seats playing this "
             "player (a line-up of the records, e.g. 'pimc:odds=played,inference=1'): the "
-            "odds it bid on."),
-        cards: bool = typer.Option(False, "--cards", help="Also the cards: at each card a "
+            "odds it bid on.")),
+        cards: bool = typer.Option(False, "--cards", help=_("Also the cards: at each card a "
                                    "seat chose, the hint's P(win) of that card on what the "
                                    "seat knew, against the result (about 0.03 s a hand); "
                                    "with --fit, the model's card cells (hint and analyze "
-                                   "use them)."),
+                                   "use them).")),
         card_samples: int = typer.Option(100, "--card-samples", min=1, max=100000,
-                                         metavar="N", help="With --cards: deals per hint."),
-        seed: int = typer.Option(0, "--seed", min=0, help="With --cards: seed of the "
-                                 "hints (record n, card k: seed + 100 n + k)."),
-        workers: int = typer.Option(1, "--workers", "-w", min=1, max=64, help="With "
+                                         metavar="N", help=_("With --cards: deals per hint.")),
+        seed: int = typer.Option(0, "--seed", min=0, help=_("With --cards: seed of the "
+                                 "hints (record n, card k: seed + 100 n + k).")),
+        workers: int = typer.Option(1, "--workers", "-w", min=1, max=64, help=_("With "
                                     "--cards: processes sharing the records (the result "
-                                    "does not depend on it)."),
+                                    "does not depend on it).")),
         no_inference: bool = typer.Option(
-            False, "--no-inference", help="With --cards: deal the hidden cards as if the "
+            False, "--no-inference", help=_("With --cards: deal the hidden cards as if the "
             "calls said nothing (by default they are weighted by the calls, as hint does, "
-            "except in records whose calls were forced)."),
+            "except in records whose calls were forced).")),
         json_out: bool = JsonOption,
     ) -> None:
         """Predicted odds against outcomes: reliability tables, Brier score, expected
         calibration error and bias, per contract and seat (paso per side); --fit makes
         the played-odds model that advise uses."""
         if plot_file is not None and Path(plot_file).suffix.lower() not in (".png", ".svg"):
-            fail(f"bad plot file {quote(plot_file)}: expected a name ending in .png or .svg")
+            fail(_("bad plot file {plot_file}: expected a name ending in .png or .svg")
+                  .format(plot_file=quote(plot_file)))
         if plot_file is not None:
             check_writable(Path(plot_file))
             need_matplotlib()
         if fit and out is None:
-            fail("--fit needs -o FILE, the model file to write (the shipped model is never "
-                 "overwritten)")
+            fail(_("--fit needs -o FILE, the model file to write (the shipped model is never "
+                   "overwritten)"))
         if out is not None and not fit:
-            fail("-o FILE goes with --fit")
+            fail(_("-o FILE goes with --fit"))
         if out is not None:
             check_writable(out)
         if model not in (None, "played") and not Path(model).is_file():
-            fail(f"--model {quote(model)}: no such file (give a played-odds model file, "
-                 f"or 'played' for each preset's own)")
+            fail(_("--model {model}: no such file (give a played-odds model file, or 'played' "
+                   "for each preset's own)")
+                  .format(model=quote(model)))
         check_outputs([("-o", out), ("--plot", plot_file)],
                       [("a records file", r) for r in records]
                       + [("the --model file", None if model in (None, "played") else model)])

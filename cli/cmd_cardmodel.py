@@ -12,6 +12,7 @@ import typer
 
 from cuatrola_solver import __version__
 from cuatrola_solver.lab import fit_cards
+from cuatrola_solver.i18n import _
 
 from .common import (RulesOption, check_outputs, check_writable, fail, load_rules, user_errors,
                      write_output)
@@ -21,13 +22,13 @@ def register(app: typer.Typer) -> None:
     @app.command("cardmodel")
     @user_errors
     def cardmodel_command(
-        records: List[Path] = typer.Argument(..., metavar="RECORDS", help="Self-play "
-                                             "records (selfplay --out files) of the preset."),
+        records: List[Path] = typer.Argument(..., metavar="RECORDS", help=_("Self-play "
+                                             "records (selfplay --out files) of the preset.")),
         rules: str = RulesOption,
-        seed: int = typer.Option(1, "--seed", min=0, help="Seed of the held-out hands."),
+        seed: int = typer.Option(1, "--seed", min=0, help=_("Seed of the held-out hands.")),
         out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE",
-                                           help="The model file to write (required: no "
-                                           "command writes into the installed package)."),
+                                           help=_("The model file to write (required: no "
+                                           "command writes into the installed package).")),
     ) -> None:
         """Fit P(card | what the seat saw) on the cards the self-play players chose.
 
@@ -36,8 +37,8 @@ def register(app: typer.Typer) -> None:
         then fitted on every hand and goes to -o FILE."""
         rs = load_rules(rules)
         if out is None:
-            fail("cardmodel needs -o FILE, the model file to write (the shipped model is "
-                 "never overwritten)")
+            fail(_("cardmodel needs -o FILE, the model file to write (the shipped model is "
+                   "never overwritten)"))
         check_writable(out)
         check_outputs([("-o", out)], [("a records file", r) for r in records])
         hands, sources = fit_cards.read_decisions([str(r) for r in records], rs)

@@ -9,6 +9,7 @@ import typer
 from tabulate import tabulate
 
 from cuatrola_solver.lab.compare import compare
+from cuatrola_solver.i18n import _
 
 from .common import JsonOption, emit_json, user_errors
 
@@ -129,15 +130,15 @@ def register(app: typer.Typer) -> None:
     @app.command("compare")
     @user_errors
     def compare_command(
-        runs: List[str] = typer.Argument(..., metavar="RUN", help="Duplicate runs of "
+        runs: List[str] = typer.Argument(..., metavar="RUN", help=_("Duplicate runs of "
                                          "single hands, as selfplay --out writes them "
                                          "(JSON lines): the same two line-ups and rules, "
-                                         "any seeds; their boards are pooled."),
+                                         "any seeds; their boards are pooled.")),
         ask: Optional[str] = typer.Option(
-            None, "--ask", metavar="SPEC", help="Also ask this player (line-up b's, or "
+            None, "--ask", metavar="SPEC", help=_("Also ask this player (line-up b's, or "
             "any: 'pimc:samples=100') at each decision line-up a took with a choice, on "
             "the same view and seed: how often it would play another card, by baza, "
-            "contract and role (it plays each of those decisions again)."),
+            "contract and role (it plays each of those decisions again).")),
         json_out: bool = JsonOption,
     ) -> None:
         """Where the two line-ups of a duplicate run part: the first card that differs,

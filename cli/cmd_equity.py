@@ -16,6 +16,7 @@ from cuatrola_solver.game.rules import rules_spec
 from .common import (JsonOption, RulesOption, check_outputs, check_writable, emit_json, fail,
                      load_rules, need_matplotlib, save_figure, user_errors)
 from cuatrola_solver.lab import measure_equity
+from cuatrola_solver.i18n import _
 
 
 def _source(results: equity.HandResults) -> str:
@@ -73,7 +74,7 @@ def plot(tab: equity.EquityTable, path: str) -> None:
         import matplotlib.pyplot as plt
         from matplotlib.ticker import MaxNLocator
     except ImportError:
-        fail("--plot needs matplotlib: pip install 'cuatrola-solver[lab]'")
+        fail(_("--plot needs matplotlib: pip install 'cuatrola-solver[lab]'"))
     top = tab.target + tab.win_by - 2
     fig, axes = plt.subplots(1, 2, figsize=(11, 5), constrained_layout=True)
     for ax, mano, title in ((axes[0], True, "your pair mano next hand"),
@@ -98,41 +99,44 @@ def register(app: typer.Typer) -> None:
         rules: str = RulesOption,
         json_out: bool = JsonOption,
         plot_file: Optional[str] = typer.Option(
-            None, "--plot", help="Also draw the table as a heat map into this file (.png, "
-                                 ".svg, .pdf; needs matplotlib, the 'lab' extra)."),
+            None, "--plot", help=_("Also draw the table as a heat map into this file (.png, "
+                                 ".svg, .pdf; needs matplotlib, the 'lab' extra).")),
         regenerate: bool = typer.Option(
-            False, "--regenerate", help="Measure the preset's hand results again (random "
+            False, "--regenerate", help=_("Measure the preset's hand results again (random "
             "deals, advisor bidding, double-dummy play), write them to -o FILE and show "
-            "the table they give."),
+            "the table they give.")),
         out: Optional[Path] = typer.Option(
-            None, "--out", "-o", metavar="FILE", help="With --regenerate: the hand results "
-            "file to write (required: no command writes into the installed package)."),
-        deals: int = typer.Option(2000, "--deals", min=1, max=100_000, help="With "
-                                  "--regenerate: random deals to measure."),
-        seed: int = typer.Option(1, "--seed", min=0, help="With --regenerate: seed of the "
-                                 "deals."),
-        samples: int = typer.Option(32, "--samples", "-n", min=1, max=20_000, help="With "
+            None, "--out", "-o", metavar="FILE", help=_("With --regenerate: the hand results "
+            "file to write (required: no command writes into the installed package).")),
+        deals: int = typer.Option(2000, "--deals", min=1, max=100_000, help=_("With "
+                                  "--regenerate: random deals to measure.")),
+        seed: int = typer.Option(1, "--seed", min=0, help=_("With --regenerate: seed of the "
+                                 "deals.")),
+        samples: int = typer.Option(32, "--samples", "-n", min=1, max=20_000, help=_("With "
                                     "--regenerate: sampled deals behind each bidding "
-                                    "decision."),
+                                    "decision.")),
     ) -> None:
         """The chance of winning the match from every score (match equity), by preset."""
         rs = load_rules(rules)
         if plot_file is not None:
             if Path(plot_file).suffix.lower() not in (".png", ".svg", ".pdf"):
-                fail(f"bad plot file {plot_file!r}: expected a name ending in .png, .svg or .pdf")
+                fail(_("bad plot file {plot_file!r}: expected a name ending in .png, .svg or "
+                       ".pdf")
+                      .format(plot_file=plot_file))
             check_writable(Path(plot_file))
         if out is not None and not regenerate:
-            fail("-o FILE goes with --regenerate")
+            fail(_("-o FILE goes with --regenerate"))
         if regenerate and out is None:
-            fail("--regenerate needs -o FILE, the hand results file to write (the shipped "
-                 "results are never overwritten)")
+            fail(_("--regenerate needs -o FILE, the hand results file to write (the shipped "
+                   "results are never overwritten)"))
         if out is not None:
             check_writable(out)
         check_outputs([("-o", out), ("--plot", plot_file)], [])
         if plot_file is not None:
             need_matplotlib()
         if regenerate and rs.differences():
-            fail(f"--regenerate measures a preset: give its name alone, not {rules!r}")
+            fail(_("--regenerate measures a preset: give its name alone, not {rules!r}")
+                  .format(rules=rules))
         tab = None
         if regenerate:
             from .cmd_advise import progress_bar
@@ -143,7 +147,8 @@ def register(app: typer.Typer) -> None:
             try:
                 measure_equity.write_hand_results(results, out)
             except OSError as e:
-                fail(f"cannot write the hand results to {str(out)!r}: {e.strerror or e}")
+                fail(_("cannot write the hand results to {out!r}: {value}")
+                      .format(out=str(out), value=e.strerror or e))
             typer.echo(f"wrote {out}: {_source(results)}", err=True)
             tab = equity.EquityTable(rs, results)      # the table of the new results
         if tab is None:

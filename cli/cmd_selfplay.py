@@ -10,6 +10,7 @@ import typer
 from tabulate import tabulate
 
 from cuatrola_solver.lab import selfplay
+from cuatrola_solver.i18n import _
 
 from .common import (JsonOption, MAX_WORKERS, RulesOption, check_writable, emit_json, fail,
                      user_errors)
@@ -57,48 +58,48 @@ def register(app: typer.Typer) -> None:
     @app.command("selfplay")
     @user_errors
     def selfplay_command(
-        a: str = typer.Option(..., "--a", help="Line-up a: a player spec, e.g. 'pimc', "
-                              "'pimc:samples=80,bid=heuristic', 'heuristic', 'random'."),
-        b: str = typer.Option(..., "--b", help="Line-up b, the same way."),
-        hands: Optional[int] = typer.Option(None, "--hands", min=1, help="Deals to play, "
+        a: str = typer.Option(..., "--a", help=_("Line-up a: a player spec, e.g. 'pimc', "
+                              "'pimc:samples=80,bid=heuristic', 'heuristic', 'random'.")),
+        b: str = typer.Option(..., "--b", help=_("Line-up b, the same way.")),
+        hands: Optional[int] = typer.Option(None, "--hands", min=1, help=_("Deals to play, "
                                             "each twice with the line-ups swapped "
-                                            "(default 100)."),
-        matches: Optional[int] = typer.Option(None, "--matches", min=1, help="Pairs of "
+                                            "(default 100).")),
+        matches: Optional[int] = typer.Option(None, "--matches", min=1, help=_("Pairs of "
                                               "matches to play (same seeds, line-ups "
-                                              "swapped) instead of single hands."),
+                                              "swapped) instead of single hands.")),
         rules: str = RulesOption,
-        seed: int = typer.Option(0, "--seed", min=0, help="Seed of the run: board i is "
-                                 "seeded from it and i."),
-        out: Optional[str] = typer.Option(None, "--out", "-o", help="Write every hand's "
-                                          "record here, one JSON object a line."),
+        seed: int = typer.Option(0, "--seed", min=0, help=_("Seed of the run: board i is "
+                                 "seeded from it and i.")),
+        out: Optional[str] = typer.Option(None, "--out", "-o", help=_("Write every hand's "
+                                          "record here, one JSON object a line.")),
         workers: Optional[int] = typer.Option(None, "--workers", "-w", min=1,
-                                              max=MAX_WORKERS, help="Local processes "
-                                              "(default: all cores)."),
-        ray: Optional[str] = typer.Option(None, "--ray", help="Run on the Ray cluster at "
+                                              max=MAX_WORKERS, help=_("Local processes "
+                                              "(default: all cores).")),
+        ray: Optional[str] = typer.Option(None, "--ray", help=_("Run on the Ray cluster at "
                                           "HOST:PORT, or 'auto' (the one started here "
-                                          "with 'ray start --head')."),
-        resume: bool = typer.Option(False, "--resume", help="Continue the run in --out "
-                                    "(same options; --hands may grow)."),
+                                          "with 'ray start --head').")),
+        resume: bool = typer.Option(False, "--resume", help=_("Continue the run in --out "
+                                    "(same options; --hands may grow).")),
         odds_samples: int = typer.Option(selfplay.DEFAULT_ODDS_SAMPLES, "--odds-samples",
-                                         min=0, max=100_000, help="Deals behind the "
+                                         min=0, max=100_000, help=_("Deals behind the "
                                          "advisor's odds recorded at each bid decision "
-                                         "(0: none; pimc bidders record their own)."),
-        auction: Optional[List[str]] = typer.Option(None, "--auction", help="Force the "
+                                         "(0: none; pimc bidders record their own).")),
+        auction: Optional[List[str]] = typer.Option(None, "--auction", help=_("Force the "
                                                     "calls, e.g. 'paso solo paso paso'; "
-                                                    "repeat to cycle over the deals."),
+                                                    "repeat to cycle over the deals.")),
         batch: Optional[int] = typer.Option(None, "--batch", min=1, max=1000,
-                                            help="Boards per task (default: by size)."),
+                                            help=_("Boards per task (default: by size).")),
         time_limit: Optional[float] = typer.Option(None, "--time-limit", min=0,
-                                                   help="Start no new batch after this "
-                                                   "many seconds (continue with --resume)."),
+                                                   help=_("Start no new batch after this "
+                                                   "many seconds (continue with --resume).")),
         json_out: bool = JsonOption,
     ) -> None:
         """Duplicate tournament between two line-ups: every deal played twice, the
         line-ups swapped, so the luck of the cards cancels."""
         if hands is not None and matches is not None:
-            fail("give either --hands N or --matches N, not both")
+            fail(_("give either --hands N or --matches N, not both"))
         if ray is not None and workers is not None:
-            fail("--workers counts local processes: with --ray the cluster's CPUs work")
+            fail(_("--workers counts local processes: with --ray the cluster's CPUs work"))
         if out is not None:
             check_writable(Path(out))
         mode, count = ("matches", matches) if matches is not None else ("hands", hands or 100)
