@@ -50,6 +50,7 @@ from ..errors import CuatrolaError, ModelError, RecordError
 from ..game.rules import RuleSet
 from ..game.seats import check_seat
 from ..game.view import View
+from ..i18n import _
 from ..models.charts import describe_key, load_charts
 from ..notation.record import HandRecord
 from .anotar import anotar_routes
@@ -163,7 +164,7 @@ async def game_of(request: Request, page: Page) -> Game | None:
 async def table_of(request: Request, page: Page) -> Game:
     game = await game_of(request, page)
     if game is None:
-        raise GameStateError("no game on this page: start one")
+        raise GameStateError(_("no game on this page: start one"))
     return game
 
 
@@ -241,7 +242,7 @@ def chart_cell(rules: RuleSet, view: View) -> ChartCell | None:
     if chart is None:
         return None
     cell = chart.cell_of(view.hand, view.trump)
-    return ChartCell(describe_key(cell.key), cell.call, cell.hands, cell.stats.p_rated,
+    return ChartCell(_(describe_key(cell.key)), cell.call, cell.hands, cell.stats.p_rated,
                      cell.stats.ev_rated, cell.agreement)
 
 
@@ -338,7 +339,7 @@ async def puzzles(request: Request) -> Response:
         except RecordError:
             skipped.append(n)
     if not found:
-        raise RecordError("no saved games to find puzzles in: play a hand first")
+        raise RecordError(_("no saved games to find puzzles in: play a hand first"))
 
     def work(progress: Progress, workers: int) -> PuzzlesAnswer:
         search = find_puzzles(found, workers=workers, progress=progress)
