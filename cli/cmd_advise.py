@@ -151,7 +151,7 @@ def render(report: dict) -> str:
     match = "advice_per_hand" in report
     played = report.get("model") == "played"
     head = ([_("call"), _("contract")] + ([_("P(win) played"), _("EV played")] if played else [])
-            + [_("P(win) dd") if played else _("P(win)"), _("95% interval"),
+            + [_("P(win) dd") if played else _("P(win)"), _("{p} interval").format(p=percent(0.95)),
                _("EV dd") if played else _("EV")]
             + ([_("P(match)")] if match else []) + [_("tricks 0-5"), _("note")])
     rows = []

@@ -175,9 +175,9 @@ def render(report: dict) -> str:
     lines += result_lines(report["result"], None)
 
     lines += ["", _("Summary (on what each seat knew: accuracy, the share of its choices "
-                    "losing less than 10% of winning chances, and the chances it lost; dd, with "
+                    "losing less than {p} of winning chances, and the chances it lost; dd, with "
                     "every card seen: the match points its cards gave away and its errors, in "
-                    "brackets those that were sound on what it knew)")]
+                    "brackets those that were sound on what it knew)").format(p=percent(0.10))]
     rows = []
     for s in report["summary"]:
         if not s["cards"]:

@@ -39,13 +39,14 @@ def measured_line(chart) -> str | None:
     m = chart.measured
     if not m:
         return None
-    return ((_("against advise on {n} fresh hands: the same call on {p} (95% interval "
-               "{lo}-{hi}); following the chart gives up {given} match chance per hand (95% "
+    return ((_("against advise on {n} fresh hands: the same call on {p} ({ci} interval "
+               "{lo}-{hi}); following the chart gives up {given} match chance per hand ({ci} "
                "interval {given_lo}-{given_hi})") if chart.value == "p_match" else
-             _("against advise on {n} fresh hands: the same call on {p} (95% interval "
-               "{lo}-{hi}); following the chart gives up {given} points per hand (95% "
+             _("against advise on {n} fresh hands: the same call on {p} ({ci} interval "
+               "{lo}-{hi}); following the chart gives up {given} points per hand ({ci} "
                "interval {given_lo}-{given_hi})")).format(
-                n=m["hands"], p=percent(m["agreement"]), lo=decimal(100 * m["agreement_ci95"][0], 0),
+                n=m["hands"], p=percent(m["agreement"]), ci=percent(0.95),
+                lo=decimal(100 * m["agreement_ci95"][0], 0),
                 hi=percent(m["agreement_ci95"][1]), given=decimal(m["given_up"], 3),
                 given_lo=decimal(m["given_up_ci95"][0], 3),
                 given_hi=decimal(m["given_up_ci95"][1], 3)) + bid_words(m))

@@ -64,6 +64,12 @@ def test_translations_keep_their_placeholders():
     assert not bad, bad[:10]
 
 
+def test_the_catalog_passes_babel_checks():
+    """What ``pybabel compile`` checks: every translation's placeholders fit its message."""
+    errors = [(m.id, [str(e) for e in errs]) for m, errs in catalog().check()]
+    assert not errors, errors[:10]
+
+
 def test_the_catalog_is_up_to_date_with_the_code(tmp_path):
     """pybabel extract finds no message that the Spanish catalog lacks (run the commands
     of docs/i18n.md, then translate)."""
