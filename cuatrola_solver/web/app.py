@@ -53,6 +53,7 @@ from ..models.charts import describe_key, load_charts
 from ..notation.record import HandRecord
 from .forms import FormError, read_advise_form
 from .games import Game, GameStateError
+from .language import RequestLanguage, messages_route
 from .messages import (AdviceAnswer, AdviseAsk, AnalyzeAsk, BadRequest, CancelAnswer, Cancelled as
                        CancelledAnswer, ChartCell, ChartsAnswer, ErrorAnswer, GameAnswer,
                        HintAnswer, Move, NewGame, PageAnswer, PageAsk, PageOf, PuzzlesAnswer,
@@ -347,7 +348,7 @@ async def charts(request: Request) -> Response:
 
 routes = [
     Route("/", index), Route("/api/events", events), Route("/api/records", record_list),
-    Route("/api/charts", charts),
+    Route("/api/charts", charts), Route("/api/messages", messages_route),
     Route("/api/page", page_endpoint, methods=["POST"]),
     Route("/api/cancel", cancel, methods=["POST"]),
     Route("/api/advise", advise_endpoint, methods=["POST"]),
@@ -418,7 +419,7 @@ def make_app(rules: RuleSet, records: RecordsFolder, hosts: tuple[str, ...] | No
     store = Store(records.path)
     app = Starlette(routes=routes, exception_handlers=HANDLERS,
                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(
-                        LOOPBACK if hosts is None else hosts))])
+                        LOOPBACK if hosts is None else hosts)), Middleware(RequestLanguage)])
     app.state.serving = Serving(rules, records, store, Pages(store), Cores(cores), bots, seed)
     return app
 
