@@ -10,6 +10,9 @@ import sqlite3
 import anyio
 import httpx
 import pytest
+from typer.testing import CliRunner
+
+from cuatrola_cli.main import app as cli
 
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.notation.record import read_record
@@ -236,6 +239,14 @@ def test_the_game_replays_its_decisions_exactly(tmp_path):
 def test_make_app_opens_the_database_of_the_records_folder(tmp_path):
     make_app(get_rules("online"), RecordsFolder(tmp_path))
     assert (tmp_path / DB_NAME).is_file()
+
+
+def test_serve_with_a_database_that_is_not_one_is_one_line_before_it_listens(tmp_path):
+    (tmp_path / DB_NAME).write_bytes(b"garbage" * 1000)
+    r = CliRunner().invoke(cli, ["serve", "--records", str(tmp_path), "--port", "0"])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.startswith("error: cannot open the games database") and \
+        r.stderr.count("\n") == 1
 
 
 def _game(tmp_path, decisions: int) -> tuple[Store, Game]:
