@@ -21,6 +21,7 @@ from cuatrola_solver.web.games import Game
 from cuatrola_solver.web.pages import Cancelled, Cores, Page
 from cuatrola_solver.web.play import PlayTable
 from cuatrola_solver.web.records import RecordsFolder
+from cuatrola_solver.web import store as store_module
 from cuatrola_solver.web.store import DB_NAME, MIGRATIONS, Store, StoreError
 
 from serve_helpers import origin, served
@@ -73,6 +74,24 @@ def test_the_database_is_wal_with_its_schema_version_and_foreign_keys(tmp_path):
     with pytest.raises(sqlite3.IntegrityError):       # a decision needs its hand
         store.decide("p", 0, 0, "paso", 1)
     assert store.game("p") is None
+
+
+def test_migrations_are_applied_in_order_each_whole_or_not_at_all(tmp_path, monkeypatch):
+    Store(tmp_path).close()                                          # version 1
+    monkeypatch.setattr(store_module, "MIGRATIONS", (*MIGRATIONS,
+                        "ALTER TABLE pages ADD COLUMN a INTEGER; CREATE TABLE broken (",))
+    with pytest.raises(StoreError):
+        Store(tmp_path)
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert "a" not in [c[1] for c in db.execute("PRAGMA table_info(pages)")]
+    db.close()
+    monkeypatch.setattr(store_module, "MIGRATIONS", (*MIGRATIONS,
+                        "ALTER TABLE pages ADD COLUMN a INTEGER",
+                        "UPDATE pages SET a = 2"))
+    store = Store(tmp_path)
+    assert store.schema_version == 3
+    store.add_page("p")
 
 
 def test_a_database_of_a_newer_cuatrola_or_not_a_database_is_one_line(tmp_path):
