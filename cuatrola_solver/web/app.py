@@ -46,6 +46,7 @@ from ..analysis.puzzles import MARGIN, MIN_LOSS, find_puzzles
 from ..analysis.report import html_puzzles, html_report
 from ..analysis.review import analyze
 from ..errors import CuatrolaError, ModelError, RecordError
+from ..i18n import _
 from ..game.rules import RuleSet
 from ..game.seats import check_seat
 from ..game.view import View
@@ -125,7 +126,7 @@ async def body_of(request: Request) -> dict[str, Any]:
     except ValueError:
         raise BadRequest("refused: the request body is not JSON") from None
     except RecursionError:
-        raise BadRequest("refused: the request body is nested too deep") from None
+        raise BadRequest(_("refused: the request body is nested too deep")) from None
     if not isinstance(body, dict):
         raise BadRequest("refused: the request body is not a JSON object")
     return body
@@ -153,7 +154,7 @@ def game_now(s: Serving, page: Page, progress: Progress | None = None) -> Game |
 def table_now(s: Serving, page: Page, progress: Progress | None = None) -> Game:
     game = game_now(s, page, progress)
     if game is None:
-        raise GameStateError("no game on this page: start one")
+        raise GameStateError(_("no game on this page: start one"))
     return game
 
 
@@ -394,7 +395,8 @@ async def _cancelled(request: Request, e: Exception) -> Response:
 
 
 async def _too_deep(request: Request, e: Exception) -> Response:
-    return JSONResponse(ErrorAnswer("refused: the request is nested too deep").to_json(), 400)
+    return JSONResponse(ErrorAnswer(_("refused: the request is nested too deep")).to_json(),
+                        400)
 
 
 async def _bug(request: Request, e: Exception) -> Response:
