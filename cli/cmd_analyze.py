@@ -90,8 +90,11 @@ def render(report: dict) -> str:
                      contract=_contract(report["contract"], decl))
                  + (_("; score A {a} - B {b}").format(a=score["A"], b=score["B"]) if score
                     else ""))
+    names = report.get("players") or [None] * 4
     for seat, h in enumerate(report["hands"], 1):
-        lines.append("  " + _("seat {seat}: {hand}").format(seat=seat, hand=h))
+        name = names[seat - 1]
+        lines.append("  " + (_("seat {seat} ({name}): {hand}").format(seat=seat, name=name, hand=h)
+                             if name else _("seat {seat}: {hand}").format(seat=seat, hand=h)))
     how = (_("every consistent deal") if report["exact"] else
            _("{n} sampled deals per card and bid (every deal when they are few), seed {seed}")
            .format(n=report["samples"], seed=report["seed"]))

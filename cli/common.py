@@ -18,15 +18,12 @@ import typer
 import typer.main
 from typer.core import TyperCommand, TyperGroup
 
-try:  # typer 0.26 and later carry their own copy of click
-    from typer._click import exceptions as click_errors
-except ImportError:  # pragma: no cover - older typer, on click
-    from click import exceptions as click_errors  # type: ignore[no-redef]
-
 from cuatrola_solver.errors import CuatrolaError, quote
 from cuatrola_solver.game.rules import RuleSet, get_rules
-from cuatrola_solver.i18n import (LANGUAGES, N_, _, language_from_environment, language_of,
-                                  set_language)
+from cuatrola_solver.i18n import (LANGUAGES, N_, _, count, language_from_environment,
+                                  language_of, set_language)
+
+from .helpnames import name_values
 
 if TYPE_CHECKING:
     from cuatrola_solver.advice.budget import Budget
@@ -335,10 +332,14 @@ def _raw_value(param: Any, args: Sequence[str]) -> str | None:
     return found
 
 
-def usage_message(e: click_errors.ClickException, args: Sequence[str]) -> str:
-    """A click usage error in one line: the option, the bad token quoted, the reason."""
-    if (isinstance(e, click_errors.BadParameter)
-            and not isinstance(e, click_errors.MissingParameter) and e.param):
+def usage_message(e: typer.TyperException, args: Sequence[str]) -> str:
+    """A usage error of the command line (Typer raises them all as
+    :class:`typer.TyperException`) in one line: the option, the bad token quoted, the
+    reason."""
+    # a value not given at all is a BadParameter too (click's MissingParameter), the
+    # one that carries a param_type ("missing option '--seat'" says it best as it is)
+    if (isinstance(e, typer.BadParameter) and not hasattr(e, "param_type")
+            and e.param):
         value = _raw_value(e.param, args)
         hint = " / ".join(e.param.opts) if e.param.opts else e.param.name
         message = e.message[:1].lower() + e.message[1:]
@@ -399,6 +400,7 @@ def plain_helps(group: Any) -> None:
 
 
 def _plain_command(command: Any) -> None:
+    name_values(command)
     command.help = plain_help(command.help)
     if getattr(command, "short_help", None):
         command.short_help = plain_help(command.short_help)
@@ -407,9 +409,30 @@ def _plain_command(command: Any) -> None:
             param.help = plain_help(param.help)
 
 
+class HelpCommand(TyperCommand):
+    """A command whose ``--help`` is drawn by cli/command_help.py: each value by its
+    name, nothing after a flag."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        if self.rich_markup_mode is None:
+            super().format_help(ctx, formatter)
+            return
+        from .command_help import print_command_help     # rich: only for a help
+        print_command_help(self, ctx)
+
+
+class _HelpTyper(typer.Typer):
+    """A Typer whose commands are :class:`HelpCommand` unless they ask for another
+    class."""
+
+    def command(self, name: str | None = None, *, cls: Any = None,  # type: ignore[override]
+                **kwargs: Any) -> Any:
+        return super().command(name, cls=cls or HelpCommand, **kwargs)
+
+
 def load_command(module: str) -> Any:
     """The click command that ``cuatrola_cli.<module>`` registers (its help plain)."""
-    sub = typer.Typer(add_completion=False)
+    sub = _HelpTyper(add_completion=False, rich_markup_mode="rich")
     importlib.import_module(f".{module}", __package__).register(sub)
     command = typer.main.get_command(sub)
     _plain_command(command)
@@ -462,10 +485,18 @@ class CommandLine(TyperGroup):
             self.commands[name] = load_command(module)
         return self.commands.get(name)
 
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if not args and self.no_args_is_help and not ctx.resilient_parsing:
+            typer.echo(ctx.get_help())
+            _error(f"no command given: expected one of "
+                   f"{', '.join(self.list_commands(ctx))}")
+            raise typer.Exit(2)
+        return super().parse_args(ctx, args)
+
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         try:
             return super().resolve_command(ctx, args)
-        except click_errors.UsageError as e:
+        except typer.TyperException as e:
             # typer suggests among the commands loaded; these are not, yet
             if args and "Did you mean" not in e.message:
                 import difflib
@@ -500,11 +531,7 @@ class CommandLine(TyperGroup):
             code = super().main(argv, prog_name, complete_var, standalone_mode=False,
                                 **extra)
             code = code if isinstance(code, int) else 0
-        except click_errors.NoArgsIsHelpError as e:
-            typer.echo(e.ctx.get_help())
-            code = _error(_("no command given: expected one of {commands}").format(
-                commands=", ".join(self.list_commands(e.ctx))))
-        except click_errors.ClickException as e:
+        except typer.TyperException as e:
             code = _error(usage_message(e, argv), e.exit_code)
         except CuatrolaError as e:
             code = _error(str(e))

@@ -49,6 +49,13 @@ def muestra_text(card: str) -> str:
     return _("muestra {card} ({trump})").format(card=card, trump=trump_text(card[-1].lower()))
 
 
+def players_line(players) -> str:
+    """``players: seat 1 Ana, seat 2 Luis, seat 4 Marta`` (the seats with a name)."""
+    names = ", ".join(_("seat {seat} {name}").format(seat=s, name=name)
+                      for s, name in enumerate(players, 1) if name)
+    return _("players: {names}").format(names=names)
+
+
 def _ab(d: dict, mine: str | None = None) -> str:
     """``A 3 - B 5``; seen from side ``mine``: ``your pair 5 - the other pair 3``."""
     if mine is None:
@@ -72,9 +79,9 @@ def result_lines(res: dict | None, tricks_played: int | None = None,
     def short(letter: str) -> str:
         return letter if mine is None else side(letter)
 
-    if res is None and tricks_played is None:
-        return [_("result: not decided yet")]
     if res is None:
+        if tricks_played is None:
+            return [_("result: not decided yet")]
         return [ngettext("result: not decided yet ({n} trick played)",
                          "result: not decided yet ({n} tricks played)",
                          tricks_played).format(n=tricks_played)]

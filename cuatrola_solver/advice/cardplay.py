@@ -433,10 +433,10 @@ def cante_values(view: View, options: Sequence[int | None], *, samples: int = 40
                 after = sing(pos, mine, o)
             else:
                 after = pos
-            makes = solver.solve(after, rules, "makes")
+            makes = int(solver.solve(after, rules, "makes") or 0)    # never None
             totals[o][0] += makes if mine == d else 1 - makes
             if pts:
-                margin = solver.solve(after, rules, "margin")
+                margin = solver.solve(after, rules, "margin") or 0   # None on tricks only
                 totals[o][1] += margin if mine == d else -margin
     n = max(1, len(deals))
     return {o: (w / n, m / n) for o, (w, m) in totals.items()}

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import re
 from enum import IntEnum
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from ..errors import NotationError, quote
 from ..i18n import _
+
+if TYPE_CHECKING:
+    import random
 
 
 class Suit(IntEnum):
@@ -196,7 +199,7 @@ def format_deal(hands: Iterable[Iterable[int]]) -> str:
     return " / ".join(format_cards(h) for h in hands)
 
 
-def random_deal(rng) -> tuple[list[list[int]], int]:
+def random_deal(rng: random.Random) -> tuple[list[list[int]], int]:
     """Shuffle the 20 cards with ``rng`` (a :class:`random.Random`) and deal five to each
     seat, 1 to 4: the four hands (each sorted) and the muestra, the last card dealt
     (seat 4's fifth).  The one maker of random deals (``deal``, the benchmark, self-play

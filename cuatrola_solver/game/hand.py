@@ -34,6 +34,7 @@ from .play import (SUIT_NAMES, Position, cante_mask, cante_points, cante_refusal
                    play_forbidden, renuncio_obligation, side_of, sing, tricks_goal,
                    trick_winner_index)
 from .rules import RuleSet, get_rules
+from .jsonvalue import JSONObject
 from .seats import Side
 
 __all__ = ["HandState", "Cante", "Play", "Renuncio", "CanteScore", "PointsBreakdown", "Result",
@@ -52,7 +53,7 @@ class Cante:
     seat: int
     suit: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         return {"after_trick": self.after_trick, "seat": self.seat, "suit": "oceb"[self.suit]}
 
 
@@ -83,8 +84,8 @@ class Renuncio:
     legal: tuple[int, ...]
     proved_in: int | None = None
 
-    def to_dict(self) -> dict:
-        d = {"trick": self.trick, "seat": self.seat, "card": format_card(self.card),
+    def to_dict(self) -> JSONObject:
+        d: JSONObject = {"trick": self.trick, "seat": self.seat, "card": format_card(self.card),
              "obligation": self.obligation, "legal": [format_card(c) for c in self.legal]}
         if self.proved_in is not None:
             d["proved_in"] = self.proved_in
@@ -114,7 +115,7 @@ class CanteScore:
     def side(self) -> Side:
         return side_of(self.seat)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         return {"seat": self.seat, "side": str(self.side), "suit": "oceb"[self.suit],
                 "after_trick": self.after_trick, "points": self.points}
 
@@ -123,6 +124,13 @@ class CanteScore:
                 if self.points == 40 else
                 _("seat {seat} ({side}) sang las veinte in {suit} after trick {trick}")).format(
             seat=self.seat, side=self.side, suit=SUIT_NAMES[self.suit], trick=self.after_trick)
+
+
+def _by_side(v: Sequence[int]) -> JSONObject:
+    """One figure per side, as JSON: ``{"A": .., "B": ..}``."""
+    return {"A": v[0], "B": v[1]}
+
+
 @dataclass(frozen=True)
 class PointsBreakdown:
     """Where each side's points come from: the cards of the bazas it took, the monte
@@ -144,11 +152,10 @@ class PointsBreakdown:
         k = self.cante_points
         return tuple(self.cards[i] + self.monte[i] + k[i] for i in (0, 1))
 
-    def to_dict(self) -> dict:
-        ab = lambda v: {"A": v[0], "B": v[1]}  # noqa: E731
-        return {"cards": ab(self.cards), "monte": ab(self.monte),
+    def to_dict(self) -> JSONObject:
+        return {"cards": _by_side(self.cards), "monte": _by_side(self.monte),
                 "cantes": [k.to_dict() for k in self.cantes],
-                "cante_points": ab(self.cante_points),
+                "cante_points": _by_side(self.cante_points),
                 "trick_winners": list(self.trick_winners)}
 
 
@@ -177,7 +184,7 @@ class Result:
             return f"{tie}, won by side {self.winner}, which took the last baza"
         return f"{tie}, won by side {self.winner}, the side of the mano (seat 1)"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         return {"winner": str(self.winner), "game_points": self.game_points,
                 "points": {"A": self.points[0], "B": self.points[1]},
                 "tricks": {"A": self.tricks[0], "B": self.tricks[1]},
@@ -227,7 +234,7 @@ def hand_result(pos: Position, rules: RuleSet, score: Score | None, winner: Side
                   before, after, won)
 
 
-def _deal_error(message: str, *part) -> InconsistentDealError:
+def _deal_error(message: str, *part: str | int) -> InconsistentDealError:
     """An InconsistentDealError that knows which part of the deal is wrong: ``("hand",
     seat)`` or ``("muestra",)`` (a key of ``HandRecord.places``), for replay messages."""
     e = InconsistentDealError(message)

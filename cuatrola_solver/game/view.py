@@ -29,7 +29,7 @@ from .auction import parse_auction
 from .cards import (CardMask, cards_of, format_card, format_cards, mask_of,
                     parse_card, parse_cards, popcount, suit_of)
 from .constraints import Constraints
-from .hand import Cante, HandState, Play, Renuncio
+from .hand import Cante, HandState, Play, Renuncio, Result
 from .match import Score
 from .play import SUIT_NAMES, Position, legal_mask, seat_cante_options, side_of
 from .rules import RuleSet, get_rules
@@ -130,7 +130,7 @@ class View:
         return cls(rules, seat, mask, m, calls, score=score, order=tuple(cards))
 
     @classmethod
-    def from_hand(cls, hand, seat: int) -> "View":
+    def from_hand(cls, hand: HandState, seat: int) -> "View":
         """Project a :class:`~cuatrola_solver.game.hand.HandState` onto ``seat``."""
         tricks = [tuple(c for _, c in t) for t in hand.tricks]
         if hand.current:
@@ -139,7 +139,7 @@ class View:
                    tuple(hand.auction.calls), tuple(tricks), tuple(hand.cantes), hand.score)
 
     @classmethod
-    def on_turn(cls, hand) -> "View":
+    def on_turn(cls, hand: HandState) -> "View":
         """The view of the seat on turn in a :class:`~cuatrola_solver.game.hand.HandState` in
         play (what ``hint`` answers for a full record); refused when there is no card to
         play: the auction not over, the hand over or decided by a renuncio."""
@@ -245,7 +245,7 @@ class View:
             return []
         return seat_cante_options(pos, self.rules, self.seat)
 
-    def result(self):
+    def result(self) -> Result | None:
         return self.seen.result()
 
     def key(self) -> str:

@@ -42,6 +42,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..advice.bidding import advise
 from ..advice.budget import Budget, random_seed
+from ..analysis.cards_svg import card_sheet
 from ..analysis.puzzles import MARGIN, MIN_LOSS, find_puzzles
 from ..analysis.report import html_puzzles, html_report
 from ..analysis.review import analyze
@@ -52,6 +53,7 @@ from ..game.seats import check_seat
 from ..game.view import View
 from ..models.charts import describe_key, load_charts
 from ..notation.record import HandRecord
+from .anotar import anotar_routes
 from .forms import FormError, read_advise_form
 from .games import Game, GameStateError
 from .language import RequestLanguage, messages_route
@@ -75,6 +77,8 @@ MAX_PUZZLE_RECORDS = 12
 #: the host names of this machine itself
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 STATIC = Path(__file__).resolve().parent / "static"
+#: the drawing of the cards the page places with <use href="/cards.svg#card-Ac">
+CARD_SHEET = card_sheet(standalone=True)
 
 
 def host_name(header: str) -> str:
@@ -162,6 +166,11 @@ def table_now(s: Serving, page: Page, progress: Progress | None = None) -> Game:
 
 async def index(request: Request) -> Response:
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+
+async def cards(request: Request) -> Response:
+    return Response(CARD_SHEET, media_type="image/svg+xml",
+                    headers={"Cache-Control": "max-age=3600"})
 
 
 async def page_endpoint(request: Request) -> Response:
@@ -356,8 +365,9 @@ async def charts(request: Request) -> Response:
 
 
 routes = [
-    Route("/", index), Route("/api/events", events), Route("/api/records", record_list),
-    Route("/api/charts", charts), Route("/api/messages", messages_route),
+    Route("/", index), Route("/cards.svg", cards), Route("/api/events", events),
+    Route("/api/records", record_list), Route("/api/charts", charts),
+    Route("/api/messages", messages_route),
     Route("/api/page", page_endpoint, methods=["POST"]),
     Route("/api/cancel", cancel, methods=["POST"]),
     Route("/api/advise", advise_endpoint, methods=["POST"]),
@@ -368,6 +378,7 @@ routes = [
     Route("/api/play/hint", play_hint, methods=["POST"]),
     Route("/api/analyze", analyze_endpoint, methods=["POST"]),
     Route("/api/puzzles", puzzles, methods=["POST"]),
+    *anotar_routes(body_of, lambda request: serving(request).records),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 
