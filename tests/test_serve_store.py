@@ -22,6 +22,7 @@ from cuatrola_solver.web.games import Game
 from cuatrola_solver.web.pages import Cancelled, Cores, Page
 from cuatrola_solver.web.play import PlayTable
 from cuatrola_solver.web.records import RecordsFolder
+from cuatrola_solver.web.server import running
 from cuatrola_solver.web import store as store_module
 from cuatrola_solver.web.store import DB_NAME, MIGRATIONS, Store, StoreError
 
@@ -252,6 +253,17 @@ def test_a_hint_is_the_same_on_one_core_or_many(tmp_path):
     table = PlayTable(get_rules("online"), 1, 9, RecordsFolder(tmp_path), "heuristic")
     table.deal()
     assert table.hint(workers=1) == table.hint(workers=2)
+
+
+def test_the_advice_is_the_same_on_a_server_of_one_core_or_two(tmp_path):
+    answers = []
+    for cores in (1, 2):
+        app = make_app(get_rules("online"), RecordsFolder(tmp_path / str(cores)), cores=cores)
+        with running(app) as url:
+            page = _post(url, "api/page").json()["page"]
+            answers.append(_post(url, "api/advise", page=page, hand="Ac 3c Ro Co Ab",
+                                 muestra="So", seat="2", auction="paso", seed="1").json())
+    assert answers[0] == answers[1] and answers[0]["advice"]["seat"] == 2
 
 
 def test_the_game_replays_its_decisions_exactly(tmp_path):
