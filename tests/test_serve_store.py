@@ -206,6 +206,12 @@ def test_two_tabs_on_one_page_see_one_game_and_a_stale_move_is_refused(tmp_path)
             r = _post(url, path, page=page, version=second["version"])
             assert r.status_code == 409 and r.json()["state"]["version"] == moved["version"]
         assert _post(url, "api/page", page=page).json()["game"]["version"] == moved["version"]
+        # a new game in one tab: a move on the last game's state is stale in the other
+        fresh = _post(url, "api/play/new", page=page, seat=2).json()
+        assert fresh["version"] == moved["version"] + 1
+        r = _post(url, "api/play/answer", page=page, choice=_choice(moved),
+                  version=moved["version"])
+        assert r.status_code == 409 and r.json()["state"]["seat"] == 2
 
 
 # --- the cores --------------------------------------------------------------------------

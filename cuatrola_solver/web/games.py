@@ -60,10 +60,11 @@ class Game:
     def start(cls, store: Store, page: str, rules: RuleSet, seat: int, seed: int,
               records: RecordsFolder, bots: str) -> Game:
         """A new match on ``page`` (its last one forgotten), played to the person's first
-        decision and kept."""
+        decision and kept; its version goes on from the last one's, so that a move sent on
+        the last match's state is stale."""
         table = PlayTable(rules, seat, seed, records, bots)
         table.deal()
-        game = cls(store, page, table, [], 1)
+        game = cls(store, page, table, [], store.version(page) + 1)
         store.start_game(page, format_rules(rules), bots, seat, seed, game.version)
         game._keep_record()
         return game

@@ -231,6 +231,11 @@ class Store:
         return [("UPDATE games SET version = ? WHERE page = ?", (version, page)),
                 ("UPDATE pages SET used = ? WHERE id = ?", (time.time(), page))]
 
+    def version(self, page: str) -> int:
+        """The version of the page's match (0 when it has none)."""
+        rows = self._rows("SELECT version FROM games WHERE page = ?", (page,))
+        return rows[0][0] if rows else 0
+
     def game(self, page: str) -> SavedGame | None:
         """The page's match as kept, None when it has none."""
         with self._lock:
