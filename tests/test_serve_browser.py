@@ -96,6 +96,7 @@ def look(page, shots: Path | None, name: str, at: str | None = None) -> None:
     of each (``serve-NAME.png``, ``serve-NAME-phone.png``; ``at``: scrolled to that
     element first).  The window is left at desktop size."""
     _idle(page)
+    page.wait_for_function("!document.querySelector('#felt.moving')")    # the trick laid
     for size, suffix in ((DESKTOP, ""), (PHONE, "-phone")):
         page.set_viewport_size(size)
         page.wait_for_timeout(150)              # the frames redraw and tell their height
@@ -151,7 +152,7 @@ def test_play_a_whole_hand_by_clicking_with_a_hint(opened, server, shots):
     assert f": call {advised} — " in page.inner_text("#play-hint-out")
     assert re.search(r"\d+% · [+-]\d\.\d\d", page.inner_text("#play-choices button.best"))
     look(page, shots, "play-call")
-    hinted, paused = False, False
+    hinted, paused, skipped = False, False, None
     for _ in range(40):
         if page.is_visible("#play-result"):
             break
@@ -159,11 +160,19 @@ def test_play_a_whole_hand_by_clicking_with_a_hint(opened, server, shots):
         if choices.count():
             target = choices.first
         else:
-            if page.get_attribute("#felt", "data-done") == "1" and not paused:
-                # a finished trick lies on the felt, its winner's card marked
-                assert page.locator("#play-trick .slot.won").count() == 1
-                assert " to " in page.inner_text("#play-caption")
-                paused = True
+            if "moving" in (page.get_attribute("#felt", "class") or ""):
+                # the bots' cards come one by one, a finished trick pauses on the felt
+                # (its winner's card marked) then goes: the first time it ends by itself,
+                # after that a tap skips it
+                if skipped is None:
+                    page.wait_for_selector("#felt[data-done='1'] .slot.won", timeout=10_000)
+                    assert " to " in page.inner_text("#play-caption")
+                    page.wait_for_selector("#felt:not(.moving)", timeout=10_000)
+                    skipped, paused = False, True
+                elif not skipped:
+                    page.click("#felt")
+                    assert "moving" not in page.get_attribute("#felt", "class")
+                    skipped = True
             if not hinted:
                 with page.expect_response("**/api/play/hint", timeout=WAIT):
                     page.click("#play-hint")
@@ -177,7 +186,7 @@ def test_play_a_whole_hand_by_clicking_with_a_hint(opened, server, shots):
                 look(page, shots, "play")
             target = page.locator("#play-hand .card.legal").first
         _act(page, target.click, "answer")
-    assert page.is_visible("#play-result") and hinted
+    assert page.is_visible("#play-result") and hinted and paused and skipped
     result = page.inner_text("#play-result")
     assert re.search(r"Hand 1 over: (your|the other) pair scores \d", result)
     log = page.inner_text("#play-log")
@@ -193,6 +202,35 @@ def test_play_a_whole_hand_by_clicking_with_a_hint(opened, server, shots):
     name = re.search(r"saved as (\S+)", result).group(1)
     assert (records / name).is_file()
     look(page, shots, "play-result", at="#play-result")
+
+
+#: the first game of a server dealing from this seed reaches a cante of seat 1 at its
+#: third decision, the page taking the first choice each time
+CANTE_SEED = 17
+
+
+def test_the_cante_hint_names_the_suit_as_the_button_does(page, tmp_path, shots):
+    with served(tmp_path / "records", seed=CANTE_SEED) as url:
+        errors = _watched(page, url)
+        _act(page, lambda: page.click("#play-new"), "new")
+        for _ in range(3):
+            if page.locator("#play-choices button[data-cante]").count():
+                break
+            target = page.locator("#play-choices button, #play-hand .card.legal").first
+            _act(page, target.click, "answer")
+        names = page.locator("#play-choices button[data-cante]").all_inner_texts()
+        assert names[-1] == "keep quiet" and all(re.match(r"sing (oros|copas|espadas|bastos) "
+                                                          r"\(\+[24]0\)", n) for n in names[:-1])
+        with page.expect_response("**/api/play/hint", timeout=WAIT):
+            page.click("#play-hint")
+        page.wait_for_selector("#play-choices button.best .num")
+        hint = page.inner_text("#play-hint-out")
+        assert re.search(r": (sing (oros|copas|espadas|bastos)|keep quiet) — keep quiet \d+%, "
+                         r"(oros|copas|espadas|bastos) \d+%", hint), hint
+        best = page.get_attribute("#play-choices button.best", "data-cante")
+        assert (best == "no") == (": keep quiet — " in hint)
+        look(page, shots, "play-cante")
+        assert errors == []
 
 
 def test_the_focus_stays_in_the_hand_after_a_move(opened):
