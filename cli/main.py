@@ -15,15 +15,6 @@ import typer
 from cuatrola_solver.i18n import N_
 
 from .common import CommandLine, check_language
-from .helpnames import plain_help_names
-
-plain_help_names()
-try:
-    from .coercion import quick_coercion
-except ImportError:                     # pragma: no cover - Typer on click, no Pydantic
-    pass
-else:
-    quick_coercion()
 
 #: name -> (module, the first paragraph of its help), in the help's order
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -39,6 +30,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                            "visible."),
     "check": ("cmd_check", "Check a hand record: every renuncio, the result and where its "
                            "points come from."),
+    "record": ("cmd_record", "Take down a hand as it is played: the muestra, the calls, the "
+                             "cards, typed as lines."),
     "analyze": ("cmd_analyze", "Post-game report: each card's cost, the mistakes, the bids, "
                                "the points."),
     "puzzles": ("cmd_puzzles", "Puzzles from your own hands: where the card played lost "
@@ -77,6 +70,7 @@ class _Commands(CommandLine):
 
 app = typer.Typer(
     cls=_Commands, add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
     help=N_("Advice, double-dummy tables and post-game reports for cuatrola, the Spanish "
             "card game: should I go solo, what was the best card, what went wrong.")
     + "\n\n" + N_("Cards are a rank and a suit: 3o is the tres de oros, Cc the caballo de "

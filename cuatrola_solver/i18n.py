@@ -108,8 +108,33 @@ def language() -> str:
     return _piece.get() or _process[0]
 
 
+class Later(str):
+    """English text that keeps its message and values (made by :func:`later`): as a
+    ``str`` it is the English, which JSON output and records keep; :func:`_` writes it
+    in the current language where it is shown."""
+
+    template: str
+    values: dict[str, object]
+
+    def __new__(cls, template: str, values: dict[str, object]) -> "Later":
+        text = super().__new__(cls, template.format(**values) if values else template)
+        text.template, text.values = template, values
+        return text
+
+
+def later(template: str, **values: object) -> str:
+    """``template.format(**values)`` in English now, translated where it is shown:
+    for text that is both machine output (a ``reason`` field of ``--json``) and read by
+    a person (``_(reason)``)."""
+    return Later(template, values)
+
+
 def _(message: str) -> str:
-    """``message`` in the current language."""
+    """``message`` in the current language (a :func:`later` text with its values, each
+    of them that is one too translated)."""
+    if isinstance(message, Later):
+        return _(message.template).format(
+            **{k: _(v) if isinstance(v, Later) else v for k, v in message.values.items()})
     return translations(language()).gettext(message)
 
 

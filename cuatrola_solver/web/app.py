@@ -52,10 +52,11 @@ from ..game.seats import check_seat
 from ..game.view import View
 from ..models.charts import describe_key, load_charts
 from ..notation.record import HandRecord
+from .anotar import anotar_routes
 from .forms import FormError, read_advise_form
 from .games import Game, GameStateError
 from .language import RequestLanguage, messages_route
-from .messages import (AdviceAnswer, AnalyzeAsk, BadRequest, CancelAnswer, Cancelled as
+from .messages import (AdviceAnswer, AdviseAsk, AnalyzeAsk, BadRequest, CancelAnswer, Cancelled as
                        CancelledAnswer, ChartCell, ChartsAnswer, ErrorAnswer, GameAnswer,
                        HintAnswer, Move, NewGame, PageAnswer, PageAsk, PageOf, PuzzlesAnswer,
                        RecordsAnswer, ReportAnswer, Step)
@@ -145,9 +146,11 @@ async def compute(request: Request, page: Page, what: str,
 
 
 async def game_of(request: Request, page: Page) -> Game | None:
-    """The page's match, rebuilt from the games database the first time it is asked."""
-    if page.loaded:
+    """The page's match, rebuilt from the games database the first time it is asked (or
+    when a write to the database failed)."""
+    if page.loaded and not (page.game is not None and page.game.lost):
         return page.game
+    page.loaded = False
     s = serving(request)
 
     def work(progress: Progress, workers: int) -> Game | None:
@@ -214,9 +217,9 @@ async def cancel(request: Request) -> Response:
 # --- advise -----------------------------------------------------------------------------
 
 async def advise_endpoint(request: Request) -> Response:
-    body = await body_of(request)
-    page = serving(request).pages.get(str(PageOf.from_json(body).page))
-    form = read_advise_form(body, serving(request).rules)
+    ask = AdviseAsk.from_json(await body_of(request))
+    page = serving(request).pages.get(ask.page)
+    form = read_advise_form(ask, serving(request).rules)
     what = "the exact advice" if form.budget.exact else "the advice"
 
     def work(progress: Progress, workers: int) -> Any:
@@ -366,6 +369,7 @@ routes = [
     Route("/api/play/hint", play_hint, methods=["POST"]),
     Route("/api/analyze", analyze_endpoint, methods=["POST"]),
     Route("/api/puzzles", puzzles, methods=["POST"]),
+    *anotar_routes(body_of, lambda request: serving(request).records),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 
