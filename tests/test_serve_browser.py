@@ -69,13 +69,19 @@ def shots(tmp_path_factory) -> Path:
 
 
 def _watched(page, url: str) -> list[str]:
+    errors = _watched_at(page, url)
+    page.wait_for_selector("body[data-ready='1']")
+    return errors
+
+
+def _watched_at(page, url: str) -> list[str]:
+    """The page at ``url`` opened, its errors and console errors gathered."""
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     # a refused request (status 400, 409) is logged by the browser, not an error of the page
     page.on("console", lambda m: errors.append(m.text) if m.type == "error"
             and not m.text.startswith("Failed to load resource") else None)
     page.goto(url)
-    page.wait_for_selector("body[data-ready='1']")
     return errors
 
 
@@ -410,3 +416,9 @@ def test_the_tab_bar_keeps_one_row_on_a_phone(opened):
                          ".map(b => b.getBoundingClientRect().top)")
     assert len(set(tops)) == 1, tops
     page.set_viewport_size(DESKTOP)
+
+
+def test_the_anotar_page(page, server, shots):
+    errors = _watched_at(page, server[0] + "anotar")
+    look(page, shots, "anotar")
+    assert errors == []
