@@ -71,10 +71,18 @@
      the bots have played, their cards come one by one, and a finished trick stays on the
      felt (PAUSE ms, or until a tap) before it goes to its winner; the last finished trick
      stays until the next lead, and "Last trick" shows it again. */
-  var state = null, steps = 0, shownLog = 0, shownHand = 0, anim = null, lastShown = false;
+  var state = null, steps = 0, shownLog = 0, anim = null, lastShown = false, movedFrom = null;
   var PAUSE = 1400, CARD_PAUSE = 350;
   var WHERE = ["you", "right", "partner", "left"];
   function where(seat) { return WHERE[(seat - state.seat + 4) % 4]; }
+  /* the seat to play after ``seat``: the next one that does not sit this contract out */
+  function nextSeat(seat) {
+    for (var k = 1; k < 4; k++) {
+      var n = (seat + k - 1) % 4 + 1;
+      if (state.seats[n - 1].roles.indexOf("out") < 0) return n;
+    }
+    return seat;
+  }
   function seatName(seat) {
     if (seat === state.seat) return t("you");
     return fmt(where(seat) === "partner" ? t("partner, seat {seat}") : t("seat {seat}"), {seat: seat});
@@ -201,7 +209,7 @@
       if (e.kind === "card") {
         if (fresh) { f.cards = {}; fresh = false; }
         f.cards[e.seat] = e.card;
-        f.turn = e.seat % 4 + 1;
+        f.turn = nextSeat(e.seat);
         f.caption = t("trick {n}", {n: trickNo + 1});
         frames.push({felt: Object.assign({}, f, {cards: Object.assign({}, f.cards)}), wait: e.seat === state.seat ? 0 : CARD_PAUSE});
       } else if (e.kind === "trick") {
@@ -255,7 +263,8 @@
     if (target) target.focus();
   }
   function drawPlay(s) {
-    var had = focusedIn();
+    var had = focusedIn() || movedFrom;
+    movedFrom = null;
     var prev = state, prevFelt = prev && prev.hand === s.hand && prev.seats ? finalFelt(prev) : null;
     stopAnim();
     state = s;
@@ -349,11 +358,34 @@
   }
   function played(d) {
     if (d.state) drawPlay(d.state);       // refused on an old state: the state as it is now
-    if (d.error || d.cancelled) { if (d.error) $("play-refused").textContent = d.error; return; }
+    if (d.error || d.cancelled) {
+      if (d.error) $("play-refused").textContent = d.error;
+      if (state && !d.state) {          // not taken: the card back in the hand, the felt as it was
+        document.querySelectorAll("#play-hand .going").forEach(function (b) { b.classList.remove("going"); });
+        drawFelt(finalFelt(state));
+      }
+      return;
+    }
     clear($("play-hint-out"));
     drawPlay(d);
   }
-  function answer(choice) { stopAnim(); post("/api/play/answer", {choice: choice}).then(played); }
+  /* your card goes on the felt at once, the next seat's turn marked, while the server
+     plays the bots' turns; its answer then draws the table as it is */
+  function answer(choice) {
+    stopAnim();
+    movedFrom = focusedIn();          // the card played leaves the hand: the focus comes back
+    if (state && state.turn && state.turn.kind === "card" && state.turn.legal.indexOf(choice) >= 0) {
+      var f = finalFelt(state);
+      if (f.done) f.cards = {};
+      f.cards[state.seat] = choice;
+      f.done = false;
+      f.turn = nextSeat(state.seat);
+      drawFelt(f);
+      var mine = document.querySelector("#play-hand .card[data-card='" + choice + "']");
+      if (mine) mine.classList.add("going");
+    }
+    post("/api/play/answer", {choice: choice}).then(played);
+  }
   $("play-new").addEventListener("click", function () {
     post("/api/play/new", {seat: Number($("play-seat").value)}).then(played);
   });
