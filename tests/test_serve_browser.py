@@ -4,7 +4,8 @@ whole match played by tapping at phone size (390 x 844, touch); the focus kept i
 hand; advice by clicking equal to ``cuatrola advise --json``, marked stale when a field
 changes; a bad field's message beside it; an analysis with its graph; the puzzles and the
 charts.  At every page and state, at desktop size (1280 x 800) and phone size (390 x
-844): no page scrolls sideways (the frames of the report and the puzzles included), and
+844): no page scrolls sideways (the frames of the report and the puzzles included; at
+360 and 414 px wide too), and
 axe-core (``axe-playwright-python``, which bundles it) finds no violation.  Each page's
 screenshot at both sizes is saved in the folder of ``CUATROLA_SCREENSHOTS``
 (``docs/images`` makes the pictures of docs/serve.md), else in a temporary folder.
@@ -40,6 +41,8 @@ SEED = 1
 #: the two sizes every page is looked at
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+#: the narrowest and the widest phone checked for sideways scrolling
+NARROWEST, WIDEST_PHONE = 360, 414
 AXE = Axe()
 
 
@@ -118,6 +121,12 @@ def look(page, shots: Path | None, name: str, at: str | None = None) -> None:
             if at:
                 page.locator(at).scroll_into_view_if_needed()
             page.screenshot(path=str(shots / f"serve-{name}{suffix}.png"))
+    for width in NARROWEST, WIDEST_PHONE:        # the other phones: nothing sideways either
+        page.set_viewport_size({"width": width, "height": 800})
+        page.wait_for_timeout(100)
+        for frame in page.frames:
+            wide = frame.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
+            assert wide[0] <= wide[1], (name, width, frame.url, wide)
     page.set_viewport_size(DESKTOP)
 
 
