@@ -202,6 +202,9 @@ def test_play_a_whole_hand_by_clicking_with_a_hint(opened, server, shots):
             target = page.locator("#play-hand .card.legal").first
         _act(page, target.click, "answer")
     assert page.is_visible("#play-result") and hinted and paused and skipped
+    # a screen reader hears what the others did since the last move
+    said = page.text_content("#play-said")
+    assert re.search(r"(seat \d|partner, seat \d) plays \w\w", said) and "trick 5 to" in said, said
     result = page.inner_text("#play-result")
     assert re.search(r"Hand 1 over: (your|the other) pair scores \d", result)
     log = page.inner_text("#play-log")
@@ -260,6 +263,14 @@ def test_the_focus_stays_in_the_hand_after_a_move(opened):
         assert inside in ("play-choices", "play-hand"), inside
         # the ring that shows the focus: 3 px
         assert page.evaluate("getComputedStyle(document.activeElement).outlineWidth") == "3px"
+        # the arrow keys move along the choices and come back
+        now = "document.activeElement.textContent + document.activeElement.dataset.card"
+        first = page.evaluate(now)
+        choices = page.locator(f"#{inside} button:not(:disabled)").count()
+        page.keyboard.press("ArrowRight")
+        assert (page.evaluate(now) != first) == (choices > 1)
+        page.keyboard.press("ArrowLeft")
+        assert page.evaluate(now) == first
         step = _step(page)
         with page.expect_response("**/api/play/answer", timeout=WAIT):
             page.keyboard.press("Enter")

@@ -234,6 +234,17 @@
     })();
   }
   $("felt").addEventListener("click", stopAnim);
+  /* the arrow keys move between the cards you may play, and between the calls */
+  ["play-hand", "play-choices"].forEach(function (id) {
+    $(id).addEventListener("keydown", function (e) {
+      if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+      var all = Array.prototype.slice.call($(id).querySelectorAll("button:not(:disabled)"));
+      var i = all.indexOf(document.activeElement);
+      if (i < 0 || !all.length) return;
+      all[(i + (e.key === "ArrowRight" ? 1 : all.length - 1)) % all.length].focus();
+      e.preventDefault();
+    });
+  });
   document.addEventListener("keydown", function (e) { if (anim && e.key === "Escape") stopAnim(); });
   $("play-last").addEventListener("click", function () {
     var b = $("play-last");
@@ -327,6 +338,10 @@
     if (s.result) drawResult(s, res);
     // what the bots did since the last answer, played out on the felt
     var fresh = prevFelt && prev.hand === s.hand ? s.log.slice(shownLog) : [];
+    // a screen reader hears what the others did since your last move
+    $("play-said").textContent = (prevFelt ? fresh : s.log).filter(function (e) {
+      return e.seat !== s.seat || e.kind === "trick"; })
+      .map(sayEvent).join(". ");
     shownLog = s.log.length;
     if (fresh.length) animate(fresh, prevFelt); else drawFelt(finalFelt(s));
     restoreFocus(had);
