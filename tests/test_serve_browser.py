@@ -44,6 +44,14 @@ PHONE = {"width": 390, "height": 844}
 #: the narrowest and the widest phone checked for sideways scrolling
 NARROWEST, WIDEST_PHONE = 360, 414
 AXE = Axe()
+#: the controls shown smaller than a touch target (44 x 44 px; a checkbox or a radio
+#: button counts by its label)
+SMALL_TARGETS = """[...document.querySelectorAll(
+    'button, select, a[href], input:not([type=checkbox]):not([type=radio]), label:has(> input)')]
+  .filter(e => e.offsetParent !== null)
+  .map(e => [e.id || e.dataset.card || e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
+  .filter(([n, r]) => r.width < 44 || r.height < 44)
+  .map(([n, r]) => n + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))"""
 
 
 @pytest.fixture(scope="session")
@@ -115,6 +123,9 @@ def look(page, shots: Path | None, name: str, at: str | None = None) -> None:
                 continue                        # a frame not used yet
             wide = frame.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
             assert wide[0] <= wide[1], (name, size, frame.url, wide)
+            if size is PHONE:
+                small = frame.evaluate(SMALL_TARGETS)
+                assert small == [], (name, frame.url, small)
             found = AXE.run(frame)
             assert found.violations_count == 0, (name, size, found.generate_report())
         if shots is not None:
