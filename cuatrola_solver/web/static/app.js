@@ -87,6 +87,10 @@
     if (seat === state.seat) return t("you");
     return fmt(where(seat) === "partner" ? t("partner, seat {seat}") : t("seat {seat}"), {seat: seat});
   }
+  /* the declarer, or the two of a contrasolo: "seat 2 against seat 4" */
+  function declarers(names) {
+    return names.length === 2 ? t("{a} against {b}", {a: names[0], b: names[1]}) : names.join(", ");
+  }
   function roleName(r) {
     return {mano: t("mano"), dealer: t("dealer"), declarer: t("declarer"), out: t("sits out")}[r] || r;
   }
@@ -99,8 +103,8 @@
       {who: w, suit: e.name, points: e.points});
     if (e.kind === "card") return fmt(e.forced ? (you ? t("you play {card} (forced)") : t("{who} plays {card} (forced)")) :
       (you ? t("you play {card}") : t("{who} plays {card}")), {who: w, card: e.card});
-    if (e.kind === "contract") return e.declarer.length ?
-      t("contract: {contract} by {who}", {contract: e.contract, who: e.declarer.join(" " + t("against") + " ")}) :
+    if (e.kind === "contract") return e.declarer_seats && e.declarer_seats.length ?
+      t("contract: {contract} by {who}", {contract: e.contract, who: declarers((e.declarer_seats || []).map(seatName))}) :
       t("contract: {contract}", {contract: e.contract});
     if (e.kind === "trick") return fmt(e.yours ? t("trick {n} to {who} (your pair)") : t("trick {n} to {who} (the other pair)"),
       {n: e.trick, who: w});
@@ -188,7 +192,7 @@
       var decl = s.seats.filter(function (p) { return p.roles.indexOf("declarer") >= 0; })
         .map(function (p) { return seatName(p.seat); });
       score.appendChild(el("p", {}, (s.contract ? (decl.length ? fmt(t("{contract} by {who}"),
-        {contract: s.contract, who: decl.join(" " + t("against") + " ")}) : s.contract) + " · " : "") +
+        {contract: s.contract, who: declarers(decl)}) : s.contract) + " · " : "") +
         (s.bazas ? fmt(t("bazas: you {you} – them {them} · points: you {pyou} – them {pthem}"),
           {you: s.bazas.you, them: s.bazas.them, pyou: s.points.you, pthem: s.points.them}) : "")));
     }
