@@ -27,7 +27,7 @@ from pathlib import Path
 
 from ..errors import CuatrolaError
 from ..game.play import SUIT_NAMES
-from ..i18n import _
+from ..i18n import _, language, ngettext, percent
 from .cards_svg import card_name, card_sheet, card_svg
 
 __all__ = ["html_report", "plot_win_chances", "html_puzzles", "SIDE_COLOURS"]
@@ -295,10 +295,11 @@ def _table(headers: list[str], rows: list[list[str]]) -> str:
 def _contract(report: dict) -> str:
     decl = report["declarer"]
     if report["contract"] == "paso" or decl is None:
-        return "paso (all four play)"
+        return _("paso (all four play)")
     if isinstance(decl, list):
-        return f"contrasolo, seat {decl[0]} against seat {decl[1]}"
-    return f"{report['contract']} by seat {decl}"
+        return _("contrasolo, seat {seat} against seat {other}").format(seat=decl[0],
+                                                                        other=decl[1])
+    return _("{contract} by seat {seat}").format(contract=report["contract"], seat=decl)
 
 
 def _rules_text(rules) -> str:
@@ -315,14 +316,16 @@ def _deal_section(report: dict, played_at: dict[str, int]) -> str:
         cards = "".join(
             _card(c, "in-hand" + (" muestra" if c == report["muestra"] else ""),
                   f'data-step="{played_at.get(c, 999)}"') for c in hand.split())
-        role = " (mano)" if seat == 1 else " (dealer, holds the muestra)" if seat == 4 else ""
+        role = (_(" (mano)") if seat == 1 else _(" (dealer, holds the muestra)") if seat == 4
+                else "")
         call = ""
         if report["auction"] and len(report["auction"]) >= seat:
-            call = f" — called {report['auction'][seat - 1]}"
+            call = _(" — called {call}").format(call=report["auction"][seat - 1])
         name = f" — {names[seat - 1]}" if names[seat - 1] else ""
-        parts.append(f'<div class="seat"><h3>Seat {seat}{_e(name)}, side {_side(seat)}{role}'
-                     f'{_e(call)}'
-                     f'</h3><div class="cards">{cards}</div></div>')
+        parts.append('<div class="seat"><h3>'
+                     + _e(_("Seat {seat}{name}, side {side}{role}{call}").format(
+                         seat=seat, name=name, side=_side(seat), role=role, call=call))
+                     + f'</h3><div class="cards">{cards}</div></div>')
     return '<div class="table">' + "".join(parts) + "</div>"
 
 
@@ -339,20 +342,25 @@ def _tricks_section(report: dict) -> str:
         winner = winners[t - 1] if t - 1 < len(winners) else None
         for i, c in cards:
             won = " won" if c["seat"] == winner else ""
-            cells.append(f'<div class="{won.strip()}"><div class="who side-{c["side"]}">seat '
-                         f'{c["seat"]}</div>{_card(c["card"], "", f"data-step={i!s}", c["symbol"])}</div>')
+            who = _e(_("seat {seat}").format(seat=c["seat"]))
+            cells.append(f'<div class="{won.strip()}"><div class="who side-{c["side"]}">{who}'
+                         f'</div>{_card(c["card"], "", f"data-step={i!s}", c["symbol"])}</div>')
         notes = []
         if winner is not None:
-            notes.append(f"seat {winner} (side {_side(winner)}) takes the baza")
+            notes.append(_("seat {seat} (side {side}) takes the baza").format(
+                seat=winner, side=_side(winner)))
         for k in cantes:
             if k["after_trick"] == t:
-                what = "las cuarenta" if k["points"] == 40 else "las veinte"
-                notes.append(f"seat {k['seat']} sings {what} in "
-                             f"{SUIT_NAMES['oceb'.index(k['suit'])]} (+{k['points']})")
-        for c in (c for _, c in cards):
+                notes.append((_("seat {seat} sings las cuarenta in {suit} (+{points})")
+                               if k["points"] == 40 else
+                               _("seat {seat} sings las veinte in {suit} (+{points})")).format(
+                    seat=k["seat"], suit=SUIT_NAMES["oceb".index(k["suit"])], points=k["points"]))
+        for c in (c for _i, c in cards):
             if c["kind"] == "renuncio":
-                notes.append(f"renuncio by seat {c['seat']} ({c['obligation'].replace('_', ' ')})")
-        out.append(f'<div class="trick" data-trick="{t}"><div class="t">Baza {t}</div>'
+                notes.append(_("renuncio by seat {seat} ({obligation})").format(
+                    seat=c["seat"], obligation=c["obligation"].replace("_", " ")))
+        baza = _e(_("Baza {trick}").format(trick=t))
+        out.append(f'<div class="trick" data-trick="{t}"><div class="t">{baza}</div>'
                    + "".join(cells) + f'<div class="note">{_e("; ".join(notes))}</div></div>')
     return '<div class="tricks">' + "".join(out) + "</div>"
 
@@ -361,29 +369,30 @@ def _play_table(report: dict) -> str:
     rows = []
     for c in report["cards"]:
         if c["kind"] == "forced":
-            note, pw, best, loss = "forced (one legal card)", "", "", ""
+            note, pw, best, loss = _("forced (one legal card)"), "", "", ""
         elif c["kind"] == "after_renuncio":
-            note, pw, best, loss = "after the renuncio: not valued", "", "", ""
+            note, pw, best, loss = _("after the renuncio: not valued"), "", "", ""
         else:
-            note = c["label"] or ""
+            note = _(c["label"]) if c["label"] else ""
             if c["kind"] == "renuncio":
-                note = f"renuncio ({c['obligation'].replace('_', ' ')})"
+                note = _("renuncio ({obligation})").format(
+                    obligation=c["obligation"].replace("_", " "))
             if c["dd_only"]:
-                note += ("; " if note else "") + "double-dummy error, sound on what was known"
+                note += ("; " if note else "") + _("double-dummy error, sound on what was known")
             p, best_p = card_odds(c)
             pw = _pct(p)
             best = f"{best_cards(c)} {_pct(best_p)}"
             loss = _pct(c["loss"])
         dd = ""
         if c["dd"]:
-            word = {True: "win", False: "lose"}
+            word = {True: _("win"), False: _("lose")}
             dd = f"{word[c['dd']['before']['makes']]} → {word[c['dd']['after']['makes']]}"
         card = c["card"] + (c["symbol"] or "")
         cls = ' class="bad"' if c["symbol"] else ""
         rows.append([str(c["trick"]), str(c["seat"]), f"<td{cls}>{_e(card)}</td>", pw, best,
                      loss, dd, note])
-    return _table(["baza", "seat", "card", "P(win) knew", "best card", "win lost",
-                   "double dummy", "label"], rows)
+    return _table([_("baza"), _("seat"), _("card"), _("P(win) knew"), _("best card"),
+                   _("win lost"), _("double dummy"), _("label")], rows)
 
 
 def _bids_table(report: dict) -> str:
@@ -397,9 +406,11 @@ def _bids_table(report: dict) -> str:
                      "" if b["ev_loss"] < 0.005 else f"{b['ev_loss']:.2f}",
                      f"{call['dd_game_points']:+d}",
                      f"{b['dd_best']} {best['dd_game_points']:+d}",
-                     f"{b['missed']} was there to be made" if b["missed"] else ""])
-    return _table(*drop_empty_columns(["seat", "call", "P(win) EV", "advice", "EV lost",
-                                       "double dummy", "best double dummy", "note"], rows))
+                     _("{call} was there to be made").format(call=b["missed"])
+                     if b["missed"] else ""])
+    return _table(*drop_empty_columns([_("seat"), _("call"), _("P(win) EV"), _("advice"),
+                                       _("EV lost"), _("double dummy"),
+                                       _("best double dummy"), _("note")], rows))
 
 
 def _summary_table(report: dict) -> str:
@@ -413,37 +424,44 @@ def _summary_table(report: dict) -> str:
                      str(s["blunders"]), str(s["renuncios"]),
                      f"{100 * s['win_chance_lost']:.0f}%", str(s["points_lost"]),
                      f"{s['dd_errors']} ({s['dd_only']})"])
-    return _table(["seat", "side", "accuracy", "choices", "?! inaccuracies", "? mistakes",
-                   "?? blunders", "renuncios", "win chance lost", "match points lost (dd)",
-                   "dd errors (sound)"], rows)
+    return _table([_("seat"), _("side"), _("accuracy"), _("choices"), _("?! inaccuracies"),
+                   _("? mistakes"), _("?? blunders"), _("renuncios"), _("win chance lost"),
+                   _("match points lost (dd)"), _("dd errors (sound)")], rows)
 
 
 def _result_section(report: dict) -> str:
     res = report["result"]
     if res is None:
-        return "<p>Not decided yet.</p>"
-    how = {"play": "after five bazas", "renuncio": "by the first renuncio",
-           "early_end": "ended early: the bazas decide it"}[res["ended_by"]]
-    items = [f"<b>Side {res['winner']} scores {res['game_points']}</b> ({how}).",
-             f"Points A {res['points']['A']} – B {res['points']['B']}; bazas A "
-             f"{res['tricks']['A']} – B {res['tricks']['B']}."]
+        return "<p>" + _e(_("Not decided yet.")) + "</p>"
+    how = {"play": _("after five bazas"), "renuncio": _("by the first renuncio"),
+           "early_end": _("ended early: the bazas decide it")}[res["ended_by"]]
+    items = ["<b>" + _e(_("Side {side} scores {points}").format(
+                 side=res["winner"], points=res["game_points"])) + f"</b> ({_e(how)}).",
+             _("Points A {a} – B {b}; bazas A {ta} – B {tb}.").format(
+                 a=res["points"]["A"], b=res["points"]["B"], ta=res["tricks"]["A"],
+                 tb=res["tricks"]["B"])]
     bd = res.get("breakdown")
     if bd:
-        line = f"Cards A {bd['cards']['A']} – B {bd['cards']['B']}"
+        line = _("Cards A {a} – B {b}").format(a=bd["cards"]["A"], b=bd["cards"]["B"])
         for side in "AB":
             if bd["monte"][side]:
-                line += f"; monte (last baza) {side} +{bd['monte'][side]}"
+                line += _("; monte (last baza) {side} +{points}").format(
+                    side=side, points=bd["monte"][side])
         for k in bd["cantes"]:
-            what = "las cuarenta" if k["points"] == 40 else "las veinte"
-            line += (f"; seat {k['seat']} sang {what} in {SUIT_NAMES['oceb'.index(k['suit'])]}"
-                     f" after baza {k['after_trick']} ({k['side']} +{k['points']})")
+            line += (_("; seat {seat} sang las cuarenta in {suit} after baza {trick} ({side} "
+                       "+{points})") if k["points"] == 40 else
+                     _("; seat {seat} sang las veinte in {suit} after baza {trick} ({side} "
+                       "+{points})")).format(
+                seat=k["seat"], suit=SUIT_NAMES["oceb".index(k["suit"])],
+                trick=k["after_trick"], side=k["side"], points=k["points"])
         items.append(line + ".")
     if res.get("tie_break"):
-        items.append(f"A tie on points, broken by {res['tie_break'].replace('_', ' ')}.")
+        items.append(_("A tie on points, broken by {how}.").format(
+            how=res["tie_break"].replace("_", " ")))
     if res.get("score_after"):
         sa, sb = res["score_before"], res["score_after"]
-        items.append(f"Match: A {sa['A']} – B {sa['B']} before the hand, A {sb['A']} – B "
-                     f"{sb['B']} after.")
+        items.append(_("Match: A {a} – B {b} before the hand, A {a2} – B {b2} after.").format(
+            a=sa["A"], b=sa["B"], a2=sb["A"], b2=sb["B"]))
     return "<p>" + "<br>".join(_e(x) if not x.startswith("<b>") else x for x in items) + "</p>"
 
 
@@ -453,9 +471,9 @@ def html_report(report: dict, title: str = "cuatrola analysis") -> str:
     for i, c in enumerate(report["cards"], 1):
         played_at[c["card"]] = i
     suit = SUIT_NAMES["oceb".index(report["muestra"][-1])]
-    how = ("every consistent deal" if report["exact"] else
-           f"{report['samples']} sampled deals per card and bid (every deal when they are few), "
-           f"seed {report['seed']}")
+    how = (_("every consistent deal") if report["exact"] else
+           _("{n} sampled deals per card and bid (every deal when they are few), seed {seed}")
+           .format(n=report["samples"], seed=report["seed"]))
     score = report.get("score")
     res = report.get("result")
     data = json.dumps({"win_chances": report["win_chances"],
@@ -463,53 +481,71 @@ def html_report(report: dict, title: str = "cuatrola analysis") -> str:
                            "winner": res["winner"], "game_points": res["game_points"]}}
                       ).replace("</", "<\\/")
     parts = [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        "<!DOCTYPE html>", f'<html lang="{language()}"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body><main>",
         card_sheet(),
         f"<h1>{_e(title)}</h1>",
-        f'<p class="sub">rules {_e(_rules_text(report["rules"]))}; muestra '
-        f'{_e(report["muestra"])} (triunfo {_e(suit)}); contract {_e(_contract(report))}'
-        + (f"; match score A {score['A']} – B {score['B']}" if score else "")
-        + f"; values from {_e(how)}</p>",
-        "<h2>The deal</h2>", _deal_section(report, played_at),
-        "<h2>Win chances along the hand</h2>",
-        '<p class="legend"><span class="side-A">━ side A (seats 1, 3)</span>'
-        '<span class="side-B">━ side B (seats 2, 4)</span><span>each line is that side\'s '
-        "chance of winning the hand after every card, from what that side's own players "
-        "knew then (the one who played the card, or the one to play next)"
-        + (", as the hand will be played" if report.get("model") == "played" else "")
-        + "; the two need not add up to 100%: each side sees only its own cards. The last "
-        "point is the result. Shading: the side that wins double dummy (every card seen, "
-        "perfect play from there). ○ a mistake.</span></p>",
-        '<svg id="graph" viewBox="0 0 1000 360" role="img" '
-        'aria-label="each side\'s chance of winning after each card"></svg>',
-        '<div class="controls"><button id="first">« start</button><button id="prev">‹ back'
-        '</button><button id="next">next ›</button><button id="last">end »</button>'
+        '<p class="sub">' + _e(_("rules {rules}; muestra {muestra} (triunfo {suit}); contract "
+                                 "{contract}").format(
+            rules=_rules_text(report["rules"]), muestra=report["muestra"], suit=suit,
+            contract=_contract(report)))
+        + (_e(_("; match score A {a} – B {b}").format(a=score["A"], b=score["B"]))
+           if score else "")
+        + _e(_("; values from {how}").format(how=how)) + "</p>",
+        "<h2>" + _e(_("The deal")) + "</h2>", _deal_section(report, played_at),
+        "<h2>" + _e(_("Win chances along the hand")) + "</h2>",
+        '<p class="legend"><span class="side-A">━ ' + _e(_("side A (seats 1, 3)")) + "</span>"
+        '<span class="side-B">━ ' + _e(_("side B (seats 2, 4)")) + "</span><span>"
+        + _e((_("each line is that side's chance of winning the hand after every card, from "
+                "what that side's own players knew then (the one who played the card, or the "
+                "one to play next), as the hand will be played; the two need not add up to "
+                "100%: each side sees only its own cards. The last point is the result. "
+                "Shading: the side that wins double dummy (every card seen, perfect play from "
+                "there). ○ a mistake.") if report.get("model") == "played" else
+              _("each line is that side's chance of winning the hand after every card, from "
+                "what that side's own players knew then (the one who played the card, or the "
+                "one to play next); the two need not add up to 100%: each side sees only its "
+                "own cards. The last point is the result. Shading: the side that wins double "
+                "dummy (every card seen, perfect play from there). ○ a mistake.")))
+        + "</span></p>",
+        '<svg id="graph" viewBox="0 0 1000 360" role="img" aria-label="'
+        + _e(_("each side's chance of winning after each card")) + '"></svg>',
+        '<div class="controls"><button id="first">« ' + _e(_("start")) + '</button>'
+        '<button id="prev">‹ ' + _e(_("back")) + '</button><button id="next">'
+        + _e(_("next")) + ' ›</button><button id="last">' + _e(_("end")) + " »</button>"
         '<span id="step-text"></span></div>',
-        "<h2>The bazas</h2>", _tricks_section(report),
-        "<h2>Every card</h2>",
-        "<p>P(win): the chance of the card's side from what its player knew"
-        + (", as the hand will be played (the played-odds model)"
-           if report.get("model") == "played" else ", double dummy")
-        + "; best card: the card that did best on that knowledge (cards that tie joined "
-        "by 'or'), and its P(win); win lost: the win chance given away. ?! an "
-        "inaccuracy (10 points or more), ? a mistake (20), ?? a blunder (30).</p>",
+        "<h2>" + _e(_("The bazas")) + "</h2>", _tricks_section(report),
+        "<h2>" + _e(_("Every card")) + "</h2>",
+        "<p>" + _e((_("P(win): the chance of the card's side from what its player knew, as "
+                      "the hand will be played (the played-odds model); best card: the card "
+                      "that did best on that knowledge (cards that tie joined by 'or'), and its "
+                      "P(win); win lost: the win chance given away. ?! an inaccuracy (10 points "
+                      "or more), ? a mistake (20), ?? a blunder (30).")
+                    if report.get("model") == "played" else
+                    _("P(win): the chance of the card's side from what its player knew, double "
+                      "dummy; best card: the card that did best on that knowledge (cards that "
+                      "tie joined by 'or'), and its P(win); win lost: the win chance given "
+                      "away. ?! an inaccuracy (10 points or more), ? a mistake (20), ?? a "
+                      "blunder (30).")))
+        + "</p>",
         _play_table(report),
     ]
     if report["bids"]:
-        parts += ["<h2>The bidding</h2>",
-                  "<p>P(win) and EV from the seat's own hand; double dummy: the match points "
-                  "on the actual deal.</p>", _bids_table(report)]
-    parts += ["<h2>The result</h2>", _result_section(report),
-              "<h2>Per seat</h2>",
-              "<p>Accuracy (the share of a seat's choices losing less than 10% of winning "
-              "chances) and the win chance lost: on what the seat knew. Match points lost "
-              "and errors: double dummy, with every card seen; in brackets the errors that "
-              "were sound on what the seat knew, which is how an accurate seat can still "
-              "lose points.</p>", _summary_table(report),
-              '<p class="foot">Written by cuatrola analyze --html. This page needs no '
-              "network.</p></main>",
+        parts += ["<h2>" + _e(_("The bidding")) + "</h2>",
+                  "<p>" + _e(_("P(win) and EV from the seat's own hand; double dummy: the "
+                               "match points on the actual deal.")) + "</p>",
+                  _bids_table(report)]
+    parts += ["<h2>" + _e(_("The result")) + "</h2>", _result_section(report),
+              "<h2>" + _e(_("Per seat")) + "</h2>",
+              "<p>" + _e(_("Accuracy (the share of a seat's choices losing less than {p} of "
+                           "winning chances) and the win chance lost: on what the seat knew. "
+                           "Match points lost and errors: double dummy, with every card seen; "
+                           "in brackets the errors that were sound on what the seat knew, "
+                           "which is how an accurate seat can still lose points.").format(
+                  p=percent(0.10))) + "</p>", _summary_table(report),
+              '<p class="foot">' + _e(_("Written by cuatrola analyze --html. This page needs "
+                                        "no network.")) + "</p></main>",
               f'<script type="application/json" id="report-data">{data}</script>',
               f"<script>{_SCRIPT}</script></body></html>"]
     return "\n".join(parts)
@@ -651,39 +687,46 @@ def _mini(cards: list, label: str = "", tail: str = "") -> str:
 def _puzzle_section(i: int, p: dict) -> str:
     d = p["shown"]
     decl = d["declarer"]
-    contract = ("paso (all four play)" if d["contract"] == "paso" or not decl else
-                f"{d['contract']} by seat " + " against seat ".join(map(str, decl)))
+    contract = (_("paso (all four play)") if d["contract"] == "paso" or not decl else
+                _("{contract} by seat {seat}").format(contract=d["contract"], seat=decl[0])
+                if len(decl) == 1 else
+                _("{contract} by seat {seat} against seat {other}").format(
+                    contract=d["contract"], seat=decl[0], other=decl[1]))
     score = d.get("score")
-    tricks = "".join(_mini(t["cards"], f"{n}.", f"won by {t['winner']}")
+    tricks = "".join(_mini(t["cards"], f"{n}.", _("won by {seat}").format(seat=t["winner"]))
                      for n, t in enumerate(d["tricks"], 1)) or "–"
-    now = _mini(d["current"]) if d["current"] else "you lead"
+    now = _mini(d["current"]) if d["current"] else _e(_("you lead"))
     hand = "".join(_card(c, "muestra" if c == d["muestra"] else "", tag="button")
                    for c in d["held"])
-    cantes = ", ".join(f"seat {k['seat']} sang {SUIT_NAMES['oceb'.index(k['suit'])]} after "
-                       f"trick {k['after_trick']}" for k in d["cantes"])
-    how = "as the hand will be played" if p["model"] == "played" else "double dummy"
-    rows = [[c["card"] + (" (answer)" if c["card"] == p["answer"] else "")
-             + (" (played)" if c["card"] == p["played"] else ""),
+    cantes = ", ".join(_("seat {seat} sang {suit} after trick {trick}").format(
+                           seat=k["seat"], suit=SUIT_NAMES["oceb".index(k["suit"])],
+                           trick=k["after_trick"]) for k in d["cantes"])
+    how = _("as the hand will be played") if p["model"] == "played" else _("double dummy")
+    rows = [[c["card"] + (_(" (answer)") if c["card"] == p["answer"] else "")
+             + (_(" (played)") if c["card"] == p["played"] else ""),
              _pct(c["p_played"] if p["model"] == "played" else c["p_win"]),
              f"{c['tricks']:.2f}"] for c in p["cards"]]
     return (f'<section class="puzzle" data-answer="{_e(p["answer"])}" '
             f'data-legal="{_e(" ".join(c["card"] for c in p["cards"]))}">'
-            f'<h2>Puzzle {i}</h2><p class="sub">{_e(p["source"])}</p>'
-            f'<p class="sub">rules {_e(_rules_text(d["rules"]))}; muestra {_e(d["muestra"])} '
-            f'(triunfo {_e(d["trump"])}); contract {_e(contract)}; you are seat {d["seat"]} '
-            f'(side <span class="side-{d["side"]}">{d["side"]}</span>)'
-            + (f"; match score A {score['A']} – B {score['B']}" if score else "") + "</p>"
-            f'<div class="row"><span class="lbl">played so far</span>{tricks}</div>'
-            + (f'<div class="row"><span class="lbl">cantes</span>{_e(cantes)}</div>'
+            f'<h2>{_e(_("Puzzle {i}").format(i=i))}</h2><p class="sub">{_e(_(p["source"]))}</p>'
+            '<p class="sub">' + _e(_("rules {rules}; muestra {muestra} (triunfo {trump}); "
+                                     "contract {contract}; you are seat {seat}").format(
+                rules=_rules_text(d["rules"]), muestra=d["muestra"], trump=d["trump"],
+                contract=contract, seat=d["seat"]))
+            + f' ({_e(_("side"))} <span class="side-{d["side"]}">{d["side"]}</span>)'
+            + (_e(_("; match score A {a} – B {b}").format(a=score["A"], b=score["B"]))
+               if score else "") + "</p>"
+            f'<div class="row"><span class="lbl">{_e(_("played so far"))}</span>{tricks}</div>'
+            + (f'<div class="row"><span class="lbl">{_e(_("cantes"))}</span>{_e(cantes)}</div>'
                if cantes else "")
-            + f'<div class="row"><span class="lbl">this trick</span>{now}</div>'
-            f'<div class="row hand"><span class="lbl">you hold</span>{hand}</div>'
+            + f'<div class="row"><span class="lbl">{_e(_("this trick"))}</span>{now}</div>'
+            f'<div class="row hand"><span class="lbl">{_e(_("you hold"))}</span>{hand}</div>'
             + (f'<p class="sub">{_e(p["note"])}</p>' if p.get("note") else "")
-            + f'<p class="q">{_e(p["question"])}</p><p class="said"></p>'
-            f'<button class="show">show the answer</button>'
-            f'<div class="answer" hidden><p><b>{_e(p["answer"])}</b>. {_e(p["why"])}</p>'
-            f'<p>Every card, judged exactly over every layout ({_e(how)}):</p>'
-            + _table(["card", "P(win)", "tricks"], rows) + "</div></section>")
+            + f'<p class="q">{_e(_(p["question"]))}</p><p class="said"></p>'
+            f'<button class="show">{_e(_("show the answer"))}</button>'
+            f'<div class="answer" hidden><p><b>{_e(p["answer"])}</b>. {_e(_(p["why"]))}</p>'
+            f'<p>{_e(_("Every card, judged exactly over every layout ({how}):").format(how=how))}</p>'
+            + _table([_("card"), _("P(win)"), _("tricks")], rows) + "</div></section>")
 
 
 def html_puzzles(report: dict, title: str = "cuatrola puzzles") -> str:
@@ -692,23 +735,31 @@ def html_puzzles(report: dict, title: str = "cuatrola puzzles") -> str:
     with why.  The script sets ``data-puzzles="ok"`` on ``<body>`` when it has run."""
     puzzles = report["puzzles"]
     search = report.get("search")
-    found = (f"{search['records']} records, {search['positions']} positions with a choice, "
-             f"{search['judged']} judged exactly" if search else "puzzles read back")
+    found = (_("{records} records, {positions} positions with a choice, {judged} judged "
+               "exactly").format(records=search["records"], positions=search["positions"],
+                                 judged=search["judged"]) if search
+             else _("puzzles read back"))
     parts = [
-        "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+        "<!DOCTYPE html>", f'<html lang="{language()}"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{_e(title)}</title><style>{_CSS}{_PUZZLE_CSS}</style></head><body><main>",
         card_sheet(), f"<h1>{_e(title)}</h1>",
-        f'<p class="sub">{len(puzzles)} puzzle{"s" if len(puzzles) != 1 else ""} ({_e(found)}): '
-        f"positions of your hands where the card played gave away at least "
-        f"{100 * report['min_loss']:.0f}% of the win chance while one card led the next by "
-        f"{100 * report['margin']:.0f}% or more, judged exactly over every layout of the "
-        f"hidden cards the seat could not tell apart. Click the card you would play.</p>",
+        '<p class="sub">' + _e(ngettext(
+            "{n} puzzle ({found}): positions of your hands where the card played gave away at "
+            "least {loss} of the win chance while one card led the next by {margin} or more, "
+            "judged exactly over every layout of the hidden cards the seat could not tell "
+            "apart. Click the card you would play.",
+            "{n} puzzles ({found}): positions of your hands where the card played gave away at "
+            "least {loss} of the win chance while one card led the next by {margin} or more, "
+            "judged exactly over every layout of the hidden cards the seat could not tell "
+            "apart. Click the card you would play.", len(puzzles)).format(
+                n=len(puzzles), found=found, loss=percent(report["min_loss"]),
+                margin=percent(report["margin"]))) + "</p>",
     ]
     parts += [_puzzle_section(i, p) for i, p in enumerate(puzzles, 1)]
     if not puzzles:
-        parts.append("<p>No puzzle: no card played lost that much where one card was "
-                     "clearly best.</p>")
-    parts += ['<p class="foot">Written by cuatrola puzzles --html. This page needs no '
-              "network.</p></main>", f"<script>{_PUZZLE_SCRIPT}</script></body></html>"]
+        parts.append("<p>" + _e(_("No puzzle: no card played lost that much where one card "
+                                  "was clearly best.")) + "</p>")
+    parts += ['<p class="foot">' + _e(_("Written by cuatrola puzzles --html. This page needs "
+                                        "no network.")) + "</p></main>", f"<script>{_PUZZLE_SCRIPT}</script></body></html>"]
     return "\n".join(parts)
