@@ -388,6 +388,8 @@ def load_command(module: str) -> Any:
     sub = typer.Typer(add_completion=False)
     importlib.import_module(f".{module}", __package__).register(sub)
     command = typer.main.get_command(sub)
+    if not sub.registered_commands and len(sub.registered_groups) == 1:
+        command = next(iter(getattr(command, "commands").values()))  # a group of commands
     _plain_command(command)
     return command
 
