@@ -81,8 +81,10 @@ def render(report: dict) -> str:
     lines.append(f"rules {format_rules(report['rules'])}; {muestra_text(muestra)}; contract "
                  f"{_contract(report['contract'], decl)}"
                  + (f"; score A {score['A']} - B {score['B']}" if score else ""))
+    names = report.get("players") or [None] * 4
     for seat, h in enumerate(report["hands"], 1):
-        lines.append(f"  seat {seat}: {h}")
+        name = names[seat - 1]
+        lines.append(f"  seat {seat}{f' ({name})' if name else ''}: {h}")
     how = ("every consistent deal" if report["exact"] else
            f"{report['samples']} sampled deals per card and bid (every deal when they are few), "
            f"seed {report['seed']}")

@@ -35,6 +35,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                            "visible."),
     "check": ("cmd_check", "Check a hand record: every renuncio, the result and where its "
                            "points come from."),
+    "record": ("cmd_record", "Take down a hand as it is played: the muestra, the calls, the "
+                             "cards, typed as lines."),
     "analyze": ("cmd_analyze", "Post-game report: each card's cost, the mistakes, the bids, "
                                "the points."),
     "history": ("cmd_history", "A player's history across every hand: results, bids "

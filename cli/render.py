@@ -9,6 +9,7 @@ import re
 import sys
 
 from cuatrola_solver.game.play import SUIT_NAMES
+from cuatrola_solver.i18n import _
 
 #: ANSI colours of the Spanish suits: oros gold, copas red, espadas blue, bastos green
 SUIT_COLOURS = {"o": "33", "c": "31", "e": "34", "b": "32"}
@@ -46,6 +47,13 @@ def trump_text(suit_letter: str) -> str:
 def muestra_text(card: str) -> str:
     """``muestra 3b (triunfo bastos)``: the one way every command names the trump."""
     return f"muestra {card} ({trump_text(card[-1].lower())})"
+
+
+def players_line(players) -> str:
+    """``players: seat 1 Ana, seat 2 Luis, seat 4 Marta`` (the seats with a name)."""
+    names = ", ".join(_("seat {seat} {name}").format(seat=s, name=name)
+                      for s, name in enumerate(players, 1) if name)
+    return _("players: {names}").format(names=names)
 
 
 def _ab(d: dict, mine: str | None = None) -> str:

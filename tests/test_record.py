@@ -313,7 +313,6 @@ def _mutate(old: str, new: str) -> str:
     (_mutate("1. Ao", '1. "Ao"'), ["line 11", "unexpected '\"'"]),
     (_mutate("1. Ao", "1. Ao ]"), ["line 11", "unexpected ']'"]),
     ("", ["missing tag [Muestra"]),
-    ('[Muestra "3o"] [Seat1 "?"]', ["no hand is given"]),
 ])
 def test_bad_text_names_the_token_and_where(text, needles):
     with pytest.raises(RecordError) as err:

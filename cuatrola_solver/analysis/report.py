@@ -289,6 +289,7 @@ def _rules_text(rules) -> str:
 
 def _deal_section(report: dict, played_at: dict[str, int]) -> str:
     parts = []
+    names = report.get("players") or [None] * 4
     for seat, hand in enumerate(report["hands"], 1):
         cards = "".join(
             _card(c, "in-hand" + (" muestra" if c == report["muestra"] else ""),
@@ -297,7 +298,9 @@ def _deal_section(report: dict, played_at: dict[str, int]) -> str:
         call = ""
         if report["auction"] and len(report["auction"]) >= seat:
             call = f" — called {report['auction'][seat - 1]}"
-        parts.append(f'<div class="seat"><h3>Seat {seat}, side {_side(seat)}{role}{_e(call)}'
+        name = f" — {names[seat - 1]}" if names[seat - 1] else ""
+        parts.append(f'<div class="seat"><h3>Seat {seat}{_e(name)}, side {_side(seat)}{role}'
+                     f'{_e(call)}'
                      f'</h3><div class="cards">{cards}</div></div>')
     return '<div class="table">' + "".join(parts) + "</div>"
 
