@@ -27,10 +27,12 @@ import platformdirs
 from ..errors import HistoryError, quote
 
 __all__ = ["APPLICATION_ID", "MIGRATIONS", "SCHEMA_VERSION", "BUSY_TIMEOUT_MS", "Database",
-           "default_path", "open_database", "REBUILD"]
+           "default_path", "open_database", "REBUILD", "PATH_LIMIT"]
 
 #: ``PRAGMA application_id`` of our files: "Cuat" in ASCII
 APPLICATION_ID = 0x43756174
+#: the most characters of a path an error message quotes
+PATH_LIMIT = 200
 #: how long a connection waits for another process's write before giving up
 BUSY_TIMEOUT_MS = 60_000
 #: what to do with a file that cannot be read
@@ -146,7 +148,7 @@ def default_path() -> Path:
 
 
 def _unreadable(path: Path, why: str) -> HistoryError:
-    return HistoryError(f"the history database {quote(str(path))} {why}: {REBUILD}")
+    return HistoryError(f"the history database {quote(str(path), PATH_LIMIT)} {why}: {REBUILD}")
 
 
 class Database:
@@ -176,11 +178,13 @@ class Database:
             yield self.conn
         except sqlite3.OperationalError as e:
             if "locked" in str(e) or "busy" in str(e):
-                raise HistoryError(f"the history database {quote(str(self.path))} is busy: "
+                raise HistoryError(f"the history database {quote(str(self.path), PATH_LIMIT)} is busy: "
                                    f"another process has held it for "
                                    f"{BUSY_TIMEOUT_MS // 1000} s ({e})") from None
             raise _unreadable(self.path, f"cannot be read ({e})") from None
         except sqlite3.DatabaseError as e:
+            if "not a database" in str(e):
+                raise _unreadable(self.path, "is not a history database of cuatrola") from None
             raise _unreadable(self.path, f"is corrupt ({e})") from None
 
     def query(self, sql: str, args: tuple = ()) -> list[tuple]:
@@ -205,14 +209,14 @@ def open_database(path: str | Path | None = None, *, migrations: tuple[str, ...]
     or is of a newer schema."""
     path = Path(path) if path is not None else default_path()
     if path.is_dir():
-        raise HistoryError(f"the history database {quote(str(path))} is a folder: give a "
+        raise HistoryError(f"the history database {quote(str(path), PATH_LIMIT)} is a folder: give a "
                            f"file, e.g. --db {path / 'history.sqlite3'}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000,
                                isolation_level=None)
     except (OSError, sqlite3.Error) as e:
-        raise HistoryError(f"cannot open the history database {quote(str(path))}: "
+        raise HistoryError(f"cannot open the history database {quote(str(path), PATH_LIMIT)}: "
                            f"{getattr(e, 'strerror', None) or e}") from None
     db = Database(path, conn)
     try:
@@ -266,6 +270,6 @@ def _check_ours(db: Database, app: int, version: int, tables: bool, latest: int)
     if app != APPLICATION_ID:
         raise _unreadable(db.path, "is not a history database of cuatrola")
     if version > latest:
-        raise HistoryError(f"the history database {quote(str(db.path))} has schema "
+        raise HistoryError(f"the history database {quote(str(db.path), PATH_LIMIT)} has schema "
                            f"{version}, newer than this cuatrola's {latest}: upgrade "
                            f"cuatrola-solver, or {REBUILD}")

@@ -78,9 +78,7 @@ def hand_key(rec: HandRecord) -> str:
 
 def names_of(rec: HandRecord) -> tuple[str | None, ...]:
     """The names of the record's Player tags, seat 1 to 4 (None: not named)."""
-    players = getattr(rec, "players", None) or (None,) * 4
-    return tuple(None if p is None or not str(p).strip() else str(p).strip()
-                 for p in players)
+    return tuple(None if p is None or not p.strip() else p.strip() for p in rec.players)
 
 
 def facts_of(rec: HandRecord, players: tuple[str | None, ...] | None = None) -> HandFacts:

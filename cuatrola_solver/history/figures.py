@@ -119,7 +119,8 @@ class HandPlay:
 
 @dataclass(frozen=True)
 class Situation:
-    """The player's choices in one situation and their labels."""
+    """The player's choices in one situation (a renuncio is a choice) and the labels of
+    the cards played by the rules (a renuncio is counted apart)."""
 
     situation: str
     choices: int
@@ -295,8 +296,9 @@ def figures(db: Database, filters: Filters = Filters()) -> History:
               "p.inaccuracies, p.mistakes, p.blunders, p.win_chance_lost, p.points_lost "
               "FROM sat JOIN seat_play p ON p.hand_id = sat.hand_id AND p.seat = sat.seat "
               "JOIN hands h ON h.id = sat.hand_id ORDER BY h.played, h.id")
-    cards = q("SELECT sat.player, c.situation, c.trick, c.symbol FROM sat JOIN cards c ON "
-              "c.hand_id = sat.hand_id AND c.seat = sat.seat WHERE c.kind = 'choice'")
+    cards = q("SELECT sat.player, c.situation, c.trick, CASE WHEN c.kind = 'choice' THEN "
+              "c.symbol END FROM sat JOIN cards c ON c.hand_id = sat.hand_id AND c.seat = "
+              "sat.seat WHERE c.kind IN ('choice', 'renuncio')")
     cantes = q("SELECT sat.player, count(*) FROM sat JOIN cantes_missed k ON k.hand_id = "
                "sat.hand_id AND k.seat = sat.seat GROUP BY sat.player")
     renuncios = q("SELECT sat.player, r.hand_id, r.obligation, r.cost FROM sat JOIN renuncios"

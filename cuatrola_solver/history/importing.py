@@ -27,7 +27,7 @@ from typing import Iterable, Iterator
 from ..errors import CuatrolaError, HistoryError, quote
 from ..lab.records import json_lines
 from ..notation.record import HandRecord, read_record, record_from_obj
-from .database import Database
+from .database import PATH_LIMIT, Database
 from .facts import HandFacts, facts_of
 
 __all__ = ["Found", "Skipped", "ImportResult", "find_records", "add_hand", "import_paths",
@@ -74,7 +74,7 @@ def day_of(timestamp: float) -> str:
 
 def _files(path: Path) -> list[Path]:
     if not path.exists():
-        raise HistoryError(f"no file or folder {quote(str(path))} to import")
+        raise HistoryError(f"no file or folder {quote(str(path), PATH_LIMIT)} to import")
     if not path.is_dir():
         return [path]
     found = []

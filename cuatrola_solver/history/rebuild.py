@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Iterable
 
 from ..errors import HistoryError, quote
-from .database import Database, open_database
+from .database import PATH_LIMIT, Database, open_database
 from .importing import ImportResult, import_paths
 
 __all__ = ["rebuild", "ANALYSIS_TABLES"]
@@ -82,6 +82,6 @@ def rebuild(path: str | Path, records: Iterable[str | Path]) -> ImportResult:
         _remove(path)
         os.replace(fresh, path)
     except OSError as e:
-        raise HistoryError(f"cannot replace the history database {quote(str(path))}: "
+        raise HistoryError(f"cannot replace the history database {quote(str(path), PATH_LIMIT)}: "
                            f"{e.strerror or e}") from None
     return result
