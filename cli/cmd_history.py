@@ -48,8 +48,8 @@ def rate_text(r: Rate) -> str:
     if not r.of:
         return _("none of 0")
     lo, hi = r.interval or (0.0, 1.0)
-    return _("{count} of {of} ({rate}, 95%: {low}-{high})").format(
-        count=r.count, of=r.of, rate=_pct(r.value), low=_pct(lo), high=_pct(hi))
+    return _("{count} of {of}, {rate} (95%: {low}-{high})").format(
+        count=r.count, of=r.of, rate=_pct(r.value), low=_pct(lo)[:-1], high=_pct(hi))
 
 
 def sparkline(values: list[float | None]) -> str:
@@ -92,15 +92,17 @@ def _kind_name(k: str) -> str:
 def render_player(p: PlayerFigures) -> list[str]:
     lines = [ngettext("{name}: {n} hand ({a} analysed)", "{name}: {n} hands ({a} analysed)",
                       p.hands).format(name=p.name, n=p.hands, a=p.analysed)]
-    lines.append("  " + _("hands won: {won}; matches finished {m}, won {mw}; match points "
-                          "scored {pw}, conceded {pl}").format(
-        won=rate_text(Rate(p.won, p.hands)), m=p.matches, mw=p.matches_won, pw=p.points_won,
-        pl=p.points_lost))
-    for title, splits in ((_("by rules"), p.by_rules), (_("by seat"), p.by_seat)):
-        lines.append("  " + title + ": " + "; ".join(
-            _("{key}: {n} hands, won {won}, points +{pw} -{pl}").format(
-                key=s.key, n=s.hands, won=s.won, pw=s.points_won, pl=s.points_lost)
-            for s in splits))
+    lines.append("  " + _("hands won: {won}; matches finished {m}, won {mw}").format(
+        won=rate_text(Rate(p.won, p.hands)), m=p.matches, mw=p.matches_won))
+    lines.append("  " + _("match points scored {pw}, conceded {pl}").format(pw=p.points_won,
+                                                                           pl=p.points_lost))
+    rows = [[_("rules {preset}").format(preset=s.key), str(s.hands), str(s.won),
+             str(s.points_won), str(s.points_lost)] for s in p.by_rules]
+    rows += [[_("seat {seat}").format(seat=s.key), str(s.hands), str(s.won),
+              str(s.points_won), str(s.points_lost)] for s in p.by_seat]
+    table = tabulate(rows, headers=["", _("hands"), _("won"), _("points scored"),
+                                    _("conceded")], disable_numparse=True)
+    lines += ["    " + x for x in table.splitlines()]
     lines.append("  " + _("bids: {against} against the advice; expected match points "
                           "lost {ev:.2f} ({per} a hand)").format(
         against=rate_text(Rate(p.bids_against_advice, p.bids)), ev=p.ev_lost_bidding,
@@ -108,10 +110,13 @@ def render_player(p: PlayerFigures) -> list[str]:
     for k in p.bid_kinds:
         lines.append("    " + _("{kind}: {n}, EV lost {ev:.2f}").format(
             kind=_kind_name(k.kind), n=k.count, ev=k.ev_lost))
-    lines.append("  " + _("cards: accuracy {acc}; ?! {i}, ? {m}, ?? {b}; win chance lost "
-                          "{w}; cantes not sung {k}").format(
-        acc=rate_text(p.accuracy), i=p.inaccuracies, m=p.mistakes, b=p.blunders,
-        w=_pct(p.win_chance_lost), k=p.cantes_not_sung))
+    lines.append("  " + _("cards: accuracy {acc} of the choices; ?! {i}, ? {m}, ?? {b}")
+                 .format(acc=rate_text(p.accuracy), i=p.inaccuracies, m=p.mistakes,
+                         b=p.blunders))
+    lines.append("  " + _("win chance lost: {w:.2f} in all, {per} a hand; cantes not sung: "
+                          "{k}").format(w=p.win_chance_lost, k=p.cantes_not_sung,
+                                        per=_pct(p.win_chance_lost / p.analysed
+                                                 if p.analysed else None)))
     rows = [[_situation_name(s.situation), str(s.choices), str(s.inaccuracies),
              str(s.mistakes), str(s.blunders), _pct(s.labelled.value)]
             for s in p.situations if s.choices]
@@ -119,9 +124,13 @@ def render_player(p: PlayerFigures) -> list[str]:
         table = tabulate(rows, headers=[_("situation"), _("choices"), "?!", "?", "??",
                                         _("labelled")], disable_numparse=True)
         lines += ["    " + x for x in table.splitlines()]
-    lines.append("  " + _("renuncios: {n} (in {hands}); match points given away {cost}").format(
-        n=p.renuncios, hands=rate_text(Rate(p.renuncio_hands, p.hands)), cost=p.renuncio_cost)
-        + "".join(f"; {o.obligation.replace('_', ' ')} {o.count}" for o in p.obligations))
+    lines.append("  " + _("renuncios: {n}, in {hands} hands; match points given away: "
+                          "{cost}").format(n=p.renuncios, cost=p.renuncio_cost,
+                                           hands=rate_text(Rate(p.renuncio_hands, p.hands))))
+    if p.obligations:
+        lines.append("    " + "; ".join(_("{obligation}: {n}, cost {cost}").format(
+            obligation=o.obligation.replace("_", " "), n=o.count, cost=o.cost)
+            for o in p.obligations))
     if p.trend:
         lines.append("  " + _("accuracy per hand, oldest first: {line}").format(
             line=sparkline([h.accuracy for h in p.trend])))
@@ -129,8 +138,8 @@ def render_player(p: PlayerFigures) -> list[str]:
         worst = sorted(p.trend, key=lambda h: (-h.win_chance_lost, h.hand))[:3]
         worst = [h for h in worst if h.win_chance_lost > 0]
         if worst:
-            lines.append("  " + _("hands to look at (most win chance lost): {hands}").format(
-                hands="; ".join(f"{h.source} ({_pct(h.win_chance_lost)})" for h in worst)))
+            lines.append("  " + _("hands to look at (most win chance lost):"))
+            lines += [f"    {h.source} ({_pct(h.win_chance_lost)})" for h in worst]
     return lines
 
 
