@@ -7,7 +7,6 @@ goes on with the hands waiting; ``rebuild`` makes the database again from the re
 
 from __future__ import annotations
 
-import datetime
 from pathlib import Path
 from typing import List, Optional
 
@@ -17,7 +16,8 @@ from tabulate import tabulate
 from cuatrola_solver.analysis import review
 from cuatrola_solver.errors import HistoryError, quote
 from cuatrola_solver.history.database import Database, default_path, open_database
-from cuatrola_solver.history.figures import Filters, History, PlayerFigures, Rate, figures
+from cuatrola_solver.history.figures import (Filters, History, PlayerFigures, Rate, figures,
+                                              parse_day)
 from cuatrola_solver.history.importing import ImportResult, import_paths
 from cuatrola_solver.history.merge import merge_names
 from cuatrola_solver.history.rebuild import rebuild
@@ -175,13 +175,7 @@ def plot_trend(history: History, path: Path) -> None:
 
 
 def _day(text: str | None) -> str | None:
-    if text is None:
-        return None
-    try:
-        return datetime.date.fromisoformat(text).isoformat()
-    except ValueError:
-        raise HistoryError(f"bad date {quote(text)} for --since: expected YYYY-MM-DD, "
-                           f"e.g. 2026-12-01") from None
+    return None if text is None else parse_day(text)
 
 
 def _progress(done: int, total: int, hand: Pending) -> None:

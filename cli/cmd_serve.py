@@ -30,6 +30,12 @@ def register(app: typer.Typer) -> None:
                                      "from (made if missing)."),
         open_page: bool = typer.Option(False, "--open", help="Open the page in the "
                                        "browser."),
+        db: Optional[Path] = typer.Option(None, "--db", metavar="FILE", help="The history "
+                                          "database the hands played are kept in, for "
+                                          "'Mis partidas' and 'cuatrola history' (default: "
+                                          "the one of cuatrola history)."),
+        keep_history: bool = typer.Option(True, "--history/--no-history", help="Keep the "
+                                          "hands played in the history database."),
         seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed of the deals "
                                            "and the bots: the first game started on the "
                                            "server takes it, the next seed + 1, and so "
@@ -37,6 +43,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """The table in the browser: play, advise by clicking, analyse, puzzles."""
         from cuatrola_solver.web.app import LOOPBACK, host_name, make_app   # on demand
+        from cuatrola_solver.history.database import default_path, open_database
         from cuatrola_solver.web.records import RecordsFolder
         from cuatrola_solver.web.server import is_loopback, listen, run, url_of
 
@@ -55,4 +62,9 @@ def register(app: typer.Typer) -> None:
         if open_page:
             webbrowser.open(url)
         hosts = (*LOOPBACK, host_name(host)) if local else ("*",)
-        run(make_app(rs, folder, hosts=hosts, seed=seed), sock)
+        history = (db or default_path()) if keep_history else None
+        if history is not None:
+            open_database(history).close()      # a file that is not ours: said now
+            typer.echo(f"the hands played are kept in the history {history} ('Mis "
+                       f"partidas': {url}history)")
+        run(make_app(rs, folder, hosts=hosts, seed=seed, history=history), sock)

@@ -24,16 +24,18 @@ Every rate is a :class:`Rate`: a count of a number, with its 95% Wilson interval
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..advice.stats import wilson
 from ..game.auction import STRENGTH
+from ..errors import HistoryError, quote
 from .database import Database
 from .stored import SITUATIONS
 
 __all__ = ["Rate", "Split", "BidKind", "HandPlay", "Situation", "Obligation",
-           "PlayerFigures", "History", "Filters", "figures", "BID_KINDS", "LAST_TWO",
+           "PlayerFigures", "History", "Filters", "figures", "parse_day", "BID_KINDS", "LAST_TWO",
            "players_of"]
 
 #: how a call differs from the advice: passed where a bid was advised; bid where paso
@@ -256,6 +258,15 @@ class Filters:
             args.append(self.since)
         return ("WITH sat AS (SELECT s.hand_id, s.seat, s.player FROM seats s JOIN hands h "
                 "ON h.id = s.hand_id WHERE " + " AND ".join(where) + ") ", tuple(args))
+
+
+def parse_day(text: str) -> str:
+    """A day as ``--since`` takes it, ``YYYY-MM-DD``; :class:`HistoryError` otherwise."""
+    try:
+        return datetime.date.fromisoformat(text.strip()).isoformat()
+    except ValueError:
+        raise HistoryError(f"bad date {quote(text)} for --since: expected YYYY-MM-DD, "
+                           f"e.g. 2026-12-01") from None
 
 
 def players_of(db: Database) -> list[str]:

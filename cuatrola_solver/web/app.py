@@ -44,6 +44,7 @@ from ..game.seats import check_seat
 from ..models.charts import describe_key, load_charts
 from ..notation.record import HandRecord
 from .forms import FormError, read_advise_form
+from .history import feeder, history_routes
 from .pages import Busy, Cancelled, Page, Pages, UnknownPage
 from .play import PlayTable
 from .records import RecordsFolder, read_text_record
@@ -99,13 +100,17 @@ def _error(e: Exception) -> JSONResponse:
 
 
 def make_app(rules: RuleSet, records: RecordsFolder, hosts: tuple[str, ...] | None = None,
-             bots: str = "best", seed: int | None = None) -> Starlette:
+             bots: str = "best", seed: int | None = None,
+             history: Path | None = None) -> Starlette:
     """The application: the table under ``rules`` against ``bots``, hands saved in
     ``records``; requests answered for the host names ``hosts`` (default
     :data:`LOOPBACK`; ``("*",)``: any).  With ``seed``, the n-th game started on the
     server (n = 0, 1, ...) deals from seed ``seed + n``, as ``cuatrola play --seed``
-    does; without, each game from a fresh seed."""
+    does; without, each game from a fresh seed.  With ``history`` (a database file),
+    each hand saved is kept in it and the "Mis partidas" page reads it (:mod:`.history`)."""
     pages = Pages()
+    if history is not None:
+        records.on_save = feeder(history)
     games_started = itertools.count()
     hosts = LOOPBACK if hosts is None else hosts
 
@@ -301,8 +306,9 @@ def make_app(rules: RuleSet, records: RecordsFolder, hosts: tuple[str, ...] | No
         post("/api/advise", advise_), post("/api/play/new", play_new),
         post("/api/play/answer", play_answer), post("/api/play/next", play_next),
         post("/api/play/hint", play_hint), post("/api/analyze", analyze_),
-        post("/api/puzzles", puzzles),
+        post("/api/puzzles", puzzles), *history_routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes,
-                     middleware=[Middleware(HostCheck, hosts=tuple(hosts))])
+    app = Starlette(routes=routes, middleware=[Middleware(HostCheck, hosts=tuple(hosts))])
+    app.state.history = history
+    return app

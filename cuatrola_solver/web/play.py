@@ -111,7 +111,7 @@ class PlayTable:
         t = self.table
         if t.turn is None and len(self.saved) < len(t.records):
             name = f"hand-{self.seed}-{t.k + 1:03d}.txt"
-            self.saved.append(self.records.save(t.records[-1], name))
+            self.saved.append(self.records.save(t.records[-1], name, t.seat))
 
     # --- what the page draws -------------------------------------------------------
 
