@@ -70,10 +70,11 @@ def _trend_table(p: PlayerFigures) -> str:
         part = trend[i:i + size]
         choices = sum(h.choices for h in part)
         rate = Rate(sum(h.sound for h in part), choices)
-        rows.append([part[0].played, str(len(part)), str(choices), _pct(rate.value),
-                     sparkline([h.accuracy for h in part])])
-    return tabulate(rows, headers=[_("from"), _("hands"), _("choices"), _("accuracy"),
-                                   _("per hand")], disable_numparse=True)
+        first, last = i + 1, i + len(part)
+        rows.append([str(first) if first == last else f"{first}-{last}", str(choices),
+                     _pct(rate.value), sparkline([h.accuracy for h in part])])
+    return tabulate(rows, headers=[_("hands"), _("choices"), _("accuracy"), _("per hand")],
+                    disable_numparse=True)
 
 
 def _situation_name(s: str) -> str:
@@ -124,8 +125,8 @@ def render_player(p: PlayerFigures) -> list[str]:
         table = tabulate(rows, headers=[_("situation"), _("choices"), "?!", "?", "??",
                                         _("labelled")], disable_numparse=True)
         lines += ["    " + x for x in table.splitlines()]
-    lines.append("  " + _("renuncios: {n}, in {hands} hands; match points given away: "
-                          "{cost}").format(n=p.renuncios, cost=p.renuncio_cost,
+    lines.append("  " + _("renuncios: {n}; hands with one: {hands}; match points given "
+                          "away: {cost}").format(n=p.renuncios, cost=p.renuncio_cost,
                                            hands=rate_text(Rate(p.renuncio_hands, p.hands))))
     if p.obligations:
         lines.append("    " + "; ".join(_("{obligation}: {n}, cost {cost}").format(
@@ -145,7 +146,7 @@ def render_player(p: PlayerFigures) -> list[str]:
 
 def render(history: History, path: Path) -> str:
     lines = [_("{db}: {n} hands, {a} analysed, {w} waiting for analysis").format(
-        db=path.name, n=history.hands, a=history.analysed, w=history.waiting)]
+        db=path, n=history.hands, a=history.analysed, w=history.waiting)]
     if not history.players:
         lines.append(_("no named player: the Player tags of the records name the players"))
     for p in history.players:
@@ -234,7 +235,7 @@ def register(app: typer.Typer) -> None:
         with open_database(path) as db:
             history = figures(db, filters)
         if player is not None and not history.players:
-            raise HistoryError(f"no hand of player {quote(player)} in {path.name}"
+            raise HistoryError(f"no hand of player {quote(player)} in {path}"
                                + (" with these filters" if rules or since else ""))
         if plot is not None:
             plot_trend(history, plot)

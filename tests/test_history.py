@@ -97,7 +97,7 @@ def analysed(tmp_path_factory):
     """The fixed set imported and analysed with SAMPLES deals."""
     folder = tmp_path_factory.mktemp("records")
     recs = write_records(folder)
-    path = folder.parent / "history.sqlite3"
+    path = tmp_path_factory.mktemp("history") / "history.sqlite3"
     with open_database(path) as db:
         result = import_paths(db, [folder])
         assert (result.added, result.known, len(result.skipped)) == (len(recs), 0, 0)
@@ -379,7 +379,7 @@ def test_cli_history(analysed, tmp_path):
     with open_database(path) as db:
         assert obj == json.loads(json.dumps(figures(db).to_dict()))
     r = _cli("history", "--db", str(path), "--player", "Ana")
-    assert r.returncode == 0 and r.stdout.startswith(f"{path.name}: {len(recs)} hands")
+    assert r.returncode == 0 and r.stdout.startswith(f"{path}: {len(recs)} hands")
     assert "Ana:" in r.stdout and "Bea:" not in r.stdout
     r = _cli("history", "--db", str(path), "--player", "Zoe")
     assert r.returncode == 2 and "no hand of player 'Zoe'" in r.stderr

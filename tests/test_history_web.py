@@ -21,7 +21,7 @@ from serve_helpers import BLUNDER, origin
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     folder = tmp_path_factory.mktemp("records")
-    db = folder.parent / "history.sqlite3"
+    db = tmp_path_factory.mktemp("web-history") / "history.sqlite3"
     app = make_app(get_rules("online"), RecordsFolder(folder), bots="heuristic", seed=3,
                    history=db)
     with running(app) as url:

@@ -94,7 +94,8 @@ class BidKind:
     ev_lost: float
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "count": self.count, "ev_lost": round(self.ev_lost, 4)}
+        return {"kind": self.kind, "count": self.count,
+                "ev_lost": round(float(self.ev_lost), 4)}
 
 
 @dataclass(frozen=True)
@@ -197,7 +198,7 @@ class PlayerFigures:
             "renuncios": self.renuncios,
             "mistakes": {"?!": self.inaccuracies, "?": self.mistakes, "??": self.blunders},
             "bids_against_advice": self.bids_against_advice,
-            "ev_lost_bidding": round(self.ev_lost_bidding, 4),
+            "ev_lost_bidding": round(float(self.ev_lost_bidding), 4),
             "ev_lost_bidding_per_hand": None if self.ev_lost_per_hand is None
             else round(self.ev_lost_per_hand, 4),
             "won": Rate(self.won, self.hands).to_dict(),
