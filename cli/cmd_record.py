@@ -18,17 +18,19 @@ from typing import Optional
 
 import typer
 
-from cuatrola_solver.errors import CuatrolaError
-from cuatrola_solver.i18n import _
+from cuatrola_solver.analysis.match_summary import summarize_match
+from cuatrola_solver.errors import CuatrolaError, quote
+from cuatrola_solver.i18n import _, ngettext
 from cuatrola_solver.notation.atomic import write_atomically
 from cuatrola_solver.notation.hand_entry import (HandEntry, describe_entry, parse_hands,
                                                  parse_players)
 from cuatrola_solver.notation.lines import LineTooLong, read_line
-from cuatrola_solver.notation.record import read_text, write_text
+from cuatrola_solver.notation.match_sheet import MatchSheet
+from cuatrola_solver.notation.record import format_rules, read_text, write_text
 from cuatrola_solver.notation.replay import replay
 
 from .cmd_check import check_lines
-from .common import RulesOption, check_writable, fail, load_rules, user_errors
+from .common import check_writable, fail, load_rules, user_errors
 from .render import colour_cards
 
 #: the longest line read (a person types a few words a line)
@@ -45,11 +47,13 @@ def _prompt(entry: HandEntry) -> str:
     a = entry.allowed()
     if a.stage == "muestra":
         return _("muestra> ")
+    assert a.seat is not None or a.stage == "over", "a seat speaks or plays"
+    name = entry.players[a.seat - 1] if a.seat is not None else None
+    who = _("seat {seat}").format(seat=a.seat) + (f" ({name})" if name else "")
     if a.stage == "call":
-        return _("call, seat {seat}> ").format(seat=a.seat)
+        return _("call, {who}> ").format(who=who)
     if a.stage == "card":
-        return _("trick {trick}, seat {seat}> ").format(trick=entry.hand.trick_number,
-                                                         seat=a.seat)
+        return _("trick {trick}, {who}> ").format(trick=entry.hand.trick_number, who=who)
     return _("over ('end' writes the record)> ")
 
 
@@ -90,6 +94,20 @@ def take_down(entry: HandEntry, stream, interactive: bool) -> None:
                 break               # the rest of the line is not taken either
             for m in marks:
                 _say(_("warning: {what}").format(what=m.describe()))
+            if interactive and word != "cante":
+                _said_trick(entry)
+
+
+def _said_trick(entry: HandEntry) -> None:
+    """On a terminal, after the last card of a trick: who took it."""
+    hand = entry.hand
+    if not hand.auction.is_complete or hand.current or not hand.tricks:
+        return
+    breakdown = hand.points_breakdown()
+    seat = breakdown.trick_winners[-1]
+    name = entry.players[seat - 1]
+    _say(_("trick {t}: seat {seat}{name} takes it").format(
+        t=len(hand.tricks), seat=seat, name=f" ({name})" if name else ""))
 
 
 def finish(entry: HandEntry, out: Path | None) -> None:
@@ -113,11 +131,65 @@ def finish(entry: HandEntry, out: Path | None) -> None:
     typer.echo(colour_cards("\n".join(lines)))
 
 
+def open_sheet(path: Path, rules: str | None, players: str | None) -> MatchSheet:
+    """The match sheet at ``path``, or a new one of ``rules`` and ``players`` when there
+    is none; refused when the match is over or the options contradict the sheet."""
+    if not path.exists():
+        check_writable(path)
+        return MatchSheet(load_rules(rules or "online"),
+                          None if players is None else parse_players(players))
+    try:
+        sheet = MatchSheet.load(path)
+    except OSError as e:
+        fail(f"cannot read the match sheet {str(path)!r}: {e.strerror or e}")
+    check_writable(path)
+    if rules is not None and load_rules(rules) != sheet.rules:
+        fail(_("--rules {rules}: the match sheet {path} is played under {sheet}").format(
+            rules=quote(rules), path=quote(str(path)), sheet=format_rules(sheet.rules)))
+    if players is not None and parse_players(players) != sheet.players:
+        fail(_("--players {names}: the match sheet {path} has its players (their seats in "
+               "its first hand)").format(names=quote(players), path=quote(str(path))))
+    if sheet.over:
+        fail(_("the match of {path} is over: {pair} won it").format(
+            path=quote(str(path)), pair=sheet.pair_name(sheet.winner or 0)))
+    return sheet
+
+
+def match_lines(sheet: MatchSheet) -> list[str]:
+    """The running score after the last hand, who won the match, the players' summary."""
+    a, b = sheet.points
+    lines = [_("match after hand {k}: {p1} {a} - {p2} {b} (to {target})").format(
+        k=len(sheet.hands), p1=sheet.pair_name(0), a=a, p2=sheet.pair_name(1), b=b,
+        target=sheet.rules.target)]
+    if sheet.winner is None:
+        dealer = sheet.seat_players()[3]
+        if dealer:
+            lines.append(_("next hand: {name} deals").format(name=dealer))
+        return lines
+    lines.append(_("{pair} wins the match").format(pair=sheet.pair_name(sheet.winner)))
+    for s in summarize_match(sheet):
+        who = s.name or _("player {n}").format(n=s.player)
+        renuncios = ngettext("{n} renuncio (cost {cost})", "{n} renuncios (cost {cost})",
+                             s.renuncios).format(n=s.renuncios, cost=s.renuncio_cost)
+        line = _("  {who}: {renuncios}, {i} ?!, {m} ?, {b} ??, {lost} match points lost "
+                 "double dummy").format(who=who, renuncios=renuncios, i=s.inaccuracies,
+                                        m=s.mistakes, b=s.blunders, lost=s.points_lost)
+        if s.hands_unanalysed:
+            line += ngettext(" ({n} hand not analysed: not every hand known)",
+                             " ({n} hands not analysed: not every hand known)",
+                             s.hands_unanalysed).format(n=s.hands_unanalysed)
+        lines.append(line)
+    return lines
+
+
 def register(app: typer.Typer) -> None:
     @app.command("record")
     @user_errors
     def record_command(
-        rules: str = RulesOption,
+        rules: Optional[str] = typer.Option(
+            None, "--rules", "-r", metavar="PRESET",
+            help="Preset (online, app, narro, italiano), optionally with overrides: "
+                 "'narro,tie_break=mano' (default online; with --match, the sheet's)."),
         hand: Optional[list[str]] = typer.Option(
             None, "--hand", metavar="SEAT=CARDS",
             help="A hand you know, e.g. '2=Co Ro Sb Rb 3b' (your own, another you saw); "
@@ -129,6 +201,12 @@ def register(app: typer.Typer) -> None:
         out: Optional[Path] = typer.Option(
             None, "--out", "-o", metavar="FILE",
             help="Write the record to FILE (atomically) instead of stdout."),
+        match: Optional[Path] = typer.Option(
+            None, "--match", metavar="SHEET",
+            help="Add the hand to the match sheet SHEET (a JSON file, made on the first "
+                 "hand with --rules and --players): the score before the hand and the "
+                 "names in their seats come from it; then the running score, and at the "
+                 "end of the match who won and each player's summary."),
     ) -> None:
         """Take down a hand as it is played: the muestra, the calls, the cards, typed as lines.
 
@@ -140,8 +218,13 @@ def register(app: typer.Typer) -> None:
         written (the record so far on Ctrl-C), then check's verdict."""
         if out is not None:
             check_writable(out)
-        entry = HandEntry(load_rules(rules), parse_hands(hand or ()),
-                          None if players is None else parse_players(players))
+        sheet = None if match is None else open_sheet(match, rules, players)
+        if sheet is not None:
+            entry = HandEntry(sheet.rules, parse_hands(hand or ()), sheet.seat_players(),
+                              score=sheet.score)
+        else:
+            entry = HandEntry(load_rules(rules or "online"), parse_hands(hand or ()),
+                              None if players is None else parse_players(players))
         try:
             take_down(entry, sys.stdin, sys.stdin.isatty())
         except KeyboardInterrupt:
@@ -149,3 +232,13 @@ def register(app: typer.Typer) -> None:
             finish(entry, out)
             raise typer.Exit(130) from None
         finish(entry, out)
+        if sheet is not None and match is not None:
+            try:
+                sheet.add(entry.record())
+            except CuatrolaError as e:
+                fail(_("the hand is not added to the match sheet: {why}").format(why=e))
+            try:
+                sheet.save(match)
+            except OSError as e:
+                fail(f"cannot write the match sheet {str(match)!r}: {e.strerror or e}")
+            typer.echo("\n".join(match_lines(sheet)))

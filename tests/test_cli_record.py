@@ -165,3 +165,35 @@ def test_bad_options_are_one_line_errors(tmp_path):
         p = record(args, "")
         assert p.returncode == 2 and needle in p.stderr and p.stderr.count("\n") == 1
     assert not list(Path(tmp_path).iterdir())
+
+
+def test_a_match_sheet_takes_hands_to_the_target(tmp_path):
+    sheet = tmp_path / "match.json"
+    first = record(["-r", "online,target=3", "--players", "Ana,Luis,Eva,Marta",
+                    "--match", str(sheet), *FULL_ARGS[2:-2]], FULL_INPUT)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.endswith(
+        "match after hand 1: pair 1 (Ana and Eva) 0 - pair 2 (Luis and Marta) 2 (to 3)\n"
+        "next hand: Ana deals\n")
+    rec = read_text(first.stdout.split("\n\ncontract:")[0])
+    assert rec.players == ("Ana", "Luis", "Eva", "Marta") and str(rec.score) == "0-0"
+    second = record(["--match", str(sheet)], FULL_INPUT)
+    assert second.returncode == 0, second.stderr
+    rec = read_text(second.stdout.split("\n\ncontract:")[0])
+    assert rec.players == ("Luis", "Eva", "Marta", "Ana") and str(rec.score) == "2-0"
+    assert "pair 1 (Ana and Eva) 2 - pair 2 (Luis and Marta) 2 (to 3)" in second.stdout
+    third = record(["--match", str(sheet)], FULL_INPUT)
+    assert "pair 2 (Luis and Marta) wins the match\n" in third.stdout
+    assert "  Ana: 0 renuncios (cost 0)" in third.stdout
+    over = record(["--match", str(sheet)], FULL_INPUT)
+    assert over.returncode == 2 and "is over: pair 2 (Luis and Marta) won it" in over.stderr
+    wrong = record(["--match", str(sheet), "-r", "narro"], FULL_INPUT)
+    assert wrong.returncode == 2 and "is played under online,target=3" in wrong.stderr
+
+
+def test_a_hand_not_decided_is_not_added_to_the_match(tmp_path):
+    sheet = tmp_path / "match.json"
+    p = record(["--match", str(sheet)], "Re\npaso paso solo paso\nRo Ao Co\n")
+    assert p.returncode == 2 and "not added to the match sheet" in p.stderr
+    assert "1. Ro Ao Co" in p.stdout            # the record is written all the same
+    assert not sheet.exists()

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence, Union
 
-from ..errors import CuatrolaError, IllegalBidError, NotationError, quote
+from ..errors import CuatrolaError, IllegalBidError, IllegalCanteError, NotationError, quote
 from ..game.auction import parse_call
 from ..game.cards import FULL_DECK, cards_of, format_card, parse_card, parse_cards, parse_suit
 from ..game.hand import HandState, Renuncio, Result, check_hands
@@ -249,6 +249,10 @@ class HandEntry:
             hand.bid(entry.call)
         elif isinstance(entry, Card):
             hand.play(entry.card)
+        elif not hand.auction.is_complete:
+            raise IllegalCanteError(_("cante {seat} {suit}: a cante is sung between tricks, "
+                                      "after the auction").format(seat=entry.seat,
+                                                                  suit=SUIT_NAMES[entry.suit]))
         else:
             hand.sing(entry.seat, entry.suit)
         return hand

@@ -58,6 +58,9 @@ NO_PLAYERS: tuple[str | None, ...] = (None, None, None, None)
 #: odds: :mod:`cuatrola_solver.lab.selfplay`).  Any other unknown field is refused, so that a
 #: misspelt field ("auction" as "auctoin") is not silently dropped.
 EXTENSIONS = ("lab",)
+#: a part of a record, a key of ``HandRecord.places``: ``("muestra",)``, ``("hand", 2)``,
+#: ``("card", t, j)``, ...
+Place = tuple[str | int, ...]
 
 
 @dataclass
@@ -92,7 +95,10 @@ class HandRecord:
     #: ``("card", t, j)``, ``("cante", i)`` (i: index in ``cantes``); values "line 9,
     #: column 4" (text form) or a field path "tricks[2][0]" (JSON).  Not part of equality.
     source: str = field(default="", compare=False, repr=False)
-    places: dict[tuple, str] = field(default_factory=dict, compare=False, repr=False)
+    places: dict[Place, str] = field(default_factory=dict, compare=False, repr=False)
+    #: how many decisions the person at ``cuatrola serve``'s table took back in this
+    #: hand (practice); 0, and left out of both forms, for a hand played straight
+    takebacks: int = 0
 
     def at(self, *key: Any) -> str:
         """``"stdin, line 9, column 4: "``: where part ``key`` is, to begin a message
@@ -115,6 +121,8 @@ class HandRecord:
             obj["score"] = self.score.to_dict()
         if any(self.players):
             obj["players"] = list(self.players)
+        if self.takebacks:
+            obj["takebacks"] = self.takebacks
         return obj
 
     @property
@@ -137,7 +145,7 @@ def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
     if not isinstance(obj, dict):
         raise RecordError(f"{where}: expected a JSON object with muestra and hands")
     known = {"rules", "muestra", "hands", "auction", "tricks", "cantes", "score", "schema",
-             "players"}
+             "players", "takebacks"}
     for key in obj:
         if key not in known and key not in EXTENSIONS:
             raise RecordError(f"{where}: unknown field {quote(key)} (expected "
@@ -207,10 +215,14 @@ def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
             raise RecordError(f"{where}, field 'score': expected {{\"A\": n, \"B\": m}}")
         score = Score(s["A"], s["B"])
     players = _players_obj(obj.get("players"), where)
+    takebacks = obj.get("takebacks", 0)
+    if not _is_int(takebacks) or takebacks < 0:
+        raise RecordError(f"{where}, field 'takebacks': expected a whole number, 0 or more, "
+                          f"got {quote(takebacks)}")
     return HandRecord(rules, muestra, hands, auction, tricks, cantes, score, players=players,
                       source=where,
                       places=_json_places(len(auction or ()), tricks, len(cantes)),
-                      rules_given=obj.get("rules") is not None)
+                      rules_given=obj.get("rules") is not None, takebacks=takebacks)
 
 
 def _players_obj(value: Any, where: str) -> tuple[str | None, ...]:
@@ -241,9 +253,9 @@ def player_name(text: str, where: str) -> str | None:
     return name
 
 
-def _json_places(calls: int, tricks: list[list[int]], cantes: int) -> dict[tuple, str]:
+def _json_places(calls: int, tricks: list[list[int]], cantes: int) -> dict[Place, str]:
     """The field path of each part of a JSON record (see ``HandRecord.places``)."""
-    places: dict[tuple, str] = {("muestra",): "field 'muestra'", ("auction",): "field 'auction'"}
+    places: dict[Place, str] = {("muestra",): "field 'muestra'", ("auction",): "field 'auction'"}
     places.update({("hand", s): f"hands[{s - 1}] (seat {s})" for s in (1, 2, 3, 4)})
     places.update({("call", i): f"auction[{i - 1}]" for i in range(1, calls + 1)})
     for t, trick in enumerate(tricks, 1):
@@ -297,7 +309,8 @@ def write_json(rec: HandRecord, indent: int | None = None) -> str:
 
 #: the tags of the text form, in the order write_text writes them
 PLAYER_TAGS = ("Player1", "Player2", "Player3", "Player4")
-TAGS = ("Rules", "Score", "Muestra", "Seat1", "Seat2", "Seat3", "Seat4", "Auction") + PLAYER_TAGS
+TAGS = ("Rules", "Score", "Muestra", "Seat1", "Seat2", "Seat3", "Seat4", "Auction") \
+    + PLAYER_TAGS + ("Takebacks",)
 REQUIRED_TAGS = ("Muestra",)
 SEAT_TAGS = ("Seat1", "Seat2", "Seat3", "Seat4")
 #: the value of a Seat tag whose hand the recorder did not see
@@ -405,6 +418,8 @@ def write_text(rec: HandRecord) -> str:
     for tag, name in zip(PLAYER_TAGS, rec.players):
         if name is not None:
             lines.append(f'[{tag} "{_escape_tag(player_name(name, f"[{tag}]") or "")}"]')
+    if rec.takebacks:
+        lines.append(f'[Takebacks "{rec.takebacks}"]')
     lines.append("")
     if rec.comment.strip():
         lines.append("{" + _escape_comment(rec.comment) + "}")
@@ -448,7 +463,7 @@ class _TextReader:
         self.last_card: tuple[int, int] | None = None
         self.annotations: dict[tuple[int, int], dict[str, str]] = {}
         self.comment = ""
-        self.places: dict[tuple, str] = {}               # see HandRecord.places
+        self.places: dict[Place, str] = {}               # see HandRecord.places
 
     # --- errors -----------------------------------------------------------------
     def place(self, offset: int) -> str:
@@ -549,6 +564,11 @@ class _TextReader:
                           for i, call in enumerate(split_tokens(value), 1)]
             elif canonical in PLAYER_TAGS:
                 parsed = player_name(value, f"tag [{canonical}]")
+            elif canonical == "Takebacks":
+                if not re.fullmatch(r"[0-9]{1,6}", value.strip()):
+                    raise RecordError(f"bad takebacks {quote(value)}: expected a whole "
+                                      f"number, 0 or more")
+                parsed = int(value)
             elif value.strip() == UNKNOWN:
                 parsed = None
             else:
@@ -687,8 +707,9 @@ class _TextReader:
             rules=value.get("Rules") or get_rules(None), muestra=value["Muestra"],
             hands=[value.get(t) for t in SEAT_TAGS], auction=value.get("Auction"),
             tricks=self.tricks, cantes=self.cantes, score=value.get("Score"),
-            players=tuple(value.get(t) for t in PLAYER_TAGS), annotations=self.annotations, comment=self.comment, source=self.where,
-            places=self.places, rules_given="Rules" in value)
+            players=tuple(value.get(t) for t in PLAYER_TAGS), annotations=self.annotations,
+            comment=self.comment, source=self.where, places=self.places,
+            rules_given="Rules" in value, takebacks=value.get("Takebacks", 0))
 
 
 def read_text(text: str, where: str = "record") -> HandRecord:
