@@ -30,13 +30,14 @@ from .common import (JsonOption, check_writable, emit_json, need_matplotlib, sam
 
 
 def db_option():
-    return typer.Option(None, "--db", metavar="FILE",
-                        help=f"The history database (default {default_path()}).")
+    return typer.Option(None, "--db", metavar="FILE", help=_(
+        "The history database (default {path}).").format(path=default_path()))
 
 
 def _samples_option():
-    return samples_option(f"Deals per card and per bid review of each hand's analysis "
-                          f"(default {review.DEFAULT_SAMPLES}, as cuatrola analyze).")
+    return samples_option(_("Deals per card and per bid review of each hand's analysis "
+                            "(default {n}, as cuatrola analyze).").format(
+                              n=review.DEFAULT_SAMPLES))
 
 
 def _pct(x: float | None) -> str:
@@ -208,15 +209,15 @@ def register(app: typer.Typer) -> None:
         ctx: typer.Context,
         db_path: Optional[Path] = db_option(),
         player: Optional[str] = typer.Option(None, "--player", metavar="NAME",
-                                             help="Only this player (a Player tag's name)."),
+                                             help=_("Only this player (a Player tag's name).")),
         rules: Optional[str] = typer.Option(None, "--rules", metavar="PRESET",
-                                            help="Only the hands of this preset."),
+                                            help=_("Only the hands of this preset.")),
         since: Optional[str] = typer.Option(None, "--since", metavar="DATE",
-                                            help="Only the hands played on or after this "
-                                                 "day (YYYY-MM-DD)."),
+                                            help=_("Only the hands played on or after this "
+                                                 "day (YYYY-MM-DD).")),
         plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE",
-                                            help="Also write the accuracy per hand to FILE, "
-                                                 ".png or .svg (needs matplotlib)."),
+                                            help=_("Also write the accuracy per hand to FILE, "
+                                                 ".png or .svg (needs matplotlib).")),
         json_out: bool = JsonOption,
     ) -> None:
         """A player's history across every hand: results, bids against the advisor,
@@ -248,12 +249,12 @@ def register(app: typer.Typer) -> None:
     @user_errors
     def import_command(
         records: List[Path] = typer.Argument(..., metavar="RECORDS",
-                                             help="Record files (text, JSON, JSON lines, "
-                                                  "self-play runs) and folders."),
+                                             help=_("Record files (text, JSON, JSON lines, "
+                                                  "self-play runs) and folders.")),
         db_path: Optional[Path] = db_option(),
         samples: Optional[int] = _samples_option(),
         analyse: bool = typer.Option(True, "--analyze/--no-analyze",
-                                     help="Analyse the new hands (and those waiting)."),
+                                     help=_("Analyse the new hands (and those waiting).")),
     ) -> None:
         """Keep the hands of RECORDS, each once, then analyse them one by one.
 
@@ -268,8 +269,8 @@ def register(app: typer.Typer) -> None:
     def analyze_command(
         db_path: Optional[Path] = db_option(),
         samples: Optional[int] = _samples_option(),
-        again: bool = typer.Option(False, "--again", help="Analyse anew the hands analysed "
-                                   "by another version of the package or its models."),
+        again: bool = typer.Option(False, "--again", help=_("Analyse anew the hands analysed "
+                                   "by another version of the package or its models.")),
     ) -> None:
         """Analyse the hands waiting for their analysis, one by one."""
         with open_database(db_path or default_path()) as db:
@@ -279,11 +280,11 @@ def register(app: typer.Typer) -> None:
     @user_errors
     def rebuild_command(
         records: List[Path] = typer.Argument(..., metavar="RECORDS",
-                                             help="The records folder(s) and files."),
+                                             help=_("The records folder(s) and files.")),
         db_path: Optional[Path] = db_option(),
         samples: Optional[int] = _samples_option(),
         analyse: bool = typer.Option(True, "--analyze/--no-analyze",
-                                     help="Analyse the hands without an analysis."),
+                                     help=_("Analyse the hands without an analysis.")),
     ) -> None:
         """Make the database again from the records (a file that cannot be read too).
 
@@ -298,8 +299,8 @@ def register(app: typer.Typer) -> None:
     @group.command("merge")
     @user_errors
     def merge_command(
-        old: str = typer.Argument(..., metavar="OLD", help="The name to give up."),
-        new: str = typer.Argument(..., metavar="NEW", help="The name to keep."),
+        old: str = typer.Argument(..., metavar="OLD", help=_("The name to give up.")),
+        new: str = typer.Argument(..., metavar="NEW", help=_("The name to keep.")),
         db_path: Optional[Path] = db_option(),
     ) -> None:
         """Merge two names of one player: OLD becomes NEW, now and in later imports."""
