@@ -25,8 +25,8 @@ from cuatrola_solver.history.stored import Pending, analyse_pending
 from cuatrola_solver.i18n import _, ngettext
 
 from .cmd_advise import BARS
-from .common import (JsonOption, check_writable, emit_json, need_matplotlib, samples_option,
-                     save_figure, user_errors)
+from .common import (JsonOption, check_writable, emit_json, load_rules, need_matplotlib,
+                     samples_option, save_figure, user_errors)
 
 
 def db_option():
@@ -231,7 +231,8 @@ def register(app: typer.Typer) -> None:
         if plot is not None:
             check_writable(plot, (".png", ".svg"))
             need_matplotlib()
-        filters = Filters(player, rules, _day(since))
+        filters = Filters(player, None if rules is None else load_rules(rules).name,
+                          _day(since))
         path = db_path or default_path()
         with open_database(path) as db:
             history = figures(db, filters)

@@ -29,6 +29,7 @@ from cuatrola_solver.history.importing import add_hand, import_paths
 from cuatrola_solver.history.merge import merge_names
 from cuatrola_solver.history.rebuild import rebuild
 from cuatrola_solver.history.stored import analyse_pending, hand_seed
+from cuatrola_solver.notation.match_sheet import MatchSheet
 from cuatrola_solver.notation.record import read_record, write_json, write_text
 from cuatrola_solver.notation.replay import replay
 
@@ -170,6 +171,22 @@ def test_figures_filters_and_json(analysed):
     keys = {"name", "hands", "renuncios", "mistakes", "bids_against_advice", "ev_lost_bidding"}
     assert all(keys <= set(p) for p in obj["players"])
     json.dumps(obj)
+
+
+def test_a_match_sheet_is_imported_hand_by_hand(tmp_path):
+    sheet = MatchSheet("online", ["Ana", "Bea", "Carlos", "Dani"])
+    for p in EXAMPLES:
+        rec = read_record(p.read_text(encoding="utf-8"), p.name)
+        if rec.rules.name == "online" and rec.score is None:
+            sheet.add(rec)
+    sheet.save(tmp_path / "sheet.json")
+    with open_database(tmp_path / "h.sqlite3") as db:
+        first = import_paths(db, [tmp_path / "sheet.json"])
+        again = import_paths(db, [tmp_path])
+        names = db.query("SELECT seat, player FROM seats WHERE hand_id = 2 ORDER BY seat")
+    assert (first.added, first.skipped, again.known) == (len(sheet.hands), (), len(sheet.hands))
+    assert len(sheet.hands) >= 3
+    assert [n for _, n in names] == list(sheet.seat_players(1))   # the deal passes on
 
 
 def test_bid_kinds():

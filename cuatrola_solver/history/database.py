@@ -178,7 +178,8 @@ class Database:
             yield self.conn
         except sqlite3.OperationalError as e:
             if "locked" in str(e) or "busy" in str(e):
-                raise HistoryError(f"the history database {quote(str(self.path), PATH_LIMIT)} is busy: "
+                raise HistoryError(f"the history database "
+                                   f"{quote(str(self.path), PATH_LIMIT)} is busy: "
                                    f"another process has held it for "
                                    f"{BUSY_TIMEOUT_MS // 1000} s ({e})") from None
             raise _unreadable(self.path, f"cannot be read ({e})") from None
@@ -209,8 +210,8 @@ def open_database(path: str | Path | None = None, *, migrations: tuple[str, ...]
     or is of a newer schema."""
     path = Path(path) if path is not None else default_path()
     if path.is_dir():
-        raise HistoryError(f"the history database {quote(str(path), PATH_LIMIT)} is a folder: give a "
-                           f"file, e.g. --db {path / 'history.sqlite3'}")
+        raise HistoryError(f"the history database {quote(str(path), PATH_LIMIT)} is a "
+                           f"folder: give a file, e.g. --db {path / 'history.sqlite3'}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000,

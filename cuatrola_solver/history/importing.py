@@ -2,7 +2,8 @@
 
 :func:`find_records` walks what it is given -- record files in the text or JSON form,
 JSON lines (``.jsonl``, or a file whose lines are each a JSON record: ``cuatrola deal
---json``, a self-play run), folders recursively (files ending ``.txt``, ``.json``,
+--json``, a self-play run), match sheets (``cuatrola record --match``: each hand with
+its score and names), folders recursively (files ending ``.txt``, ``.json``,
 ``.jsonl``, ``.ndjson``; names starting with a dot skipped) -- in a fixed order (sorted
 paths, a file's records in its order), so that two imports of the same folder number
 the hands alike.  Each record is read and checked (:func:`~.facts.facts_of`); a bad one
@@ -26,6 +27,7 @@ from typing import Iterable, Iterator
 
 from ..errors import CuatrolaError, HistoryError, quote
 from ..lab.records import json_lines
+from ..notation.match_sheet import MatchSheet
 from ..notation.record import HandRecord, read_record, record_from_obj
 from .database import PATH_LIMIT, Database
 from .facts import HandFacts, facts_of
@@ -120,9 +122,26 @@ def _read_file(path: Path) -> Iterator[Found | Skipped]:
             yield Skipped(where, str(e))
         return
     try:
-        yield Found(where, read_record(text, where), played)
+        if _is_match_sheet(text):
+            for i, hand in enumerate(MatchSheet.from_json(text, where).hands, 1):
+                yield Found(f"{where}, hand {i}", hand.record, played)
+        else:
+            yield Found(where, read_record(text, where), played)
     except CuatrolaError as e:
         yield Skipped(where, str(e))
+
+
+def _is_match_sheet(text: str) -> bool:
+    """A match sheet (``cuatrola record --match``): a JSON object whose ``hands`` are
+    records (a record's ``hands`` are four texts or nulls)."""
+    if not text.lstrip("\ufeff").lstrip().startswith("{"):
+        return False
+    try:
+        obj = json.loads(text.lstrip("\ufeff"))
+    except (ValueError, RecursionError):
+        return False
+    hands = obj.get("hands") if isinstance(obj, dict) else None
+    return isinstance(hands, list) and any(isinstance(h, dict) for h in hands)
 
 
 def find_records(paths: Iterable[str | Path]) -> Iterator[Found | Skipped]:

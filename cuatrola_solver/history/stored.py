@@ -114,7 +114,8 @@ def _keep(db: Database, hand_id: int, rec: HandRecord, result: Analysis | None,
         conn.executemany(
             "INSERT INTO cards (hand_id, trick, position, seat, card, kind, situation,"
             " symbol, loss) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(hand_id, c.trick, c.position, c.seat, format_card(c.card), c.kind, situation_of(rec, c.trick, c.position), c.symbol,
+            [(hand_id, c.trick, c.position, c.seat, format_card(c.card), c.kind,
+              situation_of(rec, c.trick, c.position), c.symbol,
               c.loss) for c in result.cards])
         conn.executemany(
             "INSERT INTO bids (hand_id, seat, call, advice, ev_call, ev_advice, ev_loss)"
