@@ -407,3 +407,21 @@ def test_cli_history(analysed, tmp_path):
     r = _cli("history", "--db", str(path), "--plot", str(plot))
     assert r.returncode == 0, r.stderr
     assert plot.read_text().lstrip().startswith("<?xml")
+
+
+def test_cli_merge_and_rebuild(analysed, tmp_path):
+    folder, _, recs = analysed
+    path = tmp_path / "h.sqlite3"
+    r = _cli("history", "rebuild", str(folder), "--db", str(path), "--samples", str(SAMPLES))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [f"{path}: {len(recs)} hands added, 0 already in, 0 skipped",
+                                     f"{len(recs) - 1} hands analysed"]
+    assert r.stderr.count("analysed ") == len(recs) - 1
+    r = _cli("history", "merge", "Dani", "Ana", "--db", str(path))
+    assert r.returncode == 0 and r.stdout.startswith("Dani is now Ana: ")
+    r = _cli("history", "merge", "Dani", "Ana", "--db", str(path))
+    assert r.returncode == 2 and "no player 'Dani'" in r.stderr
+    r = _cli("history", "--db", str(path), "--json")
+    assert [p["name"] for p in json.loads(r.stdout)["players"]] == ["Ana", "Bea", "Carlos"]
+    r = _cli("history", "import", str(tmp_path / "missing"), "--db", str(path))
+    assert r.returncode == 2 and "no file or folder" in r.stderr

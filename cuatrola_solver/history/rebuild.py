@@ -4,7 +4,8 @@ The records stay the interchange format: the hands are imported into a new file 
 the database (``FILE.rebuild``), as an import does, then that file replaces the
 database.  What the records do not hold is carried over from the old file when it can
 still be read: the merges of names, and the analyses of the hands that are in both,
-made by the same version (so a rebuild analyses only what is new).  A file that cannot
+with the version that made them (so a rebuild analyses only what is new; ``cuatrola
+history analyze --again`` remakes those of another version).  A file that cannot
 be read at all (not ours, corrupt) is replaced whole.  Two rebuilds of the same records
 give the same content: the hands are numbered in the order found
 (:func:`~.importing.find_records`), each analysis is seeded by its hand's key.
