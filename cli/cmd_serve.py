@@ -50,11 +50,11 @@ def register(app: typer.Typer) -> None:
 
         rs = load_rules(rules)
         history = (db or default_path()) if keep_history else None
-        if history is not None:
-            open_database(history).close()      # a file that is not ours: said now
         folder = RecordsFolder(records)
         local = is_loopback(host)
         sock = listen(host, port)
+        if history is not None:
+            open_database(history).close()      # a file that is not ours: said now
         url = url_of(sock)
         if not local:
             typer.echo(_("warning: serving on {host}: anyone who can reach this machine there "

@@ -17,6 +17,7 @@ that says how to make it again (``cuatrola history rebuild``).  The default file
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,7 +28,8 @@ import platformdirs
 from ..errors import HistoryError, quote
 
 __all__ = ["APPLICATION_ID", "MIGRATIONS", "SCHEMA_VERSION", "BUSY_TIMEOUT_MS", "Database",
-           "default_path", "open_database", "REBUILD", "PATH_LIMIT"]
+           "default_path", "open_database", "REBUILD", "PATH_LIMIT",
+           "ENVIRONMENT"]
 
 #: ``PRAGMA application_id`` of our files: "Cuat" in ASCII
 APPLICATION_ID = 0x43756174
@@ -141,9 +143,17 @@ MIGRATIONS: tuple[str, ...] = (
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
+#: the environment variable that names another default file (the tests set it, so that
+#: nothing they run writes into the user's folder)
+ENVIRONMENT = "CUATROLA_HISTORY_DB"
+
+
 def default_path() -> Path:
     """``history.sqlite3`` in the user's data folder (``platformdirs.user_data_dir``:
-    ``~/.local/share/cuatrola`` on Linux)."""
+    ``~/.local/share/cuatrola`` on Linux), or the file :data:`ENVIRONMENT` names."""
+    named = os.environ.get(ENVIRONMENT)
+    if named:
+        return Path(named)
     return Path(platformdirs.user_data_dir("cuatrola", appauthor=False)) / "history.sqlite3"
 
 
