@@ -20,8 +20,8 @@ from typer.core import TyperCommand, TyperGroup
 
 from cuatrola_solver.errors import CuatrolaError, quote
 from cuatrola_solver.game.rules import RuleSet, get_rules
-from cuatrola_solver.i18n import (LANGUAGES, N_, _, language_from_environment, language_of,
-                                  set_language)
+from cuatrola_solver.i18n import (LANGUAGES, N_, _, count, language_from_environment,
+                                  language_of, set_language)
 
 from .helpnames import name_values
 

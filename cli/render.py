@@ -79,9 +79,9 @@ def result_lines(res: dict | None, tricks_played: int | None = None,
     def short(letter: str) -> str:
         return letter if mine is None else side(letter)
 
-    if res is None and tricks_played is None:
-        return [_("result: not decided yet")]
     if res is None:
+        if tricks_played is None:
+            return [_("result: not decided yet")]
         return [ngettext("result: not decided yet ({n} trick played)",
                          "result: not decided yet ({n} tricks played)",
                          tricks_played).format(n=tricks_played)]
