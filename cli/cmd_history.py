@@ -12,6 +12,7 @@ from typing import List, Optional
 
 import typer
 from tabulate import tabulate
+from typer.core import TyperGroup
 
 from cuatrola_solver.analysis import review
 from cuatrola_solver.errors import HistoryError, quote
@@ -25,8 +26,8 @@ from cuatrola_solver.history.stored import Pending, analyse_pending
 from cuatrola_solver.i18n import _, ngettext
 
 from .cmd_advise import BARS
-from .common import (JsonOption, check_writable, emit_json, load_rules, need_matplotlib,
-                     samples_option, save_figure, user_errors)
+from .common import (HelpCommand, JsonOption, check_writable, emit_json, load_rules,
+                     need_matplotlib, samples_option, save_figure, user_errors)
 
 
 def db_option():
@@ -200,8 +201,19 @@ def _analyse(db: Database, samples: int | None, analyse: bool, again: bool = Fal
     typer.echo(ngettext("{n} hand analysed", "{n} hands analysed", done).format(n=done))
 
 
+class HistoryGroup(TyperGroup):
+    """``cuatrola history`` and its commands: its help drawn as the top-level help is
+    (cli/group_help.py), each value by its name."""
+
+    def format_help(self, ctx: typer.Context, formatter: object) -> None:
+        from .group_help import print_group_help       # rich: only for a help
+        print_group_help(self, ctx, [(name, self.commands[name].get_short_help_str(200))
+                                     for name in self.list_commands(ctx)])
+
+
 def register(app: typer.Typer) -> None:
-    group = typer.Typer(add_completion=False, no_args_is_help=False)
+    group = typer.Typer(cls=HistoryGroup, add_completion=False, no_args_is_help=False,
+                        rich_markup_mode="rich")
 
     @group.callback(invoke_without_command=True)
     @user_errors
@@ -246,7 +258,7 @@ def register(app: typer.Typer) -> None:
             return
         typer.echo(render(history, path))
 
-    @group.command("import")
+    @group.command("import", cls=HelpCommand)
     @user_errors
     def import_command(
         records: List[Path] = typer.Argument(..., metavar="RECORDS",
@@ -265,7 +277,7 @@ def register(app: typer.Typer) -> None:
             _report_import(import_paths(db, records), db)
             _analyse(db, samples, analyse)
 
-    @group.command("analyze")
+    @group.command("analyze", cls=HelpCommand)
     @user_errors
     def analyze_command(
         db_path: Optional[Path] = db_option(),
@@ -277,7 +289,7 @@ def register(app: typer.Typer) -> None:
         with open_database(db_path or default_path()) as db:
             _analyse(db, samples, True, again)
 
-    @group.command("rebuild")
+    @group.command("rebuild", cls=HelpCommand)
     @user_errors
     def rebuild_command(
         records: List[Path] = typer.Argument(..., metavar="RECORDS",
@@ -297,7 +309,7 @@ def register(app: typer.Typer) -> None:
             _report_import(result, db)
             _analyse(db, samples, analyse)
 
-    @group.command("merge")
+    @group.command("merge", cls=HelpCommand)
     @user_errors
     def merge_command(
         old: str = typer.Argument(..., metavar="OLD", help=_("The name to give up.")),
