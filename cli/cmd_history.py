@@ -8,7 +8,7 @@ goes on with the hands waiting; ``rebuild`` makes the database again from the re
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import typer
 from tabulate import tabulate
@@ -205,7 +205,7 @@ class HistoryGroup(TyperGroup):
     """``cuatrola history`` and its commands: its help drawn as the top-level help is
     (cli/group_help.py), each value by its name."""
 
-    def format_help(self, ctx: typer.Context, formatter: object) -> None:
+    def format_help(self, ctx: Any, formatter: Any) -> None:
         from .group_help import print_group_help       # rich: only for a help
         print_group_help(self, ctx, [(name, self.commands[name].get_short_help_str(200))
                                      for name in self.list_commands(ctx)])
