@@ -52,6 +52,9 @@ def register(app: typer.Typer) -> None:
         history = (db or default_path()) if keep_history else None
         folder = RecordsFolder(records)
         local = is_loopback(host)
+        hosts = (*LOOPBACK, host_name(host)) if local else ("*",)
+        app = make_app(rs, folder, hosts=hosts, seed=seed,    # the games database opened
+                       history=history)
         sock = listen(host, port)
         if history is not None:
             open_database(history).close()      # a file that is not ours: said now
@@ -65,8 +68,7 @@ def register(app: typer.Typer) -> None:
                      "stops)").format(rules=rs.name, url=url, records=records))
         if open_page:
             webbrowser.open(url)
-        hosts = (*LOOPBACK, host_name(host)) if local else ("*",)
         if history is not None:
             typer.echo(_("the hands played are kept in the history {db} ('Mis partidas': "
                          "{url}history)").format(db=history, url=url))
-        run(make_app(rs, folder, hosts=hosts, seed=seed, history=history), sock)
+        run(app, sock)
