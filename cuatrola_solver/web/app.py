@@ -57,6 +57,7 @@ from ..notation.record import HandRecord
 from .anotar import anotar_routes
 from .forms import FormError, read_advise_form
 from .games import Game, GameStateError
+from .history import feeder, history_routes
 from .language import RequestLanguage, messages_route
 from .messages import (AdviceAnswer, AdviseAsk, AnalyzeAsk, BadRequest, CancelAnswer, Cancelled as
                        CancelledAnswer, ChartCell, ChartsAnswer, ErrorAnswer, GameAnswer,
@@ -380,6 +381,7 @@ routes = [
     Route("/api/analyze", analyze_endpoint, methods=["POST"]),
     Route("/api/puzzles", puzzles, methods=["POST"]),
     *anotar_routes(body_of, lambda request: serving(request).records),
+    *history_routes(),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 
@@ -431,17 +433,23 @@ def allowed_hosts(hosts: tuple[str, ...]) -> list[str]:
 
 
 def make_app(rules: RuleSet, records: RecordsFolder, hosts: tuple[str, ...] | None = None,
-             bots: str = "best", seed: int | None = None, cores: int | None = None) -> Starlette:
+             bots: str = "best", seed: int | None = None, cores: int | None = None,
+             history: Path | None = None) -> Starlette:
     """The application: the table under ``rules`` against ``bots``, hands saved in
     ``records`` and each page's match in its games database; requests answered for the
     host names ``hosts`` (default :data:`LOOPBACK`; ``("*",)``: any).  With ``seed``,
     the n-th game started on the server (n = 0, 1, ..., counted in the database) deals
     from seed ``seed + n``, as ``cuatrola play --seed`` does; without, each game from a
-    fresh seed.  ``cores``: the cores the computations share (default: all)."""
+    fresh seed.  ``cores``: the cores the computations share (default: all).  With
+    ``history`` (a database file), each hand saved is kept in it and the "Mis partidas"
+    page reads it (:mod:`.history`)."""
     store = Store(records.path)
     app = Starlette(routes=routes, exception_handlers=HANDLERS,
                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(
                         LOOPBACK if hosts is None else hosts)), Middleware(RequestLanguage)])
     app.state.serving = Serving(rules, records, store, Pages(store), Cores(cores), bots, seed)
+    app.state.history = history
+    if history is not None:
+        records.on_save = feeder(history)
     return app
 

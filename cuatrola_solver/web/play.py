@@ -119,7 +119,7 @@ class PlayTable:
         t = self.table
         if t.turn is None and len(self.saved) < len(t.records):
             name = f"hand-{self.seed}-{t.k + 1:03d}.txt"
-            self.saved.append(self.records.save(self.last_record(), name))
+            self.saved.append(self.records.save(self.last_record(), name, t.seat))
 
     def last_record(self) -> HandRecord:
         """The record of the last hand over, as saved (its takebacks counted)."""
