@@ -91,6 +91,10 @@ _SCRIPT = r"""
 (function () {
   "use strict";
   var R = JSON.parse(document.getElementById("report-data").textContent);
+  // the page's words, in the language it was written in: {name} filled from params
+  var w = function (key, params) {
+    return R.words[key].replace(/\{(\w+)\}/g, function (all, k) { return String(params[k]); });
+  };
   var NS = "http://www.w3.org/2000/svg";
   var COL = {A: "#1f5fbf", B: "#c0392b"};
   function el(tag, attrs, text) {
@@ -181,20 +185,21 @@ _SCRIPT = r"""
     });
     cursor.setAttribute("x1", x(step)); cursor.setAttribute("x2", x(step));
     var p = pts[step];
-    var txt = step === 0 ? "before the first card" :
-      "card " + step + " of " + n + ": seat " + p.seat + " plays " + p.card + (p.symbol || "");
+    var txt = step === 0 ? w("start") :
+      w("card", {step: step, n: n, seat: p.seat, card: p.card + (p.symbol || "")});
     if (p.decided && R.result) {
-      txt += " \u2014 the hand is decided: side " + R.result.winner + " scores " + R.result.game_points + ".";
+      txt += " \u2014 " + w("decided", {side: R.result.winner, points: R.result.game_points});
     } else {
       var parts = [];
       ["A", "B"].forEach(function (side) {
         var v = p[KEY[side]];
         if (v !== null && v !== undefined) {
-          parts.push("side " + side + " " + Math.round(100 * v) + "% (from seat " + p[VIEW[side]] + "'s view)");
+          parts.push(w("side", {side: side, p: Math.round(100 * v) + R.words.percent,
+                                seat: p[VIEW[side]]}));
         }
       });
       if (parts.length) { txt += " \u2014 " + parts.join(", "); }
-      if (p.dd !== null) { txt += "; double dummy side " + (p.dd ? "A" : "B") + " wins"; }
+      if (p.dd !== null) { txt += w("dd", {side: p.dd ? "A" : "B"}); }
     }
     document.getElementById("step-text").textContent = txt;
   }
@@ -476,7 +481,13 @@ def html_report(report: dict, title: str = "cuatrola analysis") -> str:
            .format(n=report["samples"], seed=report["seed"]))
     score = report.get("score")
     res = report.get("result")
-    data = json.dumps({"win_chances": report["win_chances"],
+    words = {"start": _("before the first card"),
+             "card": _("card {step} of {n}: seat {seat} plays {card}"),
+             "decided": _("the hand is decided: side {side} scores {points}."),
+             "side": _("side {side} {p} (from seat {seat}'s view)"),
+             "dd": _("; double dummy side {side} wins"),
+             "percent": "\u00a0%" if language() == "es" else "%"}
+    data = json.dumps({"win_chances": report["win_chances"], "words": words,
                        "result": None if res is None else {
                            "winner": res["winner"], "game_points": res["game_points"]}}
                       ).replace("</", "<\\/")
@@ -643,23 +654,24 @@ _PUZZLE_CSS = """
 
 _PUZZLE_SCRIPT = r"""
 (function () {
+  // the page's words, in the language it was written in
+  var W = JSON.parse(document.getElementById('puzzle-words').textContent);
   document.querySelectorAll('.puzzle').forEach(function (pz) {
     var answer = pz.dataset.answer, box = pz.querySelector('.answer'),
         said = pz.querySelector('.said'), button = pz.querySelector('button.show');
     button.addEventListener('click', function () {
       box.hidden = !box.hidden;
-      button.textContent = box.hidden ? 'show the answer' : 'hide the answer';
+      button.textContent = box.hidden ? W.show : W.hide;
     });
     pz.querySelectorAll('.hand .card').forEach(function (card) {
       card.addEventListener('click', function () {
         var c = card.dataset.card;
         if (pz.dataset.legal.split(' ').indexOf(c) < 0) {
-          said.textContent = c + ' would be a renuncio here.';
+          said.textContent = W.renuncio.replace('{card}', c);
           return;
         }
         card.classList.add(c === answer ? 'right' : 'wrong');
-        said.textContent = c === answer ? 'Right: ' + c + '.' :
-            c + ' is not the best card: try again, or show the answer.';
+        said.textContent = (c === answer ? W.right : W.wrong).replace('{card}', c);
       });
     });
   });
@@ -760,6 +772,13 @@ def html_puzzles(report: dict, title: str = "cuatrola puzzles") -> str:
     if not puzzles:
         parts.append("<p>" + _e(_("No puzzle: no card played lost that much where one card "
                                   "was clearly best.")) + "</p>")
+    words = json.dumps({"show": _("show the answer"), "hide": _("hide the answer"),
+                        "renuncio": _("{card} would be a renuncio here."),
+                        "right": _("Right: {card}."),
+                        "wrong": _("{card} is not the best card: try again, or show the "
+                                   "answer.")}).replace("</", "<\\/")
     parts += ['<p class="foot">' + _e(_("Written by cuatrola puzzles --html. This page needs "
-                                        "no network.")) + "</p></main>", f"<script>{_PUZZLE_SCRIPT}</script></body></html>"]
+                                        "no network.")) + "</p></main>",
+              f'<script type="application/json" id="puzzle-words">{words}</script>',
+              f"<script>{_PUZZLE_SCRIPT}</script></body></html>"]
     return "\n".join(parts)
