@@ -488,8 +488,8 @@ class CommandLine(TyperGroup):
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         if not args and self.no_args_is_help and not ctx.resilient_parsing:
             typer.echo(ctx.get_help())
-            _error(f"no command given: expected one of "
-                   f"{', '.join(self.list_commands(ctx))}")
+            _error(_("no command given: expected one of {commands}").format(
+                commands=", ".join(self.list_commands(ctx))))
             raise typer.Exit(2)
         return super().parse_args(ctx, args)
 
