@@ -45,6 +45,8 @@ def register(app: typer.Typer) -> None:
         rs = load_rules(rules)
         folder = RecordsFolder(records)
         local = is_loopback(host)
+        hosts = (*LOOPBACK, host_name(host)) if local else ("*",)
+        app = make_app(rs, folder, hosts=hosts, seed=seed)    # the games database opened
         sock = listen(host, port)
         url = url_of(sock)
         if not local:
@@ -56,5 +58,4 @@ def register(app: typer.Typer) -> None:
                      "stops)").format(rules=rs.name, url=url, records=records))
         if open_page:
             webbrowser.open(url)
-        hosts = (*LOOPBACK, host_name(host)) if local else ("*",)
-        run(make_app(rs, folder, hosts=hosts, seed=seed), sock)
+        run(app, sock)

@@ -74,7 +74,8 @@ class PlayTable:
                              "yours": side_of(winner) == self.table.side})
         if kind == "call" and hand.auction.is_complete:
             self.log.append({"kind": "contract", "contract": hand.contract,
-                             "declarer": [self.who(s) for s in hand.declarer]})
+                             "declarer": [self.who(s) for s in hand.declarer],
+                             "declarer_seats": list(hand.declarer)})
 
     def deal(self) -> None:
         """The next hand of the match, played up to the person's first decision."""
