@@ -10,7 +10,7 @@ seat may sing but does not lead, the hint is about the cante (:func:`cante_value
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -18,6 +18,7 @@ from ..dd import solver
 from ..dd.objectives import points_based
 from ..errors import IllegalPlayError, NotationError
 from ..game.cards import format_card
+from ..game.jsonvalue import JSONObject
 from ..game.play import SUIT_NAMES, cante_points, cante_refusal, partner_of, side_of, sing
 from ..game.seats import Side
 from ..game.view import View
@@ -65,8 +66,8 @@ class CardHint:
     p_win: float                  # P(the seat's side wins the hand)
     p_played: float | None = None  # the same as the hand will be played (a played model)
 
-    def to_dict(self) -> dict:
-        d = {"card": format_card(self.card), "tricks": self.tricks, "margin": self.margin,
+    def to_dict(self) -> JSONObject:
+        d: JSONObject = {"card": format_card(self.card), "tricks": self.tricks, "margin": self.margin,
              "p_win": self.p_win}
         if self.p_played is not None:
             d["p_played"] = self.p_played
@@ -96,7 +97,7 @@ class Hint:
         """The best card; None for a hint that is only about a cante (not on lead)."""
         return self.cards[0].card if self.cards else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         decl = self.declarer
         return {"seat": self.seat, "trick": self.trick, "contract": self.contract,
                 "declarer": None if not decl else list(decl) if len(decl) == 2 else decl[0],
@@ -234,7 +235,7 @@ def _sides(view: View) -> tuple[int, int, int]:
 
 
 def _card_figures(view: View, deals: np.ndarray, cante: int | None,
-                  workers: int) -> dict:
+                  workers: int) -> dict[int, solver.Values]:
     """``{card: (n, 3) int32}`` tricks, margin, makes of the declaring side after each
     card, over the round's layouts (one warm batch per card: solver.card_figures), the
     cante sung first in the layouts where the rules let the seat sing it."""
@@ -243,7 +244,7 @@ def _card_figures(view: View, deals: np.ndarray, cante: int | None,
         return solver.card_figures(base, deals, rules, workers)
     may = np.array([cante_refusal(base.with_changes(hands=tuple(int(h) for h in row)),
                                   rules, seat, cante) is None for row in deals], dtype=np.bool_)
-    out: dict = {}
+    out: dict[int, solver.Values] = {}
     for mask, pos in ((may, sing(base, side_of(seat), cante)), (~may, base)):
         if mask.any():
             for c, a in solver.card_figures(pos, deals[mask], rules, workers).items():
@@ -397,7 +398,7 @@ def _cante_hint(view: View, samples: int, seed: int | None) -> Hint:
                 layouts=layouts_of(view, knowledge_of(view)))
 
 
-def best_cante(values: dict) -> int | None:
+def best_cante(values: dict[int | None, tuple[float, float]]) -> int | None:
     """The option of :func:`cante_values` with the best win chance, then margin (a tie
     goes to singing, then to the lower suit)."""
     return max(values, key=lambda o: (values[o][0], values[o][1], o is not None, -(o or 0)))
