@@ -86,7 +86,7 @@ from typing import Mapping
 
 from ..advice.bidding import Advice, OptionResult, advise, layouts_of, valued
 from ..advice.budget import Budget, Progress
-from ..advice.cardplay import hint
+from ..advice.cardplay import Hint, hint
 from ..dd import solver
 from ..errors import InconsistentDealError
 from ..game.cards import format_card, format_cards
@@ -544,16 +544,20 @@ def _best_of(values: dict[int, dict]) -> dict:
 
 @dataclass(frozen=True)
 class _Method:
-    """How the cards and calls are valued: every consistent deal or ``samples`` of them,
-    the models (:class:`~cuatrola_solver.models.preset.Models`) and the what-if
-    constraints on the hands as dealt."""
-    exact: bool
-    samples: int
+    """How the cards and calls are valued: the analysis's budget (its seed drawn, its
+    workers set; its ``samples`` as asked, None leaving the cards to hint's own choice:
+    every consistent deal when they fit its time budget), the models
+    (:class:`~cuatrola_solver.models.preset.Models`) and the what-if constraints on the
+    hands as dealt."""
+    budget: Budget
     models: Models
     constraints: Constraints = Constraints(dealt=True)
-    #: the samples asked for the cards (None: hint's own choice, every consistent deal
-    #: when they fit its time budget, else :data:`DEFAULT_SAMPLES`)
-    card_samples: int | None = None
+
+    def bids_budget(self, seed: int | None) -> Budget:
+        """The budget of a seat's bid review: :data:`DEFAULT_SAMPLES` deals unless
+        others were asked for, drawn with ``seed``."""
+        return dataclasses.replace(self.budget, seed=seed,
+                                   samples=self.budget.samples_or(DEFAULT_SAMPLES))
 
     def view(self, view: View) -> View:
         """``view`` with the constraints about the other seats."""
@@ -567,16 +571,15 @@ class _Method:
         return m if m is not None and m.has_cards else None
 
 
-def _hint(hand: HandState, how: _Method, seed: int | None, workers: int):
+def _hint(hand: HandState, how: _Method, budget: Budget) -> Hint:
     """The hint of the seat on turn, with hint's own choice of exact or sampled
     (:func:`~cuatrola_solver.advice.cardplay.exact_when_few`)."""
     view = how.view(View.on_turn(hand))
-    return hint(view, Budget(how.exact, how.card_samples, seed, workers),
-                dataclasses.replace(how.models, played=how.card_model))
+    return hint(view, budget, dataclasses.replace(how.models, played=how.card_model))
 
 
 def _review_card(hand: HandState, trick: int, position: int, card: int, how: _Method,
-                 seed: int | None, workers: int) -> CardReview:
+                 budget: Budget) -> CardReview:
     pos = hand.play_position
     seat = pos.to_play
     legal = tuple(hand.legal_cards())
@@ -585,7 +588,7 @@ def _review_card(hand: HandState, trick: int, position: int, card: int, how: _Me
     dd = _dd_card_values(hand)
     before = _best_of(dd)
     try:
-        h = _hint(hand, how, seed, workers)
+        h = _hint(hand, how, budget)
     except InconsistentDealError as e:
         if not how.constraints:
             raise
@@ -593,7 +596,8 @@ def _review_card(hand: HandState, trick: int, position: int, card: int, how: _Me
                                     f"{e}") from None
     p = {ch.card: ch.p_win for ch in h.cards}
     pp = {ch.card: ch.p_played for ch in h.cards}
-    rated = pp if how.card_model is not None else p
+    rated = {ch.card: valued(ch.p_played) if how.card_model is not None else ch.p_win
+             for ch in h.cards}
     best_r = max(rated.values())
     best = tuple(ch.card for ch in h.cards if rated[ch.card] >= best_r - _EPS)
     best_p, best_pp = p[best[0]], pp[best[0]]
@@ -609,8 +613,8 @@ def _review_card(hand: HandState, trick: int, position: int, card: int, how: _Me
                       None if best_pp is None else 0.0, best_pp)
 
 
-def _review_bids(hand: HandState, table: list[dict], rows: list, how: _Method,
-                 seed: int | None, workers: int) -> list[BidReview]:
+def _review_bids(hand: HandState, table: list[dict], rows: list, how: _Method) -> list[BidReview]:
+    seed = how.budget.seed
     by_key = {(contract, tuple(decl)): row for (contract, decl), row in zip(rows, table)}
     out = []
     calls = list(hand.auction.calls)
@@ -619,7 +623,7 @@ def _review_bids(hand: HandState, table: list[dict], rows: list, how: _Method,
         view = how.view(View(hand.rules, seat, hand.deal[seat - 1], hand.muestra,
                              tuple(calls[:seat - 1]), score=hand.score))
         try:
-            answer = advise(view, Budget(how.exact, how.samples, s, workers), how.models)
+            answer = advise(view, how.bids_budget(s), how.models)
         except InconsistentDealError as e:
             raise InconsistentDealError(f"seat {seat}'s call: {e}") from None
         mine = side_of(seat)
@@ -655,8 +659,8 @@ def _summaries(cards: list[CardReview]) -> list[SeatSummary]:
 
 
 def _review_task(task: tuple) -> tuple[int, CardReview]:
-    i, t, j, hand, c, s, how = task
-    return i, _review_card(hand, t, j, c, how, s, 1)
+    i, t, j, hand, c, budget, how = task
+    return i, _review_card(hand, t, j, c, how, budget)
 
 
 def _review_cards(tasks: list, how: _Method, workers: int):
@@ -721,13 +725,13 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
     final = replay_deal(rec)               # checks the record and its score, errors say where
     budget = Budget() if budget is None else budget
     models = Models.of(final.rules) if models is None else models
-    exact, samples = budget.exact, budget.samples_or(DEFAULT_SAMPLES)
     workers = budget.workers_or(DEFAULT_WORKERS)
     seed = budget.drawn_seed()
+    budget = dataclasses.replace(budget, seed=seed, workers=workers)
     first = final.renuncios[0] if final.renuncios else None
     total = sum(len(t) for t in rec.tricks) + (4 if bids else 0)
     cards: list[CardReview | None] = []
-    tasks = []                      # (index, trick, position, hand before the card, card, seed)
+    tasks = []          # (index, trick, position, hand before the card, card, its budget)
     decided = False
     for i, (t, j, hand, c) in enumerate(replay_cards(rec)):
         if decided:
@@ -735,13 +739,15 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
                                     tuple(hand.legal_cards())))
         else:
             cards.append(None)
-            tasks.append((i, t, j, copy.deepcopy(hand), c, None if seed is None else seed + i))
+            # each card on one worker, with a seed of its own
+            tasks.append((i, t, j, copy.deepcopy(hand), c, dataclasses.replace(
+                budget, seed=None if seed is None else seed + i, workers=1)))
             if first is not None and (t, hand.play_position.to_play) == (first.trick, first.seat) \
                     and c == first.card:
                 decided = True
     done = len(cards) - len(tasks)
     assumed = dataclasses.replace(Constraints.of(constraints), dealt=True)
-    how = _Method(exact, samples, models, assumed, budget.samples)
+    how = _Method(budget, models, assumed)
     layouts = _layouts(final, how) if assumed else ()
     for i, review in _review_cards(tasks, how, workers):
         cards[i] = review
@@ -752,11 +758,12 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
     table = solver.dd_table(final.deal, final.trump, final.rules)
     reviews = []
     if bids:
-        reviews = _review_bids(final, table, rows, how, seed, workers)
+        reviews = _review_bids(final, table, rows, how)
         if progress:
             progress(total, total)
     reviewed = [valued(c) for c in cards]          # each task has filled its place
-    return Analysis(rec, final, exact, samples, seed, tuple(reviewed), tuple(reviews),
+    return Analysis(rec, final, budget.exact, budget.samples_or(DEFAULT_SAMPLES), seed,
+                    tuple(reviewed), tuple(reviews),
                     tuple(table), tuple(_summaries(reviewed)),
                     "dd" if how.card_model is None else "played",
                     tuple(assumed.to_list()), layouts)
@@ -765,8 +772,6 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
 def annotate(analysis: Analysis) -> HandRecord:
     """A copy of the record with each labelled card's symbol and a short comment in
     ``annotations`` (a double-dummy-only error gets a comment and no symbol)."""
-    import dataclasses
-
     notes: dict[tuple[int, int], dict[str, str]] = {}
     for c in analysis.cards:
         note = {}
