@@ -111,7 +111,8 @@ class Hint:
                 **constraints_dict(self.constraints, self.layouts)}
 
 
-def exact_when_few(view: View, budget: Budget, default: int = DEFAULT_HINT_SAMPLES) -> Budget:
+def exact_when_few(view: View, budget: Budget, default: int = DEFAULT_HINT_SAMPLES, *,
+                   k: Knowledge | None = None) -> Budget:
     """``budget`` made exact when valuing every deal consistent with ``view`` fits it:
     with ``samples`` given, when they are no more than the deals it would sample (never
     more than the :data:`SETTLED` deals sampling ever draws: a huge ``samples`` must not
@@ -119,10 +120,11 @@ def exact_when_few(view: View, budget: Budget, default: int = DEFAULT_HINT_SAMPL
     times the legal cards (times :data:`FIRST_TRICK_COST` in the first trick) is at most
     :data:`EXACT_WORK` (the hint's time budget).  The
     answer is then sure, and says so (``exact``); :func:`hint` decides this way, so
-    ``hint``, ``analyze`` and ``play --hints`` do."""
+    ``hint``, ``analyze`` and ``play --hints`` do.  ``k``: the view's knowledge, when
+    already at hand."""
     if budget.exact:
         return budget
-    n = count_deals(knowledge_of(view))
+    n = count_deals(knowledge_of(view) if k is None else k)
     if budget.samples is not None:
         fits = n <= min(budget.samples, SETTLED)
     else:
@@ -178,8 +180,8 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
             return _cante_hint(view, samples, budget.seed)
         raise IllegalPlayError(f"it is seat {view.to_play}'s turn to play, not seat "
                                f"{view.seat}'s")
-    budget = exact_when_few(view, budget)
     k = knowledge_of(view)
+    budget = exact_when_few(view, budget, k=k)
     cante, note = _cante_first(view)
     rounds, total, seed = _deal_rounds(k, budget, samples)
     sums = _value_cards(view, k, rounds, total, cante, budget, models, progress)
@@ -381,7 +383,8 @@ def _cante_hint(view: View, samples: int, seed: int | None) -> Hint:
     seed = random_seed() if seed is None else seed
     n = max(1, min(samples, CANTE_HINT_SAMPLES))
     options = [None] + view.cante_options()
-    values = cante_values(view, options, samples=n, seed=seed)
+    k = knowledge_of(view)
+    values = cante_values(view, options, samples=n, seed=seed, k=k)
     best = best_cante(values)
     if best is None:
         note = f"keep quiet: no cante is worth more now (seat {view.to_play} leads next)"
@@ -395,7 +398,7 @@ def _cante_hint(view: View, samples: int, seed: int | None) -> Hint:
     return Hint(seat, view.trick_number, base.contract, tuple(base.declarer),
                 mine if base.contract == "paso" else base.declaring_side, False, n, seed, (),
                 best, note, constraints=tuple(view.constraints.to_list()),
-                layouts=layouts_of(view, knowledge_of(view)))
+                layouts=layouts_of(view, k))
 
 
 def best_cante(values: dict[int | None, tuple[float, float]]) -> int | None:
@@ -405,17 +408,19 @@ def best_cante(values: dict[int | None, tuple[float, float]]) -> int | None:
 
 
 def cante_values(view: View, options: Sequence[int | None], *, samples: int = 40,
-                 seed: int | None = None) -> dict[int | None, tuple[float, float]]:
+                 seed: int | None = None,
+                 k: Knowledge | None = None) -> dict[int | None, tuple[float, float]]:
     """What each cante option of the view's seat is worth now, at a trick boundary: over
     deals consistent with the view, the seat's side's double-dummy win chance and mean
     points margin (0 for a contract on tricks).  ``None`` is keeping quiet: the side sings
     nothing at this boundary.  A suit the rules refuse in a deal (``forty_first``: the
-    partner holds the 40) leaves that deal's cantes to the search.
+    partner holds the 40) leaves that deal's cantes to the search.  ``k``: the view's
+    knowledge, when already at hand.
     """
     rules = view.rules
     base = view.play_position
     seat, mine = view.seat, side_of(view.seat)
-    deals = sample_deals_seeded(knowledge_of(view), samples,
+    deals = sample_deals_seeded(knowledge_of(view) if k is None else k, samples,
                                 random_seed() if seed is None else seed, chunk_size=ROUND)
     d = base.declaring_side
     pts = points_based(base.contract, rules)
