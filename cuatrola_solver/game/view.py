@@ -37,6 +37,12 @@ from .seats import Side, check_seat
 __all__ = ["View"]
 
 
+def _no_repeats(cards: Sequence[int]) -> None:
+    """Refuse a hand that names a card twice."""
+    if len(set(cards)) != len(cards):
+        raise NotationError(f"the hand {quote(format_cards(cards))} repeats a card")
+
+
 @dataclass(frozen=True)
 class View:
     """What seat ``seat`` knows: its dealt cards (``hand``, a mask), the muestra, the
@@ -107,9 +113,20 @@ class View:
         rules = rules if isinstance(rules, RuleSet) else get_rules(rules)
         cards = parse_cards(hand, "the hand") if isinstance(hand, str) else list(hand)
         m = parse_card(muestra, "(--muestra)") if isinstance(muestra, str) else muestra
-        if len(set(cards)) != len(cards):
-            raise NotationError(f"the hand {quote(format_cards(cards))} repeats a card")
+        _no_repeats(cards)
         calls = tuple(parse_auction(auction, seat, rules, score).calls)
+        return cls.about_to_speak(rules, seat, cards, m, calls, score)
+
+    @classmethod
+    def about_to_speak(cls, rules: RuleSet, seat: int, cards: Sequence[int], m: int,
+                       calls: Sequence[str], score: Score | None = None) -> "View":
+        """The view of a seat about to speak from values already read one by one: its
+        cards, the muestra ``m``, the calls of the seats before it (legal calls, as
+        :func:`~cuatrola_solver.game.auction.parse_auction` gives them) and the score;
+        what no single value says (five cards, none twice, the muestra's place) is
+        checked here.  :meth:`bidding` reads the text first; the advise form reads its
+        fields."""
+        _no_repeats(cards)
         mask = mask_of(cards)
         if len(cards) != 5:
             raise InconsistentDealError(f"seat {seat} holds {len(cards)} cards "
@@ -121,7 +138,7 @@ class View:
         if seat != 4 and mask >> m & 1:
             raise InconsistentDealError(f"the muestra {quote(format_card(m))} is in seat "
                                         f"{seat}'s hand: it belongs to seat 4, the dealer")
-        return cls(rules, seat, mask, m, calls, score=score, order=tuple(cards))
+        return cls(rules, seat, mask, m, tuple(calls), score=score, order=tuple(cards))
 
     @classmethod
     def from_hand(cls, hand: HandState, seat: int) -> "View":
