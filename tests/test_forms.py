@@ -10,8 +10,14 @@ from cuatrola_solver.game import view as view_module
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.game.view import View
 from cuatrola_solver.web.forms import FormError, read_advise_form
+from cuatrola_solver.web.messages import AdviseAsk
 
 ONLINE = get_rules("online")
+
+
+def read(body: dict[str, object]):
+    """The form of the fields ``body`` (as the page sends them)."""
+    return read_advise_form(AdviseAsk.from_json({"page": "p1", **body}), ONLINE)
 
 
 @pytest.mark.parametrize("hand, muestra, seat, auction, score", [
@@ -22,7 +28,7 @@ ONLINE = get_rules("online")
 def test_the_form_s_view_is_the_view_of_the_same_text(hand, muestra, seat, auction, score):
     body = {"hand": hand, "muestra": muestra, "seat": str(seat), "auction": auction,
             "score": score, "seed": "4"}
-    form = read_advise_form(body, ONLINE)
+    form = read(body)
     expected = View.bidding(hand, muestra, seat, auction or None, ONLINE,
                             form.view.score)
     assert form.view == expected and form.view.key() == expected.key()
@@ -36,14 +42,14 @@ def test_the_form_reads_each_field_once(monkeypatch):
         raise AssertionError("the auction was read a second time")
 
     monkeypatch.setattr(view_module, "parse_auction", unread)
-    form = read_advise_form({"hand": "Ac 3c Ro Co Ab", "muestra": "So", "seat": "3",
-                             "auction": "paso solo"}, ONLINE)
+    form = read({"hand": "Ac 3c Ro Co Ab", "muestra": "So", "seat": "3",
+                             "auction": "paso solo"})
     assert form.view.calls == ("paso", "solo")
 
 
 def test_a_blank_auction_is_every_seat_before_passing():
-    form = read_advise_form({"hand": "Ac 3c Ro Co Ab", "muestra": "So", "seat": "3",
-                             "auction": "   "}, ONLINE)
+    form = read({"hand": "Ac 3c Ro Co Ab", "muestra": "So", "seat": "3",
+                             "auction": "   "})
     assert form.view.calls == ("paso", "paso")
 
 
@@ -55,7 +61,7 @@ def test_a_blank_auction_is_every_seat_before_passing():
 ])
 def test_what_no_single_field_says_is_said_at_the_hand(hand, muestra, seat, message):
     with pytest.raises(FormError) as e:
-        read_advise_form({"hand": hand, "muestra": muestra, "seat": str(seat)}, ONLINE)
+        read({"hand": hand, "muestra": muestra, "seat": str(seat)})
     assert list(e.value.errors) == ["hand"] and message in e.value.errors["hand"]
     with pytest.raises(Exception, match=message):      # the command's own message
         View.bidding(hand, muestra, seat, None, ONLINE)

@@ -4,6 +4,7 @@ written atomically, the command's options."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import socket
@@ -186,8 +187,9 @@ def test_records_are_written_by_replace(tmp_path, monkeypatch):
     def broken(*args):
         raise OSError("disk full")
     monkeypatch.setattr(records_module.os, "replace", broken)
+    folder.save(rec, "a.txt")           # the same text again: left as it is, not written
     with pytest.raises(OSError):
-        folder.save(rec, "a.txt")
+        folder.save(dataclasses.replace(rec, comment="changed"), "a.txt")
     assert read_record((tmp_path / "r" / "a.txt").read_text()) == rec
     assert [p.name for p in (tmp_path / "r").iterdir()] == ["a.txt"]
 

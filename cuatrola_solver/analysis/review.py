@@ -436,7 +436,8 @@ class Analysis:
               "layouts": [None if n is None else {"seat": s, "layouts": n[0],
                                                   "layouts_unconstrained": n[1]}
                           for s, n in enumerate(self.layouts, 1)]}
-             if self.constraints else {}) | {"win_chances": win_chances(self)}
+             if self.constraints else {}) | {"win_chances": win_chances(self)} \
+            | ({"players": list(self.record.players)} if any(self.record.players) else {})
 
 
 def win_chances(analysis: "Analysis") -> list[dict]:

@@ -25,6 +25,7 @@ from typing import Callable, Iterable, Sequence
 
 from ..errors import (IllegalBidError, IllegalCanteError, IllegalPlayError,
                       InconsistentDealError, RecordError, quote)
+from ..i18n import _
 from .auction import Auction
 from .cards import FULL_DECK, cards_of, format_card, format_cards, mask_of, mask_points, suit_of
 from .match import Score, check_score, match_winner
@@ -91,12 +92,14 @@ class Renuncio:
         return d
 
     def describe(self) -> str:
-        text = (f"trick {self.trick}: seat {self.seat} played {format_card(self.card)} "
-                f"against {self.obligation.replace('_', ' ')}")
+        values = dict(trick=self.trick, seat=self.seat, card=format_card(self.card),
+                      obligation=self.obligation.replace("_", " "),
+                      legal=format_cards(self.legal), proof=self.proved_in)
         if self.proved_in is None:
-            return text + f" (legal: {format_cards(self.legal)})"
-        return text + (f": it held {format_cards(self.legal)}, as its card in trick "
-                       f"{self.proved_in} proves")
+            return _("trick {trick}: seat {seat} played {card} against {obligation} "
+                     "(legal: {legal})").format(**values)
+        return _("trick {trick}: seat {seat} played {card} against {obligation}: it held "
+                 "{legal}, as its card in trick {proof} proves").format(**values)
 
 
 @dataclass(frozen=True)
@@ -117,9 +120,12 @@ class CanteScore:
                 "after_trick": self.after_trick, "points": self.points}
 
     def describe(self) -> str:
-        what = "las cuarenta" if self.points == 40 else "las veinte"
-        return (f"seat {self.seat} ({self.side}) sang {what} in {SUIT_NAMES[self.suit]} "
-                f"after trick {self.after_trick}")
+        return (_("seat {seat} ({side}) sang las cuarenta in {suit} after trick {trick}")
+                if self.points == 40 else
+                _("seat {seat} ({side}) sang las veinte in {suit} after trick {trick}")).format(
+            seat=self.seat, side=self.side, suit=SUIT_NAMES[self.suit], trick=self.after_trick)
+
+
 def _by_side(v: Sequence[int]) -> JSONObject:
     """One figure per side, as JSON: ``{"A": .., "B": ..}``."""
     return {"A": v[0], "B": v[1]}

@@ -42,6 +42,7 @@ from ..game.cards import SUIT_MASKS, CardMask, popcount
 from ..game.jsonvalue import JSONObject, ParsedJSON
 from ..game.match import Score
 from ..game.rules import RuleSet
+from ..i18n import later
 from .store import corrupt, data_path, read
 
 __all__ = ["HandClass", "Cell", "CallStats", "Chart", "ChartSet", "hand_class",
@@ -110,10 +111,11 @@ ROWS: tuple[tuple[int, str], ...] = tuple(
     (n, t) for n in DOMAINS[0] for t in DOMAINS[1]
     if any(possible((n, t) + c) for c in COLUMNS))
 
-_TOPS: dict[tuple[Level, ...], str] = {("",): "no as or tres", ("3",): "the tres, no as", ("A",): "the as, no tres",
-         ("A3",): "the as and the tres", ("", "3"): "no as", ("3", "A"): "the as or the tres",
-         ("A", "A3"): "the as", ("", "3", "A"): "not both as and tres",
-         ("3", "A", "A3"): "the as or the tres"}
+_TOPS: dict[tuple[Level, ...], str] = {("",): later("no as or tres"), ("3",): later("the tres, no as"),
+         ("A",): later("the as, no tres"), ("A3",): later("the as and the tres"),
+         ("", "3"): later("no as"), ("3", "A"): later("the as or the tres"),
+         ("A", "A3"): later("the as"), ("", "3", "A"): later("not both as and tres"),
+         ("3", "A", "A3"): later("the as or the tres")}
 
 
 def _run(group: Sequence[Level], domain: Sequence[Level]) -> str:
@@ -135,19 +137,27 @@ def group_label(level: int, group: Sequence[Level]) -> str:
     if level == 1:
         return _TOPS.get(group, " or ".join(str(g) or "neither" for g in group))
     if level == 3 and group == (1, 2):
-        return "a void"
+        return later("a void")
     if group == (0,):
-        return ("no triunfo", "", "no outside ace", "no void")[level]
+        return (later("no triunfo"), "", later("no outside ace"), later("no void"))[level]
     n = _run(group, domain)
-    noun = ("triunfo", "", "outside ace", "void")[level]
-    return f"{n} {noun}" + ("" if n == "1" else "s")
+    if n == "1":
+        return (later("{n} triunfo", n=n), "", later("{n} outside ace", n=n),
+                later("{n} void", n=n))[level]
+    return (later("{n} triunfos", n=n), "", later("{n} outside aces", n=n),
+            later("{n} voids", n=n))[level]
 
 
 def describe_key(key: Sequence[Sequence[Level]]) -> str:
-    """A cell's classes for people: ``"2 triunfos · the as · 1 outside ace · a void"``."""
+    """A cell's classes for people: ``"2 triunfos · the as · 1 outside ace · a void"``
+    (in English, as the charts' JSON keeps it; ``_()`` of it is in the current language)."""
     parts = [group_label(i, g) for i, g in enumerate(key)
              if not (i == 1 and tuple(key[0]) == (0,))]    # no trump: no as or tres either
-    return " · ".join(p for p in parts if p) or "every hand"
+    parts = [p for p in parts if p]
+    if not parts:
+        return later("every hand")
+    return later(" · ".join(f"{{p{i}}}" for i in range(len(parts))),
+                 **{f"p{i}": p for i, p in enumerate(parts)})
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,10 @@ from ..game.match import Score, parse_score
 from ..game.rules import DEFAULT_PRESET, RuleSet, get_rules, rules_spec
 
 SCHEMA = 1
+#: the longest player's name a record keeps (Player tags, JSON ``players``)
+MAX_PLAYER_NAME = 40
+#: a record's ``players`` when it names none
+NO_PLAYERS: tuple[str | None, ...] = (None, None, None, None)
 #: fields a JSON record may carry beyond the hand itself, which readers skip: ``lab``,
 #: what the self-play lab adds (the deal's index, the line-ups, each bid decision's
 #: odds: :mod:`cuatrola_solver.lab.selfplay`).  Any other unknown field is refused, so that a
@@ -79,6 +83,9 @@ class HandRecord:
     score: Score | None = None
     annotations: dict[tuple[int, int], dict[str, str]] = field(default_factory=dict)
     comment: str = ""
+    #: the players' names at seats 1 to 4 (None: not given); tags Player1..Player4, JSON
+    #: ``players``, both written only when a name is given
+    players: tuple[str | None, ...] = (None, None, None, None)
     #: False when the record names no rules (no ``Rules`` tag / ``rules`` field):
     #: ``rules`` is then the default preset, and a command's ``--rules`` may replace it
     rules_given: bool = field(default=True, compare=False)
@@ -89,6 +96,9 @@ class HandRecord:
     #: column 4" (text form) or a field path "tricks[2][0]" (JSON).  Not part of equality.
     source: str = field(default="", compare=False, repr=False)
     places: dict[Place, str] = field(default_factory=dict, compare=False, repr=False)
+    #: how many decisions the person at ``cuatrola serve``'s table took back in this
+    #: hand (practice); 0, and left out of both forms, for a hand played straight
+    takebacks: int = 0
 
     def at(self, *key: Any) -> str:
         """``"stdin, line 9, column 4: "``: where part ``key`` is, to begin a message
@@ -109,6 +119,10 @@ class HandRecord:
             obj["cantes"] = [k.to_dict() for k in self.cantes]
         if self.score is not None:
             obj["score"] = self.score.to_dict()
+        if any(self.players):
+            obj["players"] = list(self.players)
+        if self.takebacks:
+            obj["takebacks"] = self.takebacks
         return obj
 
     @property
@@ -130,7 +144,8 @@ def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
     """Read a record object (parsed JSON); errors name the field."""
     if not isinstance(obj, dict):
         raise RecordError(f"{where}: expected a JSON object with muestra and hands")
-    known = {"rules", "muestra", "hands", "auction", "tricks", "cantes", "score", "schema"}
+    known = {"rules", "muestra", "hands", "auction", "tricks", "cantes", "score", "schema",
+             "players", "takebacks"}
     for key in obj:
         if key not in known and key not in EXTENSIONS:
             raise RecordError(f"{where}: unknown field {quote(key)} (expected "
@@ -151,9 +166,6 @@ def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
         raise RecordError(f"{where}, field 'hands': expected a list of 4 hands (seats 1 to 4)")
     hands = [None if h is None else _cards(h, f"{where}, hands[{i}] (seat {i + 1})")
              for i, h in enumerate(hands_obj)]
-    if all(h is None for h in hands):
-        raise RecordError(f"{where}, field 'hands': every hand is null; a record gives at "
-                          f"least the hand of the seat it was kept by")
     auction = None
     if obj.get("auction") is not None:
         if not isinstance(obj["auction"], list):
@@ -202,9 +214,43 @@ def record_from_obj(obj: Any, where: str = "record") -> HandRecord:
                 or not all(_is_int(v) and v >= 0 for v in s.values())):
             raise RecordError(f"{where}, field 'score': expected {{\"A\": n, \"B\": m}}")
         score = Score(s["A"], s["B"])
-    return HandRecord(rules, muestra, hands, auction, tricks, cantes, score, source=where,
+    players = _players_obj(obj.get("players"), where)
+    takebacks = obj.get("takebacks", 0)
+    if not _is_int(takebacks) or takebacks < 0:
+        raise RecordError(f"{where}, field 'takebacks': expected a whole number, 0 or more, "
+                          f"got {quote(takebacks)}")
+    return HandRecord(rules, muestra, hands, auction, tricks, cantes, score, players=players,
+                      source=where,
                       places=_json_places(len(auction or ()), tricks, len(cantes)),
-                      rules_given=obj.get("rules") is not None)
+                      rules_given=obj.get("rules") is not None, takebacks=takebacks)
+
+
+def _players_obj(value: Any, where: str) -> tuple[str | None, ...]:
+    """The ``players`` field: four names or nulls (absent: no names)."""
+    if value is None:
+        return NO_PLAYERS
+    if not isinstance(value, list) or len(value) != 4:
+        raise RecordError(f"{where}, field 'players': expected a list of 4 names or nulls "
+                          f"(seats 1 to 4)")
+    names = []
+    for i, name in enumerate(value):
+        if name is not None and not isinstance(name, str):
+            raise RecordError(f"{where}, players[{i}] (seat {i + 1}): expected a name or "
+                              f"null, got {quote(name)}")
+        names.append(None if name is None else player_name(name, f"{where}, players[{i}]"))
+    return tuple(names)
+
+
+def player_name(text: str, where: str) -> str | None:
+    """A player's name as a record keeps it: stripped, one line of at most
+    :data:`MAX_PLAYER_NAME` characters; an empty name is none (None)."""
+    name = text.strip()
+    if not name:
+        return None
+    if len(name) > MAX_PLAYER_NAME or not name.isprintable():
+        raise RecordError(f"{where}: bad player's name {quote(name[:MAX_PLAYER_NAME])}: "
+                          f"expected printable text on one line, at most {MAX_PLAYER_NAME} characters")
+    return name
 
 
 def _json_places(calls: int, tricks: list[list[int]], cantes: int) -> dict[Place, str]:
@@ -262,7 +308,9 @@ def write_json(rec: HandRecord, indent: int | None = None) -> str:
 # --- the text form ------------------------------------------------------------
 
 #: the tags of the text form, in the order write_text writes them
-TAGS = ("Rules", "Score", "Muestra", "Seat1", "Seat2", "Seat3", "Seat4", "Auction")
+PLAYER_TAGS = ("Player1", "Player2", "Player3", "Player4")
+TAGS = ("Rules", "Score", "Muestra", "Seat1", "Seat2", "Seat3", "Seat4", "Auction") \
+    + PLAYER_TAGS + ("Takebacks",)
 REQUIRED_TAGS = ("Muestra",)
 SEAT_TAGS = ("Seat1", "Seat2", "Seat3", "Seat4")
 #: the value of a Seat tag whose hand the recorder did not see
@@ -367,6 +415,11 @@ def write_text(rec: HandRecord) -> str:
         lines.append(f'[Seat{seat} "{UNKNOWN if hand is None else format_cards(hand)}"]')
     if rec.auction is not None:
         lines.append(f'[Auction "{" ".join(rec.auction)}"]')
+    for tag, name in zip(PLAYER_TAGS, rec.players):
+        if name is not None:
+            lines.append(f'[{tag} "{_escape_tag(player_name(name, f"[{tag}]") or "")}"]')
+    if rec.takebacks:
+        lines.append(f'[Takebacks "{rec.takebacks}"]')
     lines.append("")
     if rec.comment.strip():
         lines.append("{" + _escape_comment(rec.comment) + "}")
@@ -509,6 +562,13 @@ class _TextReader:
             elif canonical == "Auction":
                 parsed = [parse_call(call, f"(call {i} {where})")
                           for i, call in enumerate(split_tokens(value), 1)]
+            elif canonical in PLAYER_TAGS:
+                parsed = player_name(value, f"tag [{canonical}]")
+            elif canonical == "Takebacks":
+                if not re.fullmatch(r"[0-9]{1,6}", value.strip()):
+                    raise RecordError(f"bad takebacks {quote(value)}: expected a whole "
+                                      f"number, 0 or more")
+                parsed = int(value)
             elif value.strip() == UNKNOWN:
                 parsed = None
             else:
@@ -517,6 +577,8 @@ class _TextReader:
             raise self.error(at, str(e)) from None
         self.tags[canonical] = (at, parsed)
         place = self.place(at)
+        if canonical in PLAYER_TAGS:
+            return
         if canonical.startswith("Seat"):
             self.places[("hand", int(canonical[4]))] = place
         else:
@@ -641,16 +703,13 @@ class _TextReader:
                               + ", ".join(f"[{t} \"...\"]" for t in missing)
                               + ": a record needs the muestra")
         value = {name: v for name, (_, v) in self.tags.items()}
-        if all(value.get(t) is None for t in SEAT_TAGS):
-            raise RecordError(f"{self.where}: no hand is given: a record needs at least the "
-                              f"hand of the seat it was kept by, e.g. [Seat2 \"Ao 3c Rb Ce Sb\"] "
-                              f"(a hand not seen is [Seat3 \"?\"] or left out)")
         return HandRecord(
             rules=value.get("Rules") or get_rules(None), muestra=value["Muestra"],
             hands=[value.get(t) for t in SEAT_TAGS], auction=value.get("Auction"),
             tricks=self.tricks, cantes=self.cantes, score=value.get("Score"),
-            annotations=self.annotations, comment=self.comment, source=self.where,
-            places=self.places, rules_given="Rules" in value)
+            players=tuple(value.get(t) for t in PLAYER_TAGS), annotations=self.annotations,
+            comment=self.comment, source=self.where, places=self.places,
+            rules_given="Rules" in value, takebacks=value.get("Takebacks", 0))
 
 
 def read_text(text: str, where: str = "record") -> HandRecord:

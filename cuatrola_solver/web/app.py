@@ -1,54 +1,71 @@
 """The application of ``cuatrola serve``: the page, its routes, and the checks every
-request goes through (docs/serve.md, "Limits").
+request goes through (docs/serve.md, "Limits"), laid out as Starlette's own
+documentation lays an application out: endpoints at module level in :data:`routes`,
+the server's state in ``app.state`` (:class:`Serving`), middleware and exception
+handlers given to :class:`~starlette.applications.Starlette`.
 
-- A request names a host the server answers to (``Host``): a page from elsewhere that
-  rebinds a name to 127.0.0.1 is refused.
+- A request names a host the server answers to (``Host``,
+  :class:`~starlette.middleware.trustedhost.TrustedHostMiddleware`): a page from
+  elsewhere that rebinds a name to 127.0.0.1 is refused.
 - No GET changes anything; every POST comes from the server's own page (``Origin``
-  is the server's) with a JSON object of at most :data:`MAX_BODY` bytes.
+  is the server's) with a JSON object of at most :data:`MAX_BODY` bytes, read into its
+  typed shape (:mod:`.messages`).
 - The work of a request is bounded by its :class:`~cuatrola_solver.advice.budget.Budget`
-  (the commands' defaults, one worker each), by one computation at a time per page and
-  :data:`~.pages.MAX_COMPUTATIONS` on the server (:mod:`.pages`); a cancel stops it.
+  (the commands' defaults), by one computation at a time per page and by the server's
+  cores, shared (:class:`~.pages.Cores`); a cancel stops it.
 - Files are read only from the records folder, by name (:mod:`.records`); nothing is
-  run but the library.
+  run but the library.  Each page's match is kept in the games database (:mod:`.store`).
 
 Bad input gets the message the command line gives for it (a
-:class:`~cuatrola_solver.errors.CuatrolaError`), with status 400; the advise form's
-messages come per field (:mod:`.forms`)."""
+:class:`~cuatrola_solver.errors.CuatrolaError`), with status 400 (409 for a move the
+game's state does not allow now, 410 for a page not known); the advise form's messages
+come per field (:mod:`.forms`).  The exception handlers (:data:`HANDLERS`) turn each
+into its answer, so no bad request gets a 500."""
 
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import json
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 import anyio
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import (FileResponse, JSONResponse, PlainTextResponse, Response,
-                                 StreamingResponse)
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..advice.bidding import advise
 from ..advice.budget import Budget, random_seed
+from ..analysis.cards_svg import card_sheet
 from ..analysis.puzzles import MARGIN, MIN_LOSS, find_puzzles
 from ..analysis.report import html_puzzles, html_report
 from ..analysis.review import analyze
 from ..errors import CuatrolaError, ModelError, RecordError
 from ..game.rules import RuleSet
 from ..game.seats import check_seat
+from ..game.view import View
 from ..models.charts import describe_key, load_charts
 from ..notation.record import HandRecord
+from .anotar import anotar_routes
 from .forms import FormError, read_advise_form
-from .pages import Busy, Cancelled, Page, Pages, UnknownPage
-from .play import PlayTable
+from .games import Game, GameStateError
+from .language import RequestLanguage, messages_route
+from .messages import (AdviceAnswer, AdviseAsk, AnalyzeAsk, BadRequest, CancelAnswer, Cancelled as
+                       CancelledAnswer, ChartCell, ChartsAnswer, ErrorAnswer, GameAnswer,
+                       HintAnswer, Move, NewGame, PageAnswer, PageAsk, PageOf, PuzzlesAnswer,
+                       RecordsAnswer, ReportAnswer, Step)
+from .pages import Busy, Cancelled, Cores, Page, Pages, Progress, UnknownPage
 from .records import RecordsFolder, read_text_record
+from .store import Store
 
-__all__ = ["make_app", "MAX_BODY", "STREAM_SECONDS", "MAX_PUZZLE_RECORDS", "LOOPBACK"]
+__all__ = ["make_app", "routes", "Serving", "MAX_BODY", "STREAM_SECONDS",
+           "MAX_PUZZLE_RECORDS", "LOOPBACK", "host_name", "BadRequest"]
 
 #: the largest request body read (a record sent for analysis is the largest)
 MAX_BODY = 128 << 10
@@ -59,10 +76,8 @@ MAX_PUZZLE_RECORDS = 12
 #: the host names of this machine itself
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 STATIC = Path(__file__).resolve().parent / "static"
-
-
-class BadRequest(CuatrolaError):
-    """A request that is not one the page sends: not JSON, too big, from elsewhere."""
+#: the drawing of the cards the page places with <use href="/cards.svg#card-Ac">
+CARD_SHEET = card_sheet(standalone=True)
 
 
 def host_name(header: str) -> str:
@@ -74,235 +89,348 @@ def host_name(header: str) -> str:
     return name.lower()
 
 
-class HostCheck:
-    """Refuse a request whose ``Host`` is not a name the server answers to: a page
-    elsewhere that points a name of its own at this machine (DNS rebinding) is refused."""
+@dataclass
+class Serving:
+    """What the endpoints share (``app.state.serving``): the rules, the records folder and
+    the games database, the pages, the cores, the bots and the seed of the deals."""
 
-    def __init__(self, app, hosts: tuple[str, ...]) -> None:
-        self.app, self.hosts = app, hosts
-
-    async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] == "http" and "*" not in self.hosts:
-            header = dict(scope["headers"]).get(b"host", b"").decode("latin-1")
-            if host_name(header) not in self.hosts:
-                await PlainTextResponse(f"refused: this server does not answer to the host "
-                                        f"{header[:60]!r}", 400)(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
+    rules: RuleSet
+    records: RecordsFolder
+    store: Store
+    pages: Pages
+    cores: Cores
+    bots: str
+    seed: int | None
 
 
-def _error(e: Exception) -> JSONResponse:
-    if isinstance(e, FormError):
-        return JSONResponse({"errors": e.errors}, 400)
-    status = 409 if isinstance(e, Busy) else 410 if isinstance(e, UnknownPage) else 400
-    return JSONResponse({"error": str(e)}, status)
+def serving(request: Request) -> Serving:
+    return request.app.state.serving
+
+
+# --- reading a request ------------------------------------------------------------------
+
+async def body_of(request: Request) -> dict[str, Any]:
+    """The request's body: from the server's own page, at most :data:`MAX_BODY` bytes, a
+    JSON object (:class:`BadRequest` otherwise)."""
+    origin = request.headers.get("origin")
+    if origin != f"{request.url.scheme}://{request.headers.get('host', '')}":
+        raise BadRequest(f"refused: a change asked from another origin "
+                         f"({origin or 'none given'})")
+    size = request.headers.get("content-length")
+    if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+        raise BadRequest(f"refused: a request body of more than {MAX_BODY >> 10} KB")
+    data = b""
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > MAX_BODY:
+            raise BadRequest(f"refused: a request body of more than {MAX_BODY >> 10} KB")
+    try:
+        body = json.loads(data or b"{}")
+    except ValueError:
+        raise BadRequest("refused: the request body is not JSON") from None
+    except RecursionError:
+        raise BadRequest("refused: the request body is nested too deep") from None
+    if not isinstance(body, dict):
+        raise BadRequest("refused: the request body is not a JSON object")
+    return body
+
+
+def answer(value: Any) -> JSONResponse:
+    return JSONResponse(value.to_json())
+
+
+async def compute(request: Request, page: Page, what: str,
+                  work: Callable[[Progress, int], Any], wanted: int = 1) -> Any:
+    """``work(progress, workers)`` run as the page's computation on the server's cores."""
+    return await page.compute(what, work, serving(request).cores, wanted)
+
+
+async def game_of(request: Request, page: Page) -> Game | None:
+    """The page's match, rebuilt from the games database the first time it is asked (or
+    when a write to the database failed)."""
+    if page.loaded and not (page.game is not None and page.game.lost):
+        return page.game
+    page.loaded = False
+    s = serving(request)
+
+    def work(progress: Progress, workers: int) -> Game | None:
+        if not page.loaded:
+            page.game, page.loaded = Game.restore(s.store, page.id, s.records, progress), True
+        return page.game
+    return await compute(request, page, "the game, as it was left", work)
+
+
+async def table_of(request: Request, page: Page) -> Game:
+    game = await game_of(request, page)
+    if game is None:
+        raise GameStateError("no game on this page: start one")
+    return game
+
+
+# --- the page and its stream ------------------------------------------------------------
+
+async def index(request: Request) -> Response:
+    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+
+async def cards(request: Request) -> Response:
+    return Response(CARD_SHEET, media_type="image/svg+xml",
+                    headers={"Cache-Control": "max-age=3600"})
+
+
+async def page_endpoint(request: Request) -> Response:
+    """The page's id and match: the one its browser kept, when the server knows it
+    (from memory or the games database), else a new page."""
+    ask = PageAsk.from_json(await body_of(request))
+    s = serving(request)
+    page = s.pages.find(ask.page) if ask.page is not None else None
+    if page is None:
+        page = s.pages.new()
+    game = await game_of(request, page)
+    return answer(PageAnswer(page.id, s.rules.name, s.rules.target,
+                             None if game is None else game.state()))
+
+
+async def events(request: Request) -> Response:
+    page_id = request.query_params.get("page")
+    page = serving(request).pages.get(page_id or "")
+
+    async def stream() -> AsyncIterator[str]:
+        seen, start = -1, time.monotonic()
+        while time.monotonic() - start < STREAM_SECONDS:
+            if page.version != seen:
+                seen = page.version
+                yield f"data: {json.dumps(page.status())}\n\n"
+            await anyio.sleep(0.1)
+            if await request.is_disconnected():
+                break
+
+    return StreamingResponse(stream(), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store"})
+
+
+async def cancel(request: Request) -> Response:
+    ask = PageOf.from_json(await body_of(request))
+    return answer(CancelAnswer(serving(request).pages.get(ask.page).cancel()))
+
+
+# --- advise -----------------------------------------------------------------------------
+
+async def advise_endpoint(request: Request) -> Response:
+    ask = AdviseAsk.from_json(await body_of(request))
+    page = serving(request).pages.get(ask.page)
+    form = read_advise_form(ask, serving(request).rules)
+    what = "the exact advice" if form.budget.exact else "the advice"
+
+    def work(progress: Progress, workers: int) -> Any:
+        return advise(form.view, dataclasses.replace(form.budget, workers=workers),
+                      progress=progress)
+    advice = await compute(request, page, what, work, wanted=serving(request).cores.total)
+    return answer(AdviceAnswer(advice.to_dict(), chart_cell(serving(request).rules, form.view)))
+
+
+def chart_cell(rules: RuleSet, view: View) -> ChartCell | None:
+    """The cell of the shipped bidding chart the hand falls in (None: no chart for this
+    seat and calls)."""
+    try:
+        charts = load_charts(rules)
+    except ModelError:
+        return None
+    score = None if view.score is None else (view.score.A, view.score.B)
+    chart = charts.find(view.seat, view.calls, score)
+    if chart is None:
+        return None
+    cell = chart.cell_of(view.hand, view.trump)
+    return ChartCell(describe_key(cell.key), cell.call, cell.hands, cell.stats.p_rated,
+                     cell.stats.ev_rated, cell.agreement)
+
+
+# --- the table --------------------------------------------------------------------------
+
+async def play_new(request: Request) -> Response:
+    ask = NewGame.from_json(await body_of(request))
+    s = serving(request)
+    page = s.pages.get(ask.page)
+    seat = check_seat(ask.seat, "--seat")
+
+    def work(progress: Progress, workers: int) -> dict[str, Any]:
+        seed = random_seed() if s.seed is None else s.seed + s.store.count_game()
+        page.game, page.loaded = Game.start(s.store, page.id, s.rules, seat, seed,
+                                            s.records, s.bots), True
+        return page.game.state()
+    return answer(GameAnswer(await compute(request, page, "the bots' turns", work)))
+
+
+async def at_table(request: Request, page_id: str) -> tuple[Page, Game]:
+    """The page named and its match (:class:`GameStateError` when it has none)."""
+    page = serving(request).pages.get(page_id)
+    return page, await table_of(request, page)
+
+
+async def play_answer(request: Request) -> Response:
+    move = Move.from_json(await body_of(request))
+    page, game = await at_table(request, move.page)
+    return answer(GameAnswer(await compute(
+        request, page, "the bots' turns",
+        lambda progress, workers: game.answer(move.choice, move.version))))
+
+
+async def play_next(request: Request) -> Response:
+    step = Step.from_json(await body_of(request))
+    page, game = await at_table(request, step.page)
+    return answer(GameAnswer(await compute(
+        request, page, "the bots' turns", lambda progress, workers: game.next_hand(step.version))))
+
+
+async def play_takeback(request: Request) -> Response:
+    step = Step.from_json(await body_of(request))
+    page, game = await at_table(request, step.page)
+    records = serving(request).records
+    return answer(GameAnswer(await compute(
+        request, page, "the takeback",
+        lambda progress, workers: game.take_back(step.version, records, progress))))
+
+
+async def play_hint(request: Request) -> Response:
+    page, game = await at_table(request, PageOf.from_json(await body_of(request)).page)
+    return answer(HintAnswer(await compute(
+        request, page, "the hint", lambda progress, workers: game.table.hint(progress, workers),
+        wanted=serving(request).cores.total)))
+
+
+# --- records, analysis, puzzles, charts -------------------------------------------------
+
+async def record_list(request: Request) -> Response:
+    records = serving(request).records
+    return answer(RecordsAnswer(tuple(records.names()), str(records.path)))
+
+
+def with_rules(rec: HandRecord, rules: RuleSet) -> HandRecord:
+    """A record's own Rules tag wins; one without is read under the server's rules."""
+    return rec if rec.rules_given else dataclasses.replace(rec, rules=rules)
+
+
+async def analyze_endpoint(request: Request) -> Response:
+    ask = AnalyzeAsk.from_json(await body_of(request))
+    s = serving(request)
+    page = s.pages.get(ask.page)
+    if ask.record is not None:
+        rec = read_text_record(ask.record.encode("utf-8"), ask.filename or "the uploaded record")
+    else:
+        rec = s.records.read(ask.name)
+    rec = with_rules(rec, s.rules)
+    title = f"cuatrola analysis: {ask.name if isinstance(ask.name, str) else 'upload'}"
+
+    def work(progress: Progress, workers: int) -> ReportAnswer:
+        report = analyze(rec, Budget(workers=workers), progress=progress).to_dict()
+        return ReportAnswer(html_report(report, title))
+    return answer(await compute(request, page, "the analysis", work, wanted=s.cores.total))
+
+
+async def puzzles(request: Request) -> Response:
+    ask = PageOf.from_json(await body_of(request))
+    s = serving(request)
+    page = s.pages.get(ask.page)
+    found, skipped = [], []
+    for n in s.records.names()[:MAX_PUZZLE_RECORDS]:
+        try:
+            found.append((with_rules(s.records.read(n), s.rules), n))
+        except RecordError:
+            skipped.append(n)
+    if not found:
+        raise RecordError("no saved games to find puzzles in: play a hand first")
+
+    def work(progress: Progress, workers: int) -> PuzzlesAnswer:
+        search = find_puzzles(found, workers=workers, progress=progress)
+        report = {"puzzles": [p.to_dict() for p in search.puzzles],
+                  "search": search.to_dict(), "min_loss": MIN_LOSS, "margin": MARGIN}
+        return PuzzlesAnswer(html_puzzles(report, "cuatrola puzzles"), len(found),
+                             tuple(skipped), len(search.puzzles))
+    return answer(await compute(request, page, "the puzzles", work, wanted=s.cores.total))
+
+
+async def charts(request: Request) -> Response:
+    rules = serving(request).rules
+    shipped = load_charts(rules)
+    return answer(ChartsAnswer(rules.name, tuple(c.to_dict() for c in shipped.charts)))
+
+
+routes = [
+    Route("/", index), Route("/cards.svg", cards), Route("/api/events", events),
+    Route("/api/records", record_list), Route("/api/charts", charts),
+    Route("/api/messages", messages_route),
+    Route("/api/page", page_endpoint, methods=["POST"]),
+    Route("/api/cancel", cancel, methods=["POST"]),
+    Route("/api/advise", advise_endpoint, methods=["POST"]),
+    Route("/api/play/new", play_new, methods=["POST"]),
+    Route("/api/play/answer", play_answer, methods=["POST"]),
+    Route("/api/play/next", play_next, methods=["POST"]),
+    Route("/api/play/takeback", play_takeback, methods=["POST"]),
+    Route("/api/play/hint", play_hint, methods=["POST"]),
+    Route("/api/analyze", analyze_endpoint, methods=["POST"]),
+    Route("/api/puzzles", puzzles, methods=["POST"]),
+    *anotar_routes(body_of, lambda request: serving(request).records),
+    Mount("/static", StaticFiles(directory=STATIC), name="static"),
+]
+
+
+# --- errors -----------------------------------------------------------------------------
+
+def _refused(status: int) -> Callable[[Request, Exception], Awaitable[Response]]:
+    async def handler(request: Request, e: Exception) -> Response:
+        return JSONResponse(ErrorAnswer(str(e)).to_json(), status)
+    return handler
+
+
+async def _form(request: Request, e: Exception) -> Response:
+    assert isinstance(e, FormError)
+    return JSONResponse(ErrorAnswer(str(e), errors=e.errors).to_json(), 400)
+
+
+async def _game_state(request: Request, e: Exception) -> Response:
+    assert isinstance(e, GameStateError)
+    return JSONResponse(ErrorAnswer(str(e), state=e.state).to_json(), 409)
+
+
+async def _cancelled(request: Request, e: Exception) -> Response:
+    return answer(CancelledAnswer())
+
+
+async def _too_deep(request: Request, e: Exception) -> Response:
+    return JSONResponse(ErrorAnswer("refused: the request is nested too deep").to_json(), 400)
+
+
+async def _bug(request: Request, e: Exception) -> Response:
+    """A bug: said in one line (and logged by the server, which goes on)."""
+    return JSONResponse(ErrorAnswer(f"internal error ({type(e).__name__}: {e})").to_json(),
+                        500)
+
+
+#: each exception a request may raise and its answer; the most specific class wins
+HANDLERS: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
+    FormError: _form, GameStateError: _game_state, Busy: _refused(409),
+    UnknownPage: _refused(410), CuatrolaError: _refused(400), Cancelled: _cancelled,
+    RecursionError: _too_deep, Exception: _bug,
+}
+
+
+def allowed_hosts(hosts: tuple[str, ...]) -> list[str]:
+    """The hosts as :class:`TrustedHostMiddleware` compares them (IPv6 in brackets)."""
+    return [f"[{h}]" if ":" in h and not h.startswith("[") else h for h in hosts]
 
 
 def make_app(rules: RuleSet, records: RecordsFolder, hosts: tuple[str, ...] | None = None,
-             bots: str = "best", seed: int | None = None) -> Starlette:
+             bots: str = "best", seed: int | None = None, cores: int | None = None) -> Starlette:
     """The application: the table under ``rules`` against ``bots``, hands saved in
-    ``records``; requests answered for the host names ``hosts`` (default
-    :data:`LOOPBACK`; ``("*",)``: any).  With ``seed``, the n-th game started on the
-    server (n = 0, 1, ...) deals from seed ``seed + n``, as ``cuatrola play --seed``
-    does; without, each game from a fresh seed."""
-    pages = Pages()
-    games_started = itertools.count()
-    hosts = LOOPBACK if hosts is None else hosts
+    ``records`` and each page's match in its games database; requests answered for the
+    host names ``hosts`` (default :data:`LOOPBACK`; ``("*",)``: any).  With ``seed``,
+    the n-th game started on the server (n = 0, 1, ..., counted in the database) deals
+    from seed ``seed + n``, as ``cuatrola play --seed`` does; without, each game from a
+    fresh seed.  ``cores``: the cores the computations share (default: all)."""
+    store = Store(records.path)
+    app = Starlette(routes=routes, exception_handlers=HANDLERS,
+                    middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(
+                        LOOPBACK if hosts is None else hosts)), Middleware(RequestLanguage)])
+    app.state.serving = Serving(rules, records, store, Pages(store), Cores(cores), bots, seed)
+    return app
 
-    async def body_of(request: Request) -> dict:
-        origin = request.headers.get("origin")
-        if origin != f"{request.url.scheme}://{request.headers.get('host', '')}":
-            raise BadRequest(f"refused: a change asked from another origin "
-                             f"({origin or 'none given'})")
-        size = request.headers.get("content-length")
-        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
-            raise BadRequest(f"refused: a request body of more than {MAX_BODY >> 10} KB")
-        data = b""
-        async for chunk in request.stream():
-            data += chunk
-            if len(data) > MAX_BODY:
-                raise BadRequest(f"refused: a request body of more than {MAX_BODY >> 10} KB")
-        try:
-            body = json.loads(data or b"{}")
-        except ValueError:
-            raise BadRequest("refused: the request body is not JSON") from None
-        if not isinstance(body, dict):
-            raise BadRequest("refused: the request body is not a JSON object")
-        return body
-
-    def post(path: str, handler, paged: bool = True) -> Route:
-        """A POST route: its JSON body read and checked, its page found (when
-        ``paged``), its errors turned into the messages the page shows."""
-        async def endpoint(request: Request) -> Response:
-            try:
-                body = await body_of(request)
-                page = pages.get(body.get("page")) if paged else None
-                return JSONResponse(await handler(body, page))
-            except Cancelled:
-                return JSONResponse({"cancelled": True})
-            except CuatrolaError as e:
-                return _error(e)
-            except Exception as e:       # a bug: said in one line, the server goes on
-                return JSONResponse({"error": f"internal error ({type(e).__name__}: {e})"},
-                                    500)
-        return Route(path, endpoint, methods=["POST"])
-
-    def compute(page: Page, what: str, work) -> Any:
-        return page.compute(what, work, pages.limiter)
-
-    # --- the page and its stream -----------------------------------------------------
-
-    async def index(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
-
-    async def new_page(body: dict, page: None) -> dict:
-        new = pages.new()
-        return {"page": new.id, "rules": rules.name, "target": rules.target}
-
-    async def events(request: Request) -> Response:
-        try:
-            page = pages.get(request.query_params.get("page"))
-        except UnknownPage as e:
-            return _error(e)
-
-        async def stream():
-            seen, start = -1, time.monotonic()
-            while time.monotonic() - start < STREAM_SECONDS:
-                if page.version != seen:
-                    seen = page.version
-                    yield f"data: {json.dumps(page.status())}\n\n"
-                await anyio.sleep(0.1)
-                if await request.is_disconnected():
-                    break
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-store"})
-
-    async def cancel(body: dict, page: Page) -> dict:
-        return {"cancelled": page.cancel()}
-
-    # --- advise ----------------------------------------------------------------------
-
-    async def advise_(body: dict, page: Page) -> dict:
-        form = read_advise_form(body, rules)
-        what = "the exact advice" if form.budget.exact else "the advice"
-        answer = await compute(page, what, lambda progress: advise(
-            form.view, form.budget, progress=progress))
-        return {"advice": {"schema": 1, **answer.to_dict()}, "chart": chart_cell(form.view)}
-
-    def chart_cell(view) -> dict | None:
-        """The cell of the shipped bidding chart the hand falls in (None: no chart for
-        this seat and calls)."""
-        try:
-            charts = load_charts(rules)
-        except ModelError:
-            return None
-        score = None if view.score is None else (view.score.A, view.score.B)
-        chart = charts.find(view.seat, view.calls, score)
-        if chart is None:
-            return None
-        cell = chart.cell_of(view.hand, view.trump)
-        return {"class": describe_key(cell.key), "call": cell.call, "hands": cell.hands,
-                "p": cell.stats.p_rated, "ev": cell.stats.ev_rated,
-                "agreement": cell.agreement}
-
-    # --- the table -------------------------------------------------------------------
-
-    async def play_new(body: dict, page: Page) -> dict:
-        seat = check_seat(body.get("seat", 1), "--seat")
-
-        def work(progress) -> dict:
-            n = next(games_started)
-            page.table = PlayTable(rules, seat, random_seed() if seed is None else seed + n,
-                                   records, bots)
-            page.table.deal()
-            return page.table.state()
-        return await compute(page, "the bots' turns", work)
-
-    def table_of(page: Page) -> PlayTable:
-        if page.table is None:
-            raise BadRequest("no game on this page: start one")
-        return page.table
-
-    async def play_answer(body: dict, page: Page) -> dict:
-        table = table_of(page)
-
-        def work(progress) -> dict:
-            reason = table.answer(body.get("choice"))
-            return {**table.state(), "refused": reason}
-        return await compute(page, "the bots' turns", work)
-
-    async def play_next(body: dict, page: Page) -> dict:
-        table = table_of(page)
-
-        def work(progress) -> dict:
-            table.deal()
-            return table.state()
-        return await compute(page, "the bots' turns", work)
-
-    async def play_hint(body: dict, page: Page) -> dict:
-        table = table_of(page)
-        return {"hint": await compute(page, "the hint", table.hint)}
-
-    # --- records, analysis, puzzles, charts ------------------------------------------
-
-    async def record_list(request: Request) -> Response:
-        return JSONResponse({"records": records.names(), "folder": str(records.path)})
-
-    def with_rules(rec: HandRecord) -> HandRecord:
-        """A record's own Rules tag wins; one without is read under the server's rules."""
-        return rec if rec.rules_given else dataclasses.replace(rec, rules=rules)
-
-    async def analyze_(body: dict, page: Page) -> dict:
-        text, name = body.get("record"), body.get("name")
-        if isinstance(text, str):
-            rec = read_text_record(text.encode("utf-8"), str(body.get("filename") or
-                                                            "the uploaded record")[:100])
-        else:
-            rec = records.read(name)
-        rec = with_rules(rec)
-
-        def work(progress) -> dict:
-            report = analyze(rec, Budget(workers=1), progress=progress).to_dict()
-            return {"html": html_report(report, f"cuatrola analysis: {name or 'upload'}")}
-        return await compute(page, "the analysis", work)
-
-    async def puzzles(body: dict, page: Page) -> dict:
-        names = records.names()[:MAX_PUZZLE_RECORDS]
-        found, skipped = [], []
-        for n in names:
-            try:
-                found.append((with_rules(records.read(n)), n))
-            except RecordError:
-                skipped.append(n)
-        if not found:
-            raise RecordError("no saved games to find puzzles in: play a hand first")
-
-        def work(progress) -> dict:
-            search = find_puzzles(found, workers=1, progress=progress)
-            report = {"puzzles": [p.to_dict() for p in search.puzzles],
-                      "search": search.to_dict(), "min_loss": MIN_LOSS, "margin": MARGIN}
-            return {"html": html_puzzles(report, "cuatrola puzzles"), "records": len(found),
-                    "skipped": skipped, "count": len(search.puzzles)}
-        return await compute(page, "the puzzles", work)
-
-    async def charts(request: Request) -> Response:
-        try:
-            charts = load_charts(rules)
-        except ModelError as e:
-            return _error(e)
-        return JSONResponse({"rules": rules.name,
-                             "charts": [c.to_dict() for c in charts.charts]})
-
-    routes = [
-        Route("/", index), Route("/api/events", events), Route("/api/records", record_list),
-        Route("/api/charts", charts),
-        post("/api/page", new_page, paged=False), post("/api/cancel", cancel),
-        post("/api/advise", advise_), post("/api/play/new", play_new),
-        post("/api/play/answer", play_answer), post("/api/play/next", play_next),
-        post("/api/play/hint", play_hint), post("/api/analyze", analyze_),
-        post("/api/puzzles", puzzles),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
-    ]
-    return Starlette(routes=routes,
-                     middleware=[Middleware(HostCheck, hosts=tuple(hosts))])

@@ -6,6 +6,7 @@ state as the page draws it (:meth:`PlayTable.state`) and the hint on request
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Callable
 
 from ..advice.bidding import advise, valued
@@ -16,10 +17,11 @@ from ..bots.table import Table, in_hand_order
 from ..errors import IllegalCanteError, IllegalPlayError, NotationError, quote
 from ..game.auction import parse_call
 from ..game.cards import SUIT_LETTERS, format_card, parse_card
-from ..game.play import SUIT_NAMES, cante_points, partner_of, side_of
+from ..game.play import SUIT_NAMES, active_seats, cante_points, partner_of, side_of
 from ..game.rules import RuleSet
 from ..game.view import View
 from ..models.preset import Models
+from ..notation.record import HandRecord
 from ..notation.replay import replay
 from .records import RecordsFolder
 
@@ -39,6 +41,8 @@ class PlayTable:
         self.seed = seed
         self.log: list[dict] = []
         self.saved: list[str] = []
+        #: the decisions taken back in the hand being played (written in its record)
+        self.takebacks = 0
         self.table = Table([parse_player(bots) for _ in range(3)], seat, rules, seed,
                            match=True, observe=self._observe)
         #: the hints' models: odds as the hand will be played, the calls weighed
@@ -75,6 +79,7 @@ class PlayTable:
     def deal(self) -> None:
         """The next hand of the match, played up to the person's first decision."""
         self.log = []
+        self.takebacks = 0
         self.table.deal()
         self._saved_if_over()
 
@@ -111,7 +116,17 @@ class PlayTable:
         t = self.table
         if t.turn is None and len(self.saved) < len(t.records):
             name = f"hand-{self.seed}-{t.k + 1:03d}.txt"
-            self.saved.append(self.records.save(t.records[-1], name))
+            self.saved.append(self.records.save(self.last_record(), name))
+
+    def last_record(self) -> HandRecord:
+        """The record of the last hand over, as saved (its takebacks counted)."""
+        return dataclasses.replace(self.table.records[-1], takebacks=self.takebacks)
+
+    def restore_hand(self, rec: HandRecord, name: str) -> None:
+        """Count the saved hand ``rec`` (saved as ``name``) as the next hand of the match,
+        without playing it again (a table rebuilt from its finished hands)."""
+        self.table.played(rec)
+        self.saved.append(name)
 
     # --- what the page draws -------------------------------------------------------
 
@@ -132,6 +147,8 @@ class PlayTable:
         view = self.view()
         if view is None:
             return state
+        state["seats"] = self.seats(view)
+        state["to_play"] = None if t.turn is None else t.turn.seat
         seen, trump = view.seen, view.trump
         state.update(muestra=format_card(view.muestra), trump=SUIT_NAMES[trump],
                      cards=[format_card(c) for c in in_hand_order(
@@ -162,25 +179,48 @@ class PlayTable:
                              "forced": len(legal) == 1}
         return state
 
+    def seats(self, view: View) -> list[dict]:
+        """Each seat as the page draws it around the table: where it sits from the
+        person's chair (``you`` at the bottom, ``right`` the next to play, ``partner``
+        across, ``left``), its roles (``mano``, ``dealer``: it holds the muestra,
+        ``declarer``, ``out``: it sits this contract out), how many cards it still holds,
+        its last call, and the bazas it has taken."""
+        over = view.auction_over
+        declarer = view.declarer if over else ()
+        active = active_seats(declarer)
+        winners = view.seen.points_breakdown().trick_winners if over else []
+        calls = {e["seat"]: e["call"] for e in self.log if e["kind"] == "call"}
+        where = ("you", "right", "partner", "left")
+        seats = []
+        for s in (1, 2, 3, 4):
+            roles = (["mano"] if s == 1 else []) + (["dealer"] if s == 4 else []) + \
+                (["declarer"] if s in declarer else []) + ([] if active[s - 1] else ["out"])
+            seats.append({"seat": s, "where": where[(s - view.seat) % 4], "roles": roles,
+                          "held": 5 - sum(1 for p in view.plays if p.seat == s),
+                          "call": calls.get(s), "bazas": winners.count(s)})
+        return seats
+
     # --- the hint ------------------------------------------------------------------
 
-    def hint(self, progress: Callable[[int, int], None] | None = None) -> dict:
+    def hint(self, progress: Callable[[int, int], None] | None = None,
+             workers: int = 1) -> dict:
         """The hint of the person's decision, as ``cuatrola play --hints`` gives it: the
-        advice on a call, the value of each card, whether to sing."""
+        advice on a call, the value of each card, whether to sing (on ``workers`` threads:
+        the same answer on any number)."""
         turn = self.table.turn
         if turn is None:
             raise IllegalPlayError("no decision is awaited: nothing to hint")
         view = turn.view
         seed = view.seed(self.table.hand_seed)
         if turn.kind == "call":
-            a = advise(view, Budget(seed=seed, workers=1), self.models, progress=progress)
+            a = advise(view, Budget(seed=seed, workers=workers), self.models, progress=progress)
             return {"kind": "call", "advice": a.advice, "exact": a.exact, "deals": a.deals,
                     "options": [{"bid": o.option.bid,
                                  "p": o.p_played if o.p_played is not None else o.p_win,
                                  "ev": o.ev_played if o.p_played is not None else o.ev}
                                 for o in a.options if o.option.allowed]}
         if turn.kind == "card":
-            h = hint(view, Budget(seed=seed, workers=1), self.models, progress=progress)
+            h = hint(view, Budget(seed=seed, workers=workers), self.models, progress=progress)
             return {"kind": "card", "best": format_card(valued(h.best)), "exact": h.exact,
                     "deals": h.deals,
                     "cards": [{"card": format_card(c.card),

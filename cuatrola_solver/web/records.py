@@ -1,7 +1,7 @@
 """The records folder of ``cuatrola serve --records DIR``: every hand played at the
 table is written there as it ends, atomically (a temporary file, then ``os.replace``),
-so a server stopped at any moment leaves whole records only and loses at most the hand
-in progress.  Records are read back by their name alone: a name that is not a plain
+so a server stopped at any moment leaves whole records only (the hand in progress is
+kept by :mod:`.store`).  Records are read back by their name alone: a name that is not a plain
 file name of the folder (no ``/``, no ``..``) is refused before the disk is touched."""
 
 from __future__ import annotations
@@ -40,12 +40,20 @@ class RecordsFolder:
                               f"{e.strerror or e}") from None
 
     def save(self, rec: HandRecord, name: str) -> str:
-        """Write ``rec`` in the text form as ``name``, atomically; returns the name."""
+        """Write ``rec`` in the text form as ``name``, atomically; returns the name.  A
+        record of that name with the same text already there is left as it is (a game
+        rebuilt after a restart plays its last hand again)."""
         self._check(name)
+        text = write_text(rec)
+        try:
+            if (self.path / name).read_text(encoding="utf-8") == text:
+                return name
+        except (OSError, UnicodeDecodeError):
+            pass
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".txt", dir=self.path)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(write_text(rec))
+                f.write(text)
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, self.path / name)
