@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from ..dd import solver
 from ..errors import IllegalBidError, NotationError
@@ -61,7 +62,7 @@ from ..game.view import View
 from ..hidden.chunks import iter_chunks, sample_chunk
 from ..hidden.deals import count_deals, enumerate_deals
 from ..hidden.inference import knowledge_of
-from ..hidden.knowledge import Knowledge
+from ..hidden.knowledge import Deals, Knowledge
 from ..models import equity, played
 from ..models.bids import BidModel, call_weights
 from ..models.preset import Models
@@ -78,7 +79,7 @@ _T = TypeVar("_T")
 #: a contract and its declarer(s): what a double-dummy search values (:attr:`Option.key`)
 ContractKey = tuple[str, tuple[int, ...]]
 #: per contract, the declaring side's makes (0/1), game points and tricks on each deal
-Solved = dict[ContractKey, tuple[np.ndarray, np.ndarray, np.ndarray]]
+Solved = dict[ContractKey, tuple[npt.NDArray[np.bool_], solver.Values, solver.Values]]
 
 
 # --- the options of a seat about to speak ---------------------------------------------
@@ -137,7 +138,7 @@ def bid_options(rules: RuleSet, seat: int, calls: str | Sequence[str] | None = N
 
 # --- valuing the options ----------------------------------------------------------------
 
-def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
+def _solve_round(deals: Deals, trump: int, rules: RuleSet,
                  keys: list[ContractKey], workers: int,
                  progress: Progress | None = None) -> Solved:
     """``{(contract, declarer): (makes, game_points, tricks)}`` of the declaring side on
@@ -156,11 +157,11 @@ def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
     trumps = np.full(len(deals), trump, dtype=np.int64)
     hands = deals.astype(np.int64)
 
-    def in_own_order(found: np.ndarray) -> np.ndarray:
+    def in_own_order(found: solver.Values) -> solver.Values:
         """What the search found, back in the order of ``deals``."""
         return found if order is None else solver.in_own_order(found, order)
 
-    tricks_of: dict[tuple[tuple[bool, ...], Side], np.ndarray] = {}
+    tricks_of: dict[tuple[tuple[bool, ...], Side], solver.Values] = {}
     out: Solved = {}
     n = len(deals)
     for i, (contract, declarer) in enumerate(keys):
@@ -492,7 +493,7 @@ class _Tallies:
         self.tallies = {key: Tally() for key in self.keys}
         self.infer = bid_model is not None and bool(self.before)
 
-    def add(self, deals: np.ndarray, solved: Solved | None = None) -> None:
+    def add(self, deals: Deals, solved: Solved | None = None) -> None:
         """Add a round of deals, solved here unless ``solved`` gives their values."""
         view, k = self.view, self.k
         weights = None

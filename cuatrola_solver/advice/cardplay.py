@@ -26,7 +26,7 @@ from ..i18n import _, later
 from ..hidden.chunks import iter_chunks, sample_chunk, sample_deals_seeded
 from ..hidden.deals import count_deals, enumerate_deals
 from ..hidden.inference import knowledge_of
-from ..hidden.knowledge import Knowledge
+from ..hidden.knowledge import Deals, Knowledge, Weights
 from ..models import played
 from ..models.bids import call_weights
 from ..models.cardplay import card_weights
@@ -220,7 +220,7 @@ def _cante_first(view: View) -> tuple[int | None, str | None]:
 
 
 def _deal_rounds(k: Knowledge, budget: Budget,
-                 samples: int) -> tuple[Iterable[np.ndarray], int, int | None]:
+                 samples: int) -> tuple[Iterable[Deals], int, int | None]:
     """The deals to value, in rounds: every layout in one round when exact, else sampled
     rounds of :data:`ROUND` (as advise: memory and time do not grow with ``samples``);
     with how many deals at most, and the seed drawn (None when exact)."""
@@ -239,7 +239,7 @@ def _sides(view: View) -> tuple[int, int, int]:
     return mine, d, mine if base.contract == "paso" else d
 
 
-def _card_figures(view: View, deals: np.ndarray, cante: int | None,
+def _card_figures(view: View, deals: Deals, cante: int | None,
                   workers: int) -> dict[int, solver.Values]:
     """``{card: (n, 3) int32}`` tricks, margin, makes of the declaring side after each
     card, over the round's layouts (one warm batch per card: solver.card_figures), the
@@ -275,7 +275,7 @@ class _CardSums:
         return self.weight * self.weight / self.weight2 if self.infer else self.n
 
 
-def _value_cards(view: View, k: Knowledge, rounds: Iterable[np.ndarray], total: int,
+def _value_cards(view: View, k: Knowledge, rounds: Iterable[Deals], total: int,
                  cante: int | None, budget: Budget, models: Models,
                  progress: Progress | None) -> _CardSums:
     """Every legal card valued over the rounds of deals, each deal weighed by the models
@@ -349,7 +349,7 @@ def _final_hint(view: View, k: Knowledge, exact: bool, seed: int | None, sums: _
                 tuple(view.constraints.to_list()), layouts_of(view, k))
 
 
-def _running_sum(start: float, values: np.ndarray) -> float:
+def _running_sum(start: float, values: Weights) -> float:
     """``start`` plus ``values`` added one after another, in order (``np.cumsum`` adds
     in sequence, where ``np.sum`` adds pairwise): the same float whether the deals come
     in one round or in several."""
@@ -358,7 +358,7 @@ def _running_sum(start: float, values: np.ndarray) -> float:
     return float(np.cumsum(np.concatenate(([start], np.asarray(values, dtype=np.float64))))[-1])
 
 
-def deal_weights(view: View, dealt: np.ndarray, models: Models) -> np.ndarray:
+def deal_weights(view: View, dealt: Deals, models: Models) -> Weights:
     """The weight of each deal (rows of four dealt-hand masks) for ``view``'s seat: how
     likely the other seats' calls were with the hands it gives them, under the bid model
     (:func:`~cuatrola_solver.models.bids.call_weights`), times how likely the cards they
