@@ -38,7 +38,7 @@ from ..advice.stats import wilson
 from ..game.cards import random_deal
 from ..errors import CuatrolaError, LabError, quote
 from ..notation.replay import replay_deal
-from ..bots.players import PimcPlayer, bid_advice, parse_player
+from ..bots.players import OpenSpielIsmctsPlayer, PimcPlayer, bid_advice, parse_player
 from ..game.match import Match
 from .grpc_probe import ray_head_answer, speaks_grpc
 from .records import LabRecord, read_lab_records
@@ -144,8 +144,8 @@ class _Recorder:
         return repr(self.player)        # what an error about its answers names
 
     def call(self, view, seed):
-        own = (isinstance(self.player, PimcPlayer) and self.player.bid == "advisor"
-               and not self.forced)
+        own = (isinstance(self.player, (PimcPlayer, OpenSpielIsmctsPlayer))  # an advisor's calls
+               and self.player.bid == "advisor" and not self.forced)
         samples = self.player.bid_samples if own else self.odds_samples
         odds = None
         if samples:
