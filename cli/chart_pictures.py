@@ -13,14 +13,15 @@ import html
 from pathlib import Path
 
 from cuatrola_solver.models.charts import COLUMNS, ROWS, Cell, Chart, describe_key, possible
+from cuatrola_solver.i18n import N_, _
 
 #: the colour of each call (paso quiet, the bids warmer as they rise)
 CALL_COLOURS = {"paso": "#e4e0d6", "solo": "#9cc3e6", "contrasolo": "#c5a3d9",
                 "cuatrola": "#f4b266", "quintola": "#e8685f"}
 SHORT = {"paso": "·", "solo": "solo", "contrasolo": "contra", "cuatrola": "cuatr",
          "quintola": "quint"}
-VALUE_WORDS = {"ev_played": "EV as played", "ev": "EV double dummy",
-               "p_match": "P(match)"}
+VALUE_WORDS = {"ev_played": N_("EV as played"), "ev": N_("EV double dummy"),
+               "p_match": N_("P(match)")}
 
 
 def row_label(row: tuple[int, str]) -> str:
@@ -37,11 +38,14 @@ def column_label(col: tuple[int, int]) -> tuple[str, str]:
 def situation(chart: Chart) -> str:
     """``seat 2, after paso``: whom the chart is for."""
     seat = chart.seat
-    who = {1: "seat 1 (mano)", 4: "seat 4 (dealer)"}.get(seat, f"seat {seat}")
-    before = ("first to speak" if not chart.auction else
-              "after " + " ".join(chart.auction) if any(c != "paso" for c in chart.auction)
-              else "all passed before")
-    score = "" if chart.score is None else f", score {chart.score[0]}-{chart.score[1]}"
+    who = {1: _("seat 1 (mano)"), 4: _("seat 4 (dealer)")}.get(
+        seat, _("seat {seat}").format(seat=seat))
+    before = (_("first to speak") if not chart.auction else
+              _("after {calls}").format(calls=" ".join(chart.auction))
+              if any(c != "paso" for c in chart.auction)
+              else _("all passed before"))
+    score = ("" if chart.score is None else
+             _(", score {a}-{b}").format(a=chart.score[0], b=chart.score[1]))
     return f"{who}, {before}{score}"
 
 
@@ -49,9 +53,9 @@ def grid_text(chart: Chart) -> str:
     """The chart as a grid of calls, for the terminal."""
     cols = [column_label(c) for c in COLUMNS]
     width = 7
-    lines = [" " * 10 + "outside aces / voids",
-             " " * 10 + "".join(f"{a:>{width}}" for a, _ in cols),
-             " " * 10 + "".join(f"{v:>{width}}" for _, v in cols)]
+    lines = [" " * 10 + _("outside aces / voids"),
+             " " * 10 + "".join(f"{a:>{width}}" for a, _v in cols),
+             " " * 10 + "".join(f"{v:>{width}}" for _a, v in cols)]
     for row in ROWS:
         text = f"{row_label(row):<10}"
         for col in COLUMNS:

@@ -14,6 +14,7 @@ from cuatrola_solver.advice.budget import Progress
 from cuatrola_solver.game.match import parse_score
 from cuatrola_solver.game.seats import check_seat
 from cuatrola_solver.game.view import View
+from cuatrola_solver.i18n import _, count, decimal, ngettext, percent, signed
 
 from .common import (JsonOption, RulesOption, SeedOption, command_budget,
                      command_constraints, command_models, constrain_option, constraints_line,
@@ -55,22 +56,25 @@ def histogram(probs) -> str:
 
 
 def _pct(p: float) -> str:
-    return f"{100 * p:.0f}%" if p >= 0.01 or p == 0 else "<1%"
+    return percent(p) if p >= 0.01 or p == 0 else "<" + percent(0.01)
 
 
 def _half(ci) -> str:
     half = (ci[1] - ci[0]) / 2
-    return f"±{100 * half:.0f}%" if half >= 0.005 else "±<1%" if half > 0 else "exact"
+    return ("±" + percent(half) if half >= 0.005 else "±<" + percent(0.01) if half > 0
+            else _("exact"))
 
 
 def describe_contract(opt: dict, seat: int) -> str:
     decl = opt["declarer"]
     if opt["contract"] == "paso":
-        return "paso (all four play)"
+        return _("paso (all four play)")
     if isinstance(decl, list):
-        return f"contrasolo {decl[0]} v {decl[1]}"
-    who = "you" if decl == seat else ("partner" if (decl - seat) % 4 == 2 else "opponent")
-    return f"{opt['contract']} by {decl} ({who})"
+        return _("contrasolo {seat} v {other}").format(seat=decl[0], other=decl[1])
+    who = _("you") if decl == seat else (_("partner") if (decl - seat) % 4 == 2
+                                         else _("opponent"))
+    return _("{contract} by {seat} ({who})").format(contract=opt["contract"], seat=decl,
+                                                    who=who)
 
 
 def _side(seat: int) -> int:
@@ -89,24 +93,28 @@ def advice_sentence(report: dict) -> str:
     seat = report["seat"]
     opts = {o["bid"]: o for o in report["options"]}
     best = opts[report["advice"]]
-    verb = f"Call {best['bid']}"
+    verb = _("Call {bid}").format(bid=best["bid"])
     if best["bid"] == "paso" and best["contract"] != "paso":
         decl = best["declarer"]
         if _side(decl[0] if isinstance(decl, list) else decl) != _side(seat):
-            verb += f" (defend seat {decl[0] if isinstance(decl, list) else decl}'s {best['contract']})"
+            verb = _("Call {bid} (defend seat {seat}'s {contract})").format(
+                bid=best["bid"], seat=decl[0] if isinstance(decl, list) else decl,
+                contract=best["contract"])
         else:
-            verb += f" (your partner plays the {best['contract']})"
-    side = "you" if best["contract"] != "paso" and best["declarer"] == seat else "your side"
+            verb = _("Call {bid} (your partner plays the {contract})").format(
+                bid=best["bid"], contract=best["contract"])
+    you = best["contract"] != "paso" and best["declarer"] == seat
     match = "advice_per_hand" in report
     played = report.get("model") == "played"
     p, ev = _yardstick(report)
-    text = (f"{verb}: {side} win{'s' if side == 'your side' else ''} {_pct(best[p])}"
-            + (f" at the table ({_pct(best['p_win'])} double dummy)" if played else
-               "" if report["exact"] else f" ({_half(best['ci95'])})")
-            + f", {best[ev]:+.2f} points per hand on average"
-            + (f", {_pct(best['p_match'])} to win the match" if match else ""))
-    others = [f"{o['bid']}: {_pct(o[p])}, {o[ev]:+.2f}"
-              + (f", match {_pct(o['p_match'])}" if match else "")
+    text = ((_("{call}: you win {p}") if you else _("{call}: your side wins {p}")).format(
+                call=verb, p=_pct(best[p]))
+            + (_(" at the table ({p} double dummy)").format(p=_pct(best["p_win"])) if played
+               else "" if report["exact"] else f" ({_half(best['ci95'])})")
+            + _(", {ev} points per hand on average").format(ev=signed(best[ev]))
+            + (_(", {p} to win the match").format(p=_pct(best["p_match"])) if match else ""))
+    others = [f"{o['bid']}: {_pct(o[p])}, {signed(o[ev])}"
+              + (_(", match {p}").format(p=_pct(o["p_match"])) if match else "")
               for o in report["options"] if o["allowed"] and o["bid"] != best["bid"]]
     return text + ("; " + "; ".join(others) if others else "")
 
@@ -116,8 +124,9 @@ def dd_note(report: dict) -> str | None:
     dd = report.get("advice_dd")
     if dd is None or dd == report["advice"]:
         return None
-    return (f"Double dummy (every card seen) the advice would be {dd}; at the table, where "
-            f"each player sees only his own cards, {report['advice']} does better.")
+    return _("Double dummy (every card seen) the advice would be {dd}; at the table, where "
+             "each player sees only his own cards, {advice} does better.").format(
+                 dd=dd, advice=report["advice"])
 
 
 def match_note(report: dict) -> str | None:
@@ -127,36 +136,38 @@ def match_note(report: dict) -> str | None:
         return None
     opts = {o["bid"]: o for o in report["options"]}
     best, alt = opts[report["advice"]], opts[hand]
-    _, ev = _yardstick(report)           # the points the per-hand advice was chosen on
+    ev = _yardstick(report)[1]           # the points the per-hand advice was chosen on
     places = 2
     while places < 4 and f"{alt[ev]:+.{places}f}" == f"{best[ev]:+.{places}f}":
         places += 1                      # show the difference that decided it
-    return (f"At {report['score']['A']}-{report['score']['B']} the match comes first: "
-            f"{hand} scores more per hand ({alt[ev]:+.{places}f} against "
-            f"{best[ev]:+.{places}f}) but "
-            f"wins the match {_pct(alt['p_match'])} of the time, {best['bid']} "
-            f"{_pct(best['p_match'])}.")
+    return _("At {a}-{b} the match comes first: {hand} scores more per hand ({ev} against "
+             "{best_ev}) but wins the match {p} of the time, {best} {best_p}.").format(
+                 a=report["score"]["A"], b=report["score"]["B"], hand=hand,
+                 ev=signed(alt[ev], places), best_ev=signed(best[ev], places),
+                 p=_pct(alt["p_match"]), best=best["bid"], best_p=_pct(best["p_match"]))
 
 
 def render(report: dict) -> str:
     match = "advice_per_hand" in report
     played = report.get("model") == "played"
-    head = (["call", "contract"] + (["P(win) played", "EV played"] if played else [])
-            + ["P(win) dd" if played else "P(win)", "95% interval", "EV dd" if played else "EV"]
-            + (["P(match)"] if match else []) + ["tricks 0-5", "note"])
+    head = ([_("call"), _("contract")] + ([_("P(win) played"), _("EV played")] if played else [])
+            + [_("P(win) dd") if played else _("P(win)"), _("95% interval"),
+               _("EV dd") if played else _("EV")]
+            + ([_("P(match)")] if match else []) + [_("tricks 0-5"), _("note")])
     rows = []
     for o in report["options"]:
         if not o["allowed"]:
-            rows.append([o["bid"], "not allowed"] + [""] * (len(head) - 3) + [o["reason"]])
+            rows.append([o["bid"], _("not allowed")] + [""] * (len(head) - 3)
+                        + [_(o["reason"])])
             continue
         lo, hi = o["ci95"]
-        mark = "<- advice" if o["bid"] == report["advice"] else ""
+        mark = _("<- advice") if o["bid"] == report["advice"] else ""
         rows.append([o["bid"], describe_contract(o, report["seat"])]
-                    + ([f"{100 * o['p_played']:.1f}%", f"{o['ev_played']:+.2f}"] if played
+                    + ([percent(o["p_played"], 1), signed(o["ev_played"])] if played
                        else [])
-                    + [f"{100 * o['p_win']:.1f}%",
-                       "exact" if report["exact"] else f"{100 * lo:.1f}-{100 * hi:.1f}%",
-                       f"{o['ev']:+.2f}"] + ([f"{100 * o['p_match']:.1f}%"] if match else [])
+                    + [percent(o["p_win"], 1),
+                       _("exact") if report["exact"] else f"{decimal(100 * lo, 1)}-{percent(hi, 1)}",
+                       signed(o["ev"])] + ([percent(o["p_match"], 1)] if match else [])
                     + [histogram(o["tricks"]) + f" ({o['side']})", mark])
     return tabulate(rows, headers=head, disable_numparse=True)
 
@@ -165,29 +176,29 @@ def register(app: typer.Typer) -> None:
     @app.command("advise")
     @user_errors
     def advise_command(
-        hand: str = typer.Argument(..., help="Your five cards, e.g. 'Ao 3o Ro Co So'."),
-        muestra: str = typer.Option(..., "--muestra", "-m", help="The muestra (face up, "
-                                    "in seat 4's hand)."),
-        seat: int = typer.Option(..., "--seat", "-s", help="Your seat, 1 to 4 (1 speaks first)."),
+        hand: str = typer.Argument(..., help=_("Your five cards, e.g. 'Ao 3o Ro Co So'.")),
+        muestra: str = typer.Option(..., "--muestra", "-m", help=_("The muestra (face up, "
+                                    "in seat 4's hand).")),
+        seat: int = typer.Option(..., "--seat", "-s",
+                                 help=_("Your seat, 1 to 4 (1 speaks first).")),
         auction: Optional[str] = typer.Option(
-            None, "--auction", "-a", help="The calls of the seats before you, e.g. 'paso solo' "
-            "(default: they all passed)."),
-        score: Optional[str] = typer.Option(None, "--score", help="Match score A-B before the "
-                                            "hand, e.g. 3-5: the bid caps, and each call's "
-                                            "chance of winning the match (the advice then "
-                                            "plays for the match)."),
+            None, "--auction", "-a", help=_("The calls of the seats before you, e.g. 'paso "
+            "solo' (default: they all passed).")),
+        score: Optional[str] = typer.Option(None, "--score", help=_(
+            "Match score A-B before the hand, e.g. 3-5: the bid caps, and each call's "
+            "chance of winning the match (the advice then plays for the match).")),
         samples: Optional[int] = samples_option(
-            f"Most deals to sample (default {DEFAULT_SAMPLES}; stops once every "
-            f"P(win) is within ±1%)."),
+            _("Most deals to sample (default {n}; stops once every P(win) is within "
+              "±1%).").format(n=DEFAULT_SAMPLES)),
         exact: bool = exact_option(),
         seed: Optional[int] = SeedOption,
-        workers: Optional[int] = workers_option("all cores"),
+        workers: Optional[int] = workers_option(_("all cores")),
         rules: str = RulesOption,
         no_inference: bool = typer.Option(
-            False, "--no-inference", help="Deal the hidden cards as if the calls already "
+            False, "--no-inference", help=_("Deal the hidden cards as if the calls already "
             "made said nothing (by default each deal is weighted by how likely those calls "
-            "were with it: the preset's bid model)."),
-        model_name: str = model_option("odds and advice"),
+            "were with it: the preset's bid model).")),
+        model_name: str = model_option(_("odds and advice")),
         constrain: Optional[List[str]] = constrain_option(),
         json_out: bool = JsonOption,
     ) -> None:
@@ -200,7 +211,7 @@ def register(app: typer.Typer) -> None:
                             parse_score(score, rules=rs) if score is not None else None
                             ).assuming(assumed)
         models = command_models(rs, model_name, inference=not no_inference)
-        with progress_bar("advise") as bar:
+        with progress_bar(_("advise")) as bar:
             result = advise(view, budget, models, progress=bar)
         report = result.to_dict()
         if json_out:
@@ -210,16 +221,22 @@ def register(app: typer.Typer) -> None:
         for note in (match_note(report), dd_note(report)):
             if note:
                 typer.echo(note)
-        how = (f"all {report['deals']:,} consistent deals" if report["exact"] else
-               f"{report['deals']:,} sampled deals, seed {report['seed']}")
+        n = report["deals"]
+        how = (ngettext("all {n} consistent deal", "all {n} consistent deals", n)
+               if report["exact"] else
+               ngettext("{n} sampled deal, seed {seed}", "{n} sampled deals, seed {seed}", n)
+               ).format(n=count(n), seed=report["seed"])
         if report.get("effective_deals") is not None:
-            how += (f", weighted by the calls made so far (worth "
-                    f"{report['effective_deals']:,.0f} deals)")
-        typer.echo(colour_cards(f"seat {report['seat']}, {report['hand']}, {muestra_text(report['muestra'])}, "
-                   f"rules {rs.name}; {how}; "
-                   + ("played odds (the preset's self-play model) beside double dummy"
-                      if report.get("model") == "played" else "double dummy")
-                   + (", later seats pass" if report["seat"] < 4 else "")))
+            how += _(", weighted by the calls made so far (worth {n} deals)").format(
+                n=count(round(report["effective_deals"])))
+        odds = (_("played odds (the preset's self-play model) beside double dummy")
+                if report.get("model") == "played" else _("double dummy"))
+        if report["seat"] < 4:
+            odds += _(", later seats pass")
+        typer.echo(colour_cards(_("seat {seat}, {hand}, {muestra}, rules {rules}; {how}; "
+                                  "{odds}").format(seat=report["seat"], hand=report["hand"],
+                                                   muestra=muestra_text(report["muestra"]),
+                                                   rules=rs.name, how=how, odds=odds)))
         line = constraints_line(report)
         if line:
             typer.echo(colour_cards(line))

@@ -15,6 +15,7 @@ from cuatrola_solver.analysis import review
 from cuatrola_solver.analysis.report import (best_cards, call_odds, card_odds, drop_empty_columns,
                                              html_report, plot_win_chances)
 from cuatrola_solver.errors import quote
+from cuatrola_solver.i18n import N_, _, count, decimal, percent, signed
 from cuatrola_solver.notation.record import format_rules, read_record, write_text
 
 from .cmd_advise import progress_bar
@@ -25,20 +26,25 @@ from .common import (JsonOption, RecordRulesOption, SeedOption, card_model_note,
                      workers_option, write_output)
 from .render import colour_cards, muestra_text, result_lines
 
+#: the labels of the cards (analysis.review.THRESHOLDS), translated where shown
+LABELS = (N_("inaccuracy"), N_("mistake"), N_("blunder"))
+
+
 def _pct(p) -> str:
-    return "-" if p is None else f"{100 * p:.0f}%"
+    return "-" if p is None else percent(p)
 
 
 def _ev(x) -> str:
-    return "-" if x is None else f"{x:+.2f}"
+    return "-" if x is None else signed(x)
 
 
 def _contract(contract: str, declarer) -> str:
     if contract == "paso" or declarer is None:
         return contract
     if isinstance(declarer, list):
-        return f"{contract} {declarer[0]} v {declarer[1]}"
-    return f"{contract} by seat {declarer}"
+        return _("{contract} {seat} v {other}").format(contract=contract, seat=declarer[0],
+                                                       other=declarer[1])
+    return _("{contract} by seat {seat}").format(contract=contract, seat=declarer)
 
 
 def _dd(card: dict) -> str:
@@ -46,7 +52,7 @@ def _dd(card: dict) -> str:
     if dd is None:
         return ""
     b, a = dd["before"], dd["after"]
-    word = {True: "win", False: "lose"}
+    word = {True: _("win"), False: _("lose")}
     text = f"{word[b['makes']]}→{word[a['makes']]}"
     if b["game_points"] != a["game_points"]:
         text += f" ({b['game_points']:+d}→{a['game_points']:+d})"
@@ -56,18 +62,19 @@ def _dd(card: dict) -> str:
 def _card_row(c: dict) -> list[str]:
     sym = c["symbol"] or ""
     if c["kind"] == "forced":
-        return [str(c["seat"]), c["card"], "", "", "", "", "forced"]
+        return [str(c["seat"]), c["card"], "", "", "", "", _("forced")]
     if c["kind"] == "after_renuncio":
-        return [str(c["seat"]), c["card"], "", "", "", "", "after the renuncio: not valued"]
+        return [str(c["seat"]), c["card"], "", "", "", "", _("after the renuncio: not valued")]
     note = []
     if c["kind"] == "renuncio":
-        note.append(f"renuncio ({c['obligation'].replace('_', ' ')})")
+        note.append(_("renuncio ({obligation})").format(
+            obligation=c["obligation"].replace("_", " ")))
     elif c["label"]:
-        note.append(c["label"])
+        note.append(_(c["label"]))
     if c["dd_only"]:
-        note.append("dd error, sound on what was known")
+        note.append(_("dd error, sound on what was known"))
     elif c["unpunished"]:
-        note.append("cost nothing double dummy")
+        note.append(_("cost nothing double dummy"))
     p, best_p = card_odds(c)
     return [str(c["seat"]), c["card"] + sym, _pct(p), f"{best_cards(c)} {_pct(best_p)}",
             _pct(c["loss"]), _dd(c), "; ".join(note)]
@@ -78,39 +85,46 @@ def render(report: dict) -> str:
     decl = report["declarer"]
     score = report["score"]
     muestra = report["muestra"]
-    lines.append(f"rules {format_rules(report['rules'])}; {muestra_text(muestra)}; contract "
-                 f"{_contract(report['contract'], decl)}"
-                 + (f"; score A {score['A']} - B {score['B']}" if score else ""))
+    lines.append(_("rules {rules}; {muestra}; contract {contract}").format(
+                     rules=format_rules(report["rules"]), muestra=muestra_text(muestra),
+                     contract=_contract(report["contract"], decl))
+                 + (_("; score A {a} - B {b}").format(a=score["A"], b=score["B"]) if score
+                    else ""))
     names = report.get("players") or [None] * 4
     for seat, h in enumerate(report["hands"], 1):
         name = names[seat - 1]
-        lines.append(f"  seat {seat}{f' ({name})' if name else ''}: {h}")
-    how = ("every consistent deal" if report["exact"] else
-           f"{report['samples']} sampled deals per card and bid (every deal when they are few), "
-           f"seed {report['seed']}")
-    lines.append(f"knowledge: {how}; double dummy: all cards visible")
+        lines.append("  " + (_("seat {seat} ({name}): {hand}").format(seat=seat, name=name, hand=h)
+                             if name else _("seat {seat}: {hand}").format(seat=seat, hand=h)))
+    how = (_("every consistent deal") if report["exact"] else
+           _("{n} sampled deals per card and bid (every deal when they are few), seed {seed}")
+           .format(n=report["samples"], seed=report["seed"]))
+    lines.append(_("knowledge: {how}; double dummy: all cards visible").format(how=how))
     if report.get("constraints"):
-        left = ", ".join(f"seat {n['seat']} {n['layouts']:,} of {n['layouts_unconstrained']:,}"
+        left = ", ".join(_("seat {seat} {n} of {total}").format(
+                             seat=n["seat"], n=count(n["layouts"]),
+                             total=count(n["layouts_unconstrained"]))
                          for n in report["layouts"] if n is not None)
-        lines.append(f"assuming, of the hands as dealt: {'; '.join(report['constraints'])} "
-                     f"(each seat's view takes those about the other seats; layouts left at "
-                     f"the deal: {left})")
+        lines.append(_("assuming, of the hands as dealt: {constraints} (each seat's view takes "
+                       "those about the other seats; layouts left at the deal: {left})").format(
+                           constraints="; ".join(report["constraints"]), left=left))
 
     if report["bids"]:
         match = any("match_loss" in b for b in report["bids"])
         played = any(o.get("p_played") is not None for b in report["bids"]
                      for o in b["options"])
-        lines += ["", "Bidding (P(win), EV: from the seat's own hand"
-                  + (", as the hand will be played; " if played else "; ")
-                  + ("match: the pair's chance of winning the match after the call; "
-                     if match else "") + "dd: on the actual deal)"]
+        lines += ["", _("Bidding (P(win), EV: from the seat's own hand{played}; {match}dd: on "
+                        "the actual deal)").format(
+                            played=_(", as the hand will be played") if played else "",
+                            match=_("match: the pair's chance of winning the match after "
+                                    "the call; ") if match else "")]
         rows = []
         notes = []
         for b in report["bids"]:
             opts = {o["bid"]: o for o in b["options"]}
             call, adv, best = opts[b["call"]], opts[b["advice"]], opts[b["dd_best"]]
-            flag = "" if b["ev_loss"] < 0.005 else f"{b['ev_loss']:.2f}"
-            in_match = (lambda o: f" match {_pct(o['p_match'])}") if match else (lambda o: "")
+            flag = "" if b["ev_loss"] < 0.005 else decimal(b["ev_loss"])
+            in_match = ((lambda o: _(" match {p}").format(p=_pct(o["p_match"]))) if match
+                        else (lambda o: ""))
             (cp, cev), (ap, aev) = call_odds(call), call_odds(adv)
             rows.append([str(b["seat"]), b["call"],
                          f"{_pct(cp)} {_ev(cev)}{in_match(call)}",
@@ -122,57 +136,61 @@ def render(report: dict) -> str:
                            f"{b['dd_best']} {best['dd_game_points']:+d}"])
             if b["missed"]:
                 m = opts[b["missed"]]
-                notes.append(f"seat {b['seat']} called {b['call']}: {b['missed']} makes on "
-                             f"this deal double dummy ({m['dd_game_points']:+d} instead of "
-                             f"{call['dd_game_points']:+d})")
+                notes.append(_("seat {seat} called {call}: {missed} makes on this deal double "
+                               "dummy ({points:+d} instead of {called:+d})").format(
+                                   seat=b["seat"], call=b["call"], missed=b["missed"],
+                                   points=m["dd_game_points"], called=call["dd_game_points"]))
         headers, rows = drop_empty_columns(
-            ["seat", "call", "P(win) EV", "advice", "EV lost"]
-            + (["match lost"] if match else []) + ["dd", "dd best"], rows)
+            [_("seat"), _("call"), _("P(win) EV"), _("advice"), _("EV lost")]
+            + ([_("match lost")] if match else []) + [_("dd"), _("dd best")], rows)
         lines.append(tabulate(rows, headers=headers, disable_numparse=True))
         lines += notes
 
-    lines += ["", "Play (P(win) of the seat's side from what it knew"
-              + (", as the hand will be played" if report.get("model") == "played" else "")
-              + "; best: the card that did best on that knowledge, and its P(win); win lost: "
-              "the difference; dd: double dummy before→after the card)"]
+    lines += ["", _("Play (P(win) of the seat's side from what it knew{played}; best: the card "
+                    "that did best on that knowledge, and its P(win); win lost: the "
+                    "difference; dd: double dummy before→after the card)").format(
+                        played=_(", as the hand will be played")
+                        if report.get("model") == "played" else "")]
     by_trick: dict[int, list[dict]] = {}
     for c in report["cards"]:
         by_trick.setdefault(c["trick"], []).append(c)
     for t, cards in by_trick.items():
-        lines.append(f"trick {t}")
+        lines.append(_("trick {trick}").format(trick=t))
         headers, rows = drop_empty_columns(
-            ["seat", "card", "P(win)", "best", "win lost", "dd", "note"],
+            [_("seat"), _("card"), _("P(win)"), _("best"), _("win lost"), _("dd"), _("note")],
             [_card_row(c) for c in cards], keep=2)
         table = tabulate(rows, headers=headers, disable_numparse=True)
         lines += ["  " + x for x in table.splitlines()]
 
     lines.append("")
     if not report["renuncios"]:
-        lines.append("renuncios: none")
+        lines.append(_("renuncios: none"))
     for r in report["renuncios"]:
-        lines.append(f"renuncio: trick {r['trick']}: seat {r['seat']} played {r['card']} "
-                     f"against {r['obligation'].replace('_', ' ')} (legal: "
-                     f"{' '.join(r['legal'])})")
+        lines.append(_("renuncio: {what}").format(what=_(
+            "trick {trick}: seat {seat} played {card} against {obligation} (legal: {legal})")
+            .format(trick=r["trick"], seat=r["seat"], card=r["card"],
+                    obligation=r["obligation"].replace("_", " "), legal=" ".join(r["legal"]))))
     if report["decided_by_renuncio"]:
-        lines.append("the first renuncio decides the hand: later cards are not valued")
+        lines.append(_("the first renuncio decides the hand: later cards are not valued"))
     lines += result_lines(report["result"], None)
 
-    lines += ["", "Summary (on what each seat knew: accuracy, the share of its choices losing "
-              "less than 10% of winning chances, and the chances it lost; dd, with every card "
-              "seen: the match points its cards gave away and its errors, in brackets those "
-              "that were sound on what it knew)"]
+    lines += ["", _("Summary (on what each seat knew: accuracy, the share of its choices "
+                    "losing less than 10% of winning chances, and the chances it lost; dd, with "
+                    "every card seen: the match points its cards gave away and its errors, in "
+                    "brackets those that were sound on what it knew)")]
     rows = []
     for s in report["summary"]:
         if not s["cards"]:
             continue
-        acc = "-" if s["accuracy"] is None else f"{s['accuracy']:.0f}%"
+        acc = "-" if s["accuracy"] is None else percent(s["accuracy"] / 100)
         rows.append([str(s["seat"]), s["side"], acc, str(s["choices"]),
                      str(s["inaccuracies"]), str(s["mistakes"]), str(s["blunders"]),
-                     str(s["renuncios"]), f"{100 * s['win_chance_lost']:.0f}%",
+                     str(s["renuncios"]), percent(s["win_chance_lost"]),
                      str(s["points_lost"]), f"{s['dd_errors']} ({s['dd_only']})"])
-    lines.append(tabulate(rows, headers=["seat", "side", "accuracy", "choices", "?!", "?",
-                                         "??", "renuncios", "win lost", "dd pts lost",
-                                         "dd errors (sound)"], disable_numparse=True))
+    lines.append(tabulate(rows, headers=[_("seat"), _("side"), _("accuracy"), _("choices"), "?!",
+                                         "?", "??", _("renuncios"), _("win lost"),
+                                         _("dd pts lost"), _("dd errors (sound)")],
+                          disable_numparse=True))
     return "\n".join(lines)
 
 
@@ -180,34 +198,35 @@ def register(app: typer.Typer) -> None:
     @app.command("analyze")
     @user_errors
     def analyze_command(
-        record: str = typer.Argument(..., help="A hand record file (JSON or text form), "
-                                     "or - for stdin."),
+        record: str = typer.Argument(..., help=_("A hand record file (JSON or text form), "
+                                     "or - for stdin.")),
         samples: Optional[int] = samples_option(
-            f"Deals per card and per bid review (default {review.DEFAULT_SAMPLES}; a card "
-            f"with fewer consistent deals is valued exactly)."),
-        exact: bool = exact_option("slow: minutes for a full hand"),
+            _("Deals per card and per bid review (default {n}; a card with fewer consistent "
+              "deals is valued exactly).").format(n=review.DEFAULT_SAMPLES)),
+        exact: bool = exact_option(_("slow: minutes for a full hand")),
         seed: Optional[int] = SeedOption,
         workers: Optional[int] = workers_option(
-            f"{review.DEFAULT_WORKERS}; more pay only with idle cores. The report is the "
-            f"same whatever N", "Processes sharing the cards"),
+            _("{n}; more pay only with idle cores. The report is the same whatever N").format(
+                n=review.DEFAULT_WORKERS), _("Processes sharing the cards")),
         annotate: Optional[Path] = typer.Option(
-            None, "--annotate", help="Write the record, in the text form, with the symbols "
-            "and short comments, to this file ('-': stdout, instead of the report)."),
-        bids: bool = typer.Option(True, "--bids/--no-bids", help="Review the auction."),
+            None, "--annotate", help=_("Write the record, in the text form, with the symbols "
+            "and short comments, to this file ('-': stdout, instead of the report).")),
+        bids: bool = typer.Option(True, "--bids/--no-bids", help=_("Review the auction.")),
         html: Optional[Path] = typer.Option(
-            None, "--html", metavar="FILE", help="Also write the report as one "
+            None, "--html", metavar="FILE", help=_("Also write the report as one "
             "self-contained HTML page (opens offline): the deal as cards, each baza, the "
-            "graph of the win chances with the mistakes, the bids, the summary."),
+            "graph of the win chances with the mistakes, the bids, the summary.")),
         plot: Optional[Path] = typer.Option(
-            None, "--plot", metavar="FILE", help="Also write the graph of the win chances "
-            "to FILE, .png or .svg (needs matplotlib: pip install 'cuatrola-solver[lab]')."),
+            None, "--plot", metavar="FILE", help=_("Also write the graph of the win chances "
+            "to FILE, .png or .svg (needs matplotlib: pip install 'cuatrola-solver[lab]').")),
         rules: Optional[str] = RecordRulesOption,
         no_inference: bool = typer.Option(
-            False, "--no-inference", help="Deal the hidden cards as if the calls said "
-            "nothing (by default each deal is weighted by how likely the calls were with it)."),
-        model_name: str = model_option("labels and bid advice on each card's and call's "
-                                       "P(win)"),
-        constrain: Optional[List[str]] = constrain_option("as dealt"),
+            False, "--no-inference", help=_("Deal the hidden cards as if the calls said "
+            "nothing (by default each deal is weighted by how likely the calls were with "
+            "it).")),
+        model_name: str = model_option(_("labels and bid advice on each card's and call's "
+                                         "P(win)")),
+        constrain: Optional[List[str]] = constrain_option(_("as dealt")),
         json_out: bool = JsonOption,
     ) -> None:
         """Post-game report: each card's cost, the mistakes, the bids, the points.
@@ -224,27 +243,28 @@ def register(app: typer.Typer) -> None:
         # --annotate may write the record back over itself (the hand is all kept in it);
         # the page and the graph may not replace it, nor one another or the annotated record
         check_outputs([("--html", html), ("--plot", plot)],
-                      [("the record", None if record == "-" else record),
-                       ("the --annotate file", None if str(annotate) == "-" else annotate)])
+                      [(_("the record"), None if record == "-" else record),
+                       (_("the --annotate file"), None if str(annotate) == "-" else annotate)])
         if plot is not None and importlib.util.find_spec("matplotlib") is None:
-            fail("--plot needs matplotlib: pip install 'cuatrola-solver[lab]' "
-                 "(or pip install matplotlib)")
+            fail(_("--plot needs matplotlib: pip install 'cuatrola-solver[lab]' (or pip "
+                   "install matplotlib)"))
         text, where = read_input(record)
         rec = record_rules(read_record(text, where), rules)
         models = command_models(rec.rules, model_name, inference=not no_inference)
-        with progress_bar("analyze") as bar:
+        with progress_bar(_("analyze")) as bar:
             result = review.analyze(rec, budget, models, bids=bids,
                                     constraints=command_constraints(constrain, dealt=True),
                                     progress=bar)
         report = result.to_dict()
-        title = f"cuatrola analysis: {Path(where).name}"
+        title = _("cuatrola analysis: {name}").format(name=Path(where).name)
         if html is not None:
             write_output(html, html_report(report, title))
         if plot is not None:
             try:
                 plot_win_chances(report, plot, title)
             except OSError as e:
-                fail(f"cannot write the plot to {str(plot)!r}: {e.strerror or e}")
+                fail(_("cannot write the plot to {path}: {reason}").format(
+                    path=repr(str(plot)), reason=e.strerror or e))
         if annotate is not None:
             out = write_text(review.annotate(result))
             if str(annotate) == "-":
@@ -253,7 +273,8 @@ def register(app: typer.Typer) -> None:
             try:
                 annotate.write_text(out, encoding="utf-8")
             except OSError as e:
-                fail(f"cannot write the annotated record to {quote(str(annotate))}: {e}")
+                fail(_("cannot write the annotated record to {path}: {reason}").format(
+                    path=quote(str(annotate)), reason=e))
         if json_out:
             emit_json(report)
             return

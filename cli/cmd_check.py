@@ -8,6 +8,7 @@ import typer
 
 from cuatrola_solver.game.cards import format_card
 from cuatrola_solver.game.hand import HandState
+from cuatrola_solver.i18n import _, ngettext
 from cuatrola_solver.notation.record import HandRecord, format_rules, read_record
 from cuatrola_solver.notation.replay import replay
 
@@ -27,7 +28,8 @@ def register(app: typer.Typer) -> None:
     @user_errors
     def check_command(
         record: str = typer.Argument(..., metavar="RECORD",
-                                     help="A hand record file (JSON or text form), or - for stdin."),
+                                     help=_("A hand record file (JSON or text form), or - "
+                                            "for stdin.")),
         rules: Optional[str] = RecordRulesOption,
         json_out: bool = JsonOption,
     ) -> None:
@@ -53,16 +55,20 @@ def check_lines(rec: HandRecord, hand: HandState) -> list[str]:
     the hands not seen, every renuncio, the result and where its points come from."""
     contract, decl, done = hand.contract, hand.declarer, len(hand.tricks)
     result = hand.result()
-    who = "" if not decl else " by seat " + " against seat ".join(map(str, decl))
-    out = [f"contract: {contract}{who}  (rules: {format_rules(rec.rules)}; "
-           f"{muestra_text(format_card(rec.muestra))})"]
+    who = ("" if not decl else _(" by seat {seat}").format(seat=decl[0]) if len(decl) == 1
+           else _(" by seat {seat} against seat {other}").format(seat=decl[0], other=decl[1]))
+    out = [_("contract: {contract}{who}  (rules: {rules}; {muestra})").format(
+        contract=contract, who=who, rules=format_rules(rec.rules),
+        muestra=muestra_text(format_card(rec.muestra)))]
     if any(rec.players):
         out.append(players_line(rec.players))
     if not rec.complete:
-        out.append(f"hands not seen: seat{'s' if len(rec.unknown_seats) > 1 else ''} "
-                   f"{', '.join(map(str, rec.unknown_seats))} (checked from what was seen)")
+        out.append(ngettext("hands not seen: seat {seats} (checked from what was seen)",
+                            "hands not seen: seats {seats} (checked from what was seen)",
+                            len(rec.unknown_seats)).format(
+            seats=", ".join(map(str, rec.unknown_seats))))
     if not hand.renuncios:
-        out.append("renuncios: none" + ("" if rec.complete else " seen"))
+        out.append(_("renuncios: none") if rec.complete else _("renuncios: none seen"))
     for r in hand.renuncios:
-        out.append(f"renuncio: {r.describe()}")
+        out.append(_("renuncio: {what}").format(what=r.describe()))
     return out + result_lines(result.to_dict() if result else None, done)

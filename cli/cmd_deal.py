@@ -8,6 +8,8 @@ import random
 
 import typer
 
+from cuatrola_solver.i18n import _
+
 from cuatrola_solver.game.cards import random_deal
 from cuatrola_solver.notation.record import HandRecord, write_text
 
@@ -25,8 +27,8 @@ def register(app: typer.Typer) -> None:
     @user_errors
     def deal_command(
         seed: Optional[int] = typer.Option(None, "--seed", min=0,
-                                             help="Seed for reproducible deals."),
-        count: int = typer.Option(1, "--count", "-n", min=1, help="How many deals."),
+                                             help=_("Seed for reproducible deals.")),
+        count: int = typer.Option(1, "--count", "-n", min=1, help=_("How many deals.")),
         rules: str = RulesOption,
         json_out: bool = JsonOption,
     ) -> None:

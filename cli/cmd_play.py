@@ -39,6 +39,7 @@ from cuatrola_solver.bots.table import Table, card_refusal, in_hand_order
 from cuatrola_solver.game.seats import check_seat
 from cuatrola_solver.game.seats import Side
 from cuatrola_solver.game.view import View
+from cuatrola_solver.i18n import N_, _, count, percent, signed
 
 from .common import RulesOption, command_models, fail, load_rules, user_errors
 from .render import result_lines
@@ -46,13 +47,13 @@ from .render import result_lines
 SUIT_COLOURS = ("yellow", "red", "blue", "green")   # oros, copas, espadas, bastos
 #: what may be typed, shown by '?' at any prompt
 COMMANDS = (
-    "what you may type:",
-    "  a call: paso (or pass), solo, contrasolo, cuatrola, quintola",
-    "  a card: its rank then its suit, as 3o, Cc, Ab (ranks A 3 R C S, or K N J for rey,",
-    "    caballo, sota; suits o c e b; a trump's * may be left out); Enter plays your only",
-    "    legal card, shown in [brackets]",
-    "  a cante: the suit (bastos, or b); Enter sings the one in [brackets]; no keeps quiet",
-    "  ? shows this; the end of input (Ctrl-D) ends the game",
+    N_("what you may type:"),
+    N_("  a call: paso (or pass), solo, contrasolo, cuatrola, quintola"),
+    N_("  a card: its rank then its suit, as 3o, Cc, Ab (ranks A 3 R C S, or K N J for rey,"),
+    N_("    caballo, sota; suits o c e b; a trump's * may be left out); Enter plays your only"),
+    N_("    legal card, shown in [brackets]"),
+    N_("  a cante: the suit (bastos, or b); Enter sings the one in [brackets]; no keeps quiet"),
+    N_("  ? shows this; the end of input (Ctrl-D) ends the game"),
 )
 #: English words read at the call prompt, as English K N J are read for cards
 CALL_WORDS = {"pass": "paso"}
@@ -119,23 +120,24 @@ class Chair:
         """``your pair`` or ``the other pair``, for a side (or its letter, as a result's
         dict gives it)."""
         theirs = Side.parse(side) if isinstance(side, str) else Side(side)
-        return "your pair" if theirs is self.side else "the other pair"
+        return _("your pair") if theirs is self.side else _("the other pair")
 
     def score_text(self) -> str:
         mine, theirs = self.table.score()
-        return f"your pair {mine} - the other pair {theirs}"
+        return _("your pair {mine} - the other pair {other}").format(mine=mine, other=theirs)
 
     def who(self, seat: int, player=None) -> str:
         """``you``, and the others by seat with their role and player: ``seat 3 (your
         partner, pimc)``, ``seat 2 (pimc)``; without a player ``seat 2 (the other
         pair)``."""
         if seat == self.seat:
-            return "you"
-        role = ("your partner" if seat == partner_of(self.seat) else
-                "the other pair" if player is None else None)
+            return _("you")
+        role = (_("your partner") if seat == partner_of(self.seat) else
+                _("the other pair") if player is None else None)
         name = None if player is None else repr(player)
         inside = ", ".join(x for x in (role, name) if x)
-        return f"seat {seat}" + (f" ({inside})" if inside else "")
+        return (_("seat {seat} ({who})").format(seat=seat, who=inside) if inside
+                else _("seat {seat}").format(seat=seat))
 
     def begin_hand(self) -> None:
         """Say once, as the hand starts, which seat the person has and the score."""
@@ -144,10 +146,11 @@ class Chair:
         self.announced = self.k
         if not self.match:
             return
-        role = {1: " (the mano)", 4: " (the dealer)"}.get(self.seat, "")
-        self.screen.say(f"hand {self.k + 1}: you are seat {self.seat}{role}, your pair is "
-                        f"side {self.side} in its record; match: {self.score_text()} "
-                        f"(to {self.rules.target})")
+        role = {1: _(" (the mano)"), 4: _(" (the dealer)")}.get(self.seat, "")
+        self.screen.say(_("hand {n}: you are seat {seat}{role}, your pair is side {side} in "
+                          "its record; match: {score} (to {target})").format(
+                              n=self.k + 1, seat=self.seat, role=role, side=self.side,
+                              score=self.score_text(), target=self.rules.target))
 
 
 class Human:
@@ -173,8 +176,8 @@ class Human:
         while True:
             if self.refused >= MAX_REFUSED:
                 typer.echo("")
-                fail(f"{MAX_REFUSED} entries in a row on stdin and none of them taken: the "
-                     f"input does not play this game")
+                fail(_("{n} entries in a row on stdin and none of them taken: the input does "
+                       "not play this game").format(n=MAX_REFUSED))
             self.refused += 1          # set back to 0 when a decision is taken
             typer.echo(prompt + " ", nl=False)
             sys.stdout.flush()
@@ -182,8 +185,8 @@ class Human:
                 line = read_line(sys.stdin, MAX_ENTRY)
             except LineTooLong:
                 typer.echo("")
-                fail(f"an entry of more than {MAX_ENTRY:,} characters on stdin: expected a "
-                     f"call, a card or a cante, one a line")
+                fail(_("an entry of more than {n} characters on stdin: expected a call, a card "
+                       "or a cante, one a line").format(n=count(MAX_ENTRY)))
             if not line:
                 typer.echo("")
                 raise EndOfInput
@@ -193,15 +196,16 @@ class Human:
             if text != "?":
                 return text
             for x in COMMANDS:
-                self.screen.say(x)
+                self.screen.say(_(x))
 
     def status(self, view: View) -> None:
         s = self.screen
         self.table.begin_hand()
-        s.say(f"seat {view.seat}; muestra {s.card(view.muestra)}, triunfo "
-              f"{SUIT_NAMES[view.trump]}"
-              + (f"; match: {self.table.score_text()}" if self.table.match else ""))
-        s.say(f"your cards: {s.hand(view.held, view.trump)}")
+        s.say(_("seat {seat}; muestra {card}, triunfo {suit}").format(
+                  seat=view.seat, card=s.card(view.muestra), suit=SUIT_NAMES[view.trump])
+              + (_("; match: {score}").format(score=self.table.score_text())
+                 if self.table.match else ""))
+        s.say(_("your cards: {cards}").format(cards=s.hand(view.held, view.trump)))
 
     def call(self, view: View, seed: int) -> str:
         self.refused = 0
@@ -214,56 +218,62 @@ class Human:
                 if o.option.allowed:
                     p, ev = ((o.p_played, o.ev_played) if o.p_played is not None
                              else (o.p_win, o.ev))
-                    self.screen.say(f"  hint: {o.option.bid:<10} wins {100 * valued(p):5.1f}%  "
-                                    f"ev {valued(ev):+.2f}")
-            self.screen.say(f"  hint: advice {a.advice} ({a.deals:,} deals)")
+                    self.screen.say(_("  hint: {bid} wins {p}  ev {ev}").format(
+                        bid=f"{o.option.bid:<10}", p=f"{percent(valued(p), 1):>6}",
+                        ev=signed(valued(ev))))
+            self.screen.say(_("  hint: advice {advice} ({n} deals)").format(
+                advice=a.advice, n=count(a.deals)))
         while True:
-            text = self.ask(f"your call ({' '.join(legal)}):")
+            text = self.ask(_("your call ({calls}):").format(calls=" ".join(legal)))
             if not text:
-                self.screen.say(f"  type one of: {' '.join(legal)} (? shows the commands)")
+                self.screen.say(_("  type one of: {calls} (? shows the commands)").format(
+                    calls=" ".join(legal)))
                 continue
             try:
                 call = parse_call(CALL_WORDS.get(text.lower(), text), "")
             except CuatrolaError:
-                self.screen.say(f"  {quote(text)} is not a call: type one of "
-                                f"{' '.join(legal)} (? shows the commands)")
+                self.screen.say(_("  {text} is not a call: type one of {calls} (? shows the "
+                                  "commands)").format(text=quote(text), calls=" ".join(legal)))
                 continue
             reason = view.seen.auction.refusal(call)
             if reason is None:
                 return call
-            self.screen.say(f"  not allowed: {reason}")
+            self.screen.say(_("  not allowed: {reason}").format(reason=_(reason)))
 
     def sing(self, view: View, seed: int) -> int | None:
         self.refused = 0
         s = self.screen
         options = view.cante_options()           # the 40 first
         names = [SUIT_NAMES[o] for o in options]
-        s.say("you may sing: " + ", ".join(f"{SUIT_NAMES[o]} ({cante_points(o, view.trump)})"
-                                           for o in options))
+        s.say(_("you may sing: {cantes}").format(cantes=", ".join(
+            f"{SUIT_NAMES[o]} ({cante_points(o, view.trump)})" for o in options)))
         if self.hints:
             values = cante_values(view, [None, *options], samples=CANTE_HINT_SAMPLES,
                                   seed=view.seed(seed))
             best = best_cante(values)
             ranked = sorted(values, key=lambda o: o == best, reverse=True)
-            s.say("  hint: " + ("keep quiet" if best is None else f"sing {SUIT_NAMES[best]}")
-                  + ": your pair wins " + ", ".join(
-                      f"{100 * values[o][0]:.0f}% "
-                      + ("without a cante" if o is None else f"singing {SUIT_NAMES[o]}")
-                      for o in ranked) + f" ({CANTE_HINT_SAMPLES} deals)")
+            s.say(_("  hint: {what}: your pair wins {odds} ({n} deals)").format(
+                what=_("keep quiet") if best is None
+                else _("sing {suit}").format(suit=SUIT_NAMES[best]),
+                odds=", ".join((_("{p} without a cante") if o is None
+                                else _("{p} singing {suit}")).format(
+                                    p=percent(values[o][0]), suit=SUIT_NAMES[o or 0])
+                               for o in ranked),
+                n=CANTE_HINT_SAMPLES))
         choices = "/".join([f"[{names[0]}]"] + names[1:] + ["no"])
         while True:
-            typed = self.ask(f"sing {choices}:")
+            typed = self.ask(_("sing {choices}:").format(choices=choices))
             text = typed.lower()
             if text == "":
                 return options[0]
             if text in ("no", "n", "-"):
-                s.say("  you keep quiet")
+                s.say(_("  you keep quiet"))
                 return None
             found = [o for o in options if SUIT_NAMES[o].startswith(text)]
             if len(found) == 1:
                 return found[0]
-            s.say(f"  {quote(typed)} is not one of your cantes: answer "
-                  f"{' or '.join(names)}, or no")
+            s.say(_("  {text} is not one of your cantes: answer {names}, or no").format(
+                text=quote(typed), names=_(" or ").join(names)))
 
     def card(self, view: View, seed: int) -> int:
         self.refused = 0
@@ -271,29 +281,32 @@ class Human:
         pos = view.play_position
         self.status(view)
         if pos.trick:
-            s.say(f"trick {view.trick_number}, led by {self.table.who(pos.leader)}: "
-                  f"{s.cards(pos.trick, view.trump)}")
+            s.say(_("trick {n}, led by {who}: {cards}").format(
+                n=view.trick_number, who=self.table.who(pos.leader),
+                cards=s.cards(pos.trick, view.trump)))
         else:
-            s.say(f"trick {view.trick_number}: you lead")
+            s.say(_("trick {n}: you lead").format(n=view.trick_number))
         legal = in_hand_order(view.legal_cards(), view.trump)
         if self.hints:
             # hint's own budget: every layout when they fit it, else sampled
             h = hint(view, Budget(seed=view.seed(seed)), self.models)
-            how = (f"{h.deals:,} deals" if not h.exact else "the one layout left"
-                   if h.deals == 1 else f"all {h.deals:,} layouts")
-            s.say("  hint: " + "  ".join(
+            how = (_("{n} deals").format(n=count(h.deals)) if not h.exact
+                   else _("the one layout left") if h.deals == 1
+                   else _("all {n} layouts").format(n=count(h.deals)))
+            s.say(_("  hint: {cards}  ({how})").format(cards="  ".join(
                 f"{format_card(c.card)} "
-                f"{100 * (c.p_win if c.p_played is None else c.p_played):.0f}%"
-                for c in h.cards) + f"  ({how})")
+                f"{percent(c.p_win if c.p_played is None else c.p_played)}"
+                for c in h.cards), how=how))
         forced = len(legal) == 1
         while True:
-            text = self.ask(f"your card [{s.card(legal[0], view.trump)}]:" if forced
-                            else f"your card ({s.cards(legal, view.trump)}):")
+            text = self.ask(_("your card [{card}]:").format(card=s.card(legal[0], view.trump))
+                            if forced else
+                            _("your card ({cards}):").format(cards=s.cards(legal, view.trump)))
             if not text:
                 if forced:
-                    s.say(f"  you play {s.card(legal[0], view.trump)}")
+                    s.say(_("  you play {card}").format(card=s.card(legal[0], view.trump)))
                     return legal[0]
-                s.say("  type a card, as 3o (? shows the commands)")
+                s.say(_("  type a card, as 3o (? shows the commands)"))
                 continue
             try:
                 c = parse_card(text.rstrip("*"), "")
@@ -310,23 +323,23 @@ def register(app: typer.Typer) -> None:
     @app.command("play")
     @user_errors
     def play_command(
-        seat: int = typer.Option(1, "--seat", "-s", metavar="N", help="Your seat, 1-4 "
-                                 "(seat 4 deals; in a match everyone moves one seat on each hand)."),
-        bots: str = typer.Option("best", "--bots", "-b", help="The other three players: one "
-                                 "for all (best, the strongest measured; pimc, alphamu, "
-                                 "heuristic, random) or three in seat order, "
-                                 "separated by ';' (or ','); options as "
-                                 "pimc:samples=80,bid=heuristic."),
+        seat: int = typer.Option(1, "--seat", "-s", metavar="N", help=_(
+            "Your seat, 1-4 (seat 4 deals; in a match everyone moves one seat on each "
+            "hand).")),
+        bots: str = typer.Option("best", "--bots", "-b", help=_(
+            "The other three players: one for all (best, the strongest measured; pimc, "
+            "alphamu, heuristic, random) or three in seat order, separated by ';' (or ','); "
+            "options as pimc:samples=80,bid=heuristic.")),
         rules: str = RulesOption,
-        seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed of the deals "
-                                           "and the bots."),
-        hints: bool = typer.Option(False, "--hints", help="Show the hint before each decision "
-                                   "(as hint and advise give it: odds as the hand will be "
-                                   "played, the calls weighed; about a second each)."),
-        save: Optional[Path] = typer.Option(None, "--save", metavar="DIR", help="Write "
-                                            "each hand's record to this folder (made if "
-                                            "missing, and said)."),
-        match: bool = typer.Option(False, "--match", help="Play a whole match to the target."),
+        seed: Optional[int] = typer.Option(None, "--seed", min=0, help=_(
+            "Seed of the deals and the bots.")),
+        hints: bool = typer.Option(False, "--hints", help=_(
+            "Show the hint before each decision (as hint and advise give it: odds as the "
+            "hand will be played, the calls weighed; about a second each).")),
+        save: Optional[Path] = typer.Option(None, "--save", metavar="DIR", help=_(
+            "Write each hand's record to this folder (made if missing, and said).")),
+        match: bool = typer.Option(False, "--match", help=_("Play a whole match to the "
+                                                            "target.")),
     ) -> None:
         """Play one seat against three bots: calls, cantes and cards typed as lines."""
         check_seat(seat, "--seat")
@@ -335,24 +348,26 @@ def register(app: typer.Typer) -> None:
         if len(specs) == 1:
             specs *= 3
         if len(specs) != 3:
-            fail(f"--bots {quote(bots)}: expected one player or three (in seat order, "
-                 f"separated by ';' or ','), got {len(specs)}")
+            fail(_("--bots {bots}: expected one player or three (in seat order, separated by "
+                   "';' or ','), got {n}").format(bots=quote(bots), n=len(specs)))
         others = [parse_player(b) for b in specs]
         # the game is shown on stdout and read from stdin: both must be there
         if sys.stdout is None or sys.stdout.closed:
-            fail("cannot show the game: stdout is closed (play shows it there)")
+            fail(_("cannot show the game: stdout is closed (play shows it there)"))
         if sys.stdin is None or sys.stdin.closed:
-            fail("cannot read your calls and cards: stdin is closed (play reads them "
-                 "there, one a line; give it /dev/null to end the game at once)")
+            fail(_("cannot read your calls and cards: stdin is closed (play reads them there, "
+                   "one a line; give it /dev/null to end the game at once)"))
         made = False                # --save names a folder: made when missing, and said
         if save is not None:
             if save.exists() and not save.is_dir():
-                fail(f"cannot write to --save {quote(str(save))}: it is a file, not a folder")
+                fail(_("cannot write to --save {path}: it is a file, not a folder").format(
+                    path=quote(str(save))))
             made = not save.exists()
             try:
                 save.mkdir(parents=True, exist_ok=True)
             except OSError as e:
-                fail(f"cannot write to --save {quote(str(save))}: {e.strerror}")
+                fail(_("cannot write to --save {path}: {reason}").format(
+                    path=quote(str(save)), reason=e.strerror))
         if seed is None:
             seed = random_seed()
         colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
@@ -362,14 +377,20 @@ def register(app: typer.Typer) -> None:
             player = table.player_at(who)
             label = chair.who(who, player)
             if kind == "call" and player is not None:
-                screen.say(f"{label} calls {choice}")
+                screen.say(_("{who} calls {call}").format(who=label, call=choice))
             elif kind == "cante":
-                what = "las cuarenta" if cante_points(choice, hand.trump) == 40 else "las veinte"
-                screen.say(f"{label} {'sing' if player is None else 'sings'} {what} in "
-                           f"{SUIT_NAMES[choice]}: +{cante_points(choice, hand.trump)} for "
-                           f"{chair.pair(side_of(who))}")
+                forty = cante_points(choice, hand.trump) == 40
+                screen.say((
+                    (_("{who} sing las cuarenta in {suit}: +{points} for {pair}") if forty
+                     else _("{who} sing las veinte in {suit}: +{points} for {pair}"))
+                    if player is None else
+                    (_("{who} sings las cuarenta in {suit}: +{points} for {pair}") if forty
+                     else _("{who} sings las veinte in {suit}: +{points} for {pair}"))).format(
+                        who=label, suit=SUIT_NAMES[choice],
+                        points=cante_points(choice, hand.trump), pair=chair.pair(side_of(who))))
             elif kind == "card" and player is not None:
-                screen.say(f"{label} plays {screen.card(choice, hand.trump)}")
+                screen.say(_("{who} plays {card}").format(
+                    who=label, card=screen.card(choice, hand.trump)))
             if kind == "card" and not hand.current and hand.tricks:
                 _trick_done(screen, chair, hand)
             if kind == "call" and hand.auction.is_complete:
@@ -380,21 +401,23 @@ def register(app: typer.Typer) -> None:
         # the hints' odds are at the table: played, the hidden hands weighted by the calls
         human = Human(screen, chair, hints,
                       models=command_models(rs, "played") if hints else Models.NONE)
-        screen.say(f"cuatrola, rules {format_rules(rs)}, seed {seed}; you are seat {seat}"
-                   + (" in the first hand" if match else "") + "; trumps are marked *; "
-                   "? shows the commands")
+        screen.say((_("cuatrola, rules {rules}, seed {seed}; you are seat {seat} in the first "
+                      "hand; trumps are marked *; ? shows the commands") if match else
+                    _("cuatrola, rules {rules}, seed {seed}; you are seat {seat}; trumps are "
+                      "marked *; ? shows the commands")).format(
+                          rules=format_rules(rs), seed=seed, seat=seat))
         if made:
-            screen.say(f"made the folder {save} for the records")
+            screen.say(_("made the folder {path} for the records").format(path=save))
 
         def finish(rec) -> None:
             result = replay(rec).final_result()
-            screen.say(f"hand {table.k + 1} over:")
+            screen.say(_("hand {n} over:").format(n=table.k + 1))
             for line in result_lines(result.to_dict(), mine=str(table.side)):
                 screen.say("  " + line)
             if save is not None:
                 path = save / f"hand-{seed}-{table.k + 1:03d}.txt"
                 path.write_text(write_text(rec), encoding="utf-8")
-                screen.say(f"record saved: {path}")
+                screen.say(_("record saved: {path}").format(path=path))
 
         ask = {"call": human.call, "cante": human.sing, "card": human.card}
         try:
@@ -405,16 +428,20 @@ def register(app: typer.Typer) -> None:
                 finish(table.records[-1])
             if match:
                 mine, theirs = table.score()
-                screen.say(f"match over: {'your pair' if mine > theirs else 'the other pair'} "
-                           f"wins, your pair {mine} - the other pair {theirs}")
+                screen.say(_("match over: {pair} wins, your pair {mine} - the other pair "
+                             "{other}").format(pair=_("your pair") if mine > theirs
+                                               else _("the other pair"),
+                                               mine=mine, other=theirs))
         except EndOfInput:
-            screen.say("end of input: game over")
+            screen.say(_("end of input: game over"))
 
 
 def _contract(screen: Screen, table: Chair, hand: HandState) -> None:
     decl = hand.declarer
-    who = "" if not decl else " by " + " against ".join(table.who(s) for s in decl)
-    screen.say(f"contract: {hand.contract}{who}")
+    who = ("" if not decl else _(" by {who}").format(who=table.who(decl[0])) if len(decl) == 1
+           else _(" by {who} against {other}").format(who=table.who(decl[0]),
+                                                      other=table.who(decl[1])))
+    screen.say(_("contract: {contract}{who}").format(contract=hand.contract, who=who))
 
 
 def _trick_done(screen: Screen, table: Chair, hand: HandState) -> None:
@@ -422,6 +449,8 @@ def _trick_done(screen: Screen, table: Chair, hand: HandState) -> None:
     cards, cantes, and the monte after the last baza)."""
     pos = hand.play_position
     mine = table.side
-    screen.say(f"trick {len(hand.tricks)} to {table.who(pos.leader)}: bazas your pair "
-               f"{pos.tricks[mine]} - the other pair {pos.tricks[1 - mine]}; points your pair "
-               f"{pos.points[mine]} - the other pair {pos.points[1 - mine]}")
+    screen.say(_("trick {n} to {who}: bazas your pair {tricks} - the other pair {other_tricks}; "
+                 "points your pair {points} - the other pair {other_points}").format(
+                     n=len(hand.tricks), who=table.who(pos.leader), tricks=pos.tricks[mine],
+                     other_tricks=pos.tricks[1 - mine], points=pos.points[mine],
+                     other_points=pos.points[1 - mine]))

@@ -20,6 +20,7 @@ from cuatrola_solver.bots.table import OBLIGATION_WORDS
 from cuatrola_solver.errors import CuatrolaError, RecordError, quote
 from cuatrola_solver.game.cards import format_card, parse_card
 from cuatrola_solver.game.play import SUIT_NAMES, renuncio_obligation
+from cuatrola_solver.i18n import _, ngettext, percent
 from cuatrola_solver.notation.record import format_rules, read_record, record_from_obj
 
 from .cmd_advise import progress_bar
@@ -34,7 +35,7 @@ def read_sources(paths: List[str], rules: str | None):
     records (self-play's ``--out``), or a puzzles file written by ``--out``."""
     records, puzzles = [], []
     for path in paths:
-        text, where = read_input(path, "record")
+        text, where = read_input(path, _("record"))
         body = text.lstrip("\ufeff")
         try:
             obj = json.loads(body)
@@ -43,9 +44,9 @@ def read_sources(paths: List[str], rules: str | None):
         if isinstance(obj, dict) and "puzzles" in obj:
             items = obj["puzzles"]
             if not isinstance(items, list):
-                fail(f"{where}: 'puzzles' is not a list of puzzles")
+                fail(_("{where}: 'puzzles' is not a list of puzzles").format(where=where))
             puzzles += [Puzzle.from_dict(d, f"{where}, puzzle {i}") if isinstance(d, dict)
-                        else fail(f"{where}, puzzle {i}: not a puzzle")
+                        else fail(_("{where}, puzzle {i}: not a puzzle").format(where=where, i=i))
                         for i, d in enumerate(items, 1)]
             continue
         if obj is None and body.lstrip().startswith("{") and "\n" in body.strip():
@@ -56,7 +57,8 @@ def read_sources(paths: List[str], rules: str | None):
                 try:
                     one = json.loads(line)
                 except ValueError as e:
-                    raise RecordError(f"{at}: not a JSON record ({e})") from None
+                    raise RecordError(_("{where}: not a JSON record ({reason})").format(
+                        where=at, reason=e)) from None
                 records.append((record_rules(record_from_obj(one, at), rules), at))
             continue
         records.append((record_rules(read_record(text, where), rules), where))
@@ -71,45 +73,59 @@ def position_lines(p: Puzzle, colour: bool) -> list[str]:
         return colour_cards(" ".join(cards), colour)
 
     decl = d["declarer"]
-    who = ("paso (all four play)" if d["contract"] == "paso" or not decl else
-           f"{d['contract']} by seat {' against seat '.join(map(str, decl))}")
+    who = (_("paso (all four play)") if d["contract"] == "paso" or not decl else
+           _("{contract} by seat {seat}").format(contract=d["contract"], seat=decl[0])
+           if len(decl) == 1 else
+           _("{contract} by seat {seat} against seat {other}").format(
+               contract=d["contract"], seat=decl[0], other=decl[1]))
     score = d["score"]
-    lines = [f"rules {format_rules(p.view.rules)}; muestra {cs([d['muestra']])} (triunfo "
-             f"{d['trump']}); contract {who}; you are seat {d['seat']} (side {d['side']})"
-             + (f"; match score A {score['A']} - B {score['B']}" if score else "")]
+    lines = [_("rules {rules}; muestra {muestra} (triunfo {trump}); contract {contract}; you "
+               "are seat {seat} (side {side})").format(
+                   rules=format_rules(p.view.rules), muestra=cs([d["muestra"]]),
+                   trump=d["trump"], contract=who, seat=d["seat"], side=d["side"])
+             + (_("; match score A {a} - B {b}").format(a=score["A"], b=score["B"]) if score
+                else "")]
     if d["tricks"]:
-        lines.append("played so far: " + "  ".join(
-            f"{t}. " + cs([c for _, c in trick["cards"]]) + f" (seat {trick['winner']})"
-            for t, trick in enumerate(d["tricks"], 1)))
+        lines.append(_("played so far: {tricks}").format(tricks="  ".join(
+            f"{t}. " + cs([c for _seat, c in trick["cards"]])
+            + _(" (seat {seat})").format(seat=trick["winner"])
+            for t, trick in enumerate(d["tricks"], 1))))
     if d["cantes"]:
-        lines.append("cantes: " + ", ".join(
-            f"seat {k['seat']} sang {SUIT_NAMES['oceb'.index(k['suit'])]} after trick "
-            f"{k['after_trick']}" for k in d["cantes"]))
-    lines.append("this trick: " + (", ".join(f"seat {s} {cs([c])}" for s, c in d["current"])
-                                   if d["current"] else "you lead"))
-    lines.append(f"you hold: {cs(d['held'])}")
+        lines.append(_("cantes: {cantes}").format(cantes=", ".join(
+            _("seat {seat} sang {suit} after trick {trick}").format(
+                seat=k["seat"], suit=SUIT_NAMES["oceb".index(k["suit"])],
+                trick=k["after_trick"]) for k in d["cantes"])))
+    lines.append(_("this trick: {cards}").format(cards=", ".join(
+        _("seat {seat} {card}").format(seat=s, card=cs([c])) for s, c in d["current"])
+        if d["current"] else _("you lead")))
+    lines.append(_("you hold: {cards}").format(cards=cs(d["held"])))
     if p.note:
-        lines.append(f"note: {p.note}")
+        lines.append(_("note: {note}").format(note=_(p.note)))
     return lines
 
 
 def puzzle_text(i: int, p: Puzzle, colour: bool, answer: bool = True) -> str:
-    lines = [f"Puzzle {i}: {p.source}"] + ["  " + x for x in position_lines(p, colour)]
-    lines.append("  " + p.question())
+    lines = [_("Puzzle {i}: {source}").format(i=i, source=p.source)]
+    lines += ["  " + x for x in position_lines(p, colour)]
+    lines.append("  " + _(p.question()))
     if answer:
-        lines.append(f"  answer: {colour_cards(format_card(p.answer), colour)}. "
-                     + colour_cards(p.why(), colour))
+        lines.append("  " + _("answer: {card}. {why}").format(
+            card=colour_cards(format_card(p.answer), colour),
+            why=colour_cards(_(p.why()), colour)))
     return "\n".join(lines)
 
 
 def summary_line(search: Search | None, puzzles: list[Puzzle]) -> str:
     if search is None:
-        return f"{len(puzzles)} puzzle{'s' if len(puzzles) != 1 else ''} read back"
+        return ngettext("{n} puzzle read back", "{n} puzzles read back",
+                        len(puzzles)).format(n=len(puzzles))
     s = search
-    return (f"{s.records} record{'s' if s.records != 1 else ''}, {s.positions} positions with "
-            f"a choice ({s.skipped} skipped: more than the layouts an exact judgment may "
-            f"take), {s.screened} screened, {s.judged} judged exactly: {len(puzzles)} "
-            f"puzzle{'s' if len(puzzles) != 1 else ''}")
+    return (ngettext("{n} record", "{n} records", s.records).format(n=s.records)
+            + _(", {positions} positions with a choice ({skipped} skipped: more than the "
+                "layouts an exact judgment may take), {screened} screened, {judged} judged "
+                "exactly: ").format(positions=s.positions, skipped=s.skipped,
+                                    screened=s.screened, judged=s.judged)
+            + ngettext("{n} puzzle", "{n} puzzles", len(puzzles)).format(n=len(puzzles)))
 
 
 class _End(Exception):
@@ -133,51 +149,54 @@ def quiz(puzzles: list[Puzzle], colour: bool) -> tuple[int, int]:
     refused with the reason and asked again; ``?`` gives the answer up, ``q`` or the
     end of input stops."""
     found = asked = 0
-    typer.echo("Type the card you would play (as 3o or Cc); ? gives up, q stops.")
+    typer.echo(_("Type the card you would play (as 3o or Cc); ? gives up, q stops."))
     try:
         for i, p in enumerate(puzzles, 1):
             typer.echo("")
-            typer.echo(f"Puzzle {i} of {len(puzzles)}")
+            typer.echo(_("Puzzle {i} of {n}").format(i=i, n=len(puzzles)))
             for x in position_lines(p, colour):
                 typer.echo("  " + x)
-            typer.echo("  " + p.question())
+            typer.echo("  " + _(p.question()))
             legal = {c.card for c in p.cards}
             while True:
-                text = _ask("your card:")
+                text = _ask(_("your card:"))
                 if text.lower() in ("q", "quit"):
                     raise _End
                 if text == "?":
                     choice = None
                     break
                 try:
-                    choice = parse_card(text.rstrip("*"), "(your card)")
+                    choice = parse_card(text.rstrip("*"), _("(your card)"))
                 except CuatrolaError as e:
                     typer.echo(f"  {e}")
                     continue
                 if not p.view.held >> choice & 1:
-                    typer.echo(f"  you do not hold {format_card(choice)}")
+                    typer.echo("  " + _("you do not hold {card}").format(card=format_card(choice)))
                     continue
                 if choice not in legal:
                     why = renuncio_obligation(p.view.held, p.view.play_position.trick, p.view.trump,
                                               choice)
-                    typer.echo(f"  {format_card(choice)} would be a renuncio: "
-                               f"{OBLIGATION_WORDS.get(why, why)}")
+                    typer.echo("  " + _("{card} would be a renuncio: {obligation}").format(
+                        card=format_card(choice), obligation=_(OBLIGATION_WORDS.get(why, why))))
                     continue
                 break
             asked += 1
             if choice == p.answer:
                 found += 1
-                typer.echo(f"  Right. {colour_cards(p.why(), colour)}")
+                typer.echo("  " + _("Right. {why}").format(why=colour_cards(_(p.why()), colour)))
             else:
                 mine = "" if choice in (None, p.played) else (
-                    f"your {format_card(choice)} wins {100 * p.p(choice):.0f}%; ")
-                typer.echo(f"  The answer is {colour_cards(format_card(p.answer), colour)}: "
-                           + colour_cards(mine + p.why(), colour))
+                    _("your {card} wins {p}; ").format(card=format_card(choice),
+                                                       p=percent(p.p(choice))))
+                typer.echo("  " + _("The answer is {card}: {why}").format(
+                    card=colour_cards(format_card(p.answer), colour),
+                    why=colour_cards(mine + _(p.why()), colour)))
     except _End:
         pass
     typer.echo("")
-    typer.echo(f"You found {found} of {asked} puzzle{'s' if asked != 1 else ''}"
-               + (f" ({100 * found / asked:.0f}%)." if asked else "."))
+    typer.echo(ngettext("You found {found} of {n} puzzle", "You found {found} of {n} puzzles",
+                        asked).format(found=found, n=asked)
+               + (f" ({percent(found / asked)})." if asked else "."))
     return found, asked
 
 
@@ -186,39 +205,39 @@ def register(app: typer.Typer) -> None:
     @user_errors
     def puzzles_command(
         records: List[str] = typer.Argument(
-            ..., metavar="RECORDS...", help="Your played hands: record files (JSON or text "
+            ..., metavar="RECORDS...", help=_("Your played hands: record files (JSON or text "
             "form, as play --save writes them), JSON lines of records (selfplay --out), or "
-            "puzzle files written by --out (read back, not searched again); - for stdin."),
-        out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE", help="Also "
+            "puzzle files written by --out (read back, not searched again); - for stdin.")),
+        out: Optional[Path] = typer.Option(None, "--out", "-o", metavar="FILE", help=_("Also "
                                            "write the puzzles to FILE (JSON), to quiz or page "
-                                           "later without searching again."),
-        html: Optional[Path] = typer.Option(None, "--html", metavar="FILE", help="Also write "
-                                            "a page with the puzzles and 'show the answer'."),
-        do_quiz: bool = typer.Option(False, "--quiz", help="Ask the puzzles one by one in the "
-                                     "terminal and score the answers."),
+                                           "later without searching again.")),
+        html: Optional[Path] = typer.Option(None, "--html", metavar="FILE", help=_("Also write "
+                                            "a page with the puzzles and 'show the answer'.")),
+        do_quiz: bool = typer.Option(False, "--quiz", help=_("Ask the puzzles one by one in the "
+                                     "terminal and score the answers.")),
         min_loss: float = typer.Option(MIN_LOSS, "--min-loss", min=0.01, max=1.0,
-                                       metavar="P", help="The least win chance the card "
-                                       "played must give away (default 0.20, a mistake)."),
+                                       metavar="P", help=_("The least win chance the card "
+                                       "played must give away (default 0.20, a mistake).")),
         margin: float = typer.Option(MARGIN, "--margin", min=0.0, max=1.0, metavar="P",
-                                     help="The least lead of the best card over the second "
-                                     "best (default 0.10)."),
+                                     help=_("The least lead of the best card over the second "
+                                     "best (default 0.10).")),
         max_layouts: int = typer.Option(MAX_LAYOUTS, "--max-layouts", min=1, metavar="N",
-                                        help="Skip positions with more layouts of the hidden "
+                                        help=_("Skip positions with more layouts of the hidden "
                                         "cards than N (an exact judgment values them all; "
-                                        "trick 1 has up to 252,252)."),
+                                        "trick 1 has up to 252,252).")),
         screen: int = typer.Option(SCREEN_SAMPLES, "--screen", min=20, metavar="N",
-                                   help="Deals of the sampled hint that picks the positions "
-                                   "judged exactly."),
-        seed: int = typer.Option(0, "--seed", min=0, help="Seed of the screening hints."),
+                                   help=_("Deals of the sampled hint that picks the positions "
+                                   "judged exactly.")),
+        seed: int = typer.Option(0, "--seed", min=0, help=_("Seed of the screening hints.")),
         rules: Optional[str] = RecordRulesOption,
         no_inference: bool = typer.Option(
-            False, "--no-inference", help="Every layout counts the same (by default each is "
-            "weighted by how likely the calls were with it, as hint does)."),
+            False, "--no-inference", help=_("Every layout counts the same (by default each is "
+            "weighted by how likely the calls were with it, as hint does).")),
         model_name: str = typer.Option(
-            "dd", "--model", metavar="dd|played", help="dd: double dummy, every layout "
+            "dd", "--model", metavar="dd|played", help=_("dd: double dummy, every layout "
             "solved with all cards seen (default); played: the P(win) as the hand will be "
-            "played (the preset's played-odds model, for presets whose model has card cells)."),
-        json_out: bool = typer.Option(False, "--json", help="The puzzles as JSON on stdout."),
+            "played (the preset's played-odds model, for presets whose model has card cells).")),
+        json_out: bool = typer.Option(False, "--json", help=_("The puzzles as JSON on stdout.")),
     ) -> None:
         """Puzzles from your own hands: where the card played lost and one card was best.
 
@@ -228,16 +247,16 @@ def register(app: typer.Typer) -> None:
         the seat could not tell apart, are the puzzles: shown from the seat's own view,
         with the answer and why. --quiz asks them, --html writes a page."""
         if model_name not in ("dd", "played"):
-            fail(f"bad --model {quote(model_name)}: expected dd or played")
+            fail(_("bad --model {value}: expected dd or played").format(value=quote(model_name)))
         for path in (out, html):
             if path is not None:
                 check_writable(path)
         check_outputs([("--out", out), ("--html", html)],
-                      [("one of the records", r) for r in records])
+                      [(_("one of the records"), r) for r in records])
         recs, puzzles = read_sources(records, rules)
         search = None
         if recs:
-            with progress_bar("puzzles") as bar:
+            with progress_bar(_("puzzles")) as bar:
                 search = find_puzzles(recs, inference=not no_inference,
                                       played=model_name == "played", min_loss=min_loss,
                                       margin=margin, screen_samples=screen,
@@ -250,14 +269,14 @@ def register(app: typer.Typer) -> None:
             write_output(out, json.dumps({"schema": SCHEMA, **report}, ensure_ascii=False,
                                          indent=1) + "\n")
         if html is not None:
-            write_output(html, html_puzzles(report, "cuatrola puzzles"))
+            write_output(html, html_puzzles(report, _("cuatrola puzzles")))
         if json_out:
             emit_json(report)
             return
         colour = use_colour()
         if do_quiz:
             if not puzzles:
-                typer.echo(summary_line(search, puzzles) + ": nothing to ask.")
+                typer.echo(summary_line(search, puzzles) + _(": nothing to ask."))
                 return
             typer.echo(summary_line(search, puzzles) + ".")
             quiz(puzzles, colour)

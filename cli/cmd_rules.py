@@ -10,13 +10,22 @@ import typer
 from tabulate import tabulate
 
 from cuatrola_solver.game.rules import PARAMETERS, PRESETS, get_rules
+from cuatrola_solver.i18n import N_, _
 
 from .common import JsonOption, emit_json, user_errors
 
 
+#: the project's own notes among the rule documents' sentences (``Parameter.sources``),
+#: translated where shown; the documents' sentences are quoted as they are written
+NOTES = (N_("interp."), N_("interp.: rule 24 is silent; tute tradition"),
+         N_("interp.: 'beat the current best'"), N_("interp.: bids only go up"),
+         N_("(no cap stated)"),
+         N_("(cantes in the normal hand, solo and contrasolo: all decided on points)"))
+
+
 def _show(value) -> str:
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, tuple):
         return ",".join(map(str, value))
     if value == 0 and not isinstance(value, bool):
@@ -91,8 +100,8 @@ def register(app: typer.Typer) -> None:
     @user_errors
     def rules_command(
         preset: Optional[str] = typer.Argument(
-            None, help="A preset (with optional overrides, 'narro,tie_break=mano'); "
-                       "all presets side by side if omitted."),
+            None, help=_("A preset (with optional overrides, 'narro,tie_break=mano'); "
+                         "all presets side by side if omitted.")),
         json_out: bool = JsonOption,
     ) -> None:
         """Show the presets: every rule parameter with a one-line explanation."""
@@ -103,9 +112,9 @@ def register(app: typer.Typer) -> None:
                            "parameters": {p.name: {"section": p.section, "meaning": p.meaning}
                                           for p in params}})
                 return
-            rows = [[p.name] + [_show(getattr(r, p.name)) for r in PRESETS.values()] + [p.meaning]
-                    for p in params]
-            headers = ["parameter", *PRESETS, "meaning"]
+            rows = [[p.name] + [_show(getattr(r, p.name)) for r in PRESETS.values()]
+                    + [_(p.meaning)] for p in params]
+            headers = [_("parameter"), *PRESETS, _("meaning")]
             typer.echo(wrapped_table(rows, headers, [len(headers) - 1]))
             return
         rules = get_rules(preset)
@@ -115,9 +124,12 @@ def register(app: typer.Typer) -> None:
         rows = []
         for p in params:
             source = p.sources.get(rules.name, "")
-            rows.append([p.name, _show(getattr(rules, p.name)), p.meaning, source])
+            rows.append([p.name, _show(getattr(rules, p.name)), _(p.meaning),
+                         _(source) if source else ""])
         changed = rules.differences()
-        title = f"rules: {rules.name}" + (f" with {', '.join(changed)} changed" if changed else "")
+        title = (_("rules: {rules} with {changed} changed").format(
+                     rules=rules.name, changed=", ".join(changed)) if changed
+                 else _("rules: {rules}").format(rules=rules.name))
         typer.echo(title)
-        headers = ["parameter", "value", "meaning", "source"]
+        headers = [_("parameter"), _("value"), _("meaning"), _("source")]
         typer.echo(wrapped_table(rows, headers, [2, 3]))

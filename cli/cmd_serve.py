@@ -10,6 +10,8 @@ from typing import Optional
 
 import typer
 
+from cuatrola_solver.i18n import _
+
 from .common import RulesOption, load_rules, user_errors
 
 DEFAULT_RECORDS = "cuatrola-records"
@@ -21,19 +23,19 @@ def register(app: typer.Typer) -> None:
     def serve_command(
         rules: str = RulesOption,
         port: int = typer.Option(8765, "--port", "-p", min=0, max=65535, metavar="N",
-                                 help="The port (0: any free one)."),
-        host: str = typer.Option("127.0.0.1", "--host", metavar="H", help="The address to "
+                                 help=_("The port (0: any free one).")),
+        host: str = typer.Option("127.0.0.1", "--host", metavar="H", help=_("The address to "
                                  "listen on: this machine only by default; any other "
-                                 "(0.0.0.0: every network) only when named, with a warning."),
+                                 "(0.0.0.0: every network) only when named, with a warning.")),
         records: Path = typer.Option(Path(DEFAULT_RECORDS), "--records", metavar="DIR",
-                                     help="The folder the games are saved in and read "
-                                     "from (made if missing)."),
-        open_page: bool = typer.Option(False, "--open", help="Open the page in the "
-                                       "browser."),
-        seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Seed of the deals "
+                                     help=_("The folder the games are saved in and read "
+                                     "from (made if missing).")),
+        open_page: bool = typer.Option(False, "--open", help=_("Open the page in the "
+                                       "browser.")),
+        seed: Optional[int] = typer.Option(None, "--seed", min=0, help=_("Seed of the deals "
                                            "and the bots: the first game started on the "
                                            "server takes it, the next seed + 1, and so "
-                                           "on (default: a fresh one each game)."),
+                                           "on (default: a fresh one each game).")),
     ) -> None:
         """The table in the browser: play, advise by clicking, analyse, puzzles."""
         from cuatrola_solver.web.app import LOOPBACK, host_name, make_app   # on demand
@@ -46,12 +48,12 @@ def register(app: typer.Typer) -> None:
         sock = listen(host, port)
         url = url_of(sock)
         if not local:
-            typer.echo(f"warning: serving on {host}: anyone who can reach this machine "
-                       f"there can use the page (there is no login)", err=True)
+            typer.echo(_("warning: serving on {host}: anyone who can reach this machine there "
+                         "can use the page (there is no login)").format(host=host), err=True)
         if folder.made:
-            typer.echo(f"made the folder {records} for the records")
-        typer.echo(f"cuatrola serve, rules {rs.name}: open {url} (records in {records}; "
-                   f"Ctrl-C stops)")
+            typer.echo(_("made the folder {path} for the records").format(path=records))
+        typer.echo(_("cuatrola serve, rules {rules}: open {url} (records in {records}; Ctrl-C "
+                     "stops)").format(rules=rs.name, url=url, records=records))
         if open_page:
             webbrowser.open(url)
         hosts = (*LOOPBACK, host_name(host)) if local else ("*",)

@@ -15,6 +15,7 @@ from tabulate import tabulate
 from cuatrola_solver.game.cards import format_card, parse_card, parse_deal
 from cuatrola_solver.dd.batch import solve_lines, table_report
 from cuatrola_solver.errors import CuatrolaError
+from cuatrola_solver.i18n import _
 from cuatrola_solver.notation.lines import bounded_lines
 
 from .common import (JsonOption, RulesOption, emit_json, fail, load_rules, user_errors,
@@ -29,9 +30,10 @@ def render_table(report: dict) -> str:
         decl = "-" if decl is None else ("/".join(map(str, decl)) if isinstance(decl, list) else decl)
         rows.append([r["contract"], decl, r["side"], r["tricks"],
                      "-" if r["margin"] is None else f"{r['margin']:+d}",
-                     "yes" if r["makes"] else "no", f"{r['game_points']:+d}"])
-    return tabulate(rows, headers=["contract", "declarer", "side", "tricks", "margin",
-                                   "makes", "game points"], colalign=("left", "center", "center"))
+                     _("yes") if r["makes"] else _("no"), f"{r['game_points']:+d}"])
+    return tabulate(rows, headers=[_("contract"), _("declarer"), _("side"), _("tricks"),
+                                   _("margin"), _("makes"), _("game points")],
+                    colalign=("left", "center", "center"))
 
 
 def register(app: typer.Typer) -> None:
@@ -39,15 +41,15 @@ def register(app: typer.Typer) -> None:
     @user_errors
     def solve_command(
         deal: Optional[str] = typer.Argument(
-            None, help="The four hands, seats 1 to 4, separated by '/'."),
+            None, help=_("The four hands, seats 1 to 4, separated by '/'.")),
         muestra: Optional[str] = typer.Option(None, "--muestra", "-m",
-                                              help="The muestra (in seat 4's hand)."),
+                                              help=_("The muestra (in seat 4's hand).")),
         batch: Optional[str] = typer.Option(
-            None, "--batch", help="A file of JSON lines (record objects), or - for stdin."),
+            None, "--batch", help=_("A file of JSON lines (record objects), or - for stdin.")),
         keep_going: bool = typer.Option(
-            False, "--keep-going", help="With --batch: report each bad line on stderr and go "
-            "on (exit 2 at the end if any line was bad)."),
-        workers: Optional[int] = workers_option("all cores"),
+            False, "--keep-going", help=_("With --batch: report each bad line on stderr and go "
+            "on (exit 2 at the end if any line was bad).")),
+        workers: Optional[int] = workers_option(_("all cores")),
         rules: str = RulesOption,
         json_out: bool = JsonOption,
     ) -> None:
@@ -55,20 +57,20 @@ def register(app: typer.Typer) -> None:
         default_rules = load_rules(rules)
         if batch is not None:
             if deal is not None:
-                fail("give either a DEAL or --batch FILE, not both")
+                fail(_("give either a DEAL or --batch FILE, not both"))
             run_batch(batch, default_rules, workers or os.cpu_count() or 1, keep_going)
             return
         if keep_going:
-            fail("--keep-going goes with --batch FILE")
+            fail(_("--keep-going goes with --batch FILE"))
         if deal is None or muestra is None:
-            fail("give a DEAL (four hands separated by '/') and --muestra, or --batch FILE")
+            fail(_("give a DEAL (four hands separated by '/') and --muestra, or --batch FILE"))
         report = table_report(parse_deal(deal), parse_card(muestra, "(--muestra)"), default_rules)
         if json_out:
             emit_json(report)
             return
-        typer.echo(colour_cards(f"{muestra_text(format_card(parse_card(muestra)))}   rules: "
-                                f"{default_rules.name}   (double dummy: all cards visible, "
-                                f"both sides perfect)"))
+        typer.echo(colour_cards(_("{muestra}   rules: {rules}   (double dummy: all cards "
+                                  "visible, both sides perfect)").format(
+            muestra=muestra_text(format_card(parse_card(muestra))), rules=default_rules.name)))
         typer.echo(render_table(report))
 
 
@@ -79,14 +81,15 @@ def open_lines(path: str) -> tuple[IO, str]:
     if path == "-":
         stdin = sys.stdin
         if stdin is None or stdin.closed:
-            fail("cannot read the batch from stdin: it is closed")
+            fail(_("cannot read the batch from stdin: it is closed"))
         return getattr(stdin, "buffer", stdin), "stdin"
     try:
         return open(path, "rb"), path
     except FileNotFoundError:
-        fail(f"batch file {path!r} not found")
+        fail(_("batch file {path} not found").format(path=repr(path)))
     except OSError as e:
-        fail(f"cannot read batch file {path!r}: {e.strerror or e}")
+        fail(_("cannot read batch file {path}: {reason}").format(path=repr(path),
+                                                                 reason=e.strerror or e))
     raise AssertionError  # unreachable
 
 
@@ -94,8 +97,8 @@ def read_lines(stream: IO, name: str) -> Iterator[bytes | str]:
     """The lines of ``stream``, each at most :data:`MAX_LINE_BYTES` long; a read error or
     a longer line (``< /dev/zero``) is bad input, raised (by ``solve_lines``) after the
     tables of the lines before it."""
-    for _, line in bounded_lines(stream, name, error=CuatrolaError,
-                                 what="a record of the batch"):
+    for _number, line in bounded_lines(stream, name, error=CuatrolaError,
+                                 what=_("a record of the batch")):
         yield line
 
 

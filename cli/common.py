@@ -18,13 +18,12 @@ import typer
 import typer.main
 from typer.core import TyperCommand, TyperGroup
 
-try:  # typer 0.26 and later carry their own copy of click
-    from typer._click import exceptions as click_errors
-except ImportError:  # pragma: no cover - older typer, on click
-    from click import exceptions as click_errors  # type: ignore[no-redef]
-
 from cuatrola_solver.errors import CuatrolaError, quote
 from cuatrola_solver.game.rules import RuleSet, get_rules
+from cuatrola_solver.i18n import (LANGUAGES, N_, _, count, language_from_environment,
+                                  language_of, set_language)
+
+from .helpnames import name_values
 
 if TYPE_CHECKING:
     from cuatrola_solver.advice.budget import Budget
@@ -41,11 +40,16 @@ MAX_WORKERS = 64
 
 RulesOption = typer.Option(
     "online", "--rules", "-r", metavar="PRESET",
-    help="Preset (online, app, narro, italiano), optionally with overrides: "
-         "'narro,tie_break=mano'.")
-JsonOption = typer.Option(False, "--json", help="Machine output on stdout (schema 1).")
-SeedOption = typer.Option(None, "--seed", min=0, help="Seed of the sampling (reported when "
-                          "not given; unused with --exact).")
+    help=N_("Preset (online, app, narro, italiano), optionally with overrides: "
+            "'narro,tie_break=mano'."))
+JsonOption = typer.Option(False, "--json", help=N_("Machine output on stdout (schema 1)."))
+SeedOption = typer.Option(None, "--seed", min=0, help=N_("Seed of the sampling (reported when "
+                          "not given; unused with --exact)."))
+#: Typer's own helps, translated where shown (:func:`plain_help`)
+TYPER_HELPS = (N_("Show this message and exit."),
+               N_("Install completion for the current shell."),
+               N_("Show completion for the current shell, to copy it or customize the "
+                  "installation."))
 
 
 def samples_option(help: str):
@@ -53,31 +57,34 @@ def samples_option(help: str):
 
 
 def exact_option(note: str = ""):
-    return typer.Option(False, "--exact", help="Every consistent deal instead of sampling"
-                        + (f" ({note})." if note else "."))
+    return typer.Option(False, "--exact", help=(
+        _("Every consistent deal instead of sampling ({note}).").format(note=note) if note
+        else _("Every consistent deal instead of sampling.")))
 
 
-def workers_option(default: str, what: str = "Threads of the solver"):
+def workers_option(default: str, what: str | None = None):
     return typer.Option(None, "--workers", "-w", min=1, max=MAX_WORKERS, metavar="N",
-                        help=f"{what} (default: {default}).")
+                        help=_("{what} (default: {default}).").format(
+                            what=_("Threads of the solver") if what is None else what,
+                            default=default))
 
 
 def model_option(what: str):
     return typer.Option(
         "played", "--model", metavar="played|dd",
-        help=f"played: {what} as the hand will be played by players who see only their own "
-             f"cards (the preset's played-odds model, fitted in self-play), beside the "
-             f"double-dummy ones; dd: double dummy only.")
+        help=_("played: {what} as the hand will be played by players who see only their own "
+               "cards (the preset's played-odds model, fitted in self-play), beside the "
+               "double-dummy ones; dd: double dummy only.").format(what=what))
 
 
-def constrain_option(when: str = "now"):
+def constrain_option(when: str | None = None):
     return typer.Option(
         None, "--constrain", "-C", metavar="WHAT",
-        help=f"What you believe the other seats hold {when}, beyond what the play shows: "
-             "'3: void o' (seat 3 has no oros), '2: has Ao', '2: not Ao', '4: >=2 triunfo' "
-             "(also <=N and =N, of a suit letter or triunfo); several joined with ';' or "
-             "the option given again. Only the layouts that meet them are dealt, exactly "
-             "or sampled.")
+        help=_("What you believe the other seats hold {when}, beyond what the play shows: "
+               "'3: void o' (seat 3 has no oros), '2: has Ao', '2: not Ao', '4: >=2 triunfo' "
+               "(also <=N and =N, of a suit letter or triunfo); several joined with ';' or "
+               "the option given again. Only the layouts that meet them are dealt, exactly "
+               "or sampled.").format(when=_("now") if when is None else when))
 
 
 def command_constraints(values: Sequence[str] | None, *, dealt: bool = False):
@@ -90,8 +97,9 @@ def constraints_line(report: dict) -> str | None:
     """``assuming 3: void o; 4: >=2 triunfo: 72,072 of the 252,252 layouts remain``."""
     if not report.get("constraints"):
         return None
-    return (f"assuming {'; '.join(report['constraints'])}: {report['layouts']:,} of the "
-            f"{report['layouts_unconstrained']:,} layouts remain")
+    return _("assuming {constraints}: {n} of the {total} layouts remain").format(
+        constraints="; ".join(report["constraints"]), n=count(report["layouts"]),
+        total=count(report["layouts_unconstrained"]))
 
 
 def command_models(rules: RuleSet, model: str, inference: bool = True) -> "Models":
@@ -99,7 +107,7 @@ def command_models(rules: RuleSet, model: str, inference: bool = True) -> "Model
     its bid model unless ``--no-inference``."""
     from cuatrola_solver.models.preset import Models      # numpy: on demand
     if model not in ("played", "dd"):
-        fail(f"bad --model {quote(model)}: expected played or dd")
+        fail(_("bad --model {value}: expected played or dd").format(value=quote(model)))
     return Models.of(rules, inference=inference, played=model == "played")
 
 
@@ -117,14 +125,14 @@ def card_model_note(model, rules: RuleSet) -> str | None:
     without card cells), for the human output."""
     if model is None or model.has_cards:
         return None
-    return (f"cards rated double dummy: the played-odds model of {rules.name} has no card "
-            f"cells (README, 'Odds as the hand will be played')")
+    return _("cards rated double dummy: the played-odds model of {rules} has no card "
+             "cells (README, 'Odds as the hand will be played')").format(rules=rules.name)
 
 
 def check_sampling(exact: bool, samples: int | None) -> None:
     """--samples and --exact ask for two different things: refuse both at once."""
     if exact and samples is not None:
-        fail("give either --samples N or --exact, not both")
+        fail(_("give either --samples N or --exact, not both"))
 
 
 def one_line(message: str) -> str:
@@ -161,15 +169,16 @@ def decode_input(data: bytes, name: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        fail(f"{name}: not UTF-8 text: byte 0x{data[e.start]:02x} at offset {e.start} "
-             f"cannot be read (save the file as UTF-8)")
+        fail(_("{name}: not UTF-8 text: byte 0x{byte:02x} at offset {offset} cannot be read "
+               "(save the file as UTF-8)").format(name=name, byte=data[e.start],
+                                                  offset=e.start))
     raise AssertionError  # unreachable
 #: ``--rules`` of the commands that read a record (check, analyze, hint)
 RecordRulesOption = typer.Option(
     None, "--rules", "-r", metavar="PRESET",
-    help="Rules for a record without a Rules tag (default online): a preset, optionally "
-         "with overrides, 'narro,tie_break=mano'. A record's own Rules tag wins (with a "
-         "note on stderr when they differ).")
+    help=N_("Rules for a record without a Rules tag (default online): a preset, optionally "
+            "with overrides, 'narro,tie_break=mano'. A record's own Rules tag wins (with a "
+            "note on stderr when they differ)."))
 
 
 def record_rules(rec: "HandRecord", spec: str | None) -> "HandRecord":
@@ -183,23 +192,26 @@ def record_rules(rec: "HandRecord", spec: str | None) -> "HandRecord":
         return dataclasses.replace(rec, rules=rules)
     if rules != rec.rules:
         from cuatrola_solver.notation.record import format_rules   # on demand: start-up
-        typer.echo(f"note: the record's Rules tag ({format_rules(rec.rules)}) is used, not "
-                   f"--rules {spec!r}", err=True)
+        typer.echo(_("note: the record's Rules tag ({rules}) is used, not --rules {spec}")
+                   .format(rules=format_rules(rec.rules), spec=repr(spec)), err=True)
     return rec
 
 
-def read_input(path: str, what: str = "record") -> tuple[str, str]:
-    """The text of a file, or of stdin for '-'; and a name for messages."""
+def read_input(path: str, what: str | None = None) -> tuple[str, str]:
+    """The text of a file, or of stdin for '-'; and a name for messages (``what`` the
+    input is, translated: the record by default)."""
+    what = _("record") if what is None else what
     if path == "-":
         stream = getattr(sys.stdin, "buffer", None)
         if sys.stdin is None or stream is None or sys.stdin.closed:
-            fail(f"cannot read the {what} from stdin: stdin is closed")
+            fail(_("cannot read the {what} from stdin: stdin is closed").format(what=what))
         try:
             data = stream.read(MAX_INPUT_BYTES + 1)
         except (OSError, ValueError) as e:  # EBADF, or ValueError: closed file
             if isinstance(e, ValueError) or e.errno == errno.EBADF:
-                fail(f"cannot read the {what} from stdin: stdin is closed")
-            fail(f"cannot read the {what} from stdin: {e.strerror or e}")
+                fail(_("cannot read the {what} from stdin: stdin is closed").format(what=what))
+            fail(_("cannot read the {what} from stdin: {reason}").format(
+                what=what, reason=e.strerror or e))
         name = "stdin"
     else:
         name = path
@@ -207,16 +219,18 @@ def read_input(path: str, what: str = "record") -> tuple[str, str]:
             with open(path, "rb") as f:
                 data = f.read(MAX_INPUT_BYTES + 1)
         except FileNotFoundError:
-            fail(f"{what} file {quote(path)} not found")
+            fail(_("{what} file {path} not found").format(what=what, path=quote(path)))
         except (OSError, ValueError) as e:  # a directory, no permission, EIO, a NUL in the name
-            fail(f"cannot read {what} file {quote(path)}: "
-                 f"{getattr(e, 'strerror', None) or e}")
+            fail(_("cannot read {what} file {path}: {reason}").format(
+                what=what, path=quote(path), reason=getattr(e, "strerror", None) or e))
     if len(data) > MAX_INPUT_BYTES:
-        fail(f"{what} {quote(name)} is too big: more than {MAX_INPUT_BYTES >> 20} MB")
+        fail(_("{what} {name} is too big: more than {mb} MB").format(
+            what=what, name=quote(name), mb=MAX_INPUT_BYTES >> 20))
     text = decode_input(data, name)
     if not text.lstrip("\ufeff").strip():
-        fail(f"empty input: stdin holds no {what}" if path == "-"
-             else f"empty input: {what} file {quote(path)} holds nothing")
+        fail(_("empty input: stdin holds no {what}").format(what=what) if path == "-"
+             else _("empty input: {what} file {path} holds nothing").format(
+                 what=what, path=quote(path)))
     return text, name
 
 
@@ -224,15 +238,16 @@ def check_writable(path: Path, suffixes: tuple[str, ...] | None = None) -> None:
     """Exit 2, naming the path, when an output file cannot be written there (checked
     before a long computation) or has a suffix other than ``suffixes``."""
     if path.is_dir():
-        fail(f"cannot write {str(path)!r}: it is a directory")
+        fail(_("cannot write {path}: it is a directory").format(path=repr(str(path))))
     if suffixes and path.suffix.lower() not in suffixes:
-        fail(f"cannot write {str(path)!r}: expected a file name ending in "
-             f"{' or '.join(suffixes)}")
+        fail(_("cannot write {path}: expected a file name ending in {suffixes}").format(
+            path=repr(str(path)), suffixes=_(" or ").join(suffixes)))
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.is_dir():
-        fail(f"cannot write {str(path)!r}: no directory {str(parent)!r}")
+        fail(_("cannot write {path}: no directory {parent}").format(
+            path=repr(str(path)), parent=repr(str(parent))))
     if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        fail(f"cannot write {str(path)!r}: permission denied")
+        fail(_("cannot write {path}: permission denied").format(path=repr(str(path))))
 
 
 def _same_file(a: str | Path, b: str | Path) -> bool:
@@ -255,12 +270,13 @@ def check_outputs(outputs: Sequence[tuple[str, str | Path | None]],
     for i, (what, path) in enumerate(given):
         for source, other in inputs:
             if other is not None and str(other) != "-" and _same_file(path, other):
-                fail(f"{what} {quote(str(path))} is {source}: the output would overwrite "
-                     f"what is read (give another file name)")
+                fail(_("{what} {path} is {source}: the output would overwrite what is read "
+                       "(give another file name)").format(what=what, path=quote(str(path)),
+                                                          source=source))
         for later, other in given[i + 1:]:
             if _same_file(path, other):
-                fail(f"{what} and {later} are the same file {quote(str(path))}: give "
-                     f"each its own")
+                fail(_("{what} and {other} are the same file {path}: give each its own")
+                     .format(what=what, other=later, path=quote(str(path))))
 
 
 def write_output(path: Path, text: str, what: str = "") -> None:
@@ -269,14 +285,15 @@ def write_output(path: Path, text: str, what: str = "") -> None:
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as e:
-        fail(f"cannot write {what}{str(path)!r}: {e.strerror or e}")
+        fail(_("cannot write {what}{path}: {reason}").format(what=what, path=repr(str(path)),
+                                                             reason=e.strerror or e))
 
 
 def need_matplotlib() -> None:
     """Exit 2 before any work when --plot is asked and matplotlib is not installed."""
     import importlib.util
     if importlib.util.find_spec("matplotlib") is None:
-        fail("--plot needs matplotlib: pip install 'cuatrola-solver[lab]'")
+        fail(_("--plot needs matplotlib: pip install 'cuatrola-solver[lab]'"))
 
 
 def save_figure(fig, path: str) -> None:
@@ -286,7 +303,8 @@ def save_figure(fig, path: str) -> None:
     try:
         fig.savefig(path)
     except (OSError, ValueError) as e:
-        fail(f"cannot write the plot to {str(path)!r}: {getattr(e, 'strerror', None) or e}")
+        fail(_("cannot write the plot to {path}: {reason}").format(
+            path=repr(str(path)), reason=getattr(e, "strerror", None) or e))
     finally:
         plt.close(fig)
 
@@ -314,15 +332,20 @@ def _raw_value(param: Any, args: Sequence[str]) -> str | None:
     return found
 
 
-def usage_message(e: click_errors.ClickException, args: Sequence[str]) -> str:
-    """A click usage error in one line: the option, the bad token quoted, the reason."""
-    if (isinstance(e, click_errors.BadParameter)
-            and not isinstance(e, click_errors.MissingParameter) and e.param):
+def usage_message(e: typer.TyperException, args: Sequence[str]) -> str:
+    """A usage error of the command line (Typer raises them all as
+    :class:`typer.TyperException`) in one line: the option, the bad token quoted, the
+    reason."""
+    # a value not given at all is a BadParameter too (click's MissingParameter), the
+    # one that carries a param_type ("missing option '--seat'" says it best as it is)
+    if (isinstance(e, typer.BadParameter) and not hasattr(e, "param_type")
+            and e.param):
         value = _raw_value(e.param, args)
         hint = " / ".join(e.param.opts) if e.param.opts else e.param.name
         message = e.message[:1].lower() + e.message[1:]
-        return (f"bad value {quote(value)} for {hint}: {message}" if value is not None
-                else f"bad value for {hint}: {message}")
+        return (_("bad value {value} for {option}: {reason}").format(
+                    value=quote(value), option=hint, reason=message) if value is not None
+                else _("bad value for {option}: {reason}").format(option=hint, reason=message))
     text = e.format_message().rstrip(".")
     return text[:1].lower() + text[1:]
 
@@ -348,7 +371,9 @@ def plain_help(text: str | None) -> str | None:
     if not text:
         return text
     import inspect
-    paragraphs = [" ".join(p.split()) for p in inspect.cleandoc(text).split("\n\n")]
+    # each paragraph in the language of the interface (its English the message)
+    paragraphs = [_(line) for line in (" ".join(p.split())
+                                       for p in inspect.cleandoc(text).split("\n\n"))]
     text = "\n\n".join(p for p in paragraphs if p)
     if not _MARKUP.search(text) and not text.endswith("\\"):
         return text                     # nothing rich would read as markup
@@ -375,6 +400,7 @@ def plain_helps(group: Any) -> None:
 
 
 def _plain_command(command: Any) -> None:
+    name_values(command)
     command.help = plain_help(command.help)
     if getattr(command, "short_help", None):
         command.short_help = plain_help(command.short_help)
@@ -383,13 +409,58 @@ def _plain_command(command: Any) -> None:
             param.help = plain_help(param.help)
 
 
+class HelpCommand(TyperCommand):
+    """A command whose ``--help`` is drawn by cli/command_help.py: each value by its
+    name, nothing after a flag."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        if self.rich_markup_mode is None:
+            super().format_help(ctx, formatter)
+            return
+        from .command_help import print_command_help     # rich: only for a help
+        print_command_help(self, ctx)
+
+
+class _HelpTyper(typer.Typer):
+    """A Typer whose commands are :class:`HelpCommand` unless they ask for another
+    class."""
+
+    def command(self, name: str | None = None, *, cls: Any = None,  # type: ignore[override]
+                **kwargs: Any) -> Any:
+        return super().command(name, cls=cls or HelpCommand, **kwargs)
+
+
 def load_command(module: str) -> Any:
     """The click command that ``cuatrola_cli.<module>`` registers (its help plain)."""
-    sub = typer.Typer(add_completion=False)
+    sub = _HelpTyper(add_completion=False, rich_markup_mode="rich")
     importlib.import_module(f".{module}", __package__).register(sub)
     command = typer.main.get_command(sub)
     _plain_command(command)
     return command
+
+
+def command_line_language(args: Sequence[str]) -> str:
+    """The language of the interface for the arguments ``args``: the ``--lang`` given
+    before the command (``cuatrola --lang es advise ...``), else the environment's
+    (``CUATROLA_LANG``, then the locale); an unknown ``--lang`` is left to the option's
+    own check."""
+    for i, arg in enumerate(args):
+        value = (args[i + 1] if arg == "--lang" and i + 1 < len(args)
+                 else arg[len("--lang="):] if arg.startswith("--lang=") else None)
+        if value is not None and value in LANGUAGES:
+            return value
+        if not arg.startswith("-") and (i == 0 or args[i - 1] != "--lang"):
+            break                       # the command: its options are its own
+    return language_from_environment()
+
+
+def check_language(value: str | None) -> str | None:
+    """The ``--lang`` option's check (the language itself is set before the arguments
+    are parsed, by :meth:`CommandLine.main`, so that every help is in it)."""
+    if value is not None and language_of(value) != value:
+        raise typer.BadParameter(_("expected one of {languages}").format(
+            languages=", ".join(LANGUAGES)))
+    return value
 
 
 class CommandLine(TyperGroup):
@@ -414,17 +485,26 @@ class CommandLine(TyperGroup):
             self.commands[name] = load_command(module)
         return self.commands.get(name)
 
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if not args and self.no_args_is_help and not ctx.resilient_parsing:
+            typer.echo(ctx.get_help())
+            _error(f"no command given: expected one of "
+                   f"{', '.join(self.list_commands(ctx))}")
+            raise typer.Exit(2)
+        return super().parse_args(ctx, args)
+
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         try:
             return super().resolve_command(ctx, args)
-        except click_errors.UsageError as e:
+        except typer.TyperException as e:
             # typer suggests among the commands loaded; these are not, yet
             if args and "Did you mean" not in e.message:
                 import difflib
                 matches = difflib.get_close_matches(args[0], self.list_commands(ctx))
                 if matches:
-                    e.message = (f"{e.message.rstrip('.')}. Did you mean "
-                                 f"{', '.join(repr(m) for m in matches)}?")
+                    e.message = _("{message}. Did you mean {names}?").format(
+                        message=e.message.rstrip("."),
+                        names=", ".join(repr(m) for m in matches))
             raise
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
@@ -445,21 +525,18 @@ class CommandLine(TyperGroup):
              complete_var: str | None = None, standalone_mode: bool = True,
              **extra: Any) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
+        set_language(command_line_language(argv))
         plain_helps(self)
         try:
             code = super().main(argv, prog_name, complete_var, standalone_mode=False,
                                 **extra)
             code = code if isinstance(code, int) else 0
-        except click_errors.NoArgsIsHelpError as e:
-            typer.echo(e.ctx.get_help())
-            code = _error(f"no command given: expected one of "
-                          f"{', '.join(self.list_commands(e.ctx))}")
-        except click_errors.ClickException as e:
+        except typer.TyperException as e:
             code = _error(usage_message(e, argv), e.exit_code)
         except CuatrolaError as e:
             code = _error(str(e))
         except UnicodeError as e:
-            code = _error(f"cannot read the input as UTF-8 text: {e}")
+            code = _error(_("cannot read the input as UTF-8 text: {reason}").format(reason=e))
         except _ReaderGone:
             _silence_stdout()
             code = 0
@@ -471,14 +548,14 @@ class CommandLine(TyperGroup):
                 code = _error(f"{e.strerror or e}"
                               + (f": {quote(e.filename)}" if e.filename else ""))
         except (typer.Abort, KeyboardInterrupt):
-            code = _error("interrupted", 130)
+            code = _error(_("interrupted"), 130)
         except MemoryError:
-            code = _error("out of memory", 1)
+            code = _error(_("out of memory"), 1)
         except Exception as e:  # a bug: one line too, and the way to see it in full
             if os.environ.get("CUATROLA_TRACEBACK"):
                 raise
-            code = _error(f"internal error ({type(e).__name__}: {e}); run with "
-                          f"CUATROLA_TRACEBACK=1 to see where", 1)
+            code = _error(_("internal error ({kind}: {reason}); run with CUATROLA_TRACEBACK=1 "
+                            "to see where").format(kind=type(e).__name__, reason=e), 1)
         if standalone_mode:
             sys.exit(code)
         return code

@@ -5,7 +5,7 @@ and columns among it) is most of the start-up of ``cuatrola --help``.  The top-l
 help needs only a usage line, the description, the options and the list of commands,
 so it is drawn here with rich's console, panel and table alone, in the same style (this
 module is imported only for that help); a command's own help (``cuatrola advise
---help``) is still Typer's."""
+--help``) is drawn alike by cli/command_help.py."""
 
 from __future__ import annotations
 
@@ -27,9 +27,7 @@ BORDER_STYLE = "dim"
 def print_group_help(group: Any, ctx: Any, commands: list[tuple[str, str]]) -> None:
     """Print the help of ``group`` (a click group) to stdout: usage, its help text,
     its options and ``commands`` as ``(name, line)`` pairs."""
-    width = os.environ.get("TERMINAL_WIDTH")
-    console = Console(width=int(width) if width else None,
-                      force_terminal=True if os.environ.get("FORCE_COLOR") else None)
+    console = help_console()
     usage = Text.assemble(("Usage: ", USAGE_STYLE), group.get_usage(ctx).split(": ", 1)[1])
     console.print(Padding(usage, 1), style="bold")
     if group.help:
@@ -40,6 +38,14 @@ def print_group_help(group: Any, ctx: Any, commands: list[tuple[str, str]]) -> N
     console.print(_panel("Options", [(names, text or "") for names, text in
                                      filter(None, options)]))
     console.print(_panel("Commands", commands))
+
+
+def help_console() -> Console:
+    """The console a help is printed on: stdout, ``TERMINAL_WIDTH`` columns when set
+    (as Typer's help reads it), colours when ``FORCE_COLOR`` is set."""
+    width = os.environ.get("TERMINAL_WIDTH")
+    return Console(width=int(width) if width else None,
+                   force_terminal=True if os.environ.get("FORCE_COLOR") else None)
 
 
 def _panel(title: str, rows: list[tuple[str, str]]) -> Panel:

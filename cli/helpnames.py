@@ -1,58 +1,57 @@
-"""How the help names values: ``HAND``, ``CARD``, ``N``, ``FILE`` rather than Typer's
-``{hand}`` and ``<str>`` placeholders, and nothing after a flag such as ``--json``.
+"""How the help and the error messages name values: ``HAND``, ``CARD``, ``N``, ``FILE``
+rather than Typer's ``{hand}`` and ``<str>`` placeholders, and nothing after a flag such
+as ``--json``.
 
-A parameter's own ``metavar`` wins; otherwise numbers are ``N``, paths ``FILE`` and
-text the parameter's name in capitals.  :func:`plain_help_names` installs this on
-Typer's parameter classes once (it leaves them alone if Typer has no such hooks)."""
+A parameter's own ``metavar`` wins; otherwise numbers are ``N``, paths ``FILE`` and text
+the parameter's name in capitals.  :func:`name_values` gives each parameter of a command
+its name as its ``metavar`` (the attribute ``typer.Option(metavar=...)`` sets), read from
+the annotations of the command's function."""
 
 from __future__ import annotations
 
-from typing import Any
+import inspect
+from pathlib import Path
+from typing import Any, Union, get_args, get_origin
 
 
-def help_name(param: Any) -> str | None:
-    """The word the help shows for the value of ``param``; None for a flag."""
+def value_type(annotation: Any) -> Any:
+    """The type of one value of a parameter annotated ``annotation``: ``int`` for
+    ``Optional[int]`` and ``List[int]``."""
+    while get_origin(annotation) in (Union, list, tuple) and get_args(annotation):
+        args = [a for a in get_args(annotation) if a is not type(None)]
+        annotation = args[0]
+    return annotation
+
+
+def help_name(param: Any, annotation: Any = None) -> str | None:
+    """The word that names the value of ``param`` (a click parameter whose function
+    parameter is annotated ``annotation``); None for a flag."""
     if getattr(param, "is_flag", False):
         return None
     if param.metavar is not None:
-        return param.metavar
-    desc = getattr(param, "type_descriptor", None)
-    annotation = getattr(desc, "annotation", None)
-    if annotation is int or getattr(desc, "is_ranged", False):
+        return str(param.metavar)
+    kind = value_type(annotation)
+    ranged = getattr(param, "min", None) is not None or getattr(param, "max", None) is not None
+    if kind is int or (kind is float and ranged):
         return "N"
-    if getattr(desc, "is_path", False):
+    if isinstance(kind, type) and issubclass(kind, Path):
         return "FILE"
     return (param.name or "value").upper()
 
 
-def plain_help_names() -> None:
+def _annotations(callback: Any) -> dict[str, Any]:
+    """The annotations of a command's function, evaluated (empty when they cannot be)."""
     try:
-        from typer.core import TyperArgument, TyperOption
-    except ImportError:                                   # pragma: no cover
-        return
-    if not hasattr(TyperOption, "display_type_rich"):     # pragma: no cover
-        return
+        return {name: p.annotation for name, p in
+                inspect.signature(callback, eval_str=True).parameters.items()}
+    except (NameError, TypeError, ValueError, SyntaxError):   # pragma: no cover
+        return {}
 
-    def option_type(self, ctx):
-        return help_name(self)
 
-    def argument_type(self, ctx):
-        return None                                       # its name column says it
-
-    def argument_name(self) -> str:
-        name = help_name(self)
-        assert name is not None, "an argument is no flag"
-        return name + ("..." if self.nargs != 1 else "")
-
-    def argument_usage(self) -> str:
-        name = argument_name(self)
-        return name if self.required else f"[{name}]"
-
-    # Typer's methods replaced by ours (mypy refuses any assignment to a method)
-    TyperOption.display_type_rich = option_type  # type: ignore[method-assign]
-    TyperArgument.display_name_raw = property(help_name)  # type: ignore[method-assign, assignment]
-    TyperArgument.display_type_rich = argument_type  # type: ignore[method-assign]
-    if hasattr(TyperArgument, "_rich_display_name"):
-        TyperArgument._rich_display_name = argument_name  # type: ignore[method-assign]
-    if hasattr(TyperArgument, "_usage_display_name"):
-        TyperArgument._usage_display_name = argument_usage  # type: ignore[method-assign]
+def name_values(command: Any) -> None:
+    """Set the ``metavar`` of each parameter of ``command`` (a click command) that takes
+    a value and has none, to :func:`help_name`."""
+    annotations = _annotations(command.callback) if command.callback else {}
+    for param in command.params:
+        if param.metavar is None and not getattr(param, "is_flag", False):
+            param.metavar = help_name(param, annotations.get(param.name))

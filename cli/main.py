@@ -8,18 +8,13 @@ solver.  :data:`COMMANDS` lists each command with the line the help shows for it
 
 from __future__ import annotations
 
+from typing import Optional
+
 import typer
 
-from .common import CommandLine
-from .helpnames import plain_help_names
+from cuatrola_solver.i18n import N_
 
-plain_help_names()
-try:
-    from .coercion import quick_coercion
-except ImportError:                     # pragma: no cover - Typer on click, no Pydantic
-    pass
-else:
-    quick_coercion()
+from .common import CommandLine, check_language
 
 #: name -> (module, the first paragraph of its help), in the help's order
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -75,14 +70,22 @@ class _Commands(CommandLine):
 
 app = typer.Typer(
     cls=_Commands, add_completion=True, no_args_is_help=True, pretty_exceptions_enable=False,
-    help="Advice, double-dummy tables and post-game reports for cuatrola, the Spanish "
-         "card game: should I go solo, what was the best card, what went wrong.\n\n"
-         "Cards are a rank and a suit: 3o is the tres de oros, Cc the caballo de copas "
-         "(ranks A 3 R C S, suits o c e b). 'cuatrola COMMAND --help' tells more.")
+    rich_markup_mode="rich",
+    help=N_("Advice, double-dummy tables and post-game reports for cuatrola, the Spanish "
+            "card game: should I go solo, what was the best card, what went wrong.")
+    + "\n\n" + N_("Cards are a rank and a suit: 3o is the tres de oros, Cc the caballo de "
+                   "copas (ranks A 3 R C S, suits o c e b). 'cuatrola COMMAND --help' tells "
+                   "more."))
 
 
 @app.callback()
-def _group() -> None:
+def _group(
+    lang: Optional[str] = typer.Option(
+        None, "--lang", metavar="es|en", callback=check_language,
+        help=N_("The language of everything shown: es (español) or en (English). Default: "
+                "the CUATROLA_LANG variable, then the locale (LANG=es_ES.UTF-8 is "
+                "Spanish), else English. --json output is the same in both.")),
+) -> None:
     pass
 
 

@@ -9,14 +9,14 @@ import re
 import sys
 
 from cuatrola_solver.game.play import SUIT_NAMES
-from cuatrola_solver.i18n import _
+from cuatrola_solver.i18n import N_, _, ngettext
 
 #: ANSI colours of the Spanish suits: oros gold, copas red, espadas blue, bastos green
 SUIT_COLOURS = {"o": "33", "c": "31", "e": "34", "b": "32"}
 _CARD = re.compile(r"(?<![\w])([A3RCS])([oceb])(?![\w])")
 
-HOW = {"play": "after five tricks", "renuncio": "by the first renuncio",
-       "early_end": "ended early: the tricks decide it"}
+HOW = {"play": N_("after five tricks"), "renuncio": N_("by the first renuncio"),
+       "early_end": N_("ended early: the tricks decide it")}
 
 
 def use_colour(stream=None) -> bool:
@@ -41,12 +41,12 @@ def colour_cards(text: str, enabled: bool | None = None) -> str:
 
 def trump_text(suit_letter: str) -> str:
     """``triunfo bastos``."""
-    return f"triunfo {SUIT_NAMES['oceb'.index(suit_letter)]}"
+    return _("triunfo {suit}").format(suit=SUIT_NAMES["oceb".index(suit_letter)])
 
 
 def muestra_text(card: str) -> str:
     """``muestra 3b (triunfo bastos)``: the one way every command names the trump."""
-    return f"muestra {card} ({trump_text(card[-1].lower())})"
+    return _("muestra {card} ({trump})").format(card=card, trump=trump_text(card[-1].lower()))
 
 
 def players_line(players) -> str:
@@ -60,7 +60,8 @@ def _ab(d: dict, mine: str | None = None) -> str:
     """``A 3 - B 5``; seen from side ``mine``: ``your pair 5 - the other pair 3``."""
     if mine is None:
         return f"A {d['A']} - B {d['B']}"
-    return f"your pair {d[mine]} - the other pair {d['B' if mine == 'A' else 'A']}"
+    return _("your pair {mine} - the other pair {other}").format(
+        mine=d[mine], other=d["B" if mine == "A" else "A"])
 
 
 def result_lines(res: dict | None, tricks_played: int | None = None,
@@ -72,47 +73,54 @@ def result_lines(res: dict | None, tricks_played: int | None = None,
     letters do."""
     def side(letter: str) -> str:
         if mine is None:
-            return f"side {letter}"
-        return "your pair" if letter == mine else "the other pair"
+            return _("side {letter}").format(letter=letter)
+        return _("your pair") if letter == mine else _("the other pair")
 
     def short(letter: str) -> str:
         return letter if mine is None else side(letter)
 
-    if res is None and tricks_played is None:
-        return ["result: not decided yet"]
     if res is None:
-        return [f"result: not decided yet ({tricks_played} "
-                f"trick{'s' if tricks_played != 1 else ''} played)"]
-    lines = [f"result: {side(res['winner'])} scores {res['game_points']} "
-             f"({HOW[res['ended_by']]})"]
+        if tricks_played is None:
+            return [_("result: not decided yet")]
+        return [ngettext("result: not decided yet ({n} trick played)",
+                         "result: not decided yet ({n} tricks played)",
+                         tricks_played).format(n=tricks_played)]
+    lines = [_("result: {side} scores {points} ({how})").format(
+        side=side(res["winner"]), points=res["game_points"], how=_(HOW[res["ended_by"]]))]
     tie = res.get("tie_break")
     if tie is not None:
         p = res["points"]
-        lines.append(f"tie: {p['A']}-{p['B']} on points; {side(res['winner'])} wins it "
-                     + ("by taking the last baza" if tie == "last_trick"
-                        else "as the side of the mano (seat 1)") + f" (tie_break={tie})")
-    lines.append(f"points: {_ab(res['points'], mine)};  tricks: {_ab(res['tricks'], mine)}")
+        lines.append((_("tie: {a}-{b} on points; {side} wins it by taking the last baza "
+                        "(tie_break={tie})") if tie == "last_trick" else
+                      _("tie: {a}-{b} on points; {side} wins it as the side of the mano "
+                        "(seat 1) (tie_break={tie})")).format(
+                          a=p["A"], b=p["B"], side=side(res["winner"]), tie=tie))
+    lines.append(_("points: {points};  tricks: {tricks}").format(
+        points=_ab(res["points"], mine), tricks=_ab(res["tricks"], mine)))
     bd = res.get("breakdown")
     if bd is not None:
         monte = bd["monte"]
-        parts = [f"cards: {_ab(bd['cards'], mine)}"]
+        parts = [_("cards: {points}").format(points=_ab(bd["cards"], mine))]
         if monte["A"] or monte["B"]:
             letter = "A" if monte["A"] else "B"
-            parts.append(f"monte: {short(letter)} +{monte[letter]} (took the last baza)")
+            parts.append(_("monte: {side} +{points} (took the last baza)").format(
+                side=short(letter), points=monte[letter]))
         else:
-            parts.append("monte: not reached (no last baza)")
+            parts.append(_("monte: not reached (no last baza)"))
         for k in bd["cantes"]:
-            what = "las cuarenta" if k["points"] == 40 else "las veinte"
-            parts.append(f"cante: seat {k['seat']} sang {what} in "
-                         f"{SUIT_NAMES['oceb'.index(k['suit'])]} after trick "
-                         f"{k['after_trick']}: {short(k['side'])} +{k['points']}")
+            parts.append((_("cante: seat {seat} sang las cuarenta in {suit} after trick "
+                            "{trick}: {side} +{points}") if k["points"] == 40 else
+                          _("cante: seat {seat} sang las veinte in {suit} after trick "
+                            "{trick}: {side} +{points}")).format(
+                seat=k["seat"], suit=SUIT_NAMES["oceb".index(k["suit"])],
+                trick=k["after_trick"], side=short(k["side"]), points=k["points"]))
         if not bd["cantes"]:
-            parts.append("cantes: none")
+            parts.append(_("cantes: none"))
         lines += ["  " + x for x in parts]
     if res.get("score_after") is not None:
-        line = (f"match: {_ab(res['score_before'], mine)} before the hand, "
-                f"{_ab(res['score_after'], mine)} after")
+        line = _("match: {before} before the hand, {after} after").format(
+            before=_ab(res["score_before"], mine), after=_ab(res["score_after"], mine))
         if res.get("match_won_by"):
-            line += f": {side(res['match_won_by'])} wins the match"
+            line += _(": {side} wins the match").format(side=side(res["match_won_by"]))
         lines.append(line)
     return lines

@@ -74,7 +74,7 @@ _FACE = {
 __all__ = ["__version__", *_FACE]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     """Load a name of the face on first use (PEP 562)."""
     module = _FACE.get(name)
     if module is None:

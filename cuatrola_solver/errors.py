@@ -34,7 +34,7 @@ class InconsistentDealError(CuatrolaError):
     """A deal that cannot exist: a card twice, a card missing, the muestra not in seat 4's hand."""
 
     #: the part of the deal that is wrong, when known: ``("hand", seat)`` or ``("muestra",)``
-    part: tuple = ()
+    part: tuple[str | int, ...] = ()
 
 
 class RecordError(CuatrolaError):

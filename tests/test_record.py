@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -535,3 +536,28 @@ def test_documented_example_reads_replays_and_matches_its_json():
     hand = replay(rec)
     assert hand.result() is not None and not hand.renuncios
     assert read_text(write_text(rec)) == rec
+
+
+def test_takebacks_are_kept_in_both_forms_and_left_out_when_none():
+    rec = read_json(json.dumps(DESIGN_EXAMPLE))
+    assert rec.takebacks == 0
+    assert "Takebacks" not in write_text(rec) and "takebacks" not in write_json(rec)
+    practised = dataclasses.replace(rec, takebacks=3)
+    text, obj = write_text(practised), json.loads(write_json(practised))
+    assert '[Takebacks "3"]' in text and obj["takebacks"] == 3
+    assert read_text(text).takebacks == read_json(json.dumps(obj)).takebacks == 3
+    assert read_text(text) == practised != rec
+
+
+@pytest.mark.parametrize("value", ["-1", "x", "1.5", "", "\u00b2", "9999999"])
+def test_a_bad_takebacks_tag_is_one_line(value):
+    text = write_text(read_json(json.dumps(DESIGN_EXAMPLE)))
+    with pytest.raises(RecordError, match=r"line \d+, column 1: bad takebacks"):
+        read_text(text.replace("\n\n", f'\n[Takebacks "{value}"]\n\n', 1), "r.txt")
+
+
+@pytest.mark.parametrize("value", [-1, "2", 1.5, True, None, []])
+def test_a_bad_takebacks_field_is_one_line(value):
+    obj = {**DESIGN_EXAMPLE, "takebacks": value}
+    with pytest.raises(RecordError, match="field 'takebacks': expected a whole number"):
+        read_json(json.dumps(obj))

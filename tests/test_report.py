@@ -80,10 +80,12 @@ def test_page_is_self_contained(blunder_report):
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page)
     assert "<link" not in page and "@import" not in page and "url(" not in page
     assert 'id="graph"' in page and "data-report" in page
-    # every card of the deal is drawn, the bid review and the summary are there
+    # every card of the deal is drawn from the one drawing of the cards (its sheet
+    # inlined), the bid review and the summary are there
+    assert page.count('<symbol id="card-') == 21
     for hand in blunder_report["hands"]:
         for c in hand.split():
-            assert f'<span class="nm">{c}</span>' in page
+            assert f'<use href="#card-{c}"/>' in page
     assert "The bidding" in page and "Per seat" in page and "Ae??" in page
 
 

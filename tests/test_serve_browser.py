@@ -1,10 +1,14 @@
 """``cuatrola serve`` in a browser (Playwright for Python driving Debian's Chromium, no
-browser download): a whole hand played by clicking, with a hint; advice by clicking
-equal to ``cuatrola advise --json``; a bad field's message beside it; an analysis with
-its graph; the puzzles and the charts.  Each page's screenshot is saved in the folder
-of ``CUATROLA_SCREENSHOTS`` (``docs/images`` makes the pictures of docs/serve.md), else
-in a temporary folder.  Skipped without Chromium, unless ``CUATROLA_REQUIRE_CHROMIUM=1``
-(as .ci/run sets it)."""
+browser download): a whole hand played by clicking, with a hint pointing in place; a
+whole match played by tapping at phone size (390 x 844, touch); the focus kept in the
+hand; advice by clicking equal to ``cuatrola advise --json``, marked stale when a field
+changes; a bad field's message beside it; an analysis with its graph; the puzzles and the
+charts.  At every page and state, at desktop size (1280 x 800) and phone size (390 x
+844): no page scrolls sideways (the frames of the report and the puzzles included), and
+axe-core (``axe-playwright-python``, which bundles it) finds no violation.  Each page's
+screenshot at both sizes is saved in the folder of ``CUATROLA_SCREENSHOTS``
+(``docs/images`` makes the pictures of docs/serve.md), else in a temporary folder.
+Skipped without Chromium, unless ``CUATROLA_REQUIRE_CHROMIUM=1`` (as .ci/run sets it)."""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app as cli
@@ -32,6 +37,10 @@ WAIT = 120_000
 #: the server's deals: the first game (the one played by clicking) is then the same on
 #: every run, one in which seat 1 plays its cards
 SEED = 1
+#: the two sizes every page is looked at
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+AXE = Axe()
 
 
 @pytest.fixture(scope="session")
@@ -41,7 +50,7 @@ def browser_type_launch_args(browser_type_launch_args):
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
-    return {**browser_context_args, "viewport": {"width": 1000, "height": 900}}
+    return {**browser_context_args, "viewport": DESKTOP}
 
 
 @pytest.fixture(scope="module")
@@ -59,22 +68,50 @@ def shots(tmp_path_factory) -> Path:
     return path
 
 
-@pytest.fixture
-def opened(page, server):
-    url, _ = server
-    errors = []
+def _watched(page, url: str) -> list[str]:
+    errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     # a refused request (status 400, 409) is logged by the browser, not an error of the page
     page.on("console", lambda m: errors.append(m.text) if m.type == "error"
             and not m.text.startswith("Failed to load resource") else None)
     page.goto(url)
     page.wait_for_selector("body[data-ready='1']")
+    return errors
+
+
+@pytest.fixture
+def opened(page, server):
+    errors = _watched(page, server[0])
     yield page
     assert errors == []
 
 
 def _idle(page) -> None:
     page.wait_for_selector("#progress", state="hidden", timeout=WAIT)
+
+
+def look(page, shots: Path | None, name: str, at: str | None = None) -> None:
+    """The page as it is, at desktop then phone size: nothing scrolls sideways (the
+    frames included), axe-core finds no violation (in the frames too), and a screenshot
+    of each (``serve-NAME.png``, ``serve-NAME-phone.png``; ``at``: scrolled to that
+    element first).  The window is left at desktop size."""
+    _idle(page)
+    for size, suffix in ((DESKTOP, ""), (PHONE, "-phone")):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(150)              # the frames redraw and tell their height
+        for frame in page.frames:
+            if frame is not page.main_frame and not frame.evaluate(
+                    "document.body ? document.body.children.length : 0"):
+                continue                        # a frame not used yet
+            wide = frame.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
+            assert wide[0] <= wide[1], (name, size, frame.url, wide)
+            found = AXE.run(frame)
+            assert found.violations_count == 0, (name, size, found.generate_report())
+        if shots is not None:
+            if at:
+                page.locator(at).scroll_into_view_if_needed()
+            page.screenshot(path=str(shots / f"serve-{name}{suffix}.png"))
+    page.set_viewport_size(DESKTOP)
 
 
 def _step(page) -> int:
@@ -89,11 +126,32 @@ def _act(page, click, path: str) -> None:
     page.wait_for_selector(f"#play-table[data-step='{step + 1}']", timeout=WAIT)
 
 
+def _seats(page) -> dict[str, str]:
+    return {w: page.inner_text(f"#seat-{w}") for w in ("you", "right", "partner", "left")}
+
+
 def test_play_a_whole_hand_by_clicking_with_a_hint(opened, server, shots):
     page, (_, records) = opened, server
     _act(page, lambda: page.click("#play-new"), "new")
     assert "you 0" in page.inner_text("#play-score")
-    hinted = False
+    # the table: you at the bottom (seat 1, mano), the dealer on your left holds the
+    # muestra, five backs at each other seat, your turn marked
+    seats = _seats(page)
+    assert "mano" in seats["you"] and "dealer" in seats["left"] and "muestra" in seats["left"]
+    assert page.locator("#seat-partner .backs .face-card").count() == 5
+    assert page.get_attribute("#seat-partner .backs", "aria-label") == "5 cards"
+    assert "turn" in page.get_attribute("#seat-you", "class")
+    # bidding: your cards bright (none greyed), the hint marks the advised call in place
+    assert page.locator("#play-hand .card.illegal").count() == 0
+    with page.expect_response("**/api/play/hint", timeout=WAIT):
+        page.click("#play-hint")
+    page.wait_for_selector("#play-choices button.best .num")
+    advised = page.get_attribute("#play-choices button.best", "data-call")
+    assert page.inner_text("#play-hint-out").startswith(f"Hint (")
+    assert f": call {advised} — " in page.inner_text("#play-hint-out")
+    assert re.search(r"\d+% · [+-]\d\.\d\d", page.inner_text("#play-choices button.best"))
+    look(page, shots, "play-call")
+    hinted, paused = False, False
     for _ in range(40):
         if page.is_visible("#play-result"):
             break
@@ -101,15 +159,22 @@ def test_play_a_whole_hand_by_clicking_with_a_hint(opened, server, shots):
         if choices.count():
             target = choices.first
         else:
+            if page.get_attribute("#felt", "data-done") == "1" and not paused:
+                # a finished trick lies on the felt, its winner's card marked
+                assert page.locator("#play-trick .slot.won").count() == 1
+                assert " to " in page.inner_text("#play-caption")
+                paused = True
             if not hinted:
                 with page.expect_response("**/api/play/hint", timeout=WAIT):
                     page.click("#play-hint")
                 page.wait_for_selector("#play-hint-out", state="visible")
                 hint = page.inner_text("#play-hint-out")
                 assert re.match(r"Hint \((exact|sampled): .*\): play \w\w — ", hint), hint
+                best = re.match(r".*: play (\w\w) — ", hint).group(1)
+                assert page.get_attribute("#play-hand .card.best", "data-card") == best
+                assert page.locator("#play-hand .card .num").count() >= 1
                 hinted = True
-                _idle(page)
-                page.screenshot(path=str(shots / "serve-play.png"))
+                look(page, shots, "play")
             target = page.locator("#play-hand .card.legal").first
         _act(page, target.click, "answer")
     assert page.is_visible("#play-result") and hinted
@@ -117,15 +182,76 @@ def test_play_a_whole_hand_by_clicking_with_a_hint(opened, server, shots):
     assert re.search(r"Hand 1 over: (your|the other) pair scores \d", result)
     log = page.inner_text("#play-log")
     assert "contract: " in log and "trick 1 to" in log
+    # the log follows its newest line
+    assert page.evaluate("(l => l.scrollTop + l.clientHeight >= l.scrollHeight - 2)"
+                         "(document.getElementById('play-log'))")
+    # the last trick can be looked at again
+    page.click("#play-last")
+    assert page.get_attribute("#play-last", "aria-pressed") == "true"
+    assert page.inner_text("#play-caption").startswith("last trick: trick ")
+    page.click("#play-last")
     name = re.search(r"saved as (\S+)", result).group(1)
     assert (records / name).is_file()
-    _idle(page)
-    page.screenshot(path=str(shots / "serve-play-result.png"))
-    # a phone-sized window: the hand still fits
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.screenshot(path=str(shots / "serve-play-phone.png"), full_page=True)
-    box = page.locator("#play-result").bounding_box()
-    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    look(page, shots, "play-result", at="#play-result")
+
+
+def test_the_focus_stays_in_the_hand_after_a_move(opened):
+    page = opened
+    page.focus("#play-new")
+    step = _step(page)
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"#play-table[data-step='{step + 1}']", timeout=WAIT)
+    for _ in range(4):
+        _idle(page)
+        inside = page.evaluate("(document.activeElement.closest('#play-choices, #play-hand') || {}).id")
+        assert inside in ("play-choices", "play-hand"), inside
+        # the ring that shows the focus: 3 px
+        assert page.evaluate("getComputedStyle(document.activeElement).outlineWidth") == "3px"
+        step = _step(page)
+        with page.expect_response("**/api/play/answer", timeout=WAIT):
+            page.keyboard.press("Enter")
+        page.wait_for_selector(f"#play-table[data-step='{step + 1}']", timeout=WAIT)
+        if page.is_visible("#play-result"):
+            break
+
+
+@pytest.fixture(scope="module")
+def short_match(tmp_path_factory):
+    """A server of matches to 3 points against the heuristic bots: a whole match in a
+    few hands."""
+    records = tmp_path_factory.mktemp("match")
+    with served(records, rules="online,target=3", bots="heuristic", seed=SEED) as url:
+        yield url
+
+
+def test_a_whole_match_by_tapping_on_a_phone(browser, short_match, shots):
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    errors = _watched(page, short_match)
+    page.tap("#play-new")
+    page.wait_for_selector("#play-table[data-step='1']", timeout=WAIT)
+    for _ in range(400):
+        _idle(page)
+        assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+        if page.is_visible("#play-result"):
+            if "Match over" in page.inner_text("#play-result"):
+                break
+            target = page.locator("#play-next")
+        elif page.locator("#play-choices button").count():
+            target = page.locator("#play-choices button").first
+        else:
+            target = page.locator("#play-hand .card.legal").first
+        # a touch target of 44 px at least
+        box = target.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, box
+        step = _step(page)
+        target.tap()
+        page.wait_for_selector(f"#play-table[data-step='{step + 1}']", timeout=WAIT)
+    assert "Match over" in page.inner_text("#play-result")
+    score = page.inner_text("#play-score")
+    assert re.search(r"you (3|\d\d?) – them \d+", score)
+    context.close()
+    assert errors == []
 
 
 def _cli_json(*args: str) -> dict:
@@ -137,6 +263,7 @@ def _cli_json(*args: str) -> dict:
 def test_advise_by_clicking_equals_the_command(opened, shots):
     page = opened
     page.click("nav button[data-tab=advise]")
+    look(page, None, "advise-empty")
     for c in ("Ac", "3c", "Ro", "Co", "Ab"):
         page.click(f"#deck .card[data-card='{c}']")
     page.click("#deck .card[data-card='So']")        # five picked: the muestra is next
@@ -155,9 +282,17 @@ def test_advise_by_clicking_equals_the_command(opened, shots):
     for o in shown["options"]:
         row = page.inner_text("#adv-table tr[data-bid='%s']" % o["bid"])
         assert f"{100 * o['p_played']:.1f}%" in row and f"{o['ev']:+.2f}" in row
-    assert "Bidding chart: the hand falls in the cell" in page.inner_text("#adv-chart")
-    _idle(page)
-    page.screenshot(path=str(shots / "serve-advise.png"), full_page=True)
+    chart = page.inner_text("#adv-chart")
+    assert "Bidding chart: the hand falls in the cell" in chart
+    called = re.search(r"the chart calls (\w+)", chart).group(1)
+    # when the chart's cell and the advice differ, one sentence says why
+    assert page.locator("#adv-why").count() == (called != shown["advice"])
+    look(page, shots, "advise", at="#adv-call")
+    # a field changed: the advice shown is marked as no longer the fields'
+    page.select_option("#adv-seat", "3")
+    assert "stale" in page.get_attribute("#adv-out", "class")
+    assert "press Advise" in page.inner_text("#adv-out .stale-note")
+    look(page, None, "advise-stale")
 
 
 def test_bad_input_shows_the_commands_message_beside_the_field(opened):
@@ -177,6 +312,7 @@ def test_bad_input_shows_the_commands_message_beside_the_field(opened):
         assert r.exit_code == 2
         assert "error: " + page.inner_text(f"#err-{field}") == r.stderr.strip()
     assert page.inner_text("#adv-out") == ""
+    look(page, None, "advise-errors")
 
 
 def test_an_uploaded_record_is_analysed_with_the_graph(opened, shots):
@@ -189,8 +325,18 @@ def test_an_uploaded_record_is_analysed_with_the_graph(opened, shots):
     frame.locator("body[data-report='ok']").wait_for(timeout=WAIT)
     assert frame.locator("#graph path.line-knew-A").count() == 1
     assert frame.locator("#graph circle.mistake").count() >= 1
+    # the frame is as tall as the report: one page scrolls, not a frame inside it
     _idle(page)
-    page.screenshot(path=str(shots / "serve-analyse.png"))
+    height = page.evaluate("document.getElementById('an-report').getBoundingClientRect().height")
+    assert height > 1500, height
+    look(page, shots, "analyse")
+    # at phone size the graph is drawn at its width: its labels keep their size
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(150)
+    box = frame.locator("#graph").bounding_box()
+    view = frame.locator("#graph").get_attribute("viewBox").split()
+    assert abs(float(view[2]) - box["width"]) < 45, (view, box)
+    page.set_viewport_size(DESKTOP)
 
 
 def test_a_saved_game_is_analysed_and_puzzles_found(opened, server, shots):
@@ -202,12 +348,12 @@ def test_a_saved_game_is_analysed_and_puzzles_found(opened, server, shots):
         page.click("#an-go")
     page.frame_locator("#an-report").locator("body[data-report='ok']").wait_for(timeout=WAIT)
     page.click("nav button[data-tab=puzzles]")
+    look(page, None, "puzzles-empty")
     with page.expect_response("**/api/puzzles", timeout=WAIT):
         page.click("#pz-go")
     page.wait_for_selector("#pz-page:not([hidden])")
     assert re.match(r"\d+ puzzles? in the \d+ newest saved games", page.inner_text("#pz-note"))
-    _idle(page)
-    page.screenshot(path=str(shots / "serve-puzzles.png"))
+    look(page, shots, "puzzles")
 
 
 def test_the_charts_page(opened, shots):
@@ -216,4 +362,13 @@ def test_the_charts_page(opened, shots):
     page.wait_for_selector("#ch-table tr:nth-child(5)")
     assert page.locator("#ch-which option").count() >= 4
     assert "the call of best" in page.inner_text("#ch-note")
-    page.screenshot(path=str(shots / "serve-charts.png"), full_page=True)
+    look(page, shots, "charts")
+
+
+def test_the_tab_bar_keeps_one_row_on_a_phone(opened):
+    page = opened
+    page.set_viewport_size(PHONE)
+    tops = page.evaluate("[...document.querySelectorAll('nav button')]"
+                         ".map(b => b.getBoundingClientRect().top)")
+    assert len(set(tops)) == 1, tops
+    page.set_viewport_size(DESKTOP)

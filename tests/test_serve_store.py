@@ -15,7 +15,7 @@ from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.notation.record import read_record
 from cuatrola_solver.web.app import make_app
 from cuatrola_solver.web.games import Game
-from cuatrola_solver.web.pages import Cores
+from cuatrola_solver.web.pages import Cancelled, Cores, Page
 from cuatrola_solver.web.play import PlayTable
 from cuatrola_solver.web.records import RecordsFolder
 from cuatrola_solver.web.store import DB_NAME, MIGRATIONS, Store, StoreError
@@ -204,6 +204,16 @@ def test_the_cores_go_first_come_first_served_shared_with_those_waiting():
     assert anyio.run(main) == [1, 1, 2]
 
 
+def test_a_computation_alone_gets_every_core_it_can_use():
+    async def main() -> tuple[int, int, int]:
+        cores = Cores(3)
+        page = Page("p")
+        alone = await page.compute("x", lambda progress, workers: workers, cores, wanted=8)
+        one = await page.compute("x", lambda progress, workers: workers, cores)
+        return alone, one, cores.free
+    assert anyio.run(main) == (3, 1, 3)
+
+
 def test_a_hint_is_the_same_on_one_core_or_many(tmp_path):
     table = PlayTable(get_rules("online"), 1, 9, RecordsFolder(tmp_path), "heuristic")
     table.deal()
@@ -226,3 +236,42 @@ def test_the_game_replays_its_decisions_exactly(tmp_path):
 def test_make_app_opens_the_database_of_the_records_folder(tmp_path):
     make_app(get_rules("online"), RecordsFolder(tmp_path))
     assert (tmp_path / DB_NAME).is_file()
+
+
+def _game(tmp_path, decisions: int) -> tuple[Store, Game]:
+    store = Store(tmp_path)
+    store.add_page("p")
+    game = Game.start(store, "p", get_rules("online"), 1, 4, RecordsFolder(tmp_path),
+                      "heuristic")
+    for _ in range(decisions):
+        game.answer(_choice(game.state()), game.version)
+    return store, game
+
+
+def test_a_takeback_cancelled_while_the_hand_is_replayed_changes_nothing(tmp_path):
+    store, game = _game(tmp_path, 3)
+    before, saved = game.state(), store.game("p")
+
+    def cancelled(done: int, total: int) -> None:
+        raise Cancelled
+    with pytest.raises(Cancelled):
+        game.take_back(game.version, RecordsFolder(tmp_path), cancelled)
+    assert game.state() == before and store.game("p") == saved
+    after = game.take_back(game.version, RecordsFolder(tmp_path))
+    assert after["takebacks"] == 1 and store.game("p").hands[0].takebacks == 1
+
+
+def test_a_write_that_fails_leaves_the_page_to_rebuild_from_the_database(tmp_path, monkeypatch):
+    with served(tmp_path, bots="heuristic", seed=4) as url:
+        page, state = _started(url)
+        state = _play(url, page, state, 1)
+
+        def full(*args, **kwargs):
+            raise StoreError("cannot write the games database: database or disk is full")
+        monkeypatch.setattr(Store, "decide", full)
+        r = _post(url, "api/play/answer", page=page, choice=_choice(state),
+                  version=state["version"])
+        assert r.status_code == 400 and "disk is full" in r.json()["error"]
+        monkeypatch.undo()
+        again = _post(url, "api/page", page=page).json()["game"]
+        assert _table(again) == _table(state) and again["version"] == state["version"]

@@ -21,6 +21,7 @@ from ..game.cards import format_card
 from ..game.play import SUIT_NAMES, cante_points, cante_refusal, partner_of, side_of, sing
 from ..game.seats import Side
 from ..game.view import View
+from ..i18n import _, later
 from ..hidden.chunks import iter_chunks, sample_chunk, sample_deals_seeded
 from ..hidden.deals import count_deals, enumerate_deals
 from ..hidden.inference import knowledge_of
@@ -189,12 +190,12 @@ def _check_card_to_play(view: View) -> None:
     """Refuse a view with no card to play: the auction still on, the hand decided by a
     renuncio, or over."""
     if not view.auction_over:
-        raise IllegalPlayError("the auction is not over: there is no card to play yet")
+        raise IllegalPlayError(_("the auction is not over: there is no card to play yet"))
     if view.renuncios:
-        raise IllegalPlayError("the hand is already decided by the first renuncio, "
-                               + view.renuncios[0].describe())
+        raise IllegalPlayError(_("the hand is already decided by the first renuncio, "
+                                 "{renuncio}").format(renuncio=view.renuncios[0].describe()))
     if view.is_over():
-        raise IllegalPlayError("the hand is over: there is no card to play")
+        raise IllegalPlayError(_("the hand is over: there is no card to play"))
 
 
 def _cante_first(view: View) -> tuple[int | None, str | None]:
@@ -204,13 +205,15 @@ def _cante_first(view: View) -> tuple[int | None, str | None]:
     if not options:
         return None, None
     base, cante = view.play_position, options[0]
-    note = (f"sing the {cante_points(cante, base.trump)} in {SUIT_NAMES[cante]} "
-            f"before leading: the values assume you do")
     mate = partner_of(view.seat)
+    values = dict(points=cante_points(cante, base.trump), suit=SUIT_NAMES[cante])
     if (view.rules.forty_first and cante != base.trump and not base.sung >> base.trump & 1
             and base.in_play(mate)):
-        note += " (where your partner holds the 40, your side sings the 40 first)"
-    return cante, note
+        return cante, later("sing the {points} in {suit} before leading: the values assume "
+                            "you do (where your partner holds the 40, your side sings the 40 "
+                            "first)", **values)
+    return cante, later("sing the {points} in {suit} before leading: the values assume you "
+                        "do", **values)
 
 
 def _deal_rounds(k: Knowledge, budget: Budget,
@@ -430,10 +433,10 @@ def cante_values(view: View, options: Sequence[int | None], *, samples: int = 40
                 after = sing(pos, mine, o)
             else:
                 after = pos
-            makes = solver.solve(after, rules, "makes")
+            makes = int(solver.solve(after, rules, "makes") or 0)    # never None
             totals[o][0] += makes if mine == d else 1 - makes
             if pts:
-                margin = solver.solve(after, rules, "margin")
+                margin = solver.solve(after, rules, "margin") or 0   # None on tricks only
                 totals[o][1] += margin if mine == d else -margin
     n = max(1, len(deals))
     return {o: (w / n, m / n) for o, (w, m) in totals.items()}

@@ -40,6 +40,7 @@ from ..game.rules import rules_spec
 from ..game.view import View
 from ..hidden.deals import count_deals
 from ..hidden.inference import knowledge_of
+from ..i18n import N_, later
 from ..models.preset import Models
 from ..notation.record import HandRecord, record_from_obj
 from ..notation.replay import record_of, replay, view_of
@@ -112,22 +113,33 @@ class Puzzle:
 
     def question(self) -> str:
         v = self.view
-        lead = "you lead" if self.position == 1 else f"you play card {self.position} of the trick"
-        return f"Seat {v.seat}, trick {self.trick}, {lead}: what do you play?"
+        if self.position == 1:
+            return later("Seat {seat}, trick {trick}, you lead: what do you play?",
+                         seat=v.seat, trick=self.trick)
+        return later("Seat {seat}, trick {trick}, you play card {position} of the trick: what "
+                     "do you play?", seat=v.seat, trick=self.trick, position=self.position)
 
     def why(self) -> str:
         """The answer and why: the best card's win chance against the played one's and
         the next best's."""
         second = self.cards[1]
-        how = ("as the hand will be played" if self.model == "played" else "double dummy")
-        of = (f"of the {self.layouts:,} layouts you could not tell apart"
-              + (f", weighted by how likely {self.weighted_by} "
-                 f"{'was' if self.weighted_by == 'the play' else 'were'} with each"
-                 if self.weighted_by else ""))
-        return (f"{format_card(self.answer)} wins {_pct(self.p(self.answer))} {of} ({how}); "
-                f"{format_card(self.played)}, the card played, {_pct(self.p(self.played))}"
-                + ("" if second.card == self.played else
-                   f"; the next best, {format_card(second.card)}, {_pct(self.p(second.card))}"))
+        how = (later("as the hand will be played") if self.model == "played"
+               else later("double dummy"))
+        n = f"{self.layouts:,}"
+        of = (later("of the {n} layouts you could not tell apart", n=n) if not self.weighted_by
+              else later("of the {n} layouts you could not tell apart, weighted by how likely "
+                         "the play was with each", n=n) if self.weighted_by == "the play"
+              else later("of the {n} layouts you could not tell apart, weighted by how likely "
+                         "{what} were with each", n=n, what=later(self.weighted_by)))
+        values = dict(answer=format_card(self.answer), p=_pct(self.p(self.answer)), of=of,
+                      how=how, played=format_card(self.played),
+                      p_played=_pct(self.p(self.played)))
+        if second.card == self.played:
+            return later("{answer} wins {p} {of} ({how}); {played}, the card played, "
+                         "{p_played}", **values)
+        return later("{answer} wins {p} {of} ({how}); {played}, the card played, {p_played}; "
+                     "the next best, {second}, {p_second}", second=format_card(second.card),
+                     p_second=_pct(self.p(second.card)), **values)
 
     def shown(self) -> dict:
         """What the seat sees, to draw the puzzle: the rules, the muestra, the contract,
@@ -323,6 +335,10 @@ def _weighted_by(h: Hint, view: View, models: Models) -> str:
     return " and ".join(what for what, on in (
         ("the calls", models.bids is not None),
         ("the play", models.cards is not None and bool(view.plays))) if on)
+
+
+#: what a puzzle's layouts are weighted by, translated where said (:meth:`Puzzle.why`)
+WEIGHTED_BY = (N_("the calls"), N_("the play"), N_("the calls and the play"))
 
 
 def _weighted_by_of(d: dict) -> str:

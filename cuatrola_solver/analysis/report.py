@@ -27,72 +27,63 @@ from pathlib import Path
 
 from ..errors import CuatrolaError
 from ..game.play import SUIT_NAMES
+from .cards_svg import card_name, card_sheet, card_svg
 
 __all__ = ["html_report", "plot_win_chances", "html_puzzles", "SIDE_COLOURS"]
 
 #: side A blue, side B red (the graph and the seat labels)
 SIDE_COLOURS = {"A": "#1f5fbf", "B": "#c0392b"}
-SUIT_COLOURS = {"o": "#b8860b", "c": "#c0392b", "e": "#1f4e9c", "b": "#2e7d32"}
-RANK_NAMES = {"A": "as", "3": "tres", "R": "rey", "C": "caballo", "S": "sota"}
-
-# Suit drawings, one <symbol> each, used by every card: oros a coin, copas a cup,
-# espadas a sword, bastos a club.
-_SUIT_SYMBOLS = """
-<svg width="0" height="0" style="position:absolute" aria-hidden="true">
- <symbol id="suit-o" viewBox="0 0 20 20"><circle cx="10" cy="10" r="8" fill="#e0b12a"
-  stroke="#8a6508" stroke-width="1.5"/><circle cx="10" cy="10" r="4" fill="none"
-  stroke="#8a6508" stroke-width="1.2"/></symbol>
- <symbol id="suit-c" viewBox="0 0 20 20"><path d="M3 3h14c0 6-3 8-5.5 8.5V15h3v2h-9v-2h3v-3.5C6 11 3 9 3 3z"
-  fill="#d64541" stroke="#7d1f1a" stroke-width="1"/></symbol>
- <symbol id="suit-e" viewBox="0 0 20 20"><path d="M10 1l2 3v9h-4V4z" fill="#6f8fc9"
-  stroke="#1f3c78" stroke-width="1"/><rect x="5" y="13" width="10" height="2" fill="#1f3c78"/>
-  <rect x="9" y="15" width="2" height="4" fill="#5a3a1a"/></symbol>
- <symbol id="suit-b" viewBox="0 0 20 20"><path d="M7 18l2-15c1-2 4-2 4 1l-2 14z" fill="#4caf50"
-  stroke="#1b5e20" stroke-width="1"/><circle cx="11" cy="6" r="1" fill="#1b5e20"/>
-  <circle cx="10.3" cy="10" r="1" fill="#1b5e20"/></symbol>
-</svg>"""
 
 _CSS = """
+*{box-sizing:border-box}
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;
- background:#f4f1ea;color:#222}
-main{max-width:1100px;margin:0 auto;padding:16px 24px 40px}
-h1{font-size:1.5em;margin:.2em 0}
+ background:#f4f1ea;color:#222;overflow-wrap:anywhere}
+main{max-width:1100px;margin:0 auto;padding:12px 16px 32px}
+h1{font-size:1.4em;margin:.2em 0}
 h2{font-size:1.15em;margin:1.4em 0 .5em;border-bottom:1px solid #c9c2b0;padding-bottom:3px}
-.sub{color:#555;margin:.2em 0 .8em}
-.side-A{color:#1f5fbf}.side-B{color:#c0392b}
-.table{display:grid;grid-template-columns:repeat(2,1fr);gap:10px 24px}
+.sub{color:#4a4a4a;margin:.2em 0 .8em}
+.side-A{color:#1f5fbf}.side-B{color:#b03020}
+.table{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,300px),1fr));gap:10px 24px}
 .seat{background:#2f6b3c;border-radius:10px;padding:8px 10px;color:#fff}
 .seat h3{margin:0 0 6px;font-size:.95em;font-weight:600}
 .cards{display:flex;gap:6px;flex-wrap:wrap}
-.card{width:46px;height:68px;background:#fff;border:1px solid #888;border-radius:6px;
- display:flex;flex-direction:column;align-items:center;justify-content:space-between;
- padding:3px 0;box-sizing:border-box;box-shadow:1px 1px 2px rgba(0,0,0,.3);
- font-weight:700;font-size:18px;position:relative;color:#222}
-.card svg{width:26px;height:26px}
-.card .nm{font-size:9px;font-weight:400;color:#555}
+.card{position:relative;line-height:0;border-radius:6px}
+.card .face{width:46px;height:69px;display:block}
 .card.played{opacity:.25}
 .card.muestra{outline:3px solid #e0b12a}
-.card .sym{position:absolute;top:-8px;right:-8px;background:#c0392b;color:#fff;
+.card .sym{position:absolute;top:-8px;right:-8px;background:#b03020;color:#fff;line-height:1.3;
  border-radius:8px;font-size:11px;padding:0 4px}
 .card.now{outline:3px solid #ff9800}
 .tricks{display:flex;flex-direction:column;gap:8px}
-.trick{display:flex;align-items:center;gap:12px;background:#fff;border-radius:8px;
+.trick{display:flex;flex-wrap:wrap;align-items:center;gap:8px 12px;background:#fff;border-radius:8px;
  padding:6px 10px;border:1px solid #ddd6c4}
 .trick.current{border-color:#ff9800;box-shadow:0 0 0 2px #ffcc80}
-.trick .t{width:70px;font-weight:600}
-.trick .who{font-size:11px;text-align:center}
+.trick .t{min-width:60px;font-weight:600}
+.trick .who{font-size:11px;text-align:center;line-height:1.6}
 .trick .won .card{outline:2px solid #2e7d32}
-.trick .note{font-size:12px;color:#555;margin-left:auto;max-width:320px}
-.controls{margin:8px 0;display:flex;gap:8px;align-items:center}
-button{font:inherit;padding:3px 12px;border-radius:5px;border:1px solid #999;background:#fff;white-space:nowrap;
- cursor:pointer}
-#graph{background:#fff;border:1px solid #ddd6c4;border-radius:8px;width:100%;height:auto}
+.trick .note{font-size:13px;color:#4a4a4a;flex:1 1 12rem}
+.controls{margin:8px 0;display:flex;flex-wrap:wrap;gap:8px;align-items:center;position:sticky;bottom:0;
+ background:#f4f1ea;padding:4px 0}
+.controls #step-text{flex:1 1 100%}
+button{font:inherit;min-height:44px;min-width:44px;padding:3px 12px;border-radius:6px;border:1px solid #6b6b6b;
+ background:#fff;color:#222;white-space:nowrap;cursor:pointer}
+:focus-visible{outline:3px solid #0b3d91;outline-offset:2px}
+#graph{background:#fff;border:1px solid #ddd6c4;border-radius:8px;width:100%;height:auto;display:block}
 table.data{border-collapse:collapse;background:#fff;font-size:13px;margin:4px 0}
 table.data th,table.data td{border:1px solid #ddd6c4;padding:3px 8px;text-align:left}
 table.data th{background:#ebe5d6}
-td.bad{color:#c0392b;font-weight:700}
+td.bad{color:#b03020;font-weight:700}
 .legend span{margin-right:16px;font-size:13px}
-.foot{color:#777;font-size:12px;margin-top:2em}
+.foot{color:#4a4a4a;font-size:12px;margin-top:2em}
+@media (max-width:640px){
+ main{padding:8px 10px 24px}
+ .card .face{width:40px;height:60px}
+ table.data,table.data tbody,table.data tr,table.data td{display:block}
+ table.data thead{display:none}
+ table.data tr{border:1px solid #ddd6c4;border-radius:6px;margin:6px 0;padding:4px 8px}
+ table.data td{border:0;padding:1px 0}
+ table.data td::before{content:attr(data-label) ": ";color:#4a4a4a}
+}
 """
 
 _SCRIPT = r"""
@@ -111,57 +102,69 @@ _SCRIPT = r"""
   var pts = R.win_chances, n = pts.length - 1;
   var KEY = {A: "knew", B: "knew_b"}, VIEW = {A: "view_a", B: "view_b"};
   var svg = document.getElementById("graph");
-  var W = 1000, H = 360, L = 60, Rm = 20, T = 20, B = 60;
+  // drawn at the width it is shown (at most 1000 units), so its labels keep their size on
+  // a phone; drawn again when that width changes
+  var W, H, L, Rm = 12, T = 20, B = 60, narrow, cursor;
   var x = function (i) { return L + (W - L - Rm) * (n ? i / n : 0); };
   var y = function (p) { return T + (H - T - B) * (1 - p); };
-  // the background: which side wins double dummy (all cards seen) from each point on
-  pts.forEach(function (p, i) {
-    if (p.dd === null || p.dd === undefined || i === n) { return; }
-    var side = p.dd ? "A" : "B";
-    svg.appendChild(el("rect", {x: x(i), y: T, width: x(i + 1) - x(i), height: H - T - B,
-                                fill: COL[side], "fill-opacity": 0.10, "class": "dd-" + side}));
-  });
-  var g = el("g", {"class": "axes"});
-  [0, 0.25, 0.5, 0.75, 1].forEach(function (p) {
-    g.appendChild(el("line", {x1: L, x2: W - Rm, y1: y(p), y2: y(p), stroke: p === 0.5 ? "#999" : "#e3ddcf"}));
-    g.appendChild(el("text", {x: L - 8, y: y(p) + 4, "text-anchor": "end", "font-size": 12}, Math.round(100 * p) + "%"));
-  });
-  var lastTrick = 0;
-  pts.forEach(function (p, i) {
-    if (i > 0 && p.trick !== lastTrick) {
-      var xb = x(i - 1);
-      g.appendChild(el("line", {x1: xb, x2: xb, y1: T, y2: H - B, stroke: "#c9c2b0", "stroke-dasharray": "3,3"}));
-      g.appendChild(el("text", {x: xb + 4, y: H - B + 32, "font-size": 12, fill: "#555"}, "baza " + p.trick));
-      lastTrick = p.trick;
-    }
-    if (i > 0) {
-      g.appendChild(el("text", {x: x(i), y: H - B + 16, "text-anchor": "middle", "font-size": 10, fill: "#777"}, p.card));
-    }
-  });
-  svg.appendChild(g);
-  function path(side) {
-    var d = "", key = KEY[side];
+  function drawGraph() {
+    W = Math.round(Math.max(300, Math.min(1000, svg.getBoundingClientRect().width || 1000)));
+    narrow = W < 600; H = narrow ? 300 : 360; L = narrow ? 40 : 60;
+    while (svg.firstChild) { svg.removeChild(svg.firstChild); }
+    svg.setAttribute("viewBox", "0 0 " + W + " " + H);
+    // the background: which side wins double dummy (all cards seen) from each point on
     pts.forEach(function (p, i) {
-      var v = p[key];
-      if (v === null || v === undefined) { return; }
-      d += (d ? " L" : "M") + x(i) + "," + y(v);
+      if (p.dd === null || p.dd === undefined || i === n) { return; }
+      var side = p.dd ? "A" : "B";
+      svg.appendChild(el("rect", {x: x(i), y: T, width: x(i + 1) - x(i), height: H - T - B,
+                                  fill: COL[side], "fill-opacity": 0.10, "class": "dd-" + side}));
     });
-    if (!d) { return null; }
-    return svg.appendChild(el("path", {d: d, fill: "none", stroke: COL[side], "stroke-width": 2.5,
-                                       "class": "line-knew-" + side}));
+    var g = el("g", {"class": "axes"});
+    [0, 0.25, 0.5, 0.75, 1].forEach(function (p) {
+      g.appendChild(el("line", {x1: L, x2: W - Rm, y1: y(p), y2: y(p), stroke: p === 0.5 ? "#999" : "#e3ddcf"}));
+      g.appendChild(el("text", {x: L - 8, y: y(p) + 4, "text-anchor": "end", "font-size": 12}, Math.round(100 * p) + "%"));
+    });
+    var lastTrick = 0;
+    pts.forEach(function (p, i) {
+      if (i > 0 && p.trick !== lastTrick) {
+        var xb = x(i - 1);
+        g.appendChild(el("line", {x1: xb, x2: xb, y1: T, y2: H - B, stroke: "#c9c2b0", "stroke-dasharray": "3,3"}));
+        g.appendChild(el("text", {x: xb + 4, y: H - B + (narrow ? 42 : 34), "font-size": 12, fill: "#4a4a4a"}, "baza " + p.trick));
+        lastTrick = p.trick;
+      }
+      if (i > 0) {
+        var tx = x(i), ty = H - B + 16;
+        g.appendChild(el("text", narrow ? {x: tx, y: ty, "text-anchor": "end", "font-size": 11, fill: "#4a4a4a",
+                                           transform: "rotate(-60 " + tx + " " + ty + ")"} :
+                         {x: tx, y: ty, "text-anchor": "middle", "font-size": 11, fill: "#4a4a4a"}, p.card));
+      }
+    });
+    svg.appendChild(g);
+    function path(side) {
+      var d = "", key = KEY[side];
+      pts.forEach(function (p, i) {
+        var v = p[key];
+        if (v === null || v === undefined) { return; }
+        d += (d ? " L" : "M") + x(i) + "," + y(v);
+      });
+      if (!d) { return null; }
+      return svg.appendChild(el("path", {d: d, fill: "none", stroke: COL[side], "stroke-width": 2.5,
+                                         "class": "line-knew-" + side}));
+    }
+    path("A"); path("B");
+    pts.forEach(function (p, i) {
+      if (!p.symbol) { return; }
+      var side = (p.seat % 2) ? "A" : "B", v = p[KEY[side]];
+      if (v === null || v === undefined) { return; }
+      var m = el("circle", {cx: x(i), cy: y(v), r: 7, fill: "#fff", stroke: COL[side], "stroke-width": 3, "class": "mistake"});
+      m.appendChild(el("title", {}, "seat " + p.seat + " " + p.card + p.symbol + " (" + p.label + ")"));
+      svg.appendChild(m);
+      svg.appendChild(el("text", {x: x(i), y: y(v) - 12, "text-anchor": "middle", "font-size": 13, "font-weight": "bold", fill: COL[side]}, p.card + p.symbol));
+    });
+    cursor = el("line", {x1: x(0), x2: x(0), y1: T, y2: H - B, stroke: "#ff9800", "stroke-width": 2, id: "cursor"});
+    svg.appendChild(cursor);
   }
-  path("A"); path("B");
-  pts.forEach(function (p, i) {
-    if (!p.symbol) { return; }
-    var side = (p.seat % 2) ? "A" : "B", v = p[KEY[side]];
-    if (v === null || v === undefined) { return; }
-    var m = el("circle", {cx: x(i), cy: y(v), r: 7, fill: "#fff", stroke: COL[side], "stroke-width": 3, "class": "mistake"});
-    m.appendChild(el("title", {}, "seat " + p.seat + " " + p.card + p.symbol + " (" + p.label + ")"));
-    svg.appendChild(m);
-    svg.appendChild(el("text", {x: x(i), y: y(v) - 12, "text-anchor": "middle", "font-size": 13, "font-weight": "bold", fill: COL[side]}, p.card + p.symbol));
-  });
-  var cursor = el("line", {x1: x(0), x2: x(0), y1: T, y2: H - B, stroke: "#ff9800", "stroke-width": 2, id: "cursor"});
-  svg.appendChild(cursor);
+  drawGraph();
   // --- stepping through the hand ---
   var step = n;
   function show(s) {
@@ -207,6 +210,19 @@ _SCRIPT = r"""
     show(Math.round((px - L) / (W - L - Rm) * n));
   });
   show(n);
+  var drawnAt = W;
+  window.addEventListener("resize", function () {
+    var w = Math.round(Math.max(300, Math.min(1000, svg.getBoundingClientRect().width)));
+    if (Math.abs(w - drawnAt) > 40) { drawnAt = w; drawGraph(); show(step); }
+    tellHeight();
+  });
+  // inside the page of cuatrola serve: tell it the height, so the frame needs no scrolling
+  function tellHeight() {
+    if (window.parent !== window) {
+      window.parent.postMessage({cuatrolaHeight: document.documentElement.scrollHeight}, "*");
+    }
+  }
+  tellHeight();
   document.body.setAttribute("data-report", "ok");
 })();
 """
@@ -247,13 +263,13 @@ def _e(x) -> str:
     return html.escape(str(x), quote=True)
 
 
-def _card(text: str, extra: str = "", attrs: str = "", symbol: str | None = None) -> str:
-    rank, suit = text[:-1], text[-1]
-    title = f"{RANK_NAMES.get(rank, rank)} de {SUIT_NAMES['oceb'.index(suit)]}"
+def _card(text: str, extra: str = "", attrs: str = "", symbol: str | None = None,
+          tag: str = "div") -> str:
+    """A card of the one drawing (:mod:`.cards_svg`); ``tag="button"``: one to click."""
     sym = f'<span class="sym">{_e(symbol)}</span>' if symbol else ""
-    return (f'<div class="card {extra}" title="{_e(title)}" {attrs}>'
-            f'<span style="color:{SUIT_COLOURS[suit]}">{_e(rank)}</span>'
-            f'<svg><use href="#suit-{suit}"/></svg><span class="nm">{_e(text)}</span>{sym}</div>')
+    kind = ' type="button"' if tag == "button" else ""
+    return (f'<{tag}{kind} class="card {extra}" data-card="{_e(text)}" '
+            f'title="{_e(card_name(text))}" {attrs}>{card_svg(text)}{sym}</{tag}>')
 
 
 def _pct(p) -> str:
@@ -265,9 +281,13 @@ def _side(seat: int) -> str:
 
 
 def _table(headers: list[str], rows: list[list[str]]) -> str:
+    """A table; on a phone each row is a block of its own, each cell named by its
+    column (``data-label``), so nothing scrolls sideways."""
     head = "".join(f"<th>{_e(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(c if c.startswith("<td") else f"<td>{_e(c)}</td>"
-                                    for c in row) + "</tr>" for row in rows)
+    body = "".join("<tr>" + "".join(
+        (c.replace("<td", f'<td data-label="{_e(h)}"', 1) if c.startswith("<td") else
+         f'<td data-label="{_e(h)}">{_e(c)}</td>') for h, c in zip(headers, row)) + "</tr>"
+        for row in rows)
     return f'<table class="data"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
@@ -445,7 +465,7 @@ def html_report(report: dict, title: str = "cuatrola analysis") -> str:
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body><main>",
-        _SUIT_SYMBOLS,
+        card_sheet(),
         f"<h1>{_e(title)}</h1>",
         f'<p class="sub">rules {_e(_rules_text(report["rules"]))}; muestra '
         f'{_e(report["muestra"])} (triunfo {_e(suit)}); contract {_e(_contract(report))}'
@@ -571,18 +591,16 @@ _PUZZLE_CSS = """
  margin:14px 0}
 .puzzle h2{border:0;margin:.2em 0}
 .puzzle .row{display:flex;gap:10px;align-items:center;margin:6px 0;flex-wrap:wrap}
-.puzzle .row .lbl{width:110px;font-size:13px;color:#555}
-.puzzle .hand .card{cursor:pointer}
+.puzzle .row .lbl{width:110px;font-size:13px;color:#4a4a4a}
+.puzzle .hand .card{cursor:pointer;padding:0;border:0;background:none;min-height:0;min-width:0}
 .puzzle .hand .card.right{outline:3px solid #2e7d32}
 .puzzle .hand .card.wrong{outline:3px solid #c0392b}
 .puzzle .q{font-weight:600;margin:8px 0}
 .puzzle .answer{background:#f4f1ea;border-radius:8px;padding:6px 10px;margin-top:6px}
 .puzzle .said{font-size:13px;min-height:1.2em}
 .mini{display:inline-flex;gap:3px;align-items:center;margin-right:10px}
-.mini .card{width:34px;height:50px;font-size:14px}
-.mini .card svg{width:18px;height:18px}
-.mini .card .nm{display:none}
-.mini .who{font-size:11px;color:#555}
+.mini .card .face{width:34px;height:51px}
+.mini .who{font-size:11px;color:#4a4a4a}
 """
 
 _PUZZLE_SCRIPT = r"""
@@ -607,6 +625,16 @@ _PUZZLE_SCRIPT = r"""
       });
     });
   });
+  if (window.parent !== window) {
+    var tell = function () {
+      window.parent.postMessage({cuatrolaHeight: document.documentElement.scrollHeight}, '*');
+    };
+    document.querySelectorAll('button').forEach(function (b) {
+      b.addEventListener('click', function () { setTimeout(tell, 0); });
+    });
+    window.addEventListener('resize', tell);
+    tell();
+  }
   document.body.dataset.puzzles = 'ok';
 })();
 """
@@ -627,7 +655,7 @@ def _puzzle_section(i: int, p: dict) -> str:
     tricks = "".join(_mini(t["cards"], f"{n}.", f"won by {t['winner']}")
                      for n, t in enumerate(d["tricks"], 1)) or "–"
     now = _mini(d["current"]) if d["current"] else "you lead"
-    hand = "".join(_card(c, "muestra" if c == d["muestra"] else "", f'data-card="{_e(c)}"')
+    hand = "".join(_card(c, "muestra" if c == d["muestra"] else "", tag="button")
                    for c in d["held"])
     cantes = ", ".join(f"seat {k['seat']} sang {SUIT_NAMES['oceb'.index(k['suit'])]} after "
                        f"trick {k['after_trick']}" for k in d["cantes"])
@@ -668,7 +696,7 @@ def html_puzzles(report: dict, title: str = "cuatrola puzzles") -> str:
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{_e(title)}</title><style>{_CSS}{_PUZZLE_CSS}</style></head><body><main>",
-        _SUIT_SYMBOLS, f"<h1>{_e(title)}</h1>",
+        card_sheet(), f"<h1>{_e(title)}</h1>",
         f'<p class="sub">{len(puzzles)} puzzle{"s" if len(puzzles) != 1 else ""} ({_e(found)}): '
         f"positions of your hands where the card played gave away at least "
         f"{100 * report['min_loss']:.0f}% of the win chance while one card led the next by "

@@ -163,6 +163,7 @@ class Context:
         key = (seat, os_hand.info_string(seat))
         k = self._knowledge.get(key)
         if k is None:
+            assert os_hand.hand is not None, "a player is asked once the cards are dealt"
             k = knowledge_of(View.from_hand(os_hand.hand, seat))
             if len(self._knowledge) >= self.KEEP:
                 self._knowledge.popitem(last=False)

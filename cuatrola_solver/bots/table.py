@@ -22,6 +22,7 @@ from ..game.play import renuncio_obligation, side_of
 from ..game.rules import RuleSet, get_rules
 from ..game.seats import Side, check_seat
 from ..game.view import View
+from ..i18n import N_, _
 from ..notation.record import HandRecord
 from ..notation.replay import replay
 from .playout import Observer, Turn, check_match_length, decide, hand_deal, hand_turns, seat_of
@@ -30,10 +31,10 @@ __all__ = ["Table", "card_refusal", "in_hand_order", "OBLIGATION_WORDS"]
 
 #: each obligation of play as a person is told they would break it
 OBLIGATION_WORDS = {
-    "asistir": "you must follow the suit led (asistir)",
-    "montar": "you must play higher than the best card of the suit led (montar)",
-    "fallar": "void in the suit led, you must trump (fallar)",
-    "montar_el_fallo": "you must over-trump the trump in the trick (montar el fallo)",
+    "asistir": N_("you must follow the suit led (asistir)"),
+    "montar": N_("you must play higher than the best card of the suit led (montar)"),
+    "fallar": N_("void in the suit led, you must trump (fallar)"),
+    "montar_el_fallo": N_("you must over-trump the trump in the trick (montar el fallo)"),
 }
 
 
@@ -48,11 +49,12 @@ def card_refusal(view: View, card: int) -> str | None:
     not hold Ao``, ``Rc would be a renuncio: you must follow the suit led (asistir)``;
     None when it may."""
     if not view.held >> card & 1:
-        return f"you do not hold {format_card(card)}"
+        return _("you do not hold {card}").format(card=format_card(card))
     if card in view.legal_cards():
         return None
     why = renuncio_obligation(view.held, view.play_position.trick, view.trump, card)
-    return f"{format_card(card)} would be a renuncio: {OBLIGATION_WORDS[why]}"
+    return _("{card} would be a renuncio: {obligation}").format(
+        card=format_card(card), obligation=_(OBLIGATION_WORDS[why]))
 
 
 class Table:

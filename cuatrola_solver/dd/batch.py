@@ -20,9 +20,9 @@ import json
 import queue
 import threading
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence, Union
 
 import numpy as np
 
@@ -30,11 +30,15 @@ from . import solver
 from ..game.cards import SUIT_LETTERS
 from ..errors import CuatrolaError
 from ..game.hand import check_deal
+from ..game.jsonvalue import JSONObject
 from ..notation.record import record_from_obj
 from ..game.rules import RuleSet, rules_spec
 
 #: lines per chunk: the unit of work of a thread and of output
 CHUNK_LINES = 64
+#: what the reading thread hands on: a numbered line, the end of the input (an object of
+#: its own), or the exception that ended it
+_Read = Union[tuple[int, Union[bytes, str]], object]
 
 
 @dataclass(frozen=True)
@@ -44,7 +48,7 @@ class LineResult:
     names the input and the line."""
 
     line: int
-    report: dict | None = None
+    report: JSONObject | None = None
     error: str | None = None
 
 
@@ -56,7 +60,8 @@ class _Job:
     rules: RuleSet
 
 
-def table_report(hands, muestra: int, rules: RuleSet) -> dict:
+def table_report(hands: Sequence[Iterable[int] | None], muestra: int,
+                 rules: RuleSet) -> JSONObject:
     """The ``solve --json`` object of one deal (without ``schema``), after checking it."""
     masks = check_deal(hands, muestra)
     trump = muestra // 5
@@ -107,12 +112,12 @@ def _placed(message: str, where: str) -> str:
     return message if where in message else f"{where}: {message}"
 
 
-def _solve_chunk(jobs: list[_Job]) -> dict[int, np.ndarray]:
+def _solve_chunk(jobs: list[_Job]) -> dict[int, solver.Values]:
     """The tables of a chunk's deals, one engine call per rule set, on this thread."""
     by_rules: dict[RuleSet, list[_Job]] = {}
     for job in jobs:
         by_rules.setdefault(job.rules, []).append(job)
-    tables = {}
+    tables: dict[int, solver.Values] = {}
     for rules, group in by_rules.items():
         hands = np.array([j.hands for j in group], dtype=np.int64)
         trumps = np.array([j.trump for j in group], dtype=np.int64)
@@ -135,13 +140,13 @@ def solve_lines(lines: Iterable[bytes | str], name: str, default_rules: RuleSet,
     line's table soon after writing it).  An exception raised by ``lines`` is raised
     here after the tables of the lines before it."""
     pool = ThreadPoolExecutor(workers, "cuatrola-table") if workers > 1 else None
-    pending: deque = deque()
-    inbox: queue.Queue = queue.Queue(maxsize=2 * chunk)
+    pending: deque[tuple[list[_Job | LineResult], Future[dict[int, solver.Values]]]] = deque()
+    inbox: queue.Queue[_Read] = queue.Queue(maxsize=2 * chunk)
     stop = threading.Event()
     end = object()
 
     def read() -> None:
-        def put(item) -> bool:
+        def put(item: _Read) -> bool:
             while not stop.is_set():
                 try:
                     inbox.put(item, timeout=0.1)
@@ -170,7 +175,8 @@ def solve_lines(lines: Iterable[bytes | str], name: str, default_rules: RuleSet,
                 items.append(LineResult(n, error=str(e)))
         return items
 
-    def shaped(items: list[_Job | LineResult], tables: dict[int, np.ndarray]) -> list[LineResult]:
+    def shaped(items: list[_Job | LineResult],
+               tables: dict[int, solver.Values]) -> list[LineResult]:
         out = []
         for job in items:
             if isinstance(job, LineResult):
@@ -186,7 +192,7 @@ def solve_lines(lines: Iterable[bytes | str], name: str, default_rules: RuleSet,
     last = None                 # the end of the input, or the exception that ended it
     try:
         while last is None or pending:
-            batch: list = []
+            batch: list[tuple[int, bytes | str]] = []
             while last is None and len(batch) < chunk:
                 try:
                     item = inbox.get(timeout=gap if batch or pending else None)

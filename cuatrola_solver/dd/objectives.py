@@ -20,12 +20,17 @@ plain twin (:mod:`~cuatrola_solver.dd.reference`).
 
 from __future__ import annotations
 
+from typing import Union
+
 from ..game import play
 from ..game.rules import RuleSet
 
-__all__ = ["OBJECTIVES", "points_based", "game_points", "final_value", "check_objective"]
+__all__ = ["OBJECTIVES", "Value", "points_based", "game_points", "final_value",
+           "check_objective"]
 
 OBJECTIVES = ("tricks", "margin", "makes", "game_points")
+#: the value of a position for an objective: an int, a bool for ``makes``
+Value = Union[int, bool]
 
 
 def points_based(contract: str, rules: RuleSet) -> bool:
@@ -39,7 +44,7 @@ def game_points(pos: play.Position, rules: RuleSet) -> int:
     return value if winner == pos.declaring_side else -value
 
 
-def final_value(pos: play.Position, rules: RuleSet, objective: str):
+def final_value(pos: play.Position, rules: RuleSet, objective: str) -> Value:
     d = pos.declaring_side
     if objective == "tricks":
         return pos.tricks[d]

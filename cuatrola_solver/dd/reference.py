@@ -20,12 +20,18 @@ the plain minimax fast enough for whole deals.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Union
 
 from ..game import play
 from ..game.cards import iter_cards
 from ..game.rules import RuleSet
-from .objectives import check_objective, final_value
+from ..game.seats import Side
+from .objectives import Value, check_objective, final_value
+
+#: an item of a played sequence: a card, or a cante ``(side, suit)``
+Item = Union[int, tuple[int, ...], list[int]]
+#: ``solve_fn(pos, rules, objective)``: the value of a position (None: no value)
+SolveFn = Callable[[play.Position, RuleSet, str], Union[Value, None]]
 
 # --- the search ---------------------------------------------------------------
 
@@ -55,10 +61,10 @@ class _Search:
     def __init__(self, rules: RuleSet, objective: str):
         self.rules = rules
         self.objective = objective
-        self.memo: dict[play.Position, object] = {}
+        self.memo: dict[play.Position, Value] = {}
         self.nodes = 0
 
-    def value(self, pos: play.Position):
+    def value(self, pos: play.Position) -> Value:
         cached = self.memo.get(pos)
         if cached is not None:
             return cached
@@ -80,14 +86,15 @@ class _Search:
         return v
 
 
-def solve(pos: play.Position, rules: RuleSet, objective: str = "tricks"):
+def solve(pos: play.Position, rules: RuleSet, objective: str = "tricks") -> Value | None:
     """The double-dummy value of ``pos`` for ``objective`` (None: margin on tricks)."""
     if not check_objective(pos, rules, objective):
         return None
     return _Search(rules, objective).value(pos)
 
 
-def solve_counted(pos: play.Position, rules: RuleSet, objective: str = "tricks"):
+def solve_counted(pos: play.Position, rules: RuleSet,
+                  objective: str = "tricks") -> tuple[Value | None, int]:
     """``(value, nodes)``: :func:`solve` and the number of positions it searched."""
     if not check_objective(pos, rules, objective):
         return None, 0
@@ -95,7 +102,8 @@ def solve_counted(pos: play.Position, rules: RuleSet, objective: str = "tricks")
     return search.value(pos), search.nodes
 
 
-def solve_cards(pos: play.Position, rules: RuleSet, objective: str = "tricks") -> dict:
+def solve_cards(pos: play.Position, rules: RuleSet,
+                objective: str = "tricks") -> dict[int, Value | None]:
     """``{card: value}`` for every legal card of the seat on turn.
 
     A card is played *now*: cantes still pending at this boundary are forgone (apply
@@ -109,12 +117,12 @@ def solve_cards(pos: play.Position, rules: RuleSet, objective: str = "tricks") -
             for c in legal_cards(pos, rules)}
 
 
-def apply_item(pos: play.Position, item, rules: RuleSet) -> play.Position:
+def apply_item(pos: play.Position, item: Item, rules: RuleSet) -> play.Position:
     """Play one item of a sequence: a card (int), or a cante ``(side, suit)``."""
     if isinstance(item, (tuple, list)):
         side, suit = item[-2], item[-1]
         if suit not in play.cante_options(pos, rules, side):
-            raise ValueError(f"side {play.Side(side)} may not sing suit {suit} now")
+            raise ValueError(f"side {Side(side)} may not sing suit {suit} now")
         return play.sing(pos, side, suit)
     if item not in legal_cards(pos, rules):
         raise ValueError(f"card {item} is not a legal card here")
@@ -122,13 +130,13 @@ def apply_item(pos: play.Position, item, rules: RuleSet) -> play.Position:
 
 
 def analyse_play(pos: play.Position, rules: RuleSet, objective: str,
-                 items: Iterable, solve_fn: Callable | None = None) -> list:
+                 items: Iterable[Item], solve_fn: SolveFn | None = None) -> list[Value | None]:
     """The value after each item of a played sequence (cards, or cantes ``(side, suit)``).
 
     ``solve_fn(pos, rules, objective)`` values each position (default :func:`solve`).
     """
     solve_fn = solve_fn or solve
-    values = []
+    values: list[Value | None] = []
     for item in items:
         pos = apply_item(pos, item, rules)
         values.append(solve_fn(pos, rules, objective))

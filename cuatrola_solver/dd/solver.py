@@ -25,16 +25,23 @@ import functools
 import os
 import sys
 import threading
-from typing import Any, Callable, Hashable, Iterable, Sequence
+from typing import (TYPE_CHECKING, Any, Callable, Hashable, Iterable, Literal, Sequence, Union,
+                    overload)
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import RulesError
 from ..game import play
 from ..game.play import deal_position
 from ..game.rules import CONTRACT_VALUE, RuleSet
 from . import reference
-from .objectives import OBJECTIVES, final_value, points_based
+from ..game.jsonvalue import JSONObject
+from .objectives import OBJECTIVES, Value, final_value, points_based
+from .reference import Item
+
+if TYPE_CHECKING:
+    from ._solver import Params, Solver, State
 
 __all__ = ["BACKEND", "OBJECTIVES", "solve", "solve_cards", "analyse_play", "solve_batch",
            "dd_table", "dd_tables", "table_rows", "TABLE_FIGURES", "deal_position",
@@ -43,6 +50,12 @@ __all__ = ["BACKEND", "OBJECTIVES", "solve", "solve_cards", "analyse_play", "sol
 
 #: ``progress(done, total)``: called as the deals of a batch are searched
 Progress = Callable[[int, int], None]
+#: an int32 array of values, one per deal (or per deal and figure)
+Values = npt.NDArray[np.int32]
+#: ``call(engine, lo, hi)`` of :func:`_in_threads`: the nodes searched
+Chunk = Callable[["Solver", int, int], int]
+#: what :func:`solve_batch` returns: the values, then the tricks and the nodes if asked
+Batch = Values | tuple[Values, int] | tuple[Values, Values] | tuple[Values, Values, int]
 
 _OBJECTIVE_CODE = {name: i for i, name in enumerate(OBJECTIVES)}
 _BONUS_CODE = {"none": 0, "over_100": 1, "carbunco": 2}
@@ -75,7 +88,7 @@ if os.environ.get("CUATROLA_PUREPYTHON", "") not in ("", "0"):
           "solver", file=sys.stderr)
 else:
     try:
-        from . import _solver as _compiled        # type: ignore[attr-defined, no-redef]
+        from . import _solver as _compiled
         BACKEND = "compiled"
     except ImportError as exc:                    # pragma: no cover - depends on the build
         _compiled = None
@@ -111,10 +124,11 @@ def _sizes(n: int = 1, slot: Hashable = None) -> tuple[int, int]:
     return DEFAULT_TT_BITS, DEFAULT_TT_BITS
 
 
-def _engine(sizes: tuple[int, int] | None = None, slot: Hashable = None):
+def _engine(sizes: tuple[int, int] | None = None, slot: Hashable = None) -> Solver:
     """This thread's search context of those table sizes in ``slot`` (one per size and
     slot, kept warm)."""
     sizes = sizes or _sizes()
+    solvers: dict[tuple[tuple[int, int], Hashable], Solver]
     solvers = _local.__dict__.setdefault("solvers", {})
     s = solvers.get((sizes, slot))
     if s is None:
@@ -124,20 +138,21 @@ def _engine(sizes: tuple[int, int] | None = None, slot: Hashable = None):
 
 #: idle search contexts of solve_batch's worker threads, kept warm between calls:
 #: (slot, context)
-_pool: list = []
+_pool: list[tuple[Hashable, Solver]] = []
 _pool_lock = threading.Lock()
 
 
-def _borrow(sizes: tuple[int, int] | None = None, slot: Hashable = None):
+def _borrow(sizes: tuple[int, int] | None = None, slot: Hashable = None) -> Solver:
     sizes = sizes or _sizes()
     with _pool_lock:
         for i, (k, s) in enumerate(_pool):
             if k == slot and (s.tt_bits, s.tricks_bits) == sizes:
                 return _pool.pop(i)[1]
-    return _compiled.Solver(*sizes)
+    new: Solver = _compiled.Solver(*sizes)
+    return new
 
 
-def _give_back(s, slot: Hashable = None) -> None:
+def _give_back(s: Solver, slot: Hashable = None) -> None:
     with _pool_lock:
         _pool.append((slot, s))
 
@@ -168,7 +183,7 @@ def context_params(rules: RuleSet, contract: str, declarer: Sequence[int],
             after, rules.max_cantes_per_side, int(rules.forty_first), trump)
 
 
-def _state(pos: play.Position) -> tuple:
+def _state(pos: play.Position) -> State:
     return (pos.hands, pos.leader, pos.trick, pos.tricks, pos.points, pos.sung,
             pos.cantes, pos.boundary_sung)
 
@@ -179,13 +194,13 @@ def _check(objective: str) -> int:
     return _OBJECTIVE_CODE[objective]
 
 
-def _convert(objective: str, v: int):
+def _convert(objective: str, v: int) -> Value:
     return bool(v) if objective == "makes" else int(v)
 
 
 # --- the verbs -------------------------------------------------------------------------
 
-def solve(pos: play.Position, rules: RuleSet, objective: str = "tricks"):
+def solve(pos: play.Position, rules: RuleSet, objective: str = "tricks") -> Value | None:
     """The double-dummy value of ``pos`` for ``objective``, measured for
     ``pos.declaring_side``: an int (tricks, margin, game points) or a bool (makes);
     None for ``margin`` of a contract decided on tricks."""
@@ -222,25 +237,27 @@ class Evaluator:
         if pos.tricks[0] + pos.tricks[1] == 5:
             return int(final_value(pos, self.rules, self.objective))
         if _compiled is None:
-            return int(reference.solve(pos, self.rules, self.objective))
+            return int(reference.solve(pos, self.rules, self.objective) or 0)
         return _engine().value(self.params, (pos.hands, pos.leader, pos.trick, pos.tricks,
                                              pos.points, pos.sung, pos.cantes,
                                              pos.boundary_sung), self.code)
 
-    def state(self, hands, leader: int, trick: tuple, tricks: tuple, points: tuple, sung: int,
-              cantes: tuple, boundary_sung: tuple) -> int:
+    def state(self, hands: Sequence[int], leader: int, trick: tuple[int, ...],
+              tricks: tuple[int, ...], points: tuple[int, ...], sung: int,
+              cantes: tuple[int, ...], boundary_sung: tuple[bool, ...]) -> int:
         """The value of the position given by its fields (as :class:`play.Position`'s,
         of a hand not over), without building one."""
         if _compiled is None:
             return int(reference.solve(play.Position(
                 self._trump, tuple(hands), self._active, self._contract, self._declarer,
                 leader, trick, tricks, points, sung, cantes, boundary_sung), self.rules,
-                self.objective))
+                self.objective) or 0)
         return _engine().value(self.params, (hands, leader, trick, tricks, points, sung,
                                              cantes, boundary_sung), self.code)
 
 
-def solve_cards(pos: play.Position, rules: RuleSet, objective: str = "tricks") -> dict:
+def solve_cards(pos: play.Position, rules: RuleSet,
+                objective: str = "tricks") -> dict[int, Value | None]:
     """``{card: value}`` for every legal card of the seat on turn (like DDS
     ``SolveBoard`` with all solutions).  The card is played *now*: cantes still
     pending at this trick boundary are forgone -- apply :func:`play.sing` first to
@@ -251,17 +268,44 @@ def solve_cards(pos: play.Position, rules: RuleSet, objective: str = "tricks") -
 
 
 def analyse_play(pos: play.Position, rules: RuleSet, objective: str,
-                 cards: Iterable) -> list:
+                 cards: Iterable[Item]) -> list[Value | None]:
     """The value after each item of a played sequence: a card (int), or a cante
     given as ``(side, suit)``.  Raises ValueError on an illegal item."""
     _check(objective)
     return reference.analyse_play(pos, rules, objective, cards, solve_fn=solve)
 
 
-def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence[int] = (),
-                objective: str = "tricks", workers: int | None = None,
-                return_nodes: bool = False, with_tricks: bool = False, slot: Hashable = None,
-                progress: Progress | None = None):
+@overload
+def solve_batch(hands: npt.ArrayLike, trumps: npt.ArrayLike, rules: RuleSet, contract: str,
+                declarer: Sequence[int] = (), objective: str = "tricks",
+                workers: int | None = None, return_nodes: Literal[False] = False,
+                with_tricks: Literal[False] = False, slot: Hashable = None,
+                progress: Progress | None = None) -> Values: ...
+@overload
+def solve_batch(hands: npt.ArrayLike, trumps: npt.ArrayLike, rules: RuleSet, contract: str,
+                declarer: Sequence[int] = (), objective: str = "tricks",
+                workers: int | None = None, *, return_nodes: Literal[True],
+                with_tricks: Literal[False] = False, slot: Hashable = None,
+                progress: Progress | None = None) -> tuple[Values, int]: ...
+@overload
+def solve_batch(hands: npt.ArrayLike, trumps: npt.ArrayLike, rules: RuleSet, contract: str,
+                declarer: Sequence[int] = (), objective: str = "tricks",
+                workers: int | None = None, return_nodes: Literal[False] = False, *,
+                with_tricks: Literal[True], slot: Hashable = None,
+                progress: Progress | None = None) -> tuple[Values, Values]: ...
+@overload
+def solve_batch(hands: npt.ArrayLike, trumps: npt.ArrayLike, rules: RuleSet, contract: str,
+                declarer: Sequence[int] = (), objective: str = "tricks",
+                workers: int | None = None, *, return_nodes: Literal[True],
+                with_tricks: Literal[True], slot: Hashable = None,
+                progress: Progress | None = None) -> tuple[Values, Values, int]: ...
+
+
+def solve_batch(hands: npt.ArrayLike, trumps: npt.ArrayLike, rules: RuleSet, contract: str,
+                declarer: Sequence[int] = (), objective: str = "tricks",
+                workers: int | None = None, return_nodes: bool = False,
+                with_tricks: bool = False, slot: Hashable = None,
+                progress: Progress | None = None) -> Batch:
     """Solve many deals from their first lead in one call.
 
     ``hands``: int array ``(n, 4)`` of the four hands' masks (seats 1-4); ``trumps``:
@@ -287,10 +331,10 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
     out = np.zeros(n, dtype=np.int32)
     tricks = np.zeros(n, dtype=np.int32) if with_tricks else None
 
-    def result(nodes: int):
-        values: tuple = (out, tricks) if with_tricks else (out,)
-        values += (nodes,) if return_nodes else ()
-        return values if len(values) > 1 else out
+    def result(nodes: int) -> Batch:
+        if tricks is None:
+            return (out, nodes) if return_nodes else out
+        return (out, tricks, nodes) if return_nodes else (out, tricks)
 
     declarer = tuple(declarer)
     if objective == "margin" and not points_based(contract, rules):
@@ -307,10 +351,11 @@ def solve_batch(hands, trumps, rules: RuleSet, contract: str, declarer: Sequence
             pos = deal_position(tuple(int(h) for h in hands[i]), int(trumps[i]), contract,
                                 declarer)
             v, k = reference.solve_counted(pos, rules, objective)
-            out[i] = int(v)
+            out[i] = int(v or 0)
             nodes += k
             if tricks is not None:
-                tricks[i], k = reference.solve_counted(pos, rules, "tricks")
+                t, k = reference.solve_counted(pos, rules, "tricks")
+                tricks[i] = int(t or 0)
                 nodes += k
             if progress is not None:
                 progress(i + 1, n)
@@ -335,7 +380,7 @@ def order_cards(trump: int) -> list[int]:
 
 
 @functools.lru_cache(maxsize=4)
-def _order_tables(trump: int) -> np.ndarray:
+def _order_tables(trump: int) -> npt.NDArray[np.uint64]:
     """``(2, 1024)`` uint64: the weight of each card of :func:`order_cards` (``4**k`` for
     the k-th from the last) summed over the cards of a hand's low ten bits, and of its
     high ten."""
@@ -347,7 +392,7 @@ def _order_tables(trump: int) -> np.ndarray:
                     ).astype(np.uint64)
 
 
-def search_order(hands, trump: int) -> np.ndarray:
+def search_order(hands: npt.ArrayLike, trump: int) -> npt.NDArray[np.intp]:
     """An order in which to search many layouts (rows of four hand masks) so that
     neighbours share more of their later tricks and positions, and the tables kept warm
     from one layout to the next find more of them: by who holds each card of
@@ -366,7 +411,7 @@ def search_order(hands, trump: int) -> np.ndarray:
     return np.argsort(key, kind="stable")
 
 
-def in_own_order(found: np.ndarray, order: np.ndarray) -> np.ndarray:
+def in_own_order(found: Values, order: npt.NDArray[np.intp]) -> Values:
     """The rows of ``found``, found for ``layouts[order]`` (``order`` from
     :func:`search_order`), back in the order of ``layouts``."""
     out = np.empty_like(found)
@@ -374,8 +419,8 @@ def in_own_order(found: np.ndarray, order: np.ndarray) -> np.ndarray:
     return out
 
 
-def solve_layouts(pos: play.Position, hands, rules: RuleSet, objective: str = "tricks",
-                  workers: int | None = 1) -> np.ndarray:
+def solve_layouts(pos: play.Position, hands: npt.ArrayLike, rules: RuleSet,
+                  objective: str = "tricks", workers: int | None = 1) -> Values:
     """The value of ``pos`` for ``objective`` with each row of ``hands`` (``(n, 4)``
     masks, seats 1-4) as its four hands, everything else as in ``pos``: an int32 array
     ``(n,)`` (makes 0/1), equal to :func:`solve` of each layout.  Not for ``margin`` of a
@@ -393,7 +438,7 @@ def solve_layouts(pos: play.Position, hands, rules: RuleSet, objective: str = "t
     elif _compiled is None:
         for i in range(n):
             layout = pos.with_changes(hands=tuple(int(h) for h in hands[i]))
-            out[i] = int(reference.solve(layout, rules, objective))
+            out[i] = int(reference.solve(layout, rules, objective) or 0)
     else:
         params = context_params(rules, pos.contract, pos.declarer, pos.active, pos.trump)
         state = _state(pos)
@@ -406,7 +451,8 @@ def solve_layouts(pos: play.Position, hands, rules: RuleSet, objective: str = "t
 HINT_FIGURES = ("tricks", "margin", "makes")
 
 
-def card_figures(pos: play.Position, hands, rules: RuleSet, workers: int | None = 1) -> dict:
+def card_figures(pos: play.Position, hands: npt.ArrayLike, rules: RuleSet,
+                 workers: int | None = 1) -> dict[int, Values]:
     """``{card: int32 array (n, 3)}``: for every card the seat on turn may play, the
     tricks, margin (0 for a contract decided on tricks) and makes (0/1) of the
     declaring side after it, with each row of ``hands`` (``(n, 4)`` masks, seats 1-4) as
@@ -447,7 +493,7 @@ def card_figures(pos: play.Position, hands, rules: RuleSet, workers: int | None 
     return out
 
 
-def _in_threads(n: int, workers: int | None, least: int, most: int, call,
+def _in_threads(n: int, workers: int | None, least: int, most: int, call: Chunk,
                 slot: Hashable = None, progress: Progress | None = None) -> int:
     """Run ``call(engine, lo, hi)`` over the deals ``0..n`` on ``workers`` threads (default:
     all cores), each with its own search context (of ``slot``); returns the sum of what
@@ -562,11 +608,11 @@ TABLE_FIGURES = ("tricks", "margin", "makes", "game_points")
 
 
 @functools.lru_cache(maxsize=64)
-def table_plan(rules: RuleSet) -> tuple:
+def table_plan(rules: RuleSet) -> tuple[tuple[Params, int], ...]:
     """Per row of the table ``(params, same)``: the context of ``Solver.table`` and the
     index of an earlier row with the same players (whose tricks are this row's), or -1.
     Raises RulesError for rules the compiled search cannot take."""
-    plan = []
+    plan: list[tuple[Params, int]] = []
     first: dict[tuple[int, ...], int] = {}
     for r, (contract, declarer) in enumerate(contract_rows(rules)):
         params = context_params(rules, contract, declarer, play.active_seats(declarer), 0)
@@ -583,8 +629,18 @@ def _reference_table(hands: Sequence[int], trump: int, rules: RuleSet) -> list[l
     return rows
 
 
-def dd_tables(hands, trumps, rules: RuleSet, workers: int | None = None,
-              return_nodes: bool = False):
+@overload
+def dd_tables(hands: npt.ArrayLike, trumps: npt.ArrayLike, rules: RuleSet,
+              workers: int | None = None, return_nodes: Literal[False] = False) -> Values: ...
+@overload
+def dd_tables(hands: npt.ArrayLike, trumps: npt.ArrayLike, rules: RuleSet,
+              workers: int | None = None, *, return_nodes: Literal[True]
+              ) -> tuple[Values, int]: ...
+
+
+def dd_tables(hands: npt.ArrayLike, trumps: npt.ArrayLike, rules: RuleSet,
+              workers: int | None = None, return_nodes: bool = False
+              ) -> Values | tuple[Values, int]:
     """The double-dummy tables of many deals in one call: an int32 array ``(n, rows, 4)``,
     rows as :func:`contract_rows`, figures as :data:`TABLE_FIGURES` (margin 0 where the
     contract is decided on tricks: see :func:`table_rows`; makes 0/1).
@@ -614,8 +670,12 @@ def dd_tables(hands, trumps, rules: RuleSet, workers: int | None = None,
     return (out, nodes) if return_nodes else out
 
 
+#: a row of the table as shown: contract, declarer, side, whether it has a margin
+RowHead = tuple[str, Union[int, list[int], None], str, bool]
+
+
 @functools.lru_cache(maxsize=64)
-def _row_heads(rules: RuleSet) -> tuple:
+def _row_heads(rules: RuleSet) -> tuple[RowHead, ...]:
     """Per row: contract, declarer as shown, side, whether it has a margin."""
     heads = []
     for contract, declarer in contract_rows(rules):
@@ -631,7 +691,7 @@ def _row_heads(rules: RuleSet) -> tuple:
     return tuple(heads)
 
 
-def table_rows(table, rules: RuleSet) -> list[dict]:
+def table_rows(table: Values, rules: RuleSet) -> list[JSONObject]:
     """One deal's table from :func:`dd_tables` (``(rows, 4)``) as the ``results`` of
     ``solve --json`` (docs/json.md): one dict per contract and declarer."""
     return [{"contract": contract, "declarer": list(shown) if isinstance(shown, list) else shown,
@@ -641,7 +701,7 @@ def table_rows(table, rules: RuleSet) -> list[dict]:
             in zip(_row_heads(rules), table.tolist())]
 
 
-def dd_table(hands: Sequence[int], trump: int, rules: RuleSet) -> list[dict]:
+def dd_table(hands: Sequence[int], trump: int, rules: RuleSet) -> list[JSONObject]:
     """The double-dummy table of a deal: one dict per contract and declarer, as the
     ``results`` of ``solve --json`` (docs/json.md)."""
     table = dd_tables(np.array([hands], dtype=np.int64), np.array([trump], dtype=np.int64),

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..errors import IllegalBidError, NotationError, quote
+from ..i18n import _, later, ngettext
 from .match import Score, bid_cap_reason
 from .play import active_seats, partner_of, side_of
 from .rules import CONTRACTS, RuleSet
@@ -25,7 +26,8 @@ def parse_call(text: str, where: str = "") -> str:
     call = text.strip().lower()
     if call not in CALLS:
         place = f" {where}" if where else ""
-        raise NotationError(f"bad bid {quote(text)}{place}: expected one of {' '.join(CALLS)}")
+        raise NotationError(_("bad bid {bid}{place}: expected one of {calls}").format(
+            bid=quote(text), place=place, calls=" ".join(CALLS)))
     return call
 
 
@@ -53,11 +55,11 @@ class Auction:
         """Why the seat on turn may not make ``call`` now; None when it may."""
         seat = self.speaker
         if seat is None:
-            return "the auction is over: all four seats have spoken"
+            return later("the auction is over: all four seats have spoken")
         if call == "paso":
             return None
         if call not in self.rules.allowed_contracts():
-            return f"{call} is not played under these rules"
+            return later("{call} is not played under these rules", call=call)
         # a standing bid other than paso has its bidder
         bidder = self.bidder
         take_over = (bidder is not None and call == self.highest
@@ -66,11 +68,12 @@ class Auction:
             answers_solo = (bidder is not None and self.highest == "solo"
                             and side_of(seat) != side_of(bidder))
             if not (answers_solo or take_over):
-                return ("only the contrasolo bidder's partner may take a contrasolo over"
+                return (later("only the contrasolo bidder's partner may take a contrasolo over")
                         if self.highest == "contrasolo" else
-                        "contrasolo answers a standing solo, by an opponent of the solo bidder")
+                        later("contrasolo answers a standing solo, by an opponent of the solo "
+                              "bidder"))
         elif STRENGTH[call] <= STRENGTH[self.highest] and not take_over:
-            return f"a bid must be stronger than the standing {self.highest}"
+            return later("a bid must be stronger than the standing {bid}", bid=self.highest)
         if self.score is not None:
             return bid_cap_reason(self.rules, self.score.of(side_of(seat)), call)
         return None
@@ -89,11 +92,12 @@ class Auction:
         """Make the next call (checked); raises IllegalBidError with the reason."""
         seat = self.speaker
         if seat is None:
-            raise IllegalBidError(f"{quote(call)} is one call too many: the auction is over, "
-                                  f"all four seats have spoken")
+            raise IllegalBidError(_("{call} is one call too many: the auction is over, all four "
+                                    "seats have spoken").format(call=quote(call)))
         reason = self.refusal(call)
         if reason is not None:
-            raise IllegalBidError(f"seat {seat} may not call {quote(call)}: {reason}")
+            raise IllegalBidError(_("seat {seat} may not call {call}: {reason}").format(
+                seat=seat, call=quote(call), reason=_(reason)))
         self.calls.append(call)
         if call == "paso":
             return
@@ -133,19 +137,21 @@ def parse_auction(calls: str | Sequence[str] | None, seat: int, rules: RuleSet,
         calls = [c for c in calls.replace(",", " ").split() if c]
     calls = list(calls)
     if len(calls) != seat - 1:
-        before = ("nobody speaks before seat 1" if seat == 1 else
-                  "only seat 1 speaks before seat 2" if seat == 2 else
-                  "seats 1 and 2 speak before seat 3" if seat == 3 else
-                  "seats 1 to 3 speak before seat 4")
-        given = f"{len(calls)} call{'' if len(calls) == 1 else 's'}"
-        raise IllegalBidError(f"bad auction {quote(' '.join(calls))}: {given} given, but "
-                              f"{before} (expected {seat - 1})")
+        before = (_("nobody speaks before seat 1") if seat == 1 else
+                  _("only seat 1 speaks before seat 2") if seat == 2 else
+                  _("seats 1 and 2 speak before seat 3") if seat == 3 else
+                  _("seats 1 to 3 speak before seat 4"))
+        raise IllegalBidError(ngettext(
+            "bad auction {calls}: {n} call given, but {before} (expected {expected})",
+            "bad auction {calls}: {n} calls given, but {before} (expected {expected})",
+            len(calls)).format(calls=quote(" ".join(calls)), n=len(calls), before=before,
+                               expected=seat - 1))
     auction = Auction(rules, score)
     for i, text in enumerate(calls, 1):
-        call = parse_call(text, f"(call {i} of the auction, seat {i})")
+        call = parse_call(text, _("(call {i} of the auction, seat {i})").format(i=i))
         reason = auction.refusal(call)
         if reason is not None:
-            raise IllegalBidError(f"bad auction: call {i} {quote(text)} of seat {i} is illegal: "
-                                  f"{reason}")
+            raise IllegalBidError(_("bad auction: call {i} {call} of seat {i} is illegal: "
+                                    "{reason}").format(i=i, call=quote(text), reason=_(reason)))
         auction.call(call)
     return auction

@@ -15,9 +15,13 @@ from __future__ import annotations
 
 import re
 from enum import IntEnum
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from ..errors import NotationError, quote
+from ..i18n import _
+
+if TYPE_CHECKING:
+    import random
 
 
 class Suit(IntEnum):
@@ -108,8 +112,8 @@ def parse_card(text: str, where: str = "") -> int:
         if r is not None and s is not None:
             return card(r, s)
     raise NotationError(
-        f"bad card {quote(text)}{_describe(where)}: expected a rank (A 3 R C S, or K N J) "
-        f"followed by a suit (o c e b), e.g. '3o' or 'Cc'")
+        _("bad card {card}{where}: expected a rank (A 3 R C S, or K N J) followed by a suit "
+          "(o c e b), e.g. '3o' or 'Cc'").format(card=quote(text), where=_describe(where)))
 
 
 _SEPARATORS = re.compile(r"[\s,]+")
@@ -123,10 +127,12 @@ def parse_cards(text: str, where: str = "", *, allow_repeats: bool = False) -> l
     """Read cards separated by spaces or commas, keeping their order."""
     cards: list[int] = []
     for i, token in enumerate(split_tokens(text), 1):
-        place = f"(card {i} of {where})" if where else f"(card {i})"
+        place = (_("(card {i} of {where})").format(i=i, where=where) if where
+                 else _("(card {i})").format(i=i))
         c = parse_card(token, place)
         if c in cards and not allow_repeats:
-            raise NotationError(f"card {quote(token)} appears twice {place}")
+            raise NotationError(_("card {card} appears twice {place}").format(
+                card=quote(token), place=place))
         cards.append(c)
     return cards
 
@@ -173,24 +179,27 @@ def parse_suit(text: str, where: str = "") -> Suit:
     s = SUIT_ALIASES.get(text.strip().lower()[:1]) if text.strip() else None
     if s is None or len(text.strip()) not in (1, len(s.spanish)) or (
             len(text.strip()) > 1 and text.strip().lower() != s.spanish):
-        raise NotationError(f"bad suit {quote(text)}{_describe(where)}: expected o, c, e or b")
+        raise NotationError(_("bad suit {suit}{where}: expected o, c, e or b").format(
+            suit=quote(text), where=_describe(where)))
     return s
 
 
-def parse_deal(text: str, where: str = "deal") -> list[list[int]]:
+def parse_deal(text: str, where: str | None = None) -> list[list[int]]:
     """Read four hands separated by ``/`` (seats 1 to 4)."""
+    where = _("deal") if where is None else where
     parts = text.split("/")
     if len(parts) != 4:
-        raise NotationError(f"bad {where} {quote(text)}: expected 4 hands separated by '/', "
-                            f"got {len(parts)}")
-    return [parse_cards(p, f"seat {i} in the {where}") for i, p in enumerate(parts, 1)]
+        raise NotationError(_("bad {where} {deal}: expected 4 hands separated by '/', got "
+                              "{n}").format(where=where, deal=quote(text), n=len(parts)))
+    return [parse_cards(p, _("seat {seat} in the {where}").format(seat=i, where=where))
+            for i, p in enumerate(parts, 1)]
 
 
 def format_deal(hands: Iterable[Iterable[int]]) -> str:
     return " / ".join(format_cards(h) for h in hands)
 
 
-def random_deal(rng) -> tuple[list[list[int]], int]:
+def random_deal(rng: random.Random) -> tuple[list[list[int]], int]:
     """Shuffle the 20 cards with ``rng`` (a :class:`random.Random`) and deal five to each
     seat, 1 to 4: the four hands (each sorted) and the muestra, the last card dealt
     (seat 4's fifth).  The one maker of random deals (``deal``, the benchmark, self-play

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Iterator
 
 from ..errors import NotationError, quote
 from .cards import SUIT_MASKS, SUIT_LETTERS, Suit, format_cards, mask_of, parse_cards, popcount
@@ -152,7 +153,7 @@ class Constraints:
     def __bool__(self) -> bool:
         return bool(self.items)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Constraint]:
         return iter(self.items)
 
     def __len__(self) -> int:

@@ -25,6 +25,7 @@ from typing import Callable, Iterable, Sequence
 
 from ..errors import (IllegalBidError, IllegalCanteError, IllegalPlayError,
                       InconsistentDealError, RecordError, quote)
+from ..i18n import _
 from .auction import Auction
 from .cards import FULL_DECK, cards_of, format_card, format_cards, mask_of, mask_points, suit_of
 from .match import Score, check_score, match_winner
@@ -33,6 +34,7 @@ from .play import (SUIT_NAMES, Position, cante_mask, cante_points, cante_refusal
                    play_forbidden, renuncio_obligation, side_of, sing, tricks_goal,
                    trick_winner_index)
 from .rules import RuleSet, get_rules
+from .jsonvalue import JSONObject
 from .seats import Side
 
 __all__ = ["HandState", "Cante", "Play", "Renuncio", "CanteScore", "PointsBreakdown", "Result",
@@ -51,7 +53,7 @@ class Cante:
     seat: int
     suit: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         return {"after_trick": self.after_trick, "seat": self.seat, "suit": "oceb"[self.suit]}
 
 
@@ -82,20 +84,22 @@ class Renuncio:
     legal: tuple[int, ...]
     proved_in: int | None = None
 
-    def to_dict(self) -> dict:
-        d = {"trick": self.trick, "seat": self.seat, "card": format_card(self.card),
+    def to_dict(self) -> JSONObject:
+        d: JSONObject = {"trick": self.trick, "seat": self.seat, "card": format_card(self.card),
              "obligation": self.obligation, "legal": [format_card(c) for c in self.legal]}
         if self.proved_in is not None:
             d["proved_in"] = self.proved_in
         return d
 
     def describe(self) -> str:
-        text = (f"trick {self.trick}: seat {self.seat} played {format_card(self.card)} "
-                f"against {self.obligation.replace('_', ' ')}")
+        values = dict(trick=self.trick, seat=self.seat, card=format_card(self.card),
+                      obligation=self.obligation.replace("_", " "),
+                      legal=format_cards(self.legal), proof=self.proved_in)
         if self.proved_in is None:
-            return text + f" (legal: {format_cards(self.legal)})"
-        return text + (f": it held {format_cards(self.legal)}, as its card in trick "
-                       f"{self.proved_in} proves")
+            return _("trick {trick}: seat {seat} played {card} against {obligation} "
+                     "(legal: {legal})").format(**values)
+        return _("trick {trick}: seat {seat} played {card} against {obligation}: it held "
+                 "{legal}, as its card in trick {proof} proves").format(**values)
 
 
 @dataclass(frozen=True)
@@ -111,14 +115,22 @@ class CanteScore:
     def side(self) -> Side:
         return side_of(self.seat)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         return {"seat": self.seat, "side": str(self.side), "suit": "oceb"[self.suit],
                 "after_trick": self.after_trick, "points": self.points}
 
     def describe(self) -> str:
-        what = "las cuarenta" if self.points == 40 else "las veinte"
-        return (f"seat {self.seat} ({self.side}) sang {what} in {SUIT_NAMES[self.suit]} "
-                f"after trick {self.after_trick}")
+        return (_("seat {seat} ({side}) sang las cuarenta in {suit} after trick {trick}")
+                if self.points == 40 else
+                _("seat {seat} ({side}) sang las veinte in {suit} after trick {trick}")).format(
+            seat=self.seat, side=self.side, suit=SUIT_NAMES[self.suit], trick=self.after_trick)
+
+
+def _by_side(v: Sequence[int]) -> JSONObject:
+    """One figure per side, as JSON: ``{"A": .., "B": ..}``."""
+    return {"A": v[0], "B": v[1]}
+
+
 @dataclass(frozen=True)
 class PointsBreakdown:
     """Where each side's points come from: the cards of the bazas it took, the monte
@@ -140,11 +152,10 @@ class PointsBreakdown:
         k = self.cante_points
         return tuple(self.cards[i] + self.monte[i] + k[i] for i in (0, 1))
 
-    def to_dict(self) -> dict:
-        ab = lambda v: {"A": v[0], "B": v[1]}  # noqa: E731
-        return {"cards": ab(self.cards), "monte": ab(self.monte),
+    def to_dict(self) -> JSONObject:
+        return {"cards": _by_side(self.cards), "monte": _by_side(self.monte),
                 "cantes": [k.to_dict() for k in self.cantes],
-                "cante_points": ab(self.cante_points),
+                "cante_points": _by_side(self.cante_points),
                 "trick_winners": list(self.trick_winners)}
 
 
@@ -173,7 +184,7 @@ class Result:
             return f"{tie}, won by side {self.winner}, which took the last baza"
         return f"{tie}, won by side {self.winner}, the side of the mano (seat 1)"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         return {"winner": str(self.winner), "game_points": self.game_points,
                 "points": {"A": self.points[0], "B": self.points[1]},
                 "tricks": {"A": self.tricks[0], "B": self.tricks[1]},
@@ -223,7 +234,7 @@ def hand_result(pos: Position, rules: RuleSet, score: Score | None, winner: Side
                   before, after, won)
 
 
-def _deal_error(message: str, *part) -> InconsistentDealError:
+def _deal_error(message: str, *part: str | int) -> InconsistentDealError:
     """An InconsistentDealError that knows which part of the deal is wrong: ``("hand",
     seat)`` or ``("muestra",)`` (a key of ``HandRecord.places``), for replay messages."""
     e = InconsistentDealError(message)

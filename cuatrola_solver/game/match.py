@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import NotationError, quote
+from ..i18n import _, later
 from .rules import CONTRACT_VALUE, RuleSet
 from .seats import Side
 
@@ -43,8 +44,9 @@ def parse_score(text: str, where: str = "--score", rules: RuleSet | None = None)
         if score.A < 0 or score.B < 0:
             raise ValueError
     except ValueError:
-        raise NotationError(f"bad score {quote(text)} in {where}: expected A-B with two "
-                            f"non-negative numbers, e.g. '3-5'") from None
+        raise NotationError(_("bad score {score} in {where}: expected A-B with two "
+                              "non-negative numbers, e.g. '3-5'").format(
+                                  score=quote(text), where=where)) from None
     if rules is not None:
         check_score(rules, score, where, text)
     return score
@@ -56,19 +58,25 @@ def check_score(rules: RuleSet, score: Score, where: str = "--score",
     is already over (a pair has reached the target with the lead it needs)."""
     shown = repr(text) if text is not None else f"'{score}'"
     if score.A < 0 or score.B < 0:
-        raise NotationError(f"bad score {shown} in {where}: a match score is never negative")
+        raise NotationError(_("bad score {score} in {where}: a match score is never "
+                              "negative").format(score=shown, where=where))
     won = match_winner(rules, score.A, score.B)
     if won is not None:
-        lead = "" if rules.win_by <= 1 else f" with a lead of {rules.win_by}"
+        values = dict(score=shown, where=where, rules=rules.name, target=rules.target,
+                      lead=rules.win_by, side=won, at=score)
         raise NotationError(
-            f"bad score {shown} in {where}: under {rules.name} the match is over once a pair "
-            f"has {rules.target} points{lead}, so side {won} has already won at {score} "
-            f"and no hand is played")
+            (_("bad score {score} in {where}: under {rules} the match is over once a pair "
+               "has {target} points, so side {side} has already won at {at} and no hand is "
+               "played") if rules.win_by <= 1 else
+             _("bad score {score} in {where}: under {rules} the match is over once a pair "
+               "has {target} points with a lead of {lead}, so side {side} has already won "
+               "at {at} and no hand is played")).format(**values))
     if max(score.A, score.B) >= rules.target and score.A - score.B == 0 and rules.win_by <= 1:
         # a hand scores for one pair only: the first pair to reach the target leads
         raise NotationError(
-            f"bad score {shown} in {where}: under {rules.name} a match never stands level at "
-            f"{rules.target} or more (the first pair to reach {rules.target} has won)")
+            _("bad score {score} in {where}: under {rules} a match never stands level at "
+              "{target} or more (the first pair to reach {target} has won)").format(
+                  score=shown, where=where, rules=rules.name, target=rules.target))
 
 
 def bid_cap_reason(rules: RuleSet, pair_score: int, contract: str) -> str | None:
@@ -79,8 +87,9 @@ def bid_cap_reason(rules: RuleSet, pair_score: int, contract: str) -> str | None
     if rules.bid_cap == "near_target" and pair_score < rules.near_target_from:
         return None
     if pair_score + value > rules.target:
-        return (f"{contract} is worth {value} and the bidding pair has {pair_score}: "
-                f"{pair_score + value} would pass the target of {rules.target}")
+        return later("{contract} is worth {value} and the bidding pair has {score}: {total} "
+                     "would pass the target of {target}", contract=contract, value=value,
+                     score=pair_score, total=pair_score + value, target=rules.target)
     return None
 
 

@@ -10,10 +10,10 @@ B (seats 2 & 4), which index the pairs of a position.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Sequence
+from typing import Any, Sequence
 
 from .cards import SUIT_MASKS, CardMask, Rank, card, higher_in_suit, mask_points
-from .rules import CONTRACT_VALUE, SOLO_TRICKS_GOAL, TRICKS_GOAL
+from .rules import CONTRACT_VALUE, SOLO_TRICKS_GOAL, TRICKS_GOAL, RuleSet
 from .seats import Side
 
 SUIT_NAMES = ("oros", "copas", "espadas", "bastos")
@@ -202,11 +202,11 @@ class Position:
     def is_over(self) -> bool:
         return self.tricks_played == 5
 
-    def with_changes(self, **kw) -> "Position":
+    def with_changes(self, **kw: Any) -> "Position":
         return replace(self, **kw)
 
 
-def cante_refusal(pos: Position, rules, seat: int, suit: int) -> str | None:
+def cante_refusal(pos: Position, rules: RuleSet, seat: int, suit: int) -> str | None:
     """Why ``seat`` may not sing ``suit`` now, at the boundary before the lead of
     ``pos``'s trick (docs/rules.md section 5 and 8.7); None when it may."""
     t = pos.tricks_played
@@ -242,7 +242,7 @@ def cante_refusal(pos: Position, rules, seat: int, suit: int) -> str | None:
     return None
 
 
-def cante_options(pos: Position, rules, side: int) -> list[int]:
+def cante_options(pos: Position, rules: RuleSet, side: int) -> list[int]:
     """Suits side ``side`` may sing now, at the boundary before the lead of ``pos``'s trick.
 
     Empty unless the trick is empty and the boundary is one where cantes are allowed
@@ -256,7 +256,7 @@ def cante_options(pos: Position, rules, side: int) -> list[int]:
                    for seat in (1, 2, 3, 4) if side_of(seat) == side)]
 
 
-def seat_cante_options(pos: Position, rules, seat: int) -> list[int]:
+def seat_cante_options(pos: Position, rules: RuleSet, seat: int) -> list[int]:
     """The suits ``seat`` may sing now as far as its own cards tell (best first: the 40,
     then by suit): the other hands are not looked at, so under ``forty_first`` a 20 is
     offered unless the seat itself holds the 40 (what the seat is asked, docs/rules.md
@@ -312,14 +312,14 @@ def play_card(pos: Position, c: int, monte: int) -> Position:
                    points=tuple(points), boundary_sung=(False, False))
 
 
-def tricks_goal(contract: str, rules) -> int | None:
+def tricks_goal(contract: str, rules: RuleSet) -> int | None:
     """Tricks the declaring side needs, or None for a contract decided on points."""
     if contract == "solo":
         return SOLO_TRICKS_GOAL if rules.solo_goal == "tricks" else None
     return TRICKS_GOAL.get(contract)
 
 
-def decided_by_tricks(pos: Position, rules) -> bool:
+def decided_by_tricks(pos: Position, rules: RuleSet) -> bool:
     """True once the trick counts alone decide a contract played for tricks (early_end)."""
     goal = tricks_goal(pos.contract, rules)
     if goal is None or pos.contract == "paso":
@@ -328,7 +328,7 @@ def decided_by_tricks(pos: Position, rules) -> bool:
     return pos.tricks[d] >= goal or pos.tricks[1 - d] > 5 - goal
 
 
-def outcome(pos: Position, rules) -> tuple[Side, int]:
+def outcome(pos: Position, rules: RuleSet) -> tuple[Side, int]:
     """(winning side, match points it scores) of a hand played to its end, or decided
     by its tricks (docs/rules.md section 4)."""
     d = pos.declaring_side

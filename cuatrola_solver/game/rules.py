@@ -193,7 +193,8 @@ class Parameter:
         return value
 
 
-def _p(name, section, meaning, choices=None, bounds=None, **sources):
+def _p(name: str, section: str, meaning: str, choices: tuple[Any, ...] | None = None,
+       bounds: tuple[int, int] | None = None, **sources: str) -> Parameter:
     return Parameter(name, section, meaning, choices, sources, bounds)
 
 

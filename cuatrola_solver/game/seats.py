@@ -11,6 +11,7 @@ from __future__ import annotations
 from enum import IntEnum
 
 from ..errors import NotationError, quote
+from ..i18n import _
 
 __all__ = ["SEATS", "Side", "check_seat"]
 
@@ -53,13 +54,15 @@ class Side(IntEnum):
         try:
             return cls[text]
         except (KeyError, TypeError):
-            raise NotationError(f"bad side {quote(text)}: expected A or B") from None
+            raise NotationError(_("bad side {side}: expected A or B").format(
+                side=quote(text))) from None
 
 
 def check_seat(seat: object, where: str = "") -> int:
     """``seat`` when it is a seat number 1 to 4, else :class:`NotationError` naming it
     (and ``where`` it was given: ``"--seat"``); the one check of a seat the user gives."""
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in SEATS:
-        place = f" in {where}" if where else ""
-        raise NotationError(f"bad seat {quote(seat)}{place}: expected 1 to 4")
+        place = _(" in {where}").format(where=where) if where else ""
+        raise NotationError(_("bad seat {seat}{place}: expected 1 to 4").format(
+            seat=quote(seat), place=place))
     return seat

@@ -24,11 +24,12 @@ from functools import cached_property
 from typing import Sequence
 
 from ..errors import IllegalPlayError, InconsistentDealError, NotationError, RecordError, quote
+from ..i18n import _, ngettext
 from .auction import parse_auction
 from .cards import (CardMask, cards_of, format_card, format_cards, mask_of,
                     parse_card, parse_cards, popcount, suit_of)
 from .constraints import Constraints
-from .hand import Cante, HandState, Play, Renuncio
+from .hand import Cante, HandState, Play, Renuncio, Result
 from .match import Score
 from .play import SUIT_NAMES, Position, legal_mask, seat_cante_options, side_of
 from .rules import RuleSet, get_rules
@@ -64,9 +65,10 @@ class View:
         check_seat(self.seat)
         if self.order and (len(self.order) != popcount(self.hand)
                            or mask_of(self.order) != self.hand):
-            raise RecordError(f"the order of seat {self.seat}'s cards "
-                              f"({format_cards(self.order)}) is not its hand "
-                              f"({format_cards(cards_of(self.hand))})")
+            raise RecordError(_("the order of seat {seat}'s cards ({order}) is not its hand "
+                                "({hand})").format(seat=self.seat,
+                                                   order=format_cards(self.order),
+                                                   hand=format_cards(cards_of(self.hand))))
         self.seen  # noqa: B018 -- replay now: a bad view fails where it is made
 
     def assuming(self, constraints: Constraints | str | None) -> "View":
@@ -87,7 +89,7 @@ class View:
         with the other hands unknown, the calls, cards and cantes replayed into it."""
         hands: list[list[int] | None] = [None] * 4
         hands[self.seat - 1] = cards_of(self.hand)
-        where = f"seat {self.seat}'s view: "
+        where = _("seat {seat}'s view: ").format(seat=self.seat)
         try:
             hand = HandState(hands, self.muestra, self.rules, self.score)
         except InconsistentDealError as e:
@@ -105,26 +107,30 @@ class View:
         the seats before it (text such as ``"paso solo"`` or a list; None: they all
         passed), the rules and the match score.  Errors name the bad card, call or seat."""
         rules = rules if isinstance(rules, RuleSet) else get_rules(rules)
-        cards = parse_cards(hand, "the hand") if isinstance(hand, str) else list(hand)
+        cards = parse_cards(hand, _("the hand")) if isinstance(hand, str) else list(hand)
         m = parse_card(muestra, "(--muestra)") if isinstance(muestra, str) else muestra
         if len(set(cards)) != len(cards):
-            raise NotationError(f"the hand {quote(format_cards(cards))} repeats a card")
+            raise NotationError(_("the hand {hand} repeats a card").format(
+                hand=quote(format_cards(cards))))
         calls = tuple(parse_auction(auction, seat, rules, score).calls)
         mask = mask_of(cards)
         if len(cards) != 5:
-            raise InconsistentDealError(f"seat {seat} holds {len(cards)} cards "
-                                        f"({format_cards(cards_of(mask))}): expected 5")
+            raise InconsistentDealError(ngettext(
+                "seat {seat} holds {n} card ({cards}): expected 5",
+                "seat {seat} holds {n} cards ({cards}): expected 5", len(cards)).format(
+                    seat=seat, n=len(cards), cards=format_cards(cards_of(mask))))
         if seat == 4 and not mask >> m & 1:
             raise InconsistentDealError(
-                f"the muestra {quote(format_card(m))} is not in seat 4's hand "
-                f"({format_cards(cards_of(mask))}): the dealer keeps it")
+                _("the muestra {card} is not in seat 4's hand ({cards}): the dealer keeps "
+                  "it").format(card=quote(format_card(m)), cards=format_cards(cards_of(mask))))
         if seat != 4 and mask >> m & 1:
-            raise InconsistentDealError(f"the muestra {quote(format_card(m))} is in seat "
-                                        f"{seat}'s hand: it belongs to seat 4, the dealer")
+            raise InconsistentDealError(_("the muestra {card} is in seat {seat}'s hand: it "
+                                          "belongs to seat 4, the dealer").format(
+                                              card=quote(format_card(m)), seat=seat))
         return cls(rules, seat, mask, m, calls, score=score, order=tuple(cards))
 
     @classmethod
-    def from_hand(cls, hand, seat: int) -> "View":
+    def from_hand(cls, hand: HandState, seat: int) -> "View":
         """Project a :class:`~cuatrola_solver.game.hand.HandState` onto ``seat``."""
         tricks = [tuple(c for _, c in t) for t in hand.tricks]
         if hand.current:
@@ -133,17 +139,17 @@ class View:
                    tuple(hand.auction.calls), tuple(tricks), tuple(hand.cantes), hand.score)
 
     @classmethod
-    def on_turn(cls, hand) -> "View":
+    def on_turn(cls, hand: HandState) -> "View":
         """The view of the seat on turn in a :class:`~cuatrola_solver.game.hand.HandState` in
         play (what ``hint`` answers for a full record); refused when there is no card to
         play: the auction not over, the hand over or decided by a renuncio."""
         if hand.pos is None:
-            raise IllegalPlayError("the auction is not over: there is no card to play yet")
+            raise IllegalPlayError(_("the auction is not over: there is no card to play yet"))
         if hand.is_over():
-            raise IllegalPlayError("the hand is over: there is no card to play")
+            raise IllegalPlayError(_("the hand is over: there is no card to play"))
         if hand.renuncios:
-            raise IllegalPlayError("the hand is already decided by the first renuncio, "
-                                   + hand.renuncios[0].describe())
+            raise IllegalPlayError(_("the hand is already decided by the first renuncio, "
+                                     "{renuncio}").format(renuncio=hand.renuncios[0].describe()))
         return cls.from_hand(hand, hand.pos.to_play)
 
     # --- what it says ------------------------------------------------------------
@@ -239,7 +245,7 @@ class View:
             return []
         return seat_cante_options(pos, self.rules, self.seat)
 
-    def result(self):
+    def result(self) -> Result | None:
         return self.seen.result()
 
     def key(self) -> str:

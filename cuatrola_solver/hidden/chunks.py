@@ -60,7 +60,7 @@ def sample_chunk(k: Knowledge, chunk: Chunk) -> np.ndarray:
     return sample_deals(k, chunk.size, np.random.default_rng(chunk.seed))
 
 
-def _sample_chunk_args(args):
+def _sample_chunk_args(args: tuple[Knowledge, Chunk]) -> np.ndarray:
     return sample_chunk(*args)
 
 

@@ -23,8 +23,10 @@ import itertools
 import math
 import os
 from dataclasses import dataclass, replace
+from typing import Any, Union
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import InconsistentDealError, NotationError
 from ..game.cards import FULL_DECK, NUM_CARDS, cards_of, popcount
@@ -66,7 +68,11 @@ class _CountingTable:
         return int(self.counts[0, self.start])
 
 
-_COUNTING_TABLES: dict[tuple, _CountingTable] = {}
+#: a counting table's key: the pool, the other seats, their capacities, their forbidden
+#: cards and the dimensions of the count constraints
+_TableKey = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...],
+                  Union[tuple[tuple[int, int, int, int], ...], None]]
+_COUNTING_TABLES: dict[_TableKey, _CountingTable] = {}
 #: the most cells of one counting table (count constraints multiply its size)
 MAX_TABLE_CELLS = 1 << 24
 
@@ -340,10 +346,11 @@ def distinct_hands(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return distinct.astype(hands.dtype), slot[hands]
 
 
-def card_counts(a: np.ndarray) -> np.ndarray:
-    """The number of cards in each mask of ``a`` (bit counts, elementwise)."""
-    a = a.astype(np.uint32)
+def card_counts(masks: npt.NDArray[np.integer[Any]]) -> npt.NDArray[np.int64]:
+    """The number of cards in each mask of ``masks`` (bit counts, elementwise)."""
+    a: npt.NDArray[np.integer[Any]] = masks.astype(np.uint32)  # numpy types uint32 - int as signed
     a = a - ((a >> 1) & 0x55555555)
     a = (a & 0x33333333) + ((a >> 2) & 0x33333333)
     a = (a + (a >> 4)) & 0x0F0F0F0F
-    return ((a * np.uint32(0x01010101)) >> 24).astype(np.int64)
+    counts: npt.NDArray[np.int64] = ((a * np.uint32(0x01010101)) >> 24).astype(np.int64)
+    return counts

@@ -20,12 +20,15 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from ..game.auction import CALLS, Auction
 from ..game.cards import NUM_CARDS, points_of
+from ..game.jsonvalue import ParsedJSON
+from ..game.match import Score
 from ..game.play import partner_of
 from ..game.rules import RuleSet
 from ..hidden.deals import distinct_hands
@@ -45,9 +48,11 @@ FEATURE_NAMES = (
 )
 
 
-def _bits(masks: np.ndarray) -> np.ndarray:
+def _bits(masks: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """(n, 20) 0/1 matrix of the cards in each mask."""
-    return ((np.asarray(masks, dtype=np.uint32)[:, None] & _BITS[None, :]) != 0).astype(np.float64)
+    bits: npt.NDArray[np.float64] = (
+        (np.asarray(masks, dtype=np.uint32)[:, None] & _BITS[None, :]) != 0).astype(np.float64)
+    return bits
 
 
 def features(hands: np.ndarray, trump: int, seat: int, calls: Sequence[str],
@@ -79,7 +84,7 @@ def features(hands: np.ndarray, trump: int, seat: int, calls: Sequence[str],
     return x
 
 
-def _auction(calls: Sequence[str], rules: RuleSet, score=None) -> Auction:
+def _auction(calls: Sequence[str], rules: RuleSet, score: Score | None = None) -> Auction:
     """The auction after ``calls`` (checked: a refused call raises IllegalBidError)."""
     a = Auction(rules, score)
     for c in calls:
@@ -92,16 +97,18 @@ class BidModel:
     """P(call | features, legal calls) = softmax of ``weights[call] . x`` over the legal calls."""
 
     rules: str                     # the rules it was fitted for (rules_spec, as JSON text)
-    weights: dict                  # call -> list of len(FEATURE_NAMES) floats
-    provenance: dict
+    weights: Mapping[str, Sequence[float]]     # call -> len(FEATURE_NAMES) floats
+    provenance: ParsedJSON
 
-    def probabilities(self, x: np.ndarray, legal: Sequence[str]) -> np.ndarray:
+    def probabilities(self, x: npt.NDArray[np.float64],
+                      legal: Sequence[str]) -> npt.NDArray[np.float64]:
         """(n, len(legal)) probabilities of each legal call."""
         w = np.array([self.weights.get(c, [0.0] * x.shape[1]) for c in legal])
         z = x @ w.T
         z -= z.max(axis=1, keepdims=True)
         e = np.exp(z)
-        return e / e.sum(axis=1, keepdims=True)
+        p: npt.NDArray[np.float64] = e / e.sum(axis=1, keepdims=True)
+        return p
 
     def to_json(self) -> str:
         return json.dumps({"version": MODEL_VERSION, "rules": json.loads(self.rules),
@@ -109,13 +116,13 @@ class BidModel:
                            "provenance": self.provenance}, indent=1)
 
 
-def legal_calls(rules: RuleSet, calls: Sequence[str], score=None) -> list[str]:
+def legal_calls(rules: RuleSet, calls: Sequence[str], score: Score | None = None) -> list[str]:
     """The calls legal after ``calls`` (a bid model weighs only those)."""
     return _auction(calls, rules, score).legal_calls()
 
 
 def call_weights(deals: np.ndarray, trump: int, calls: Sequence[str], seats: Sequence[int],
-                 rules: RuleSet, model: BidModel, score=None) -> np.ndarray:
+                 rules: RuleSet, model: BidModel, score: Score | None = None) -> np.ndarray:
     """The weight of each deal (rows of four dealt-hand masks, seats 1..4): the product
     over ``seats`` (the seats whose hands are hidden and who have spoken) of the model's
     probability of the call each made."""

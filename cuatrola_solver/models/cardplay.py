@@ -28,12 +28,14 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from ..game.cards import CARD_POINTS, NUM_CARDS, SUIT_MASKS, higher_in_suit
-from ..game.hand import Play
+from ..game.hand import Cante, Play
+from ..game.jsonvalue import ParsedJSON
 from ..game.play import (Position, declaring_side, first_leader, next_seat, side_of,
                          trick_winner_index)
 from ..game.rules import RuleSet
@@ -114,7 +116,7 @@ def context_at(pos: Position, rules: RuleSet, played: int) -> PlayContext:
         rules.beat_led_after_trump, rules.free_when_cannot_overtrump)
 
 
-def contexts_of(plays: Sequence[Play], cantes, active: Sequence[bool],
+def contexts_of(plays: Sequence[Play], cantes: Iterable[Cante], active: Sequence[bool],
                 declarer: Sequence[int], contract: str, trump: int,
                 rules: RuleSet) -> list[PlayContext]:
     """The context of each play of a hand's history (:attr:`View.plays
@@ -139,13 +141,15 @@ def contexts_of(plays: Sequence[Play], cantes, active: Sequence[bool],
     return out
 
 
-def legal_masks(hands: np.ndarray, before: Sequence[int], trump: int,
-                beat_led_after_trump: bool, free_when_cannot_overtrump: bool) -> np.ndarray:
+def legal_masks(hands: npt.ArrayLike, before: Sequence[int], trump: int,
+                beat_led_after_trump: bool,
+                free_when_cannot_overtrump: bool) -> npt.NDArray[np.uint32]:
     """:func:`~cuatrola_solver.game.play.legal_mask` of each hand of ``hands`` (masks) to
     the same trick, vectorised."""
-    h = np.asarray(hands, dtype=np.uint32)
+    h: npt.NDArray[np.uint32] = np.asarray(hands, dtype=np.uint32)
     if not before:
-        return h.copy()
+        every: npt.NDArray[np.uint32] = h.copy()       # a lead: any card
+        return every
     led = before[0] // 5
     trumped_cards = [c for c in before if c // 5 == trump]
     trumped = led != trump and bool(trumped_cards)
@@ -163,7 +167,8 @@ def legal_masks(hands: np.ndarray, before: Sequence[int], trump: int,
         over = trumps & np.uint32(higher_in_suit(max(trumped_cards)))
         fallback = h if free_when_cannot_overtrump else trumps
         on_void = np.where(over != 0, over, np.where(trumps != 0, fallback, h))
-    return np.where(follow != 0, on_follow, on_void).astype(np.uint32)
+    legal: npt.NDArray[np.uint32] = np.where(follow != 0, on_follow, on_void).astype(np.uint32)
+    return legal
 
 
 def features(hands: np.ndarray, ctx: PlayContext) -> tuple[np.ndarray, np.ndarray]:
@@ -222,18 +227,20 @@ class CardModel:
     rules: str                     # the rules it was fitted for (rules_spec, as JSON text)
     weights: tuple[float, ...]     # one per feature of FEATURE_NAMES
     floor: float
-    provenance: dict
+    provenance: ParsedJSON
 
     def probabilities(self, hands: np.ndarray, ctx: PlayContext) -> np.ndarray:
         """``(n, 20)``: the probability of each card for each hand (0 for illegal cards)."""
         x, legal = features(hands, ctx)
         return probabilities(x, legal, np.asarray(self.weights), self.floor)
 
-    def log_probs(self, hands: np.ndarray, ctx: PlayContext, card: int) -> np.ndarray:
+    def log_probs(self, hands: np.ndarray, ctx: PlayContext,
+                  card: int) -> npt.NDArray[np.float64]:
         """``(n,)``: log P(``card`` | each hand, ``ctx``); ``-inf`` where it is not legal."""
         p = self.probabilities(hands, ctx)[:, card]
         with np.errstate(divide="ignore"):
-            return np.log(p)
+            logs: npt.NDArray[np.float64] = np.log(p)
+        return logs
 
     def to_json(self) -> str:
         return json.dumps({"version": MODEL_VERSION, "rules": json.loads(self.rules),

@@ -35,12 +35,14 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, Union
 
 from ..errors import ModelError
 from ..game.cards import SUIT_MASKS, CardMask, popcount
+from ..game.jsonvalue import JSONObject, ParsedJSON
 from ..game.match import Score
 from ..game.rules import RuleSet
+from ..i18n import later
 from .store import corrupt, data_path, read
 
 __all__ = ["HandClass", "Cell", "CallStats", "Chart", "ChartSet", "hand_class",
@@ -52,7 +54,14 @@ CHARTS_VERSION = 1
 #: the levels of a class, coarsest first
 LEVELS = ("trumps", "tops", "aces", "voids")
 #: the values of each level, in order (a cell's group at a level is a run of them)
-DOMAINS: tuple[tuple, ...] = ((0, 1, 2, 3, 4), ("", "3", "A", "A3"), (0, 1, 2), (0, 1, 2))
+#: a value of a level: a count, or for ``tops`` the top trumps held ("", "3", "A", "A3")
+Level = Union[int, str]
+#: a hand's class: one value per level (:attr:`HandClass.key`)
+ClassKey = tuple[Level, ...]
+#: a cell's classes: per level a run of values
+CellKey = tuple[tuple[Level, ...], ...]
+DOMAINS: tuple[tuple[int, ...], tuple[str, ...], tuple[int, ...], tuple[int, ...]] = (
+    (0, 1, 2, 3, 4), ("", "3", "A", "A3"), (0, 1, 2), (0, 1, 2))
 _AS, _TRES = 4, 3
 
 
@@ -66,7 +75,7 @@ class HandClass:
     voids: int
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> ClassKey:
         return (self.trumps, self.tops, self.aces, self.voids)
 
 
@@ -83,12 +92,12 @@ def hand_class(hand: CardMask, trump: int) -> HandClass:
 
 
 @lru_cache(maxsize=1)
-def _possible() -> frozenset:
+def _possible() -> frozenset[ClassKey]:
     return frozenset(hand_class(sum(1 << c for c in cards), 0).key
                      for cards in itertools.combinations(range(20), 5))
 
 
-def possible(key: tuple) -> bool:
+def possible(key: Sequence[Level]) -> bool:
     """Whether some hand has the class ``key`` (four trumps leave one other card: at most
     one outside ace, two voids at least)."""
     return tuple(key) in _possible()
@@ -102,13 +111,14 @@ ROWS: tuple[tuple[int, str], ...] = tuple(
     (n, t) for n in DOMAINS[0] for t in DOMAINS[1]
     if any(possible((n, t) + c) for c in COLUMNS))
 
-_TOPS = {("",): "no as or tres", ("3",): "the tres, no as", ("A",): "the as, no tres",
-         ("A3",): "the as and the tres", ("", "3"): "no as", ("3", "A"): "the as or the tres",
-         ("A", "A3"): "the as", ("", "3", "A"): "not both as and tres",
-         ("3", "A", "A3"): "the as or the tres"}
+_TOPS: dict[tuple[Level, ...], str] = {("",): later("no as or tres"), ("3",): later("the tres, no as"),
+         ("A",): later("the as, no tres"), ("A3",): later("the as and the tres"),
+         ("", "3"): later("no as"), ("3", "A"): later("the as or the tres"),
+         ("A", "A3"): later("the as"), ("", "3", "A"): later("not both as and tres"),
+         ("3", "A", "A3"): later("the as or the tres")}
 
 
-def _run(group: Sequence, domain: Sequence) -> str:
+def _run(group: Sequence[Level], domain: Sequence[Level]) -> str:
     """A run of counts: ``2``, ``0-1``, ``3+``, the last value of the domain being "and
     more" (``4+``)."""
     lo, hi = group[0], group[-1]
@@ -117,7 +127,7 @@ def _run(group: Sequence, domain: Sequence) -> str:
     return str(lo) if lo == hi else f"{lo}-{hi}"
 
 
-def group_label(level: int, group: Sequence) -> str:
+def group_label(level: int, group: Sequence[Level]) -> str:
     """A group of one level for people: ``"2 triunfos"``, ``"the as"``, ``"1 outside
     ace"``, ``"a void"``; empty for the whole level (any)."""
     group = tuple(group)
@@ -125,21 +135,29 @@ def group_label(level: int, group: Sequence) -> str:
     if group == domain:
         return ""
     if level == 1:
-        return _TOPS.get(group, " or ".join(g or "neither" for g in group))
+        return _TOPS.get(group, " or ".join(str(g) or "neither" for g in group))
     if level == 3 and group == (1, 2):
-        return "a void"
+        return later("a void")
     if group == (0,):
-        return ("no triunfo", "", "no outside ace", "no void")[level]
+        return (later("no triunfo"), "", later("no outside ace"), later("no void"))[level]
     n = _run(group, domain)
-    noun = ("triunfo", "", "outside ace", "void")[level]
-    return f"{n} {noun}" + ("" if n == "1" else "s")
+    if n == "1":
+        return (later("{n} triunfo", n=n), "", later("{n} outside ace", n=n),
+                later("{n} void", n=n))[level]
+    return (later("{n} triunfos", n=n), "", later("{n} outside aces", n=n),
+            later("{n} voids", n=n))[level]
 
 
-def describe_key(key: Sequence) -> str:
-    """A cell's classes for people: ``"2 triunfos · the as · 1 outside ace · a void"``."""
+def describe_key(key: Sequence[Sequence[Level]]) -> str:
+    """A cell's classes for people: ``"2 triunfos · the as · 1 outside ace · a void"``
+    (in English, as the charts' JSON keeps it; ``_()`` of it is in the current language)."""
     parts = [group_label(i, g) for i, g in enumerate(key)
              if not (i == 1 and tuple(key[0]) == (0,))]    # no trump: no as or tres either
-    return " · ".join(p for p in parts if p) or "every hand"
+    parts = [p for p in parts if p]
+    if not parts:
+        return later("every hand")
+    return later(" · ".join(f"{{p{i}}}" for i in range(len(parts))),
+                 **{f"p{i}": p for i, p in enumerate(parts)})
 
 
 @dataclass(frozen=True)
@@ -160,7 +178,7 @@ class CallStats:
     def p_rated(self) -> float:
         return self.p_played if self.p_played is not None else self.p_win
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, float]:
         d = {"p_win": round(self.p_win, 4), "ev": round(self.ev, 4)}
         for name in ("p_played", "ev_played", "p_match"):
             v = getattr(self, name)
@@ -175,7 +193,7 @@ class Cell:
     values), the number of hands it rests on, the chart's ``call`` and each allowed
     call's means; ``advised``: on how many of its hands the advisor chose each call."""
 
-    key: tuple
+    key: CellKey
     hands: int
     call: str
     calls: dict[str, CallStats]
@@ -194,11 +212,11 @@ class Cell:
     def label(self) -> str:
         return describe_key(self.key)
 
-    def holds(self, key: Sequence) -> bool:
+    def holds(self, key: Sequence[Level]) -> bool:
         """Whether the class ``key`` (a :attr:`HandClass.key`) is one of the cell's."""
         return all(v in g for v, g in zip(key, self.key))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         return {"key": [list(g) for g in self.key], "class": self.label, "hands": self.hands,
                 "call": self.call, "advised": dict(self.advised),
                 "calls": {b: s.to_dict() for b, s in self.calls.items()}}
@@ -219,15 +237,15 @@ class Chart:
     score: tuple[int, int] | None
     hands: int
     value: str
-    cells: dict[tuple, Cell]
+    cells: dict[CellKey, Cell]
     min_hands: int
-    measured: dict | None = None
+    measured: ParsedJSON | None = None
 
     def cell_of(self, hand: CardMask, trump: int) -> Cell:
         """The cell a hand (mask of five cards) falls in."""
         return self.cell_at(hand_class(hand, trump).key)
 
-    def cell_at(self, key: Sequence) -> Cell:
+    def cell_at(self, key: Sequence[Level]) -> Cell:
         """The cell of a class (a :attr:`HandClass.key`)."""
         for cell in self.cells.values():
             if cell.holds(key):
@@ -235,11 +253,11 @@ class Chart:
         raise ModelError(f"the chart of seat {self.seat} has no cell for "
                          f"{describe_key(tuple((v,) for v in key))} (a corrupt chart)")
 
-    def matches(self, seat: int, auction: Sequence[str], score) -> bool:
+    def matches(self, seat: int, auction: Sequence[str], score: Sequence[int] | None) -> bool:
         return (self.seat == seat and tuple(auction) == self.auction
                 and (None if score is None else tuple(score)) == self.score)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         return {"seat": self.seat, "auction": list(self.auction),
                 "score": None if self.score is None else list(self.score),
                 "hands": self.hands, "value": self.value, "min_hands": self.min_hands,
@@ -248,8 +266,8 @@ class Chart:
                 **({"measured": self.measured} if self.measured is not None else {})}
 
     @classmethod
-    def from_dict(cls, rules: Any, d: dict) -> "Chart":
-        cells = {}
+    def from_dict(cls, rules: Any, d: ParsedJSON) -> "Chart":
+        cells: dict[CellKey, Cell] = {}
         for c in d["cells"]:
             key = _key_of(c["key"])
             calls = {b: CallStats(**{k: float(v) for k, v in s.items()})
@@ -265,11 +283,11 @@ class Chart:
                    d.get("measured"))
 
 
-def _key_of(raw: Sequence) -> tuple:
+def _key_of(raw: Sequence[Sequence[Level]]) -> CellKey:
     """A cell's key read back: four runs of values of the levels' domains."""
     if len(raw) != len(LEVELS):
         raise ValueError("bad key")
-    key = []
+    key: list[tuple[Level, ...]] = []
     for group, domain in zip(raw, DOMAINS):
         g = tuple(group)
         if not g or any(v not in domain for v in g):
@@ -281,7 +299,7 @@ def _key_of(raw: Sequence) -> tuple:
     return tuple(key)
 
 
-def sort_key(key: tuple) -> tuple:
+def sort_key(key: CellKey) -> tuple[int, ...]:
     """The order of cells: by their first class, in the levels' order."""
     return tuple(DOMAINS[i].index(g[0]) for i, g in enumerate(key))
 
@@ -292,16 +310,17 @@ class ChartSet:
 
     rules: Any
     charts: tuple[Chart, ...]
-    provenance: dict
+    provenance: ParsedJSON
     path: Path | None = None
 
-    def find(self, seat: int, auction: Sequence[str] = (), score=None) -> Chart | None:
+    def find(self, seat: int, auction: Sequence[str] = (),
+             score: Sequence[int] | None = None) -> Chart | None:
         for c in self.charts:
             if c.matches(seat, auction, score):
                 return c
         return None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         return {"version": CHARTS_VERSION, "rules": self.rules,
                 "classes": list(LEVELS),
                 "charts": [c.to_dict() for c in self.charts],

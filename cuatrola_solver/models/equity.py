@@ -30,12 +30,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
 
 from ..errors import CuatrolaError
 from . import store
+from ..game.jsonvalue import JSONObject, ParsedJSON
 from ..game.match import Score, bid_cap_reason, match_winner
 from ..game.seats import Side
 from ..game.rules import CONTRACT_VALUE, RuleSet, get_rules
@@ -80,7 +81,7 @@ class HandResults:
     rules: str
     counts: dict[tuple[int, int], dict[tuple[int, int], int]] = field(default_factory=dict)
     contracts: dict[tuple[int, int], dict[str, int]] = field(default_factory=dict)
-    provenance: dict = field(default_factory=dict)
+    provenance: ParsedJSON = field(default_factory=dict)
 
     def add(self, caps: tuple[int, int], side: int, points: int, contract: str | None = None,
             n: int = 1) -> None:
@@ -106,13 +107,13 @@ class HandResults:
         n = sum(c.values())
         return [(side, pts, k / n) for (side, pts), k in sorted(c.items())]
 
-    def to_dict(self) -> dict:
-        tables = []
+    def to_dict(self) -> JSONObject:
+        tables: list[JSONObject] = []
         for caps in sorted(self.counts, key=lambda c: (-c[0], -c[1])):
             c = self.counts[caps]
             results = {name: {str(p): k for (s, p), k in sorted(c.items()) if s == side}
                        for side, name in ((0, "A"), (1, "B"))}
-            row = {"caps": {"A": caps[0], "B": caps[1]}, "hands": sum(c.values()),
+            row: JSONObject = {"caps": {"A": caps[0], "B": caps[1]}, "hands": sum(c.values()),
                    "results": results}
             if caps in self.contracts:
                 row["contracts"] = dict(sorted(self.contracts[caps].items()))
@@ -125,7 +126,7 @@ class HandResults:
                 "tables": tables}
 
     @classmethod
-    def from_dict(cls, d: Mapping) -> "HandResults":
+    def from_dict(cls, d: Mapping[str, Any]) -> "HandResults":
         """Read the JSON form, every field checked: ``CuatrolaError`` saying which field
         is not what it should be (the loader adds the file)."""
         if not isinstance(d, Mapping) or d.get("kind") != DATA_KIND or d.get("schema") != 1:
@@ -189,7 +190,7 @@ class HandResults:
         return out
 
 
-def _whole(value) -> bool:
+def _whole(value: object) -> bool:
     """A JSON whole number (not true or false)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -364,7 +365,7 @@ def simulate_matches(rules: RuleSet, results: HandResults, mine: int, theirs: in
     wins = 0
     cache: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
-    def draw(caps):
+    def draw(caps: tuple[int, int]) -> tuple[int, int]:
         if caps not in cache:
             d = results.distribution(caps)
             cache[caps] = (np.array([s for s, _, _ in d]), np.array([p for _, p, _ in d]),

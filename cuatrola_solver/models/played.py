@@ -43,10 +43,12 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
+from ..game.jsonvalue import ParsedJSON
 from ..game.rules import TRICKS_GOAL, RuleSet
 from ..game.seats import SEATS
 from .store import corrupt, data_path, read
@@ -63,10 +65,11 @@ NESTED = {c: b for c in TRICKS_GOAL for b in TRICKS_GOAL
           if TRICKS_GOAL[b] == TRICKS_GOAL[c] - 1}
 
 
-def logit(p):
+def logit(p: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """``log(p / (1 - p))`` of ``p`` clipped to ``[EPS, 1 - EPS]``."""
-    p = np.clip(np.asarray(p, dtype=np.float64), EPS, 1 - EPS)
-    return np.log(p / (1 - p))
+    q = np.clip(np.asarray(p, dtype=np.float64), EPS, 1 - EPS)
+    out: npt.NDArray[np.float64] = np.log(q / (1 - q))
+    return out
 
 
 def card_role(side: int, declaring_side: int) -> str:
@@ -75,10 +78,11 @@ def card_role(side: int, declaring_side: int) -> str:
     return "declarer" if side == declaring_side else "defender"
 
 
-def sigmoid(z):
+def sigmoid(z: npt.ArrayLike) -> npt.NDArray[np.float64]:
     """``1 / (1 + exp(-z))``; an overflow of ``exp`` gives the limit, 0, quietly."""
     with np.errstate(over="ignore"):
-        return 1.0 / (1.0 + np.exp(-np.asarray(z, dtype=np.float64)))
+        out: npt.NDArray[np.float64] = 1.0 / (1.0 + np.exp(-np.asarray(z, dtype=np.float64)))
+    return out
 
 
 def _recalibrated(a: float, b: float, p_dd: float) -> float:
@@ -96,19 +100,22 @@ class PlayedModel:
     ``logit(p_played) = a + b logit(p_dd)``."""
 
     rules: str
-    cells: dict
-    provenance: dict
+    cells: Mapping[str, Sequence[float]]   # cell -> [a, b]
+    provenance: ParsedJSON
 
-    def coefficients(self, group: str, cell) -> tuple[float, float]:
+    def coefficients(self, group: str, cell: int | str) -> tuple[float, float]:
         """``(a, b)`` of the cell, else of its group's pool, else no change; a contract of
         :data:`NESTED` with no cell for the seat takes the map of the one it implies."""
         if group in NESTED:
             key = f"{group}@{cell}"
-            return (tuple(self.cells[key]) if key in self.cells
-                    else self.coefficients(NESTED[group], cell))
+            if key not in self.cells:
+                return self.coefficients(NESTED[group], cell)
+            a, b = self.cells[key]
+            return a, b
         for key in (f"{group}@{cell}", f"{group}@*"):
             if key in self.cells:
-                return tuple(self.cells[key])
+                a, b = self.cells[key]
+                return a, b
         return (0.0, 1.0)
 
     def out_of_order(self) -> str | None:

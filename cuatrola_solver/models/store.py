@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ModelError
+from ..game.jsonvalue import ParsedJSON
 from ..game.rules import RuleSet
 
 __all__ = ["Kind", "KINDS", "data_path", "read", "corrupt"]
@@ -72,7 +73,8 @@ def _preset_of(rules: Any) -> Any:
     return rules
 
 
-def read(kind: str, rules: RuleSet, path: str | Path | None = None) -> tuple[dict, Path]:
+def read(kind: str, rules: RuleSet,
+         path: str | Path | None = None) -> tuple[ParsedJSON, Path]:
     """The JSON object of the ``kind`` file of ``rules``' preset (or of ``path``) and
     the path read, after checking that it exists and reads as JSON, is of this version,
     and is for that preset; else :class:`ModelError` naming the file."""

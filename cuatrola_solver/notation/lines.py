@@ -29,18 +29,18 @@ def read_line(stream: IO[str], limit: int) -> str: ...
 def read_line(stream: IO[bytes], limit: int) -> bytes: ...
 
 
-def read_line(stream: IO, limit: int) -> bytes | str:
+def read_line(stream: IO[str] | IO[bytes], limit: int) -> bytes | str:
     """One line of ``stream`` (bytes or text, with its newline; empty at the end),
     reading at most ``limit`` characters of it; :class:`LineTooLong` when the line goes
     on past them."""
-    line = stream.readline(limit + 1)
-    newline = b"\n" if isinstance(line, bytes) else "\n"
-    if len(line) > limit and not line.endswith(newline):
+    line: bytes | str = stream.readline(limit + 1)
+    ended = line.endswith(b"\n") if isinstance(line, bytes) else line.endswith("\n")
+    if len(line) > limit and not ended:
         raise LineTooLong()
     return line
 
 
-def bounded_lines(stream: IO, name: str, limit: int = MAX_LINE_BYTES,
+def bounded_lines(stream: IO[str] | IO[bytes], name: str, limit: int = MAX_LINE_BYTES,
                   error: type[CuatrolaError] = RecordError,
                   what: str = "a record") -> Iterator[tuple[int, bytes | str]]:
     """``(line number, line)`` of every line of ``stream``, each with its newline (the

@@ -58,6 +58,9 @@ NO_PLAYERS: tuple[str | None, ...] = (None, None, None, None)
 #: odds: :mod:`cuatrola_solver.lab.selfplay`).  Any other unknown field is refused, so that a
 #: misspelt field ("auction" as "auctoin") is not silently dropped.
 EXTENSIONS = ("lab",)
+#: a part of a record, a key of ``HandRecord.places``: ``("muestra",)``, ``("hand", 2)``,
+#: ``("card", t, j)``, ...
+Place = tuple[str | int, ...]
 
 
 @dataclass
@@ -92,7 +95,7 @@ class HandRecord:
     #: ``("card", t, j)``, ``("cante", i)`` (i: index in ``cantes``); values "line 9,
     #: column 4" (text form) or a field path "tricks[2][0]" (JSON).  Not part of equality.
     source: str = field(default="", compare=False, repr=False)
-    places: dict[tuple, str] = field(default_factory=dict, compare=False, repr=False)
+    places: dict[Place, str] = field(default_factory=dict, compare=False, repr=False)
     #: how many decisions the person at ``cuatrola serve``'s table took back in this
     #: hand (practice); 0, and left out of both forms, for a hand played straight
     takebacks: int = 0
@@ -250,9 +253,9 @@ def player_name(text: str, where: str) -> str | None:
     return name
 
 
-def _json_places(calls: int, tricks: list[list[int]], cantes: int) -> dict[tuple, str]:
+def _json_places(calls: int, tricks: list[list[int]], cantes: int) -> dict[Place, str]:
     """The field path of each part of a JSON record (see ``HandRecord.places``)."""
-    places: dict[tuple, str] = {("muestra",): "field 'muestra'", ("auction",): "field 'auction'"}
+    places: dict[Place, str] = {("muestra",): "field 'muestra'", ("auction",): "field 'auction'"}
     places.update({("hand", s): f"hands[{s - 1}] (seat {s})" for s in (1, 2, 3, 4)})
     places.update({("call", i): f"auction[{i - 1}]" for i in range(1, calls + 1)})
     for t, trick in enumerate(tricks, 1):
@@ -460,7 +463,7 @@ class _TextReader:
         self.last_card: tuple[int, int] | None = None
         self.annotations: dict[tuple[int, int], dict[str, str]] = {}
         self.comment = ""
-        self.places: dict[tuple, str] = {}               # see HandRecord.places
+        self.places: dict[Place, str] = {}               # see HandRecord.places
 
     # --- errors -----------------------------------------------------------------
     def place(self, offset: int) -> str:

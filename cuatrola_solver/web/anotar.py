@@ -119,7 +119,7 @@ def entry_state(entry: HandEntry, marks: list[Marked]) -> dict[str, Any]:
         return state
     hand = entry.hand
     result = hand.result()
-    state.update({
+    now: dict[str, Any] = {
         "muestra": format_card(hand.muestra),
         "tricks": [[{"seat": s, "card": format_card(c)} for s, c in t] for t in hand.tricks],
         "current": [{"seat": s, "card": format_card(c)} for s, c in hand.current],
@@ -129,7 +129,8 @@ def entry_state(entry: HandEntry, marks: list[Marked]) -> dict[str, Any]:
         "result": None if result is None else result.to_dict(),
         "contract": hand.contract if hand.auction.is_complete else None,
         "declarer": list(hand.declarer) if hand.auction.is_complete else [],
-    })
+    }
+    state.update(now)
     return state
 
 

@@ -42,6 +42,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..advice.bidding import advise
 from ..advice.budget import Budget, random_seed
+from ..analysis.cards_svg import card_sheet
 from ..analysis.puzzles import MARGIN, MIN_LOSS, find_puzzles
 from ..analysis.report import html_puzzles, html_report
 from ..analysis.review import analyze
@@ -54,7 +55,8 @@ from ..notation.record import HandRecord
 from .anotar import anotar_routes
 from .forms import FormError, read_advise_form
 from .games import Game, GameStateError
-from .messages import (AdviceAnswer, AnalyzeAsk, BadRequest, CancelAnswer, Cancelled as
+from .language import RequestLanguage, messages_route
+from .messages import (AdviceAnswer, AdviseAsk, AnalyzeAsk, BadRequest, CancelAnswer, Cancelled as
                        CancelledAnswer, ChartCell, ChartsAnswer, ErrorAnswer, GameAnswer,
                        HintAnswer, Move, NewGame, PageAnswer, PageAsk, PageOf, PuzzlesAnswer,
                        RecordsAnswer, ReportAnswer, Step)
@@ -74,6 +76,8 @@ MAX_PUZZLE_RECORDS = 12
 #: the host names of this machine itself
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 STATIC = Path(__file__).resolve().parent / "static"
+#: the drawing of the cards the page places with <use href="/cards.svg#card-Ac">
+CARD_SHEET = card_sheet(standalone=True)
 
 
 def host_name(header: str) -> str:
@@ -142,9 +146,11 @@ async def compute(request: Request, page: Page, what: str,
 
 
 async def game_of(request: Request, page: Page) -> Game | None:
-    """The page's match, rebuilt from the games database the first time it is asked."""
-    if page.loaded:
+    """The page's match, rebuilt from the games database the first time it is asked (or
+    when a write to the database failed)."""
+    if page.loaded and not (page.game is not None and page.game.lost):
         return page.game
+    page.loaded = False
     s = serving(request)
 
     def work(progress: Progress, workers: int) -> Game | None:
@@ -165,6 +171,11 @@ async def table_of(request: Request, page: Page) -> Game:
 
 async def index(request: Request) -> Response:
     return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"})
+
+
+async def cards(request: Request) -> Response:
+    return Response(CARD_SHEET, media_type="image/svg+xml",
+                    headers={"Cache-Control": "max-age=3600"})
 
 
 async def page_endpoint(request: Request) -> Response:
@@ -206,9 +217,9 @@ async def cancel(request: Request) -> Response:
 # --- advise -----------------------------------------------------------------------------
 
 async def advise_endpoint(request: Request) -> Response:
-    body = await body_of(request)
-    page = serving(request).pages.get(str(PageOf.from_json(body).page))
-    form = read_advise_form(body, serving(request).rules)
+    ask = AdviseAsk.from_json(await body_of(request))
+    page = serving(request).pages.get(ask.page)
+    form = read_advise_form(ask, serving(request).rules)
     what = "the exact advice" if form.budget.exact else "the advice"
 
     def work(progress: Progress, workers: int) -> Any:
@@ -345,8 +356,9 @@ async def charts(request: Request) -> Response:
 
 
 routes = [
-    Route("/", index), Route("/api/events", events), Route("/api/records", record_list),
-    Route("/api/charts", charts),
+    Route("/", index), Route("/cards.svg", cards), Route("/api/events", events),
+    Route("/api/records", record_list), Route("/api/charts", charts),
+    Route("/api/messages", messages_route),
     Route("/api/page", page_endpoint, methods=["POST"]),
     Route("/api/cancel", cancel, methods=["POST"]),
     Route("/api/advise", advise_endpoint, methods=["POST"]),
@@ -418,7 +430,7 @@ def make_app(rules: RuleSet, records: RecordsFolder, hosts: tuple[str, ...] | No
     store = Store(records.path)
     app = Starlette(routes=routes, exception_handlers=HANDLERS,
                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(
-                        LOOPBACK if hosts is None else hosts))])
+                        LOOPBACK if hosts is None else hosts)), Middleware(RequestLanguage)])
     app.state.serving = Serving(rules, records, store, Pages(store), Cores(cores), bots, seed)
     return app
 

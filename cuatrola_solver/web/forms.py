@@ -18,6 +18,7 @@ from ..game.match import Score, parse_score
 from ..game.rules import RuleSet
 from ..game.seats import check_seat
 from ..game.view import View
+from .messages import AdviseAsk
 
 __all__ = ["FormError", "AdviseForm", "read_advise_form", "MAX_FIELD"]
 
@@ -41,8 +42,7 @@ class AdviseForm:
     budget: Budget
 
 
-def _text(body: dict, name: str) -> str:
-    value = body.get(name)
+def _text(value: object, name: str) -> str:
     if value is None:
         return ""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -76,35 +76,36 @@ def _seed(text: str) -> int | None:
     return seed
 
 
-def read_advise_form(body: dict, rules: RuleSet) -> AdviseForm:
+def read_advise_form(ask: AdviseAsk, rules: RuleSet) -> AdviseForm:
     """The view and budget of the fields ``hand``, ``muestra``, ``seat``, ``auction``,
     ``score``, ``seed`` and ``exact``; :class:`FormError` naming every bad field."""
     errors: dict[str, str] = {}
     values: dict[str, Any] = {}     # each field as its reader gives it
 
-    def field(name: str, read) -> None:
+    def field(name: str, value: object, read) -> None:
         try:
-            values[name] = read(_text(body, name))
+            values[name] = read(_text(value, name))
         except CuatrolaError as e:
             errors[name] = str(e)
 
-    field("seat", _seat)
-    field("seed", _seed)
-    field("score", lambda t: parse_score(t, rules=rules) if t.strip() else None)
-    field("hand", lambda t: parse_cards(t, "the hand"))
-    field("muestra", lambda t: parse_card(t, "(--muestra)"))
+    field("seat", ask.seat, _seat)
+    field("seed", ask.seed, _seed)
+    field("score", ask.score, lambda t: parse_score(t, rules=rules) if t.strip() else None)
+    field("hand", ask.hand, lambda t: parse_cards(t, "the hand"))
+    field("muestra", ask.muestra, lambda t: parse_card(t, "(--muestra)"))
     if "seat" in values:
-        field("auction", lambda t: parse_auction(t if t.strip() else None, values["seat"],
-                                                 rules, values.get("score")))
-    exact = body.get("exact", False)
-    if not isinstance(exact, bool):
-        errors["exact"] = f"bad exact {quote(exact)}: expected true or false"
+        field("auction", ask.auction, lambda t: parse_auction(
+            t if t.strip() else None, values["seat"], rules, values.get("score")))
+    exact = ask.exact if isinstance(ask.exact, bool) else False
+    if not isinstance(ask.exact, bool):
+        errors["exact"] = f"bad exact {quote(ask.exact)}: expected true or false"
     if errors:
         raise FormError(errors)
     score: Score | None = values["score"]
     try:
-        view = View.bidding(_text(body, "hand"), _text(body, "muestra"), values["seat"],
-                            _text(body, "auction") or None, rules, score)
+        view = View.bidding(_text(ask.hand, "hand"), _text(ask.muestra, "muestra"),
+                            values["seat"], _text(ask.auction, "auction") or None, rules,
+                            score)
     except CuatrolaError as e:
         raise FormError({"hand": str(e)}) from None
     # the workers are the server's to give (web/pages.py): the answer never depends on them

@@ -13,6 +13,7 @@ another version (a second tab, a stale page) is refused with the state as it is 
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Callable
 
 from ..errors import CuatrolaError
@@ -49,6 +50,8 @@ class Game:
         self.store, self.page, self.table = store, page, table
         self.choices = choices
         self.version = version
+        #: the game here went further than the database holds (a write failed)
+        self.lost = False
 
     # --- made, rebuilt ---------------------------------------------------------------
 
@@ -69,8 +72,12 @@ class Game:
                 progress: Progress | None = None) -> Game | None:
         """The page's match as kept, at the decision it was left at (None: no match)."""
         saved = store.game(page)
-        if saved is None:
-            return None
+        return None if saved is None else cls.rebuilt(store, saved, records, progress)
+
+    @classmethod
+    def rebuilt(cls, store: Store, saved: SavedGame, records: RecordsFolder,
+                progress: Progress | None = None) -> Game:
+        """The match ``saved`` played again to its last decision (nothing written)."""
         table = PlayTable(get_rules(saved.rules), saved.seat, saved.seed, records,
                           saved.bots)
         *done, last = saved.hands
@@ -81,7 +88,7 @@ class Game:
             else:
                 _replay(table, saved, hand)
         _replay(table, saved, last, progress)
-        return cls(store, page, table, list(last.choices), saved.version)
+        return cls(store, saved.page, table, list(last.choices), saved.version)
 
     # --- what the page draws ----------------------------------------------------------
 
@@ -118,8 +125,8 @@ class Game:
             self.choices.append(choice)
             self.version += 1
             record, name = self._finished()
-            self.store.decide(self.page, self.table.table.k, len(self.choices) - 1, choice,
-                              self.version, record, name)
+            self._written(self.store.decide, self.page, self.table.table.k,
+                          len(self.choices) - 1, choice, self.version, record, name)
         return {**self.state(), "refused": reason}
 
     def next_hand(self, version: int | None) -> dict[str, Any]:
@@ -133,7 +140,7 @@ class Game:
         self.table.deal()
         self.choices = []
         self.version += 1
-        self.store.deal(self.page, t.k, self.version)
+        self._written(self.store.deal, self.page, t.k, self.version)
         self._keep_record()
         return self.state()
 
@@ -148,11 +155,19 @@ class Game:
         if not self.choices:
             raise GameStateError("nothing to take back: this is your first decision of the "
                                  "hand", self.state())
-        self.store.take_back(self.page, self.table.table.k, len(self.choices) - 1,
-                             self.version + 1)
-        again = Game.restore(self.store, self.page, records, progress)
-        if again is None:
-            raise StoreError(f"the games database lost the game of page {self.page}")
+        saved = self.store.game(self.page)
+        if saved is None or len(saved.hands[-1].choices) != len(self.choices):
+            raise StoreError(f"the games database does not hold the game of page "
+                             f"{self.page} as it is played")
+        # rebuilt first (a cancel there changes nothing), then written
+        last = saved.hands[-1]
+        back = dataclasses.replace(last, choices=last.choices[:-1],
+                                   takebacks=last.takebacks + 1)
+        again = Game.rebuilt(self.store, dataclasses.replace(
+            saved, version=self.version + 1, hands=(*saved.hands[:-1], back)), records,
+            progress)
+        self._written(self.store.take_back, self.page, last.k, len(last.choices) - 1,
+                      again.version)
         self.table, self.choices, self.version = again.table, again.choices, again.version
         return self.state()
 
@@ -169,8 +184,17 @@ class Game:
         """A hand over before the person's first decision: its record kept too."""
         record, name = self._finished()
         if record is not None:
-            self.store.finish(self.page, self.table.table.k, record, str(name),
-                              self.version)
+            self._written(self.store.finish, self.page, self.table.table.k, record, str(name),
+                          self.version)
+
+    def _written(self, write: Callable[..., None], *args: Any) -> None:
+        """``write(*args)`` to the database; when it fails, the game here is ahead of the
+        database and is marked :attr:`lost` (the page rebuilds it from the database)."""
+        try:
+            write(*args)
+        except BaseException:
+            self.lost = True
+            raise
 
 
 def _replay(table: PlayTable, saved: SavedGame, hand: SavedHand,

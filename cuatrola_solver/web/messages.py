@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import CuatrolaError, quote
 
-__all__ = ["BadRequest", "PageAsk", "PageOf", "NewGame", "Move", "Step", "AnalyzeAsk",
+__all__ = ["BadRequest", "AdviseAsk", "PageAsk", "PageOf", "NewGame", "Move", "Step", "AnalyzeAsk",
            "PageAnswer", "GameAnswer", "Cancelled", "ErrorAnswer", "ReportAnswer",
            "PuzzlesAnswer", "RecordsAnswer", "ChartsAnswer", "ChartCell", "AdviceAnswer",
            "HintAnswer", "CancelAnswer", "MAX_ID"]
@@ -44,14 +44,6 @@ def _version(body: dict[str, Any]) -> int | None:
         raise BadRequest(f"bad version {quote(version)}: expected the version of the "
                          f"table's state (a whole number)")
     return version
-
-
-def _text(body: dict[str, Any], name: str, longest: int) -> str | None:
-    value = body.get(name)
-    if value is not None and (not isinstance(value, str) or len(value) > longest):
-        raise BadRequest(f"bad {name} {quote(value)}: expected text of at most {longest} "
-                         f"characters")
-    return value
 
 
 # --- requests --------------------------------------------------------------------------
@@ -114,6 +106,27 @@ class Step:
     @classmethod
     def from_json(cls, body: dict[str, Any]) -> Step:
         return cls(str(_page_id(body)), _version(body))
+
+
+@dataclass(frozen=True)
+class AdviseAsk:
+    """``POST /api/advise``: the advise form's fields as sent, each read and checked by
+    :mod:`.forms` (so that its message goes beside it)."""
+
+    page: str
+    hand: object
+    muestra: object
+    seat: object
+    auction: object
+    score: object
+    seed: object
+    exact: object
+
+    @classmethod
+    def from_json(cls, body: dict[str, Any]) -> AdviseAsk:
+        return cls(str(_page_id(body)), body.get("hand"), body.get("muestra"),
+                   body.get("seat"), body.get("auction"), body.get("score"), body.get("seed"),
+                   body.get("exact", False))
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from ..bots.table import Table, in_hand_order
 from ..errors import IllegalCanteError, IllegalPlayError, NotationError, quote
 from ..game.auction import parse_call
 from ..game.cards import SUIT_LETTERS, format_card, parse_card
-from ..game.play import SUIT_NAMES, cante_points, partner_of, side_of
+from ..game.play import SUIT_NAMES, active_seats, cante_points, partner_of, side_of
 from ..game.rules import RuleSet
 from ..game.view import View
 from ..models.preset import Models
@@ -147,6 +147,8 @@ class PlayTable:
         view = self.view()
         if view is None:
             return state
+        state["seats"] = self.seats(view)
+        state["to_play"] = None if t.turn is None else t.turn.seat
         seen, trump = view.seen, view.trump
         state.update(muestra=format_card(view.muestra), trump=SUIT_NAMES[trump],
                      cards=[format_card(c) for c in in_hand_order(
@@ -176,6 +178,27 @@ class PlayTable:
             state["turn"] = {"kind": "card", "legal": [format_card(c) for c in legal],
                              "forced": len(legal) == 1}
         return state
+
+    def seats(self, view: View) -> list[dict]:
+        """Each seat as the page draws it around the table: where it sits from the
+        person's chair (``you`` at the bottom, ``right`` the next to play, ``partner``
+        across, ``left``), its roles (``mano``, ``dealer``: it holds the muestra,
+        ``declarer``, ``out``: it sits this contract out), how many cards it still holds,
+        its last call, and the bazas it has taken."""
+        over = view.auction_over
+        declarer = view.declarer if over else ()
+        active = active_seats(declarer)
+        winners = view.seen.points_breakdown().trick_winners if over else []
+        calls = {e["seat"]: e["call"] for e in self.log if e["kind"] == "call"}
+        where = ("you", "right", "partner", "left")
+        seats = []
+        for s in (1, 2, 3, 4):
+            roles = (["mano"] if s == 1 else []) + (["dealer"] if s == 4 else []) + \
+                (["declarer"] if s in declarer else []) + ([] if active[s - 1] else ["out"])
+            seats.append({"seat": s, "where": where[(s - view.seat) % 4], "roles": roles,
+                          "held": 5 - sum(1 for p in view.plays if p.seat == s),
+                          "call": calls.get(s), "bazas": winners.count(s)})
+        return seats
 
     # --- the hint ------------------------------------------------------------------
 

@@ -128,16 +128,26 @@ class Store:
                 self._db.execute("ROLLBACK")
                 raise
 
-    def _write(self, *statements: tuple[str, tuple]) -> None:
-        """Run ``statements`` in one transaction."""
+    def _write(self, *statements: tuple[str, tuple]) -> list[tuple]:
+        """Run ``statements`` in one transaction; the rows the last one returns
+        (:class:`StoreError` when the database cannot be written: locked by another
+        server too long, the disk full)."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as e:
+                raise StoreError(f"cannot write the games database "
+                                 f"{quote(str(self.path))}: {e}") from None
             try:
                 for sql, args in statements:
-                    self._db.execute(sql, args)
+                    rows = self._db.execute(sql, args).fetchall()
                 self._db.execute("COMMIT")
-            except BaseException:
+                return rows
+            except BaseException as e:
                 self._db.execute("ROLLBACK")
+                if isinstance(e, sqlite3.OperationalError):
+                    raise StoreError(f"cannot write the games database "
+                                     f"{quote(str(self.path))}: {e}") from None
                 raise
 
     def _rows(self, sql: str, args: tuple = ()) -> list[tuple]:
@@ -164,20 +174,10 @@ class Store:
     def count_game(self) -> int:
         """The number of games started before this one on the server (0, 1, ...), kept
         across restarts so ``--seed`` deals the n-th game from seed + n."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                row = self._db.execute("SELECT value FROM counters WHERE name = 'games'"
-                                       ).fetchone()
-                n = row[0] if row else 0
-                self._db.execute("INSERT INTO counters (name, value) VALUES ('games', ?) "
-                                 "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-                                 (n + 1,))
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-        return n
+        rows = self._write(("INSERT INTO counters (name, value) VALUES ('games', 1) "
+                            "ON CONFLICT (name) DO UPDATE SET value = value + 1 "
+                            "RETURNING value", ()))
+        return rows[0][0] - 1
 
     # --- a page's match -----------------------------------------------------------------
 

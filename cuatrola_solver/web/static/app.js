@@ -4,6 +4,9 @@
   "use strict";
   var PAGE = null, RULES = null, CHARTS = null;
   var $ = function (id) { return document.getElementById(id); };
+  var t = window.t, tn = window.tn;
+  /* fmt(cond ? t("...") : t("..."), {n: 3}): a chosen message's named placeholders filled */
+  function fmt(s, v) { return s.replace(/\{(\w+)\}/g, function (m, k) { return k in v ? String(v[k]) : m; }); }
   var CARDS = [];
   "oceb".split("").forEach(function (s) { "A3RCS".split("").forEach(function (r) { CARDS.push(r + s); }); });
 
@@ -62,153 +65,342 @@
   });
 
   /* --- play -------------------------------------------------------------------------- */
-  var state = null, steps = 0;
+  /* The table as it is played: four seats around the felt, you at the bottom, your partner
+     across, the next to play on your right.  Each seat shows its roles, the cards it still
+     holds (backs), its call and its bazas; the card it played lies in front of it.  When
+     the bots have played, their cards come one by one, and a finished trick stays on the
+     felt (PAUSE ms, or until a tap) before it goes to its winner; the last finished trick
+     stays until the next lead, and "Last trick" shows it again. */
+  var state = null, steps = 0, shownLog = 0, shownHand = 0, anim = null, lastShown = false;
+  var PAUSE = 1400, CARD_PAUSE = 350;
+  var WHERE = ["you", "right", "partner", "left"];
+  function where(seat) { return WHERE[(seat - state.seat + 4) % 4]; }
+  function seatName(seat) {
+    if (seat === state.seat) return t("you");
+    return fmt(where(seat) === "partner" ? t("partner, seat {seat}") : t("seat {seat}"), {seat: seat});
+  }
+  function roleName(r) {
+    return {mano: t("mano"), dealer: t("dealer"), declarer: t("declarer"), out: t("sits out")}[r] || r;
+  }
   function sayEvent(e) {
-    if (e.kind === "call") return e.who + (e.who === "you" ? " call " : " calls ") + e.call;
-    if (e.kind === "cante") return e.who + (e.who === "you" ? " sing " : " sings ") +
-      (e.points === 40 ? "las cuarenta" : "las veinte") + " in " + e.name + ": +" + e.points;
-    if (e.kind === "card") return e.who + (e.who === "you" ? " play " : " plays ") + e.card +
-      (e.forced ? " (forced)" : "");
-    if (e.kind === "contract") return "contract: " + e.contract +
-      (e.declarer.length ? " by " + e.declarer.join(" against ") : "");
-    if (e.kind === "trick") return "trick " + e.trick + " to " + e.who +
-      (e.yours ? " (your pair)" : " (the other pair)");
+    var you = e.seat === state.seat, w = seatName(e.seat);
+    if (e.kind === "call") return fmt(you ? t("you call {call}") : t("{who} calls {call}"), {who: w, call: e.call});
+    if (e.kind === "cante") return fmt(e.points === 40 ?
+      (you ? t("you sing las cuarenta in {suit}: +{points}") : t("{who} sings las cuarenta in {suit}: +{points}")) :
+      (you ? t("you sing las veinte in {suit}: +{points}") : t("{who} sings las veinte in {suit}: +{points}")),
+      {who: w, suit: e.name, points: e.points});
+    if (e.kind === "card") return fmt(e.forced ? (you ? t("you play {card} (forced)") : t("{who} plays {card} (forced)")) :
+      (you ? t("you play {card}") : t("{who} plays {card}")), {who: w, card: e.card});
+    if (e.kind === "contract") return e.declarer.length ?
+      t("contract: {contract} by {who}", {contract: e.contract, who: e.declarer.join(" " + t("against") + " ")}) :
+      t("contract: {contract}", {contract: e.contract});
+    if (e.kind === "trick") return fmt(e.yours ? t("trick {n} to {who} (your pair)") : t("trick {n} to {who} (the other pair)"),
+      {n: e.trick, who: w});
     return JSON.stringify(e);
   }
-  function who(seat) {
-    if (seat === state.seat) return "you";
-    return ((seat - state.seat + 4) % 4 === 2 ? "partner " : "") + "seat " + seat;
+
+  /* the felt at one moment: {cards: {seat: code}, caption, winner, turn, done} */
+  function finalFelt(s) {
+    var f = {cards: {}, caption: "", winner: null, turn: s.to_play, done: false};
+    if (!s.tricks) { f.caption = t("the calls"); return f; }
+    if (s.current && s.current.length) {
+      s.current.forEach(function (p) { f.cards[p.seat] = p.card; });
+      f.caption = t("trick {n}", {n: s.tricks.length + 1});
+    } else if (s.tricks.length) {
+      var last = s.tricks[s.tricks.length - 1];
+      last.cards.forEach(function (p) { f.cards[p.seat] = p.card; });
+      f.winner = last.winner; f.done = true;
+      f.caption = t("trick {n} to {who}", {n: s.tricks.length, who: seatName(last.winner)});
+    } else f.caption = t("trick {n}", {n: 1});
+    return f;
+  }
+  function drawFelt(f) {
+    document.querySelectorAll("#play-trick .slot").forEach(function (slot) {
+      clear(slot);
+      slot.classList.remove("won", "sweep");
+    });
+    Object.keys(f.cards).forEach(function (seat) {
+      var slot = document.querySelector("#play-trick .slot.at-" + where(Number(seat)));
+      var card = cuatrolaFace(f.cards[seat]);
+      card.title = t("{who}: {card}", {who: seatName(Number(seat)), card: f.cards[seat]});
+      slot.appendChild(card);
+      if (f.done && Number(seat) === f.winner) slot.classList.add("won");
+      if (f.sweep) slot.classList.add("sweep", "to-" + where(f.winner));
+    });
+    $("play-caption").textContent = f.caption;
+    $("felt").dataset.done = f.done ? "1" : "";
+    state.seats.forEach(function (p) {
+      $("seat-" + p.where).classList.toggle("turn", p.seat === f.turn);
+      var mark = $("seat-" + p.where).querySelector(".to-play");
+      if (mark) mark.hidden = p.seat !== f.turn;
+    });
+  }
+  function drawSeats(s) {
+    s.seats.forEach(function (p) {
+      var box = clear($("seat-" + p.where));
+      box.classList.toggle("out", p.roles.indexOf("out") >= 0);
+      var head = el("div", {"class": "who"});
+      head.appendChild(el("span", {"class": "name"}, p.seat === s.seat ? t("you, seat {seat}", {seat: p.seat}) :
+        seatName(p.seat)));
+      p.roles.forEach(function (r) { head.appendChild(el("span", {"class": "role role-" + r}, roleName(r))); });
+      box.appendChild(head);
+      var row = el("div", {"class": "holds"});
+      if (p.seat !== s.seat) {
+        var backs = el("span", {"class": "backs", role: "img",
+          "aria-label": tn("{n} card", "{n} cards", p.held)});
+        for (var i = 0; i < p.held; i++) backs.appendChild(cuatrolaFace(null, {small: true}));
+        row.appendChild(backs);
+      }
+      if (p.roles.indexOf("dealer") >= 0) {
+        var m = el("span", {"class": "muestra"});
+        m.appendChild(cuatrolaFace(s.muestra, {small: true}));
+        m.appendChild(el("span", {}, t("muestra: triunfo {suit}", {suit: s.trump})));
+        row.appendChild(m);
+      }
+      box.appendChild(row);
+      var notes = el("div", {"class": "notes"});
+      if (p.call && !s.tricks) notes.appendChild(el("span", {"class": "call"}, p.call));
+      if (p.bazas) notes.appendChild(el("span", {"class": "bazas"},
+        tn("{n} baza", "{n} bazas", p.bazas)));
+      var turn = el("span", {"class": "to-play"}, s.turn && s.turn.kind !== "card" ? t("to call") : t("to play"));
+      turn.hidden = true;
+      notes.appendChild(turn);
+      box.appendChild(notes);
+    });
+  }
+  function drawScore(s) {
+    var m = s.match, score = clear($("play-score"));
+    var line = el("p", {});
+    line.appendChild(document.createTextNode(t("Match to {target}:", {target: m.target}) + " "));
+    line.appendChild(el("span", {"class": "you"}, t("you {n}", {n: m.you})));
+    line.appendChild(document.createTextNode(" – " + t("them {n}", {n: m.them}) + " · " +
+      t("hand {n}", {n: s.hand})));
+    score.appendChild(line);
+    if (s.contract || s.bazas) {
+      var decl = s.seats.filter(function (p) { return p.roles.indexOf("declarer") >= 0; })
+        .map(function (p) { return seatName(p.seat); });
+      score.appendChild(el("p", {}, (s.contract ? (decl.length ? fmt(t("{contract} by {who}"),
+        {contract: s.contract, who: decl.join(" " + t("against") + " ")}) : s.contract) + " · " : "") +
+        (s.bazas ? fmt(t("bazas: you {you} – them {them} · points: you {pyou} – them {pthem}"),
+          {you: s.bazas.you, them: s.bazas.them, pyou: s.points.you, pthem: s.points.them}) : "")));
+    }
+  }
+  /* the cards come one by one, a finished trick pauses then goes to its winner */
+  function stopAnim() {
+    if (!anim) return;
+    clearTimeout(anim.timer);
+    anim = null;
+    $("felt").classList.remove("moving");
+    drawFelt(finalFelt(state));
+  }
+  function animate(events, start) {
+    var frames = [], f = {cards: Object.assign({}, start.cards), caption: start.caption, turn: null, done: false};
+    var fresh = start.done;          // the last trick still lies there: the next lead clears it
+    var trickNo = state.tricks ? state.tricks.length - events.filter(function (e) { return e.kind === "trick"; }).length : 0;
+    events.forEach(function (e) {
+      if (e.kind === "card") {
+        if (fresh) { f.cards = {}; fresh = false; }
+        f.cards[e.seat] = e.card;
+        f.turn = e.seat % 4 + 1;
+        f.caption = t("trick {n}", {n: trickNo + 1});
+        frames.push({felt: Object.assign({}, f, {cards: Object.assign({}, f.cards)}), wait: e.seat === state.seat ? 0 : CARD_PAUSE});
+      } else if (e.kind === "trick") {
+        trickNo = e.trick;
+        var done = {cards: Object.assign({}, f.cards), winner: e.seat, done: true, turn: null,
+                    caption: t("trick {n} to {who}", {n: e.trick, who: seatName(e.seat)})};
+        frames.push({felt: done, wait: PAUSE});
+        frames.push({felt: Object.assign({}, done, {sweep: true}), wait: 300});
+        f.cards = {}; fresh = false;
+      }
+    });
+    if (!frames.length) { drawFelt(finalFelt(state)); return; }
+    $("felt").classList.add("moving");
+    anim = {timer: null};
+    var i = 0;
+    (function next() {
+      if (!anim) return;
+      if (i >= frames.length) { stopAnim(); return; }
+      var fr = frames[i++];
+      drawFelt(fr.felt);
+      anim.timer = setTimeout(next, fr.wait);
+    })();
+  }
+  $("felt").addEventListener("click", stopAnim);
+  document.addEventListener("keydown", function (e) { if (anim && e.key === "Escape") stopAnim(); });
+  $("play-last").addEventListener("click", function () {
+    var b = $("play-last");
+    lastShown = b.getAttribute("aria-pressed") !== "true";
+    b.setAttribute("aria-pressed", lastShown ? "true" : "false");
+    stopAnim();
+    if (!lastShown || !state.tricks || !state.tricks.length) { drawFelt(finalFelt(state)); return; }
+    var last = state.tricks[state.tricks.length - 1], f = {cards: {}, winner: last.winner, done: true,
+      turn: null, caption: t("last trick: trick {n} to {who}", {n: state.tricks.length, who: seatName(last.winner)})};
+    last.cards.forEach(function (p) { f.cards[p.seat] = p.card; });
+    drawFelt(f);
+  });
+
+  function focusedIn() {
+    var a = document.activeElement;
+    if (!a || !a.closest) return null;
+    if (a.closest("#play-hand")) return {card: a.dataset.card};
+    if (a.closest("#play-choices") || a.closest("#play-result") || a.id === "play-new") return {choice: true};
+    return null;
+  }
+  function restoreFocus(had) {
+    if (!had) return;
+    var target = (had.card && document.querySelector("#play-hand .card[data-card='" + had.card + "']:not(:disabled)")) ||
+      document.querySelector("#play-choices button") ||
+      document.querySelector("#play-hand .card:not(:disabled)") ||
+      document.querySelector("#play-result button");
+    if (target) target.focus();
   }
   function drawPlay(s) {
+    var had = focusedIn();
+    var prev = state, prevFelt = prev && prev.hand === s.hand && prev.seats ? finalFelt(prev) : null;
+    stopAnim();
     state = s;
     CuatrolaSession.drawn(s);
     $("play-intro").hidden = true;
     $("play-table").hidden = false;
-    var m = s.match;
-    var score = $("play-score");
-    clear(score);
-    score.appendChild(document.createTextNode("Match to " + m.target + ": "));
-    score.appendChild(el("span", {"class": "you"}, "you " + m.you));
-    score.appendChild(document.createTextNode(" – them " + m.them + " · hand " + s.hand +
-      " · you are seat " + s.seat + (s.seat === 1 ? " (mano)" : s.seat === 4 ? " (dealer)" : "") +
-      ", your partner seat " + ((s.seat + 1) % 4 + 1)));
-    clear($("play-muestra")).appendChild(cuatrolaCard(s.muestra, {small: true, shown: true}));
-    $("play-trump").textContent = "triunfo " + s.trump;
-    $("play-contract").textContent = s.contract ? "contract: " + s.contract : "the calls";
-    var trick = clear($("play-trick"));
-    var shown = s.current && s.current.length ? s.current :
-      (s.tricks && s.tricks.length ? s.tricks[s.tricks.length - 1].cards : []);
-    shown.forEach(function (p) {
-      var d = el("div", {"class": "played"});
-      d.appendChild(cuatrolaCard(p.card, {small: true, shown: true}));
-      d.appendChild(el("span", {}, who(p.seat)));
-      trick.appendChild(d);
-    });
-    if (!(s.current && s.current.length) && s.tricks && s.tricks.length) {
-      var last = s.tricks[s.tricks.length - 1];
-      trick.appendChild(el("p", {"class": "won"}, "trick " + s.tricks.length + " to " + who(last.winner)));
-    }
-    $("play-counts").textContent = s.bazas ? "bazas: you " + s.bazas.you + " – them " + s.bazas.them +
-      " · points: you " + s.points.you + " – them " + s.points.them : "";
+    drawScore(s);
+    drawSeats(s);
     var legal = s.turn && s.turn.kind === "card" ? s.turn.legal : [];
     var hand = clear($("play-hand"));
     s.cards.forEach(function (c) {
-      var b = cuatrolaCard(c, {disabled: legal.indexOf(c) < 0});
+      var b = cuatrolaCard(c);
       if (legal.indexOf(c) >= 0) b.classList.add("legal");
+      else if (s.turn && s.turn.kind === "card") b.classList.add("illegal");
+      b.disabled = legal.indexOf(c) < 0;
+      if (s.turn && s.turn.kind === "card") b.setAttribute("aria-label", cuatrolaCardName(c) +
+        (legal.indexOf(c) >= 0 ? "" : " (" + t("may not be played now") + ")"));
       b.addEventListener("click", function () { answer(c); });
       hand.appendChild(b);
     });
     var choices = clear($("play-choices"));
     var prompt = "";
     if (s.turn && s.turn.kind === "call") {
-      prompt = "Your call:";
+      prompt = t("Your call:");
       s.turn.legal.forEach(function (c) {
         var b = el("button", {type: "button", "data-call": c}, c);
         b.addEventListener("click", function () { answer(c); });
         choices.appendChild(b);
       });
     } else if (s.turn && s.turn.kind === "cante") {
-      prompt = "You may sing:";
+      prompt = t("You may sing:");
       s.turn.legal.forEach(function (o) {
         var b = el("button", {type: "button", "data-cante": o.suit},
-                   "sing " + o.name + " (+" + o.points + ")");
+                   t("sing {suit} (+{points})", {suit: o.name, points: o.points}));
         b.addEventListener("click", function () { answer(o.suit); });
         choices.appendChild(b);
       });
-      var no = el("button", {type: "button", "data-cante": "no"}, "keep quiet");
+      var no = el("button", {type: "button", "data-cante": "no"}, t("keep quiet"));
       no.addEventListener("click", function () { answer("no"); });
       choices.appendChild(no);
     } else if (s.turn && s.turn.kind === "card") {
-      prompt = s.turn.forced ? "Your card: forced, " + s.turn.legal[0] + " (click it)" :
-        "Your card: click one of the bright ones";
+      prompt = s.turn.forced ? t("Your card: forced, {card} (tap it)", {card: s.turn.legal[0]}) :
+        t("Your card: tap one of the bright ones");
     }
     $("play-prompt").textContent = prompt;
     $("play-hint").disabled = !s.turn;
+    $("play-last").disabled = !(s.tricks && s.tricks.length);
+    $("play-last").setAttribute("aria-pressed", "false");
+    lastShown = false;
     $("play-refused").textContent = s.refused || "";
-    var log = clear($("play-log"));
-    s.log.forEach(function (e) {
+    var log = $("play-log");
+    if (!prev || prev.hand !== s.hand || s.log.length < log.children.length) clear(log);
+    s.log.slice(log.children.length).forEach(function (e) {
       log.appendChild(el("li", {"class": e.kind === "trick" ? "trick-end" : ""}, sayEvent(e)));
     });
+    log.scrollTop = log.scrollHeight;       // the newest line in view
     var res = $("play-result");
     res.hidden = !s.result;
     clear(res);
-    if (s.result) {
-      var r = s.result;
-      res.appendChild(el("h3", {}, "Hand " + s.hand + " over: " + (r.yours ? "your pair" : "the other pair") +
-        " scores " + r.game_points));
-      var mine = s.side, theirs = mine === "A" ? "B" : "A";
-      res.appendChild(el("p", {}, "points: you " + r.points[mine] + " – them " + r.points[theirs] +
-        "; bazas: you " + r.tricks[mine] + " – them " + r.tricks[theirs] +
-        (r.breakdown ? "; cards " + r.breakdown.cards[mine] + "–" + r.breakdown.cards[theirs] +
-         ", monte " + r.breakdown.monte[mine] + "–" + r.breakdown.monte[theirs] +
-         ", cantes " + r.breakdown.cante_points[mine] + "–" + r.breakdown.cante_points[theirs] : "")));
-      var name = s.records[s.records.length - 1];
-      res.appendChild(el("p", {}, "saved as " + name));
-      if (m.over) res.appendChild(el("p", {"class": "score"}, "Match over: " +
-        (m.you > m.them ? "your pair wins" : "the other pair wins") + ", you " + m.you + " – them " + m.them));
-      else {
-        var next = el("button", {type: "button", id: "play-next", "class": "main"}, "Next hand");
-        next.addEventListener("click", function () { post("/api/play/next").then(played); });
-        res.appendChild(next);
-      }
-      var an = el("button", {type: "button", id: "play-analyse"}, "Analyse this hand");
-      an.addEventListener("click", function () { show("analyse"); analyse({name: name}); });
-      res.appendChild(an);
-    }
+    if (s.result) drawResult(s, res);
+    // what the bots did since the last answer, played out on the felt
+    var fresh = prevFelt && prev.hand === s.hand ? s.log.slice(shownLog) : [];
+    shownLog = s.log.length;
+    if (fresh.length) animate(fresh, prevFelt); else drawFelt(finalFelt(s));
+    restoreFocus(had);
     $("play-table").dataset.step = ++steps;     // drawn: the tests wait for it
+  }
+  function drawResult(s, res) {
+    var r = s.result, m = s.match;
+    res.appendChild(el("h2", {}, fmt(r.yours ? t("Hand {n} over: your pair scores {points}") :
+      t("Hand {n} over: the other pair scores {points}"), {n: s.hand, points: r.game_points})));
+    var mine = s.side, theirs = mine === "A" ? "B" : "A";
+    res.appendChild(el("p", {}, fmt(t("points: you {pyou} – them {pthem}; bazas: you {byou} – them {bthem}"),
+      {pyou: r.points[mine], pthem: r.points[theirs], byou: r.tricks[mine], bthem: r.tricks[theirs]}) +
+      (r.breakdown ? "; " + fmt(t("cards {c1}–{c2}, monte {m1}–{m2}, cantes {k1}–{k2}"),
+        {c1: r.breakdown.cards[mine], c2: r.breakdown.cards[theirs], m1: r.breakdown.monte[mine],
+         m2: r.breakdown.monte[theirs], k1: r.breakdown.cante_points[mine], k2: r.breakdown.cante_points[theirs]}) : "")));
+    var name = s.records[s.records.length - 1];
+    res.appendChild(el("p", {}, t("saved as {name}", {name: name})));
+    if (m.over) res.appendChild(el("p", {"class": "score"}, fmt(m.you > m.them ?
+      t("Match over: your pair wins, you {you} – them {them}") : t("Match over: the other pair wins, you {you} – them {them}"),
+      {you: m.you, them: m.them})));
+    else {
+      var next = el("button", {type: "button", id: "play-next", "class": "main"}, t("Next hand"));
+      next.addEventListener("click", function () { post("/api/play/next").then(played); });
+      res.appendChild(next);
+    }
+    var an = el("button", {type: "button", id: "play-analyse"}, t("Analyse this hand"));
+    an.addEventListener("click", function () { show("analyse"); analyse({name: name}); });
+    res.appendChild(an);
   }
   function played(d) {
     if (d.state) drawPlay(d.state);       // refused on an old state: the state as it is now
     if (d.error || d.cancelled) { if (d.error) $("play-refused").textContent = d.error; return; }
-    $("play-hint-out").textContent = "";
+    clear($("play-hint-out"));
     drawPlay(d);
   }
-  function answer(choice) { post("/api/play/answer", {choice: choice}).then(played); }
+  function answer(choice) { stopAnim(); post("/api/play/answer", {choice: choice}).then(played); }
   $("play-new").addEventListener("click", function () {
     post("/api/play/new", {seat: Number($("play-seat").value)}).then(played);
   });
+  function mark(button, text, best) {
+    var old = button.querySelector(".num");
+    if (old) old.remove();
+    button.classList.toggle("best", best);
+    button.appendChild(el("span", {"class": "num"}, text));
+  }
   $("play-takeback").addEventListener("click", function () {
     post("/api/play/takeback").then(played);
   });
   $("play-hint").addEventListener("click", function () {
     post("/api/play/hint").then(function (d) {
       var out = $("play-hint-out");
-      if (d.cancelled) { out.textContent = "hint cancelled"; return; }
+      if (d.cancelled) { out.textContent = t("hint cancelled"); return; }
       if (d.error) { out.textContent = d.error; return; }
       var h = d.hint;
-      var how = h.exact ? (h.deals === 1 ? "exact: the one layout left" : "exact: all " +
-        h.deals.toLocaleString("en") + " layouts") : "sampled: " + h.deals.toLocaleString("en") + " deals";
+      var how = h.exact ? (h.deals === 1 ? t("exact: the one layout left") :
+        t("exact: all {n} layouts", {n: h.deals.toLocaleString("en")})) :
+        t("sampled: {n} deals", {n: h.deals.toLocaleString("en")});
       var text;
-      if (h.kind === "call") text = "call " + h.advice + " — " + h.options.map(function (o) {
-        return o.bid + " " + pct0(o.p) + " (" + signed(o.ev) + ")"; }).join(", ");
-      else if (h.kind === "card") text = "play " + h.best + " — " + h.cards.map(function (c) {
-        return c.card + " " + pct0(c.p); }).join(", ");
-      else text = (h.best === "no" ? "keep quiet" : "sing " + h.best) + " — " + h.options.map(function (o) {
-        return (o.suit === "no" ? "quiet" : o.suit) + " " + pct0(o.p); }).join(", ");
-      out.textContent = "Hint (" + how + "): " + text;
-      document.querySelectorAll("#play-hand .card").forEach(function (b) {
-        b.classList.toggle("best", h.kind === "card" && b.dataset.card === h.best);
-      });
+      if (h.kind === "call") {
+        text = t("call {call}", {call: h.advice}) + " — " + h.options.map(function (o) {
+          return o.bid + " " + pct0(o.p) + " (" + signed(o.ev) + ")"; }).join(", ");
+        h.options.forEach(function (o) {
+          var b = document.querySelector("#play-choices button[data-call='" + o.bid + "']");
+          if (b) mark(b, pct0(o.p) + " · " + signed(o.ev), o.bid === h.advice);
+        });
+      } else if (h.kind === "card") {
+        text = t("play {card}", {card: h.best}) + " — " + h.cards.map(function (c) {
+          return c.card + " " + pct0(c.p); }).join(", ");
+        h.cards.forEach(function (c) {
+          var b = document.querySelector("#play-hand .card[data-card='" + c.card + "']");
+          if (b) mark(b, pct0(c.p), c.card === h.best);
+        });
+      } else {
+        var names = {no: t("keep quiet")};
+        (state.turn.legal || []).forEach(function (o) { names[o.suit] = o.name; });
+        text = (h.best === "no" ? t("keep quiet") : t("sing {suit}", {suit: names[h.best]})) + " — " +
+          h.options.map(function (o) { return names[o.suit] + " " + pct0(o.p); }).join(", ");
+        h.options.forEach(function (o) {
+          var b = document.querySelector("#play-choices button[data-cante='" + o.suit + "']");
+          if (b) mark(b, pct0(o.p), o.suit === h.best);
+        });
+      }
+      out.textContent = t("Hint ({how}): {text}", {how: how, text: text});
     });
   });
 
@@ -264,7 +456,8 @@
     var played = a.model === "played";
     var best = a.options.filter(function (o) { return o.bid === a.advice; })[0];
     var p = played ? best.p_played : best.p_win, ev = played ? best.ev_played : best.ev;
-    out.appendChild(el("h3", {id: "adv-call"}, "Call " + a.advice + ": " + pct0(p) +
+    out.classList.remove("stale");
+    out.appendChild(el("h2", {id: "adv-call"}, "Call " + a.advice + ": " + pct0(p) +
       (played ? " at the table (" + pct0(best.p_win) + " double dummy)" : "") + ", " + signed(ev) +
       " points per hand on average"));
     out.appendChild(el("p", {}, "seat " + a.seat + ", " + a.hand + ", muestra " + a.muestra + ", rules " +
@@ -274,9 +467,9 @@
     var head = ["call", "contract"].concat(played ? ["P(win) played", "EV played"] : [])
       .concat([played ? "P(win) dd" : "P(win)", "95% interval", played ? "EV dd" : "EV"])
       .concat(a.score ? ["P(match)"] : []).concat(["tricks 0-5"]);
-    var t = el("table", {id: "adv-table"}), tr = el("tr");
+    var tab = el("table", {id: "adv-table", "class": "rows"}), tr = el("tr");
     head.forEach(function (h) { tr.appendChild(el("th", {}, h)); });
-    t.appendChild(tr);
+    tab.appendChild(tr);
     a.options.forEach(function (o) {
       var row = el("tr", {"data-bid": o.bid, "class": o.bid === a.advice ? "advice" : ""});
       var cells = [o.bid];
@@ -289,19 +482,31 @@
         if (a.score) cells.push(pct(o.p_match));
         cells.push(histogram(o.tricks) + " (" + o.side + ")");
       }
-      cells.forEach(function (c) { row.appendChild(el("td", {}, c)); });
-      t.appendChild(row);
+      cells.forEach(function (c, i) { row.appendChild(el("td", {"data-label": head[i]}, c)); });
+      tab.appendChild(row);
     });
-    var wrap = el("div", {"class": "tablewrap"});
-    wrap.appendChild(t);
-    out.appendChild(wrap);
+    out.appendChild(tab);
     if (a.advice_dd && a.advice_dd !== a.advice)
       out.appendChild(el("p", {}, "Double dummy (every card seen) the advice would be " + a.advice_dd +
         "; at the table, where each player sees only his own cards, " + a.advice + " does better."));
     if (d.chart) out.appendChild(el("p", {id: "adv-chart"}, "Bidding chart: the hand falls in the cell " +
       d.chart["class"] + ", where the chart calls " + d.chart.call + " (" + pct0(d.chart.p) + ", " +
       signed(d.chart.ev) + ", over " + d.chart.hands.toLocaleString("en") + " hands)."));
+    if (d.chart && d.chart.call !== a.advice)
+      out.appendChild(el("p", {id: "adv-why"}, t("The two differ because the chart gives the call best on average over the {n} hands of its cell, while the advice weighs this hand's own cards (and the calls and score given): for this hand, {call} does better.",
+        {n: d.chart.hands.toLocaleString("en"), call: a.advice})));
   }
+  /* a field changed after an advice: the advice shown is no longer the fields' */
+  function staleAdvice() {
+    var out = $("adv-out");
+    if (!out.firstChild || out.classList.contains("stale")) return;
+    out.classList.add("stale");
+    out.insertBefore(el("p", {"class": "stale-note", role: "status"},
+      t("The fields changed since this advice: press Advise for the new one.")), out.firstChild);
+  }
+  $("adv-form").addEventListener("input", staleAdvice);
+  $("adv-form").addEventListener("change", staleAdvice);
+  $("deck").addEventListener("click", staleAdvice);
   $("adv-form").addEventListener("submit", function (ev) {
     ev.preventDefault();
     document.querySelectorAll("#adv-form .error").forEach(function (e) { e.textContent = ""; });
@@ -310,6 +515,7 @@
                 exact: $("adv-exact").checked};
     post("/api/advise", body).then(function (d) {
       if (d.errors) {
+        clear($("adv-out")).classList.remove("stale");
         Object.keys(d.errors).forEach(function (k) { $("err-" + k).textContent = d.errors[k]; });
         return;
       }
@@ -337,6 +543,14 @@
       f.srcdoc = d.html;
     });
   }
+  /* the report and the puzzles tell their height: the frame takes it, one page scrolls */
+  window.addEventListener("message", function (e) {
+    ["an-report", "pz-page"].forEach(function (id) {
+      var f = $(id);
+      if (e.source === f.contentWindow && e.data && typeof e.data.cuatrolaHeight === "number")
+        f.style.height = Math.min(20000, Math.max(200, e.data.cuatrolaHeight + 4)) + "px";
+    });
+  });
   $("an-go").addEventListener("click", function () { analyse({name: $("an-record").value}); });
   $("an-file").addEventListener("change", function () {
     var file = $("an-file").files[0];
@@ -368,20 +582,21 @@
     var played = c.value === "ev_played";
     $("ch-note").textContent = situation(c) + ": the call of best " + (played ? "played EV" : c.value) +
       " per class of hand, over " + c.hands.toLocaleString("en") + " hands (rules " + CHARTS.rules + ").";
-    var t = el("table", {id: "ch-table"}), tr = el("tr");
-    ["cell", "hands", "call", played ? "P(win) played" : "P(win)", played ? "EV played" : "EV"]
-      .forEach(function (h) { tr.appendChild(el("th", {}, h)); });
-    t.appendChild(tr);
+    var tab = el("table", {id: "ch-table", "class": "rows"}), tr = el("tr");
+    var head = ["cell", "hands", "call", played ? "P(win) played" : "P(win)", played ? "EV played" : "EV"];
+    head.forEach(function (h) { tr.appendChild(el("th", {}, h)); });
+    tab.appendChild(tr);
     c.cells.forEach(function (cell) {
       var s = cell.calls[cell.call], row = el("tr");
       [cell["class"], cell.hands.toLocaleString("en"), cell.call,
        pct0(s.p_played != null ? s.p_played : s.p_win), signed(s.ev_played != null ? s.ev_played : s.ev)]
-        .forEach(function (x, i) { row.appendChild(el("td", i === 2 ? {"class": "call-" + cell.call} : {}, x)); });
-      t.appendChild(row);
+        .forEach(function (x, i) {
+          row.appendChild(el("td", i === 2 ? {"class": "call-" + cell.call, "data-label": head[i]} :
+                                             {"data-label": head[i]}, x));
+        });
+      tab.appendChild(row);
     });
-    var wrap = el("div", {"class": "tablewrap"});
-    wrap.appendChild(t);
-    out.appendChild(wrap);
+    out.appendChild(tab);
   }
   function loadCharts() {
     if (CHARTS) return;
