@@ -104,7 +104,7 @@ def _help_cell(param: Any, ctx: Any) -> Columns:
         items.append(Text.from_markup(param.help.replace("\n\n", "\n")))
     default = default_text(param, ctx)
     if default:
-        items.append(Text(_("[default: {}]").format(default), style=DEFAULT_STYLE))
+        items.append(Text(_("[default: {value}]").format(value=default), style=DEFAULT_STYLE))
     if param.required:
         items.append(Text(_("[required]"), style=REQUIRED_TEXT_STYLE))
     return Columns(items)

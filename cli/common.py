@@ -400,22 +400,7 @@ def plain_helps(group: Any) -> None:
         _plain_command(command)
 
 
-def _translated_help(command: Any) -> None:
-    """The help of ``command`` in the language of the interface, its ``--help`` option's
-    text too (the rest of the layout's words: cli/command_help.py, cli/group_help.py)."""
-    help_option = command.get_help_option
-
-    def get_help_option(ctx: Any) -> Any:
-        option = help_option(ctx)
-        if option is not None and option.help:
-            option.help = _(option.help)
-        return option
-
-    command.get_help_option = get_help_option
-
-
 def _plain_command(command: Any) -> None:
-    _translated_help(command)
     name_values(command)
     command.help = plain_help(command.help)
     if getattr(command, "short_help", None):
@@ -425,9 +410,19 @@ def _plain_command(command: Any) -> None:
             param.help = plain_help(param.help)
 
 
+def translated_help_option(option: Any) -> Any:
+    """A command's ``--help`` option with its text in the language of the interface."""
+    if option is not None and option.help:
+        option.help = _(option.help)
+    return option
+
+
 class HelpCommand(TyperCommand):
     """A command whose ``--help`` is drawn by cli/command_help.py: each value by its
-    name, nothing after a flag."""
+    name, nothing after a flag, the ``--help`` option's text translated."""
+
+    def get_help_option(self, ctx: Any) -> Any:
+        return translated_help_option(super().get_help_option(ctx))
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         if self.rich_markup_mode is None:
@@ -502,6 +497,9 @@ class CommandLine(TyperGroup):
                 return TyperCommand(name, help=plain_help(line))
             self.commands[name] = load_command(module)
         return self.commands.get(name)
+
+    def get_help_option(self, ctx: Any) -> Any:
+        return translated_help_option(super().get_help_option(ctx))
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         if not args and self.no_args_is_help and not ctx.resilient_parsing:
