@@ -96,14 +96,16 @@ def _page_in_spanish(server: str) -> None:
             messages = httpx.get(server + "api/messages", params={"lang": "es"}).json()["messages"]
             assert shown and all(text == messages.get(key, key) for key, text in shown)
             # the switch: English, remembered across visits, then Spanish again
-            page.evaluate("setLanguage('en')")
-            page.wait_for_load_state()
+            with page.expect_navigation():          # the switch reloads the page
+                page.evaluate("setLanguage('en')")
+            page.wait_for_selector("body[data-ready='1']")
             page.goto(server)
             page.wait_for_selector("body[data-ready='1']")
             assert page.evaluate("document.documentElement.lang") == "en"
             assert page.evaluate("t('Next hand')") == "Next hand"
-            page.evaluate("setLanguage('es')")
-            page.wait_for_load_state()
+            with page.expect_navigation():
+                page.evaluate("setLanguage('es')")
+            page.wait_for_selector("body[data-ready='1']")
             page.goto(server)
             page.wait_for_selector("body[data-ready='1']")
             assert page.evaluate("document.documentElement.lang") == "es"
