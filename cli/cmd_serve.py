@@ -32,6 +32,11 @@ def register(app: typer.Typer) -> None:
                                      "from (made if missing).")),
         open_page: bool = typer.Option(False, "--open", help=_("Open the page in the "
                                        "browser.")),
+        db: Optional[Path] = typer.Option(None, "--db", metavar="FILE", help=_(
+            "The history database the hands played are kept in, for 'Mis partidas' and "
+            "'cuatrola history' (default: the one of cuatrola history).")),
+        keep_history: bool = typer.Option(True, "--history/--no-history", help=_(
+            "Keep the hands played in the history database.")),
         seed: Optional[int] = typer.Option(None, "--seed", min=0, help=_("Seed of the deals "
                                            "and the bots: the first game started on the "
                                            "server takes it, the next seed + 1, and so "
@@ -39,13 +44,20 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """The table in the browser: play, advise by clicking, analyse, puzzles."""
         from cuatrola_solver.web.app import LOOPBACK, host_name, make_app   # on demand
+        from cuatrola_solver.history.database import default_path, open_database
         from cuatrola_solver.web.records import RecordsFolder
         from cuatrola_solver.web.server import is_loopback, listen, run, url_of
 
         rs = load_rules(rules)
+        history = (db or default_path()) if keep_history else None
         folder = RecordsFolder(records)
         local = is_loopback(host)
+        hosts = (*LOOPBACK, host_name(host)) if local else ("*",)
+        app = make_app(rs, folder, hosts=hosts, seed=seed,    # the games database opened
+                       history=history)
         sock = listen(host, port)
+        if history is not None:
+            open_database(history).close()      # a file that is not ours: said now
         url = url_of(sock)
         if not local:
             typer.echo(_("warning: serving on {host}: anyone who can reach this machine there "
@@ -56,5 +68,7 @@ def register(app: typer.Typer) -> None:
                      "stops)").format(rules=rs.name, url=url, records=records))
         if open_page:
             webbrowser.open(url)
-        hosts = (*LOOPBACK, host_name(host)) if local else ("*",)
-        run(make_app(rs, folder, hosts=hosts, seed=seed), sock)
+        if history is not None:
+            typer.echo(_("the hands played are kept in the history {db} ('Mis partidas': "
+                         "{url}history)").format(db=history, url=url))
+        run(app, sock)

@@ -435,6 +435,8 @@ def load_command(module: str) -> Any:
     sub = _HelpTyper(add_completion=False, rich_markup_mode="rich")
     importlib.import_module(f".{module}", __package__).register(sub)
     command = typer.main.get_command(sub)
+    if not sub.registered_commands and len(sub.registered_groups) == 1:
+        command = next(iter(getattr(command, "commands").values()))  # a group of commands
     _plain_command(command)
     return command
 

@@ -34,6 +34,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                              "cards, typed as lines."),
     "analyze": ("cmd_analyze", "Post-game report: each card's cost, the mistakes, the bids, "
                                "the points."),
+    "history": ("cmd_history", "A player's history across every hand: results, bids "
+                               "against the advisor, cards, renuncios."),
     "puzzles": ("cmd_puzzles", "Puzzles from your own hands: where the card played lost "
                                "and one card was best."),
     "charts": ("cmd_charts", "Bidding charts: which hands should call paso, solo, cuatrola "

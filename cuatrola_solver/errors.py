@@ -70,3 +70,9 @@ def quote(value: object, limit: int = QUOTE_LIMIT) -> str:
     if len(text) > 2 * limit:
         return text[:2 * limit] + f"… ({len(text):,} characters)"
     return text
+
+
+class HistoryError(CuatrolaError):
+    """The database of a player's history (``cuatrola history``) that cannot be opened or
+    read -- not one of ours, corrupt, of a newer version -- or a name in it that is not
+    there."""

@@ -16,9 +16,10 @@ The convention (docs/commands.md says it once for the reader):
   wildcard.  An example that shows only a
   part of an output cuts it with a pipe (``| head -n 9``), so that what is shown is what
   the command prints.
-- Paths after ``--html``, ``--plot``, ``--save``, ``--annotate``, ``--out``, ``-o`` are
-  rewritten into a temporary folder, so nothing is written into the repository; the
-  temporary path is written back as the original one in the output before comparing.
+- Paths after ``--html``, ``--plot``, ``--save``, ``--annotate``, ``--out``, ``-o``,
+  ``--db`` are rewritten into a temporary folder (a path named twice: the same file), so
+  nothing is written into the repository; the temporary path is written back as the
+  original one in the output before comparing.
 - Output that cannot be reproduced (timings, hours of self-play) is never ```console:
   such blocks are ```sh (commands alone) or ```text (an output said in the prose to come
   from a long run, with its command).
@@ -44,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
          *sorted((ROOT / "examples").glob("*/README.md"))]
 FENCE = re.compile(r"^(`{3,})(.*)$")
-WRITES = re.compile(r"(?P<opt>--html|--plot|--save|--annotate|--out|-o)(?P<sep>[ =])"
+WRITES = re.compile(r"(?P<opt>--html|--plot|--save|--annotate|--out|-o|--db)(?P<sep>[ =])"
                     r"(?P<path>\"[^\"]+\"|'[^']+'|[^\s|;&]+)")
 TIMEOUT = 60
 
@@ -163,7 +164,8 @@ def redirect_writes(command: str, tmp: Path) -> tuple[str, dict[str, str]]:
 
     def move(m: re.Match) -> str:
         original = m.group("path").strip("\"'")
-        target = tmp / f"{len(back)}-{Path(original).name}"
+        same = [t for t, o in back.items() if o == original]   # one file named twice
+        target = Path(same[0]) if same else tmp / f"{len(back)}-{Path(original).name}"
         back[str(target)] = original
         return f"{m.group('opt')}{m.group('sep')}'{target}'"
 

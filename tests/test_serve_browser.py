@@ -4,7 +4,8 @@ whole match played by tapping at phone size (390 x 844, touch); the focus kept i
 hand; advice by clicking equal to ``cuatrola advise --json``, marked stale when a field
 changes; a bad field's message beside it; an analysis with its graph; the puzzles and the
 charts.  At every page and state, at desktop size (1280 x 800) and phone size (390 x
-844): no page scrolls sideways (the frames of the report and the puzzles included), and
+844): no page scrolls sideways (the frames of the report and the puzzles included; at
+360 and 414 px wide too), and
 axe-core (``axe-playwright-python``, which bundles it) finds no violation.  Each page's
 screenshot at both sizes is saved in the folder of ``CUATROLA_SCREENSHOTS``
 (``docs/images`` makes the pictures of docs/serve.md), else in a temporary folder.
@@ -40,7 +41,17 @@ SEED = 1
 #: the two sizes every page is looked at
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+#: the narrowest and the widest phone checked for sideways scrolling
+NARROWEST, WIDEST_PHONE = 360, 414
 AXE = Axe()
+#: the controls shown smaller than a touch target (44 x 44 px; a checkbox or a radio
+#: button counts by its label)
+SMALL_TARGETS = """[...document.querySelectorAll(
+    'button, select, a[href], input:not([type=checkbox]):not([type=radio]), label:has(> input)')]
+  .filter(e => e.offsetParent !== null)
+  .map(e => [e.id || e.dataset.card || e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
+  .filter(([n, r]) => r.width < 44 || r.height < 44)
+  .map(([n, r]) => n + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))"""
 
 
 @pytest.fixture(scope="session")
@@ -69,13 +80,19 @@ def shots(tmp_path_factory) -> Path:
 
 
 def _watched(page, url: str) -> list[str]:
+    errors = _watched_at(page, url)
+    page.wait_for_selector("body[data-ready='1']")
+    return errors
+
+
+def _watched_at(page, url: str) -> list[str]:
+    """The page at ``url`` opened, its errors and console errors gathered."""
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     # a refused request (status 400, 409) is logged by the browser, not an error of the page
     page.on("console", lambda m: errors.append(m.text) if m.type == "error"
             and not m.text.startswith("Failed to load resource") else None)
     page.goto(url)
-    page.wait_for_selector("body[data-ready='1']")
     return errors
 
 
@@ -96,6 +113,7 @@ def look(page, shots: Path | None, name: str, at: str | None = None) -> None:
     of each (``serve-NAME.png``, ``serve-NAME-phone.png``; ``at``: scrolled to that
     element first).  The window is left at desktop size."""
     _idle(page)
+    page.wait_for_function("!document.querySelector('#felt.moving')")    # the trick laid
     for size, suffix in ((DESKTOP, ""), (PHONE, "-phone")):
         page.set_viewport_size(size)
         page.wait_for_timeout(150)              # the frames redraw and tell their height
@@ -105,12 +123,21 @@ def look(page, shots: Path | None, name: str, at: str | None = None) -> None:
                 continue                        # a frame not used yet
             wide = frame.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
             assert wide[0] <= wide[1], (name, size, frame.url, wide)
+            if size is PHONE:
+                small = frame.evaluate(SMALL_TARGETS)
+                assert small == [], (name, frame.url, small)
             found = AXE.run(frame)
             assert found.violations_count == 0, (name, size, found.generate_report())
         if shots is not None:
             if at:
                 page.locator(at).scroll_into_view_if_needed()
             page.screenshot(path=str(shots / f"serve-{name}{suffix}.png"))
+    for width in NARROWEST, WIDEST_PHONE:        # the other phones: nothing sideways either
+        page.set_viewport_size({"width": width, "height": 800})
+        page.wait_for_timeout(100)
+        for frame in page.frames:
+            wide = frame.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
+            assert wide[0] <= wide[1], (name, width, frame.url, wide)
     page.set_viewport_size(DESKTOP)
 
 
@@ -151,7 +178,7 @@ def test_play_a_whole_hand_by_clicking_with_a_hint(opened, server, shots):
     assert f": call {advised} — " in page.inner_text("#play-hint-out")
     assert re.search(r"\d+% · [+-]\d\.\d\d", page.inner_text("#play-choices button.best"))
     look(page, shots, "play-call")
-    hinted, paused = False, False
+    hinted, paused, skipped = False, False, None
     for _ in range(40):
         if page.is_visible("#play-result"):
             break
@@ -159,11 +186,19 @@ def test_play_a_whole_hand_by_clicking_with_a_hint(opened, server, shots):
         if choices.count():
             target = choices.first
         else:
-            if page.get_attribute("#felt", "data-done") == "1" and not paused:
-                # a finished trick lies on the felt, its winner's card marked
-                assert page.locator("#play-trick .slot.won").count() == 1
-                assert " to " in page.inner_text("#play-caption")
-                paused = True
+            if "moving" in (page.get_attribute("#felt", "class") or ""):
+                # the bots' cards come one by one, a finished trick pauses on the felt
+                # (its winner's card marked) then goes: the first time it ends by itself,
+                # after that a tap skips it
+                if skipped is None:
+                    page.wait_for_selector("#felt[data-done='1'] .slot.won", timeout=10_000)
+                    assert " to " in page.inner_text("#play-caption")
+                    page.wait_for_selector("#felt:not(.moving)", timeout=10_000)
+                    skipped, paused = False, True
+                elif not skipped:
+                    page.click("#felt")
+                    assert "moving" not in page.get_attribute("#felt", "class")
+                    skipped = True
             if not hinted:
                 with page.expect_response("**/api/play/hint", timeout=WAIT):
                     page.click("#play-hint")
@@ -177,7 +212,10 @@ def test_play_a_whole_hand_by_clicking_with_a_hint(opened, server, shots):
                 look(page, shots, "play")
             target = page.locator("#play-hand .card.legal").first
         _act(page, target.click, "answer")
-    assert page.is_visible("#play-result") and hinted
+    assert page.is_visible("#play-result") and hinted and paused and skipped
+    # a screen reader hears what the others did since the last move
+    said = page.text_content("#play-said")
+    assert re.search(r"(seat \d|partner, seat \d) plays \w\w", said) and "trick 5 to" in said, said
     result = page.inner_text("#play-result")
     assert re.search(r"Hand 1 over: (your|the other) pair scores \d", result)
     log = page.inner_text("#play-log")
@@ -195,6 +233,35 @@ def test_play_a_whole_hand_by_clicking_with_a_hint(opened, server, shots):
     look(page, shots, "play-result", at="#play-result")
 
 
+#: the first game of a server dealing from this seed reaches a cante of seat 1 at its
+#: third decision, the page taking the first choice each time
+CANTE_SEED = 17
+
+
+def test_the_cante_hint_names_the_suit_as_the_button_does(page, tmp_path, shots):
+    with served(tmp_path / "records", seed=CANTE_SEED) as url:
+        errors = _watched(page, url)
+        _act(page, lambda: page.click("#play-new"), "new")
+        for _ in range(3):
+            if page.locator("#play-choices button[data-cante]").count():
+                break
+            target = page.locator("#play-choices button, #play-hand .card.legal").first
+            _act(page, target.click, "answer")
+        names = page.locator("#play-choices button[data-cante]").all_inner_texts()
+        assert names[-1] == "keep quiet" and all(re.match(r"sing (oros|copas|espadas|bastos) "
+                                                          r"\(\+[24]0\)", n) for n in names[:-1])
+        with page.expect_response("**/api/play/hint", timeout=WAIT):
+            page.click("#play-hint")
+        page.wait_for_selector("#play-choices button.best .num")
+        hint = page.inner_text("#play-hint-out")
+        assert re.search(r": (sing (oros|copas|espadas|bastos)|keep quiet) — keep quiet \d+%, "
+                         r"(oros|copas|espadas|bastos) \d+%", hint), hint
+        best = page.get_attribute("#play-choices button.best", "data-cante")
+        assert (best == "no") == (": keep quiet — " in hint)
+        look(page, shots, "play-cante")
+        assert errors == []
+
+
 def test_the_focus_stays_in_the_hand_after_a_move(opened):
     page = opened
     page.focus("#play-new")
@@ -207,6 +274,14 @@ def test_the_focus_stays_in_the_hand_after_a_move(opened):
         assert inside in ("play-choices", "play-hand"), inside
         # the ring that shows the focus: 3 px
         assert page.evaluate("getComputedStyle(document.activeElement).outlineWidth") == "3px"
+        # the arrow keys move along the choices and come back
+        now = "document.activeElement.textContent + document.activeElement.dataset.card"
+        first = page.evaluate(now)
+        choices = page.locator(f"#{inside} button:not(:disabled)").count()
+        page.keyboard.press("ArrowRight")
+        assert (page.evaluate(now) != first) == (choices > 1)
+        page.keyboard.press("ArrowLeft")
+        assert page.evaluate(now) == first
         step = _step(page)
         with page.expect_response("**/api/play/answer", timeout=WAIT):
             page.keyboard.press("Enter")
@@ -372,3 +447,9 @@ def test_the_tab_bar_keeps_one_row_on_a_phone(opened):
                          ".map(b => b.getBoundingClientRect().top)")
     assert len(set(tops)) == 1, tops
     page.set_viewport_size(DESKTOP)
+
+
+def test_the_anotar_page(page, server, shots):
+    errors = _watched_at(page, server[0] + "anotar")
+    look(page, shots, "anotar")
+    assert errors == []

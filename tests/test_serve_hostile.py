@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 
 import httpx
 import pytest
@@ -176,3 +177,28 @@ def test_a_finished_match_refuses_every_move(tmp_path):
         _one_line_4xx(_post(url, "api/play/takeback", page=page, version=state["version"]),
                       409, "nothing to take back")
         _one_line_4xx(_post(url, "api/play/hint", page=page), 400, "no decision is awaited")
+
+
+def test_a_page_reloaded_while_it_computes_waits_for_the_computation(tmp_path):
+    with served(tmp_path, bots="heuristic", seed=8) as url:
+        page = _post(url, "api/page").json()["page"]
+        state = _post(url, "api/play/new", page=page, seat=1).json()
+        slow = {"page": page, "hand": "Ac 3c Ro Co So", "muestra": "So", "seat": "4",
+                "exact": True}
+        answers: dict[str, httpx.Response] = {}
+        worker = threading.Thread(target=lambda: answers.update(
+            advice=_post(url, "api/advise", **slow)))
+        worker.start()
+        time.sleep(0.3)
+        reload = threading.Thread(target=lambda: answers.update(
+            page=_post(url, "api/page", page=page)))
+        reload.start()
+        time.sleep(0.3)
+        assert "page" not in answers               # it waits: no 409
+        _post(url, "api/cancel", page=page)
+        worker.join(60)
+        reload.join(60)
+        assert answers["advice"].json() == {"cancelled": True}
+        again = answers["page"].json()
+        assert answers["page"].status_code == 200 and again["game"]["version"] == \
+            state["version"] and again["page"] == page

@@ -6,10 +6,14 @@ the computations (web/pages.py) without changing any answer."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 
 import anyio
 import httpx
 import pytest
+from typer.testing import CliRunner
+
+from cuatrola_cli.main import app as cli
 
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.notation.record import read_record
@@ -18,6 +22,8 @@ from cuatrola_solver.web.games import Game
 from cuatrola_solver.web.pages import Cancelled, Cores, Page
 from cuatrola_solver.web.play import PlayTable
 from cuatrola_solver.web.records import RecordsFolder
+from cuatrola_solver.web.server import running
+from cuatrola_solver.web import store as store_module
 from cuatrola_solver.web.store import DB_NAME, MIGRATIONS, Store, StoreError
 
 from serve_helpers import origin, served
@@ -70,6 +76,24 @@ def test_the_database_is_wal_with_its_schema_version_and_foreign_keys(tmp_path):
     with pytest.raises(sqlite3.IntegrityError):       # a decision needs its hand
         store.decide("p", 0, 0, "paso", 1)
     assert store.game("p") is None
+
+
+def test_migrations_are_applied_in_order_each_whole_or_not_at_all(tmp_path, monkeypatch):
+    Store(tmp_path).close()                                          # version 1
+    monkeypatch.setattr(store_module, "MIGRATIONS", (*MIGRATIONS,
+                        "ALTER TABLE pages ADD COLUMN a INTEGER; CREATE TABLE broken (",))
+    with pytest.raises(StoreError):
+        Store(tmp_path)
+    db = sqlite3.connect(tmp_path / DB_NAME)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert "a" not in [c[1] for c in db.execute("PRAGMA table_info(pages)")]
+    db.close()
+    monkeypatch.setattr(store_module, "MIGRATIONS", (*MIGRATIONS,
+                        "ALTER TABLE pages ADD COLUMN a INTEGER",
+                        "UPDATE pages SET a = 2"))
+    store = Store(tmp_path)
+    assert store.schema_version == 3
+    store.add_page("p")
 
 
 def test_a_database_of_a_newer_cuatrola_or_not_a_database_is_one_line(tmp_path):
@@ -182,26 +206,43 @@ def test_two_tabs_on_one_page_see_one_game_and_a_stale_move_is_refused(tmp_path)
             r = _post(url, path, page=page, version=second["version"])
             assert r.status_code == 409 and r.json()["state"]["version"] == moved["version"]
         assert _post(url, "api/page", page=page).json()["game"]["version"] == moved["version"]
+        # a new game in one tab: a move on the last game's state is stale in the other
+        fresh = _post(url, "api/play/new", page=page, seat=2).json()
+        assert fresh["version"] == moved["version"] + 1
+        r = _post(url, "api/play/answer", page=page, choice=_choice(moved),
+                  version=moved["version"])
+        assert r.status_code == 409 and r.json()["state"]["seat"] == 2
 
 
 # --- the cores --------------------------------------------------------------------------
+
+def _run(main):
+    """``anyio.run(main)`` in a thread of its own (Playwright's tests, run before in the
+    same process, leave an event loop running in this one)."""
+    result = []
+    thread = threading.Thread(target=lambda: result.append(anyio.run(main)))
+    thread.start()
+    thread.join(60)
+    return result[0]
+
 
 def test_the_cores_go_first_come_first_served_shared_with_those_waiting():
     async def main() -> list:
         cores = Cores(4)
         taken = [await cores.take(8)]            # alone: every core
         assert cores.free == 0
-        got: list[int] = []
+        got: dict[int, int] = {}
 
-        async def wait(wanted: int) -> None:
-            got.append(await cores.take(wanted))
+        async def wait(i: int, wanted: int) -> None:
+            got[i] = await cores.take(wanted)
         async with anyio.create_task_group() as tg:
-            for wanted in (8, 1, 8):
-                tg.start_soon(wait, wanted)
-                await anyio.sleep(0.01)
+            for i, wanted in enumerate((8, 1, 8)):
+                tg.start_soon(wait, i, wanted)
+                while len(cores._queue) <= i:    # queued in this order
+                    await anyio.sleep(0.001)
             cores.give(taken[0])                 # 4 free, 3 waiting: 1, then 1, then 2
-        return got
-    assert anyio.run(main) == [1, 1, 2]
+        return [got[i] for i in range(3)]
+    assert _run(main) == [1, 1, 2]
 
 
 def test_a_computation_alone_gets_every_core_it_can_use():
@@ -211,13 +252,24 @@ def test_a_computation_alone_gets_every_core_it_can_use():
         alone = await page.compute("x", lambda progress, workers: workers, cores, wanted=8)
         one = await page.compute("x", lambda progress, workers: workers, cores)
         return alone, one, cores.free
-    assert anyio.run(main) == (3, 1, 3)
+    assert _run(main) == (3, 1, 3)
 
 
 def test_a_hint_is_the_same_on_one_core_or_many(tmp_path):
     table = PlayTable(get_rules("online"), 1, 9, RecordsFolder(tmp_path), "heuristic")
     table.deal()
     assert table.hint(workers=1) == table.hint(workers=2)
+
+
+def test_the_advice_is_the_same_on_a_server_of_one_core_or_two(tmp_path):
+    answers = []
+    for cores in (1, 2):
+        app = make_app(get_rules("online"), RecordsFolder(tmp_path / str(cores)), cores=cores)
+        with running(app) as url:
+            page = _post(url, "api/page").json()["page"]
+            answers.append(_post(url, "api/advise", page=page, hand="Ac 3c Ro Co Ab",
+                                 muestra="So", seat="2", auction="paso", seed="1").json())
+    assert answers[0] == answers[1] and answers[0]["advice"]["seat"] == 2
 
 
 def test_the_game_replays_its_decisions_exactly(tmp_path):
@@ -236,6 +288,14 @@ def test_the_game_replays_its_decisions_exactly(tmp_path):
 def test_make_app_opens_the_database_of_the_records_folder(tmp_path):
     make_app(get_rules("online"), RecordsFolder(tmp_path))
     assert (tmp_path / DB_NAME).is_file()
+
+
+def test_serve_with_a_database_that_is_not_one_is_one_line_before_it_listens(tmp_path):
+    (tmp_path / DB_NAME).write_bytes(b"garbage" * 1000)
+    r = CliRunner().invoke(cli, ["serve", "--records", str(tmp_path), "--port", "0"])
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.startswith("error: cannot open the games database") and \
+        r.stderr.count("\n") == 1
 
 
 def _game(tmp_path, decisions: int) -> tuple[Store, Game]:

@@ -593,6 +593,7 @@ _PUZZLE_CSS = """
 .puzzle .row{display:flex;gap:10px;align-items:center;margin:6px 0;flex-wrap:wrap}
 .puzzle .row .lbl{width:110px;font-size:13px;color:#4a4a4a}
 .puzzle .hand .card{cursor:pointer;padding:0;border:0;background:none;min-height:0;min-width:0}
+.puzzle .hand .card .face{width:50px;height:75px}
 .puzzle .hand .card.right{outline:3px solid #2e7d32}
 .puzzle .hand .card.wrong{outline:3px solid #c0392b}
 .puzzle .q{font-weight:600;margin:8px 0}

@@ -47,6 +47,7 @@ from ..analysis.puzzles import MARGIN, MIN_LOSS, find_puzzles
 from ..analysis.report import html_puzzles, html_report
 from ..analysis.review import analyze
 from ..errors import CuatrolaError, ModelError, RecordError
+from ..i18n import _
 from ..game.rules import RuleSet
 from ..game.seats import check_seat
 from ..game.view import View
@@ -55,6 +56,7 @@ from ..notation.record import HandRecord
 from .anotar import anotar_routes
 from .forms import FormError, read_advise_form
 from .games import Game, GameStateError
+from .history import feeder, history_routes
 from .language import RequestLanguage, messages_route
 from .messages import (AdviceAnswer, AdviseAsk, AnalyzeAsk, BadRequest, CancelAnswer, Cancelled as
                        CancelledAnswer, ChartCell, ChartsAnswer, ErrorAnswer, GameAnswer,
@@ -129,7 +131,7 @@ async def body_of(request: Request) -> dict[str, Any]:
     except ValueError:
         raise BadRequest("refused: the request body is not JSON") from None
     except RecursionError:
-        raise BadRequest("refused: the request body is nested too deep") from None
+        raise BadRequest(_("refused: the request body is nested too deep")) from None
     if not isinstance(body, dict):
         raise BadRequest("refused: the request body is not a JSON object")
     return body
@@ -145,25 +147,19 @@ async def compute(request: Request, page: Page, what: str,
     return await page.compute(what, work, serving(request).cores, wanted)
 
 
-async def game_of(request: Request, page: Page) -> Game | None:
+def game_now(s: Serving, page: Page, progress: Progress | None = None) -> Game | None:
     """The page's match, rebuilt from the games database the first time it is asked (or
-    when a write to the database failed)."""
-    if page.loaded and not (page.game is not None and page.game.lost):
-        return page.game
-    page.loaded = False
-    s = serving(request)
-
-    def work(progress: Progress, workers: int) -> Game | None:
-        if not page.loaded:
-            page.game, page.loaded = Game.restore(s.store, page.id, s.records, progress), True
-        return page.game
-    return await compute(request, page, "the game, as it was left", work)
+    after a write to the database failed).  Called inside the page's computation only,
+    so two requests of one page never see two different games."""
+    if not page.loaded or (page.game is not None and page.game.lost):
+        page.game, page.loaded = Game.restore(s.store, page.id, s.records, progress), True
+    return page.game
 
 
-async def table_of(request: Request, page: Page) -> Game:
-    game = await game_of(request, page)
+def table_now(s: Serving, page: Page, progress: Progress | None = None) -> Game:
+    game = game_now(s, page, progress)
     if game is None:
-        raise GameStateError("no game on this page: start one")
+        raise GameStateError(_("no game on this page: start one"))
     return game
 
 
@@ -186,9 +182,20 @@ async def page_endpoint(request: Request) -> Response:
     page = s.pages.find(ask.page) if ask.page is not None else None
     if page is None:
         page = s.pages.new()
-    game = await game_of(request, page)
-    return answer(PageAnswer(page.id, s.rules.name, s.rules.target,
-                             None if game is None else game.state()))
+
+    def work(progress: Progress, workers: int) -> dict[str, Any] | None:
+        game = game_now(s, page, progress)
+        return None if game is None else game.state()
+    deadline = time.monotonic() + STREAM_SECONDS
+    while True:     # a page reloaded while its last computation runs waits for its end
+        try:
+            state = await compute(request, page, "the game, as it was left", work)
+            break
+        except Busy:
+            if time.monotonic() > deadline:
+                raise
+            await anyio.sleep(0.1)
+    return answer(PageAnswer(page.id, s.rules.name, s.rules.target, state))
 
 
 async def events(request: Request) -> Response:
@@ -261,40 +268,43 @@ async def play_new(request: Request) -> Response:
     return answer(GameAnswer(await compute(request, page, "the bots' turns", work)))
 
 
-async def at_table(request: Request, page_id: str) -> tuple[Page, Game]:
-    """The page named and its match (:class:`GameStateError` when it has none)."""
-    page = serving(request).pages.get(page_id)
-    return page, await table_of(request, page)
+async def at_table(request: Request, page_id: str, what: str,
+                   move: Callable[[Game, Progress, int], Any], wanted: int = 1) -> Any:
+    """``move(game, progress, workers)`` run as the computation of the page named, on its
+    match (:class:`GameStateError` when it has none)."""
+    s = serving(request)
+    page = s.pages.get(page_id)
+    return await compute(request, page, what, lambda progress, workers: move(
+        table_now(s, page, progress), progress, workers), wanted)
 
 
 async def play_answer(request: Request) -> Response:
-    move = Move.from_json(await body_of(request))
-    page, game = await at_table(request, move.page)
-    return answer(GameAnswer(await compute(
-        request, page, "the bots' turns",
-        lambda progress, workers: game.answer(move.choice, move.version))))
+    ask = Move.from_json(await body_of(request))
+    return answer(GameAnswer(await at_table(
+        request, ask.page, "the bots' turns",
+        lambda game, progress, workers: game.answer(ask.choice, ask.version))))
 
 
 async def play_next(request: Request) -> Response:
     step = Step.from_json(await body_of(request))
-    page, game = await at_table(request, step.page)
-    return answer(GameAnswer(await compute(
-        request, page, "the bots' turns", lambda progress, workers: game.next_hand(step.version))))
+    return answer(GameAnswer(await at_table(
+        request, step.page, "the bots' turns",
+        lambda game, progress, workers: game.next_hand(step.version))))
 
 
 async def play_takeback(request: Request) -> Response:
     step = Step.from_json(await body_of(request))
-    page, game = await at_table(request, step.page)
     records = serving(request).records
-    return answer(GameAnswer(await compute(
-        request, page, "the takeback",
-        lambda progress, workers: game.take_back(step.version, records, progress))))
+    return answer(GameAnswer(await at_table(
+        request, step.page, "the takeback",
+        lambda game, progress, workers: game.take_back(step.version, records, progress))))
 
 
 async def play_hint(request: Request) -> Response:
-    page, game = await at_table(request, PageOf.from_json(await body_of(request)).page)
-    return answer(HintAnswer(await compute(
-        request, page, "the hint", lambda progress, workers: game.table.hint(progress, workers),
+    ask = PageOf.from_json(await body_of(request))
+    return answer(HintAnswer(await at_table(
+        request, ask.page, "the hint",
+        lambda game, progress, workers: game.table.hint(progress, workers),
         wanted=serving(request).cores.total)))
 
 
@@ -370,6 +380,7 @@ routes = [
     Route("/api/analyze", analyze_endpoint, methods=["POST"]),
     Route("/api/puzzles", puzzles, methods=["POST"]),
     *anotar_routes(body_of, lambda request: serving(request).records),
+    *history_routes(),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 
@@ -397,7 +408,8 @@ async def _cancelled(request: Request, e: Exception) -> Response:
 
 
 async def _too_deep(request: Request, e: Exception) -> Response:
-    return JSONResponse(ErrorAnswer("refused: the request is nested too deep").to_json(), 400)
+    return JSONResponse(ErrorAnswer(_("refused: the request is nested too deep")).to_json(),
+                        400)
 
 
 async def _bug(request: Request, e: Exception) -> Response:
@@ -420,17 +432,23 @@ def allowed_hosts(hosts: tuple[str, ...]) -> list[str]:
 
 
 def make_app(rules: RuleSet, records: RecordsFolder, hosts: tuple[str, ...] | None = None,
-             bots: str = "best", seed: int | None = None, cores: int | None = None) -> Starlette:
+             bots: str = "best", seed: int | None = None, cores: int | None = None,
+             history: Path | None = None) -> Starlette:
     """The application: the table under ``rules`` against ``bots``, hands saved in
     ``records`` and each page's match in its games database; requests answered for the
     host names ``hosts`` (default :data:`LOOPBACK`; ``("*",)``: any).  With ``seed``,
     the n-th game started on the server (n = 0, 1, ..., counted in the database) deals
     from seed ``seed + n``, as ``cuatrola play --seed`` does; without, each game from a
-    fresh seed.  ``cores``: the cores the computations share (default: all)."""
+    fresh seed.  ``cores``: the cores the computations share (default: all).  With
+    ``history`` (a database file), each hand saved is kept in it and the "Mis partidas"
+    page reads it (:mod:`.history`)."""
     store = Store(records.path)
     app = Starlette(routes=routes, exception_handlers=HANDLERS,
                     middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts(
                         LOOPBACK if hosts is None else hosts)), Middleware(RequestLanguage)])
     app.state.serving = Serving(rules, records, store, Pages(store), Cores(cores), bots, seed)
+    app.state.history = history
+    if history is not None:
+        records.on_save = feeder(history)
     return app
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable
 
-from ..errors import CuatrolaError
+from ..errors import CuatrolaError, quote
+from ..i18n import _
 from ..game.rules import RuleSet, get_rules
 from ..notation.record import format_rules, read_record, write_text
 from .play import PlayTable
@@ -59,10 +60,11 @@ class Game:
     def start(cls, store: Store, page: str, rules: RuleSet, seat: int, seed: int,
               records: RecordsFolder, bots: str) -> Game:
         """A new match on ``page`` (its last one forgotten), played to the person's first
-        decision and kept."""
+        decision and kept; its version goes on from the last one's, so that a move sent on
+        the last match's state is stale."""
         table = PlayTable(rules, seat, seed, records, bots)
         table.deal()
-        game = cls(store, page, table, [], 1)
+        game = cls(store, page, table, [], store.version(page) + 1)
         store.start_game(page, format_rules(rules), bots, seat, seed, game.version)
         game._keep_record()
         return game
@@ -106,19 +108,19 @@ class Game:
 
     def _check(self, version: int | None) -> None:
         if version is not None and version != self.version:
-            raise Stale(f"this move was made on an old state of the game (version {version}, "
-                        f"now {self.version}): it changed elsewhere, in another tab", 
-                        self.state())
+            raise Stale(_("this move was made on an old state of the game (version {old}, "
+                          "now {now}): it changed elsewhere, in another tab").format(
+                              old=version, now=self.version), self.state())
 
     def answer(self, choice: object, version: int | None) -> dict[str, Any]:
         """The person's choice (:meth:`~.play.PlayTable.answer`): the state, with why it was
         refused (``refused``) or None."""
         self._check(version)
         if self.table.table.turn is None:
-            raise GameStateError("no decision is awaited: the hand is over, deal the next "
-                                 "one" if not self.table.table.over else
-                                 "no decision is awaited: the match is over, start a new game",
-                                 self.state())
+            raise GameStateError(_("no decision is awaited: the hand is over, deal the next "
+                                   "one") if not self.table.table.over else
+                                 _("no decision is awaited: the match is over, start a new "
+                                   "game"), self.state())
         reason = self.table.answer(choice)
         if reason is None:
             assert isinstance(choice, str)      # PlayTable.answer takes text only
@@ -134,9 +136,9 @@ class Game:
         self._check(version)
         t = self.table.table
         if t.turn is not None:
-            raise GameStateError("the hand being played is not over", self.state())
+            raise GameStateError(_("the hand being played is not over"), self.state())
         if t.over:
-            raise GameStateError("the match is over: start a new game", self.state())
+            raise GameStateError(_("the match is over: start a new game"), self.state())
         self.table.deal()
         self.choices = []
         self.version += 1
@@ -150,15 +152,15 @@ class Game:
         the table rebuilt at the decision before it."""
         self._check(version)
         if self.table.table.turn is None:
-            raise GameStateError("nothing to take back: the hand is over and its record "
-                                 "saved", self.state())
+            raise GameStateError(_("nothing to take back: the hand is over and its record "
+                                   "saved"), self.state())
         if not self.choices:
-            raise GameStateError("nothing to take back: this is your first decision of the "
-                                 "hand", self.state())
+            raise GameStateError(_("nothing to take back: this is your first decision of "
+                                   "the hand"), self.state())
         saved = self.store.game(self.page)
         if saved is None or len(saved.hands[-1].choices) != len(self.choices):
-            raise StoreError(f"the games database does not hold the game of page "
-                             f"{self.page} as it is played")
+            raise StoreError(_("the games database does not hold the game of page {page} "
+                               "as it is played").format(page=self.page))
         # rebuilt first (a cancel there changes nothing), then written
         last = saved.hands[-1]
         back = dataclasses.replace(last, choices=last.choices[:-1],
@@ -207,5 +209,7 @@ def _replay(table: PlayTable, saved: SavedGame, hand: SavedHand,
             progress(i, len(hand.choices))
         reason = table.answer(choice)
         if reason is not None:
-            raise StoreError(f"the saved decision {i + 1} ({choice!r}) of hand {hand.k + 1} "
-                             f"of page {saved.page} does not replay: {reason}")
+            raise StoreError(_("the saved decision {n} ({choice}) of hand {hand} of page "
+                               "{page} does not replay: {reason}").format(
+                                   n=i + 1, choice=quote(choice), hand=hand.k + 1,
+                                   page=saved.page, reason=reason))

@@ -1,6 +1,7 @@
 """The load test of ``cuatrola serve``: N pages at once, each playing hands against the
-bots and asking for a hint at each of its decisions, against a server on loopback
-(127.0.0.1, a free port) started here; every request's latency is measured and the
+bots (each move sent with its state's version, as the page sends it, and so written to
+the games database) and asking for a hint at each of its decisions, against a server on
+loopback (127.0.0.1, a free port) started here; every request's latency is measured and the
 median, 95th percentile and worst are printed per kind, with the errors.
 
     python -m cuatrola_solver.web.loadtest --pages 8 --hands 1
@@ -77,13 +78,15 @@ def _page(url: str, hands: int, deadline: float, result: LoadResult, lock) -> No
                         result.hands += 1
                     if played >= hands or state["match"]["over"]:
                         return
-                    state = ask("next", "/api/play/next", {"page": page})
+                    state = ask("next", "/api/play/next", {"page": page,
+                                                           "version": state["version"]})
                     continue
                 turn = state["turn"]
                 if turn["kind"] != "cante":
                     ask("hint", "/api/play/hint", {"page": page})
                 choice = turn["legal"][0] if turn["kind"] != "cante" else "no"
-                state = ask("answer", "/api/play/answer", {"page": page, "choice": choice})
+                state = ask("answer", "/api/play/answer", {"page": page, "choice": choice,
+                                                           "version": state["version"]})
         except Exception as e:      # counted and said, the other pages go on
             with lock:
                 result.errors.append(f"{type(e).__name__}: {e}")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import CuatrolaError, quote
+from ..i18n import _
 
 __all__ = ["BadRequest", "AdviseAsk", "PageAsk", "PageOf", "NewGame", "Move", "Step", "AnalyzeAsk",
            "PageAnswer", "GameAnswer", "Cancelled", "ErrorAnswer", "ReportAnswer",
@@ -32,8 +33,8 @@ def _page_id(body: dict[str, Any], required: bool = True) -> str | None:
     if page is None and not required:
         return None
     if not isinstance(page, str) or not 0 < len(page) <= MAX_ID:
-        raise BadRequest(f"bad page {quote(page)}: expected the page id the server gave "
-                         f"(text)")
+        raise BadRequest(_("bad page {page}: expected the page id the server gave "
+                           "(text)").format(page=quote(page)))
     return page
 
 
@@ -41,8 +42,8 @@ def _version(body: dict[str, Any]) -> int | None:
     version = body.get("version")
     if version is not None and (not isinstance(version, int) or isinstance(version, bool)
                                 or version < 0):
-        raise BadRequest(f"bad version {quote(version)}: expected the version of the "
-                         f"table's state (a whole number)")
+        raise BadRequest(_("bad version {version}: expected the version of the table's "
+                           "state (a whole number)").format(version=quote(version)))
     return version
 
 

@@ -30,6 +30,7 @@ import anyio
 import anyio.to_thread
 
 from ..errors import CuatrolaError
+from ..i18n import _
 from .store import Store
 
 if TYPE_CHECKING:
@@ -194,6 +195,6 @@ class Pages:
     def get(self, page_id: str) -> Page:
         page = self.find(page_id)
         if page is None:
-            raise UnknownPage("this page is not known to the server (its games database "
-                              "was removed): reload the page")
+            raise UnknownPage(_("this page is not known to the server (its games database "
+                                "was removed): reload the page"))
         return page

@@ -74,7 +74,8 @@ class PlayTable:
                              "yours": side_of(winner) == self.table.side})
         if kind == "call" and hand.auction.is_complete:
             self.log.append({"kind": "contract", "contract": hand.contract,
-                             "declarer": [self.who(s) for s in hand.declarer]})
+                             "declarer": [self.who(s) for s in hand.declarer],
+                             "declarer_seats": list(hand.declarer)})
 
     def deal(self) -> None:
         """The next hand of the match, played up to the person's first decision."""
@@ -116,7 +117,7 @@ class PlayTable:
         t = self.table
         if t.turn is None and len(self.saved) < len(t.records):
             name = f"hand-{self.seed}-{t.k + 1:03d}.txt"
-            self.saved.append(self.records.save(self.last_record(), name))
+            self.saved.append(self.records.save(self.last_record(), name, t.seat))
 
     def last_record(self) -> HandRecord:
         """The record of the last hand over, as saved (its takebacks counted)."""

@@ -10,6 +10,7 @@ import os
 import re
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 from ..errors import RecordError, quote
 from ..notation.record import HandRecord, read_record, write_text
@@ -39,8 +40,13 @@ class RecordsFolder:
             raise RecordError(f"cannot make the records folder {quote(str(path))}: "
                               f"{e.strerror or e}") from None
 
-    def save(self, rec: HandRecord, name: str) -> str:
-        """Write ``rec`` in the text form as ``name``, atomically; returns the name.  A
+    #: called with each record saved, its path and the seat of the person at the table
+    #: (``cuatrola serve`` feeds the history with it); None: nothing is called
+    on_save: Callable[[HandRecord, Path, int | None], None] | None = None
+
+    def save(self, rec: HandRecord, name: str, seat: int | None = None) -> str:
+        """Write ``rec`` in the text form as ``name``, atomically, then tell
+        :attr:`on_save` (``seat``: the person's at the table); returns the name.  A
         record of that name with the same text already there is left as it is (a game
         rebuilt after a restart plays its last hand again)."""
         self._check(name)
@@ -60,6 +66,8 @@ class RecordsFolder:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+        if self.on_save is not None:
+            self.on_save(rec, self.path / name, seat)
         return name
 
     def names(self) -> list[str]:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import RecordError, quote
+from ..i18n import _
 
 __all__ = ["Store", "SavedGame", "SavedHand", "DB_NAME", "MIGRATIONS", "StoreError"]
 
@@ -108,14 +109,15 @@ class Store:
             self._db.execute("PRAGMA foreign_keys = ON")
             self._migrate()
         except sqlite3.Error as e:
-            raise StoreError(f"cannot open the games database {quote(str(self.path))}: "
-                             f"{e}") from None
+            raise StoreError(_("cannot open the games database {path}: {why}").format(
+                path=quote(str(self.path)), why=e)) from None
 
     def _migrate(self) -> None:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         if version > len(MIGRATIONS):
-            raise sqlite3.DatabaseError(f"schema version {version} is newer than this "
-                                        f"cuatrola's {len(MIGRATIONS)}")
+            raise sqlite3.DatabaseError(_("schema version {found} is newer than this "
+                                          "cuatrola's {known}").format(
+                                              found=version, known=len(MIGRATIONS)))
         for v in range(version, len(MIGRATIONS)):
             self._db.execute("BEGIN IMMEDIATE")     # (executescript would commit first)
             try:
@@ -136,8 +138,7 @@ class Store:
             try:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as e:
-                raise StoreError(f"cannot write the games database "
-                                 f"{quote(str(self.path))}: {e}") from None
+                raise self._unwritable(e) from None
             try:
                 for sql, args in statements:
                     rows = self._db.execute(sql, args).fetchall()
@@ -146,9 +147,12 @@ class Store:
             except BaseException as e:
                 self._db.execute("ROLLBACK")
                 if isinstance(e, sqlite3.OperationalError):
-                    raise StoreError(f"cannot write the games database "
-                                     f"{quote(str(self.path))}: {e}") from None
+                    raise self._unwritable(e) from None
                 raise
+
+    def _unwritable(self, e: sqlite3.Error) -> StoreError:
+        return StoreError(_("cannot write the games database {path}: {why}").format(
+            path=quote(str(self.path)), why=e))
 
     def _rows(self, sql: str, args: tuple = ()) -> list[tuple]:
         with self._lock:
@@ -227,6 +231,11 @@ class Store:
         return [("UPDATE games SET version = ? WHERE page = ?", (version, page)),
                 ("UPDATE pages SET used = ? WHERE id = ?", (time.time(), page))]
 
+    def version(self, page: str) -> int:
+        """The version of the page's match (0 when it has none)."""
+        rows = self._rows("SELECT version FROM games WHERE page = ?", (page,))
+        return rows[0][0] if rows else 0
+
     def game(self, page: str) -> SavedGame | None:
         """The page's match as kept, None when it has none."""
         with self._lock:
@@ -241,12 +250,15 @@ class Store:
         choices: dict[int, list[str]] = {}
         for k, n, choice in decisions:
             if n != len(choices.setdefault(k, [])):
-                raise StoreError(f"the games database {quote(str(self.path))}: decision "
-                                 f"{n} of hand {k + 1} of page {quote(page)} follows a gap")
+                raise StoreError(_("the games database {path}: decision {n} of hand {hand} "
+                                   "of page {page} follows a gap").format(
+                                       path=quote(str(self.path)), n=n, hand=k + 1,
+                                       page=quote(page)))
             choices[k].append(choice)
         if [h[0] for h in hands] != list(range(len(hands))) or not hands:
-            raise StoreError(f"the games database {quote(str(self.path))}: the hands of "
-                             f"page {quote(page)} are not 1 to {len(hands)}")
+            raise StoreError(_("the games database {path}: the hands of page {page} are "
+                               "not 1 to {n}").format(path=quote(str(self.path)),
+                                                      page=quote(page), n=len(hands)))
         rules, bots, seat, seed, version = row
         return SavedGame(page, rules, bots, seat, seed, version,
                          tuple(SavedHand(k, tuple(choices.get(k, ())), t, rec, name)

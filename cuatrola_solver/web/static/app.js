@@ -71,13 +71,25 @@
      the bots have played, their cards come one by one, and a finished trick stays on the
      felt (PAUSE ms, or until a tap) before it goes to its winner; the last finished trick
      stays until the next lead, and "Last trick" shows it again. */
-  var state = null, steps = 0, shownLog = 0, shownHand = 0, anim = null, lastShown = false;
+  var state = null, steps = 0, shownLog = 0, anim = null, lastShown = false, movedFrom = null;
   var PAUSE = 1400, CARD_PAUSE = 350;
   var WHERE = ["you", "right", "partner", "left"];
   function where(seat) { return WHERE[(seat - state.seat + 4) % 4]; }
+  /* the seat to play after ``seat``: the next one that does not sit this contract out */
+  function nextSeat(seat) {
+    for (var k = 1; k < 4; k++) {
+      var n = (seat + k - 1) % 4 + 1;
+      if (state.seats[n - 1].roles.indexOf("out") < 0) return n;
+    }
+    return seat;
+  }
   function seatName(seat) {
     if (seat === state.seat) return t("you");
     return fmt(where(seat) === "partner" ? t("partner, seat {seat}") : t("seat {seat}"), {seat: seat});
+  }
+  /* the declarer, or the two of a contrasolo: "seat 2 against seat 4" */
+  function declarers(names) {
+    return names.length === 2 ? t("{a} against {b}", {a: names[0], b: names[1]}) : names.join(", ");
   }
   function roleName(r) {
     return {mano: t("mano"), dealer: t("dealer"), declarer: t("declarer"), out: t("sits out")}[r] || r;
@@ -91,8 +103,8 @@
       {who: w, suit: e.name, points: e.points});
     if (e.kind === "card") return fmt(e.forced ? (you ? t("you play {card} (forced)") : t("{who} plays {card} (forced)")) :
       (you ? t("you play {card}") : t("{who} plays {card}")), {who: w, card: e.card});
-    if (e.kind === "contract") return e.declarer.length ?
-      t("contract: {contract} by {who}", {contract: e.contract, who: e.declarer.join(" " + t("against") + " ")}) :
+    if (e.kind === "contract") return e.declarer_seats && e.declarer_seats.length ?
+      t("contract: {contract} by {who}", {contract: e.contract, who: declarers((e.declarer_seats || []).map(seatName))}) :
       t("contract: {contract}", {contract: e.contract});
     if (e.kind === "trick") return fmt(e.yours ? t("trick {n} to {who} (your pair)") : t("trick {n} to {who} (the other pair)"),
       {n: e.trick, who: w});
@@ -180,7 +192,7 @@
       var decl = s.seats.filter(function (p) { return p.roles.indexOf("declarer") >= 0; })
         .map(function (p) { return seatName(p.seat); });
       score.appendChild(el("p", {}, (s.contract ? (decl.length ? fmt(t("{contract} by {who}"),
-        {contract: s.contract, who: decl.join(" " + t("against") + " ")}) : s.contract) + " · " : "") +
+        {contract: s.contract, who: declarers(decl)}) : s.contract) + " · " : "") +
         (s.bazas ? fmt(t("bazas: you {you} – them {them} · points: you {pyou} – them {pthem}"),
           {you: s.bazas.you, them: s.bazas.them, pyou: s.points.you, pthem: s.points.them}) : "")));
     }
@@ -201,7 +213,7 @@
       if (e.kind === "card") {
         if (fresh) { f.cards = {}; fresh = false; }
         f.cards[e.seat] = e.card;
-        f.turn = e.seat % 4 + 1;
+        f.turn = nextSeat(e.seat);
         f.caption = t("trick {n}", {n: trickNo + 1});
         frames.push({felt: Object.assign({}, f, {cards: Object.assign({}, f.cards)}), wait: e.seat === state.seat ? 0 : CARD_PAUSE});
       } else if (e.kind === "trick") {
@@ -226,6 +238,17 @@
     })();
   }
   $("felt").addEventListener("click", stopAnim);
+  /* the arrow keys move between the cards you may play, and between the calls */
+  ["play-hand", "play-choices"].forEach(function (id) {
+    $(id).addEventListener("keydown", function (e) {
+      if (e.key !== "ArrowLeft" && e.key !== "ArrowRight") return;
+      var all = Array.prototype.slice.call($(id).querySelectorAll("button:not(:disabled)"));
+      var i = all.indexOf(document.activeElement);
+      if (i < 0 || !all.length) return;
+      all[(i + (e.key === "ArrowRight" ? 1 : all.length - 1)) % all.length].focus();
+      e.preventDefault();
+    });
+  });
   document.addEventListener("keydown", function (e) { if (anim && e.key === "Escape") stopAnim(); });
   $("play-last").addEventListener("click", function () {
     var b = $("play-last");
@@ -255,7 +278,8 @@
     if (target) target.focus();
   }
   function drawPlay(s) {
-    var had = focusedIn();
+    var had = focusedIn() || movedFrom;
+    movedFrom = null;
     var prev = state, prevFelt = prev && prev.hand === s.hand && prev.seats ? finalFelt(prev) : null;
     stopAnim();
     state = s;
@@ -318,6 +342,10 @@
     if (s.result) drawResult(s, res);
     // what the bots did since the last answer, played out on the felt
     var fresh = prevFelt && prev.hand === s.hand ? s.log.slice(shownLog) : [];
+    // a screen reader hears what the others did since your last move
+    $("play-said").textContent = (prevFelt ? fresh : s.log).filter(function (e) {
+      return e.seat !== s.seat || e.kind === "trick"; })
+      .map(sayEvent).join(". ");
     shownLog = s.log.length;
     if (fresh.length) animate(fresh, prevFelt); else drawFelt(finalFelt(s));
     restoreFocus(had);
@@ -349,11 +377,34 @@
   }
   function played(d) {
     if (d.state) drawPlay(d.state);       // refused on an old state: the state as it is now
-    if (d.error || d.cancelled) { if (d.error) $("play-refused").textContent = d.error; return; }
+    if (d.error || d.cancelled) {
+      if (d.error) $("play-refused").textContent = d.error;
+      if (state && !d.state) {          // not taken: the card back in the hand, the felt as it was
+        document.querySelectorAll("#play-hand .going").forEach(function (b) { b.classList.remove("going"); });
+        drawFelt(finalFelt(state));
+      }
+      return;
+    }
     clear($("play-hint-out"));
     drawPlay(d);
   }
-  function answer(choice) { stopAnim(); post("/api/play/answer", {choice: choice}).then(played); }
+  /* your card goes on the felt at once, the next seat's turn marked, while the server
+     plays the bots' turns; its answer then draws the table as it is */
+  function answer(choice) {
+    stopAnim();
+    movedFrom = focusedIn();          // the card played leaves the hand: the focus comes back
+    if (state && state.turn && state.turn.kind === "card" && state.turn.legal.indexOf(choice) >= 0) {
+      var f = finalFelt(state);
+      if (f.done) f.cards = {};
+      f.cards[state.seat] = choice;
+      f.done = false;
+      f.turn = nextSeat(state.seat);
+      drawFelt(f);
+      var mine = document.querySelector("#play-hand .card[data-card='" + choice + "']");
+      if (mine) mine.classList.add("going");
+    }
+    post("/api/play/answer", {choice: choice}).then(played);
+  }
   $("play-new").addEventListener("click", function () {
     post("/api/play/new", {seat: Number($("play-seat").value)}).then(played);
   });

@@ -1,7 +1,9 @@
 /* The cards of the page, placed from the one drawing of the cards (the sheet the
    server gives at /cards.svg, made by cuatrola_solver/analysis/cards_svg.py, which the
    analysis report and the puzzles inline too).
-   cuatrolaCard("Ac", {small, playable, hidden}) returns a <button class="card">;
+   cuatrolaCard("Ac", {small, disabled, shown}) returns a <button class="card">
+   (``disabled``: not to click now, ``shown``: only looked at; neither greys it: the page
+   greys a card that may not be played with the class "illegal");
    cuatrolaFace("Ac", {small}) a card only looked at (the muestra, a trick), and
    cuatrolaFace(null) a card's back. */
 (function () {
@@ -24,14 +26,14 @@
     return s;
   }
 
-  /* a card to click: ``playable`` false greys it (a card that may not be played now) */
   window.cuatrolaCard = function (code, opts) {
     opts = opts || {};
     var b = document.createElement("button");
     b.type = "button";
-    b.className = "card" + (opts.small ? " small" : "");
+    b.className = "card" + (opts.small ? " small" : "") + (opts.shown ? " shown" : "");
     b.dataset.card = code;
     b.appendChild(svg(code));
+    if (opts.disabled || opts.shown) b.disabled = true;
     return b;
   };
   /* a card only looked at; null: its back */

@@ -1,0 +1,108 @@
+"""The "Mis partidas" page of ``cuatrola serve``: the history's figures in the browser,
+and the table's hands fed into the history as they end.
+
+- ``GET /history``: the page (``static/history.html`` and ``static/history.js``);
+- ``GET /api/history?player=NAME&rules=PRESET&since=YYYY-MM-DD``: the figures, the
+  object of ``cuatrola history --json`` (docs/json.md) with ``database``, the file;
+- ``GET /api/history/hand?id=N``: one hand of the history, its record in the text form,
+  for the page's links to the hands.
+
+Nothing here writes but :func:`feeder`, which the records folder calls with each hand
+saved (:attr:`~.records.RecordsFolder.on_save`).  The history database is the one of
+``cuatrola serve --db FILE`` (:attr:`starlette.datastructures.State.history`: its path,
+None when the server keeps no history); it is opened for each request, in a worker
+thread."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Callable
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from ..errors import CuatrolaError, HistoryError, quote
+from ..history.database import open_database
+from ..history.feed import feed
+from ..history.figures import Filters, figures, parse_day
+from ..notation.record import HandRecord
+
+__all__ = ["history_routes", "feeder", "STATIC"]
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+def feeder(path: Path | None) -> Callable[[HandRecord, Path, int | None], None]:
+    """What the records folder calls with each hand saved: the hand kept in the history
+    at ``path``.  A history that cannot be written never stops the table: its error is
+    one line in the server's log."""
+
+    def on_save(rec: HandRecord, saved: Path, seat: int | None) -> None:
+        try:
+            feed(path, rec, str(saved), seat)
+        except CuatrolaError as e:
+            print(f"history: the hand {saved.name} was not kept: {e}", file=sys.stderr)
+
+    return on_save
+
+
+def _path(request: Request) -> Path:
+    path = getattr(request.app.state, "history", None)
+    if path is None:
+        raise HistoryError("this server keeps no history (cuatrola serve --no-history)")
+    return Path(path)
+
+
+def _error(e: CuatrolaError) -> Response:
+    return JSONResponse({"error": str(e)}, 400)
+
+
+def _text(request: Request, name: str) -> str | None:
+    value = request.query_params.get(name, "").strip()
+    if len(value) > 100:
+        raise HistoryError(f"the parameter {name} is too long: {quote(value)}")
+    return value or None
+
+
+def history_page(request: Request) -> Response:
+    return FileResponse(STATIC / "history.html")
+
+
+def history_figures(request: Request) -> Response:
+    try:
+        path = _path(request)
+        since = _text(request, "since")
+        filters = Filters(_text(request, "player"), _text(request, "rules"),
+                          None if since is None else parse_day(since))
+        with open_database(path) as db:
+            history = figures(db, filters)
+    except CuatrolaError as e:
+        return _error(e)
+    return JSONResponse({**history.to_dict(), "database": str(path)})
+
+
+def history_hand(request: Request) -> Response:
+    try:
+        path = _path(request)
+        raw = request.query_params.get("id", "")
+        if not raw.isdigit() or len(raw) > 12:
+            raise HistoryError(f"bad hand id {quote(raw)}: expected a number")
+        with open_database(path) as db:
+            rows = db.query("SELECT record, source, played FROM hands WHERE id = ?",
+                            (int(raw),))
+        if not rows:
+            raise HistoryError(f"no hand {raw} in the history")
+    except CuatrolaError as e:
+        return _error(e)
+    record, source, played = rows[0]
+    return JSONResponse({"id": int(raw), "record": record, "source": source,
+                         "played": played})
+
+
+def history_routes() -> list[Route]:
+    """The page's routes (their handlers run in worker threads: the database is read
+    there)."""
+    return [Route("/history", history_page), Route("/api/history", history_figures),
+            Route("/api/history/hand", history_hand)]
