@@ -57,6 +57,14 @@ def _prompt(entry: HandEntry) -> str:
     return _("over ('end' writes the record)> ")
 
 
+def _skip_line(stream) -> None:
+    """Read on to the end of a line too long, a bounded piece at a time."""
+    while True:
+        piece = stream.readline(MAX_ENTRY)
+        if not piece or piece.endswith("\n"):
+            return
+
+
 def take_down(entry: HandEntry, stream, interactive: bool) -> None:
     """Read entries from ``stream`` into ``entry`` until ``end`` or the end of input."""
     while True:
@@ -67,7 +75,7 @@ def take_down(entry: HandEntry, stream, interactive: bool) -> None:
         except LineTooLong:
             _say(_("error: a line of more than {n} characters: expected a few entries a "
                    "line").format(n=MAX_ENTRY))
-            stream.readline()           # the rest of that line
+            _skip_line(stream)
             continue
         if not line:
             return

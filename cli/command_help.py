@@ -20,6 +20,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from cuatrola_solver.i18n import _
+
 from .group_help import BORDER_STYLE, OPTION_STYLE, USAGE_STYLE, help_console
 
 #: Typer's styles for what a help's boxes hold (typer.rich_utils)
@@ -35,7 +37,7 @@ MORE_HELP_STYLE = "dim"
 def print_command_help(command: Any, ctx: Any) -> None:
     """Print the help of ``command`` (a click command) to stdout."""
     console = help_console()
-    usage = Text.assemble(("Usage: ", USAGE_STYLE), usage_line(command, ctx))
+    usage = Text.assemble((_("Usage: "), USAGE_STYLE), usage_line(command, ctx))
     console.print(Padding(usage, 1), style="bold")
     if command.help:
         first, *more = command.help.split("\n\n")
@@ -44,7 +46,7 @@ def print_command_help(command: Any, ctx: Any) -> None:
             parts += [Text(""), Text.from_markup("\n\n".join(more), style=MORE_HELP_STYLE)]
         console.print(Padding(Group(*parts), (0, 1, 1, 1)))
     params = [p for p in command.get_params(ctx) if not getattr(p, "hidden", False)]
-    for title, kind in (("Arguments", "argument"), ("Options", "option")):
+    for title, kind in ((_("Arguments"), "argument"), (_("Options"), "option")):
         rows = [p for p in params if p.param_type_name == kind]
         if rows:
             console.print(_panel(title, rows, ctx))
@@ -102,9 +104,9 @@ def _help_cell(param: Any, ctx: Any) -> Columns:
         items.append(Text.from_markup(param.help.replace("\n\n", "\n")))
     default = default_text(param, ctx)
     if default:
-        items.append(Text(f"[default: {default}]", style=DEFAULT_STYLE))
+        items.append(Text(_("[default: {value}]").format(value=default), style=DEFAULT_STYLE))
     if param.required:
-        items.append(Text("[required]", style=REQUIRED_TEXT_STYLE))
+        items.append(Text(_("[required]"), style=REQUIRED_TEXT_STYLE))
     return Columns(items)
 
 

@@ -409,9 +409,19 @@ def _plain_command(command: Any) -> None:
             param.help = plain_help(param.help)
 
 
+def translated_help_option(option: Any) -> Any:
+    """A command's ``--help`` option with its text in the language of the interface."""
+    if option is not None and option.help:
+        option.help = _(option.help)
+    return option
+
+
 class HelpCommand(TyperCommand):
     """A command whose ``--help`` is drawn by cli/command_help.py: each value by its
-    name, nothing after a flag."""
+    name, nothing after a flag, the ``--help`` option's text translated."""
+
+    def get_help_option(self, ctx: Any) -> Any:
+        return translated_help_option(super().get_help_option(ctx))
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         if self.rich_markup_mode is None:
@@ -487,11 +497,14 @@ class CommandLine(TyperGroup):
             self.commands[name] = load_command(module)
         return self.commands.get(name)
 
+    def get_help_option(self, ctx: Any) -> Any:
+        return translated_help_option(super().get_help_option(ctx))
+
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         if not args and self.no_args_is_help and not ctx.resilient_parsing:
             typer.echo(ctx.get_help())
-            _error(f"no command given: expected one of "
-                   f"{', '.join(self.list_commands(ctx))}")
+            _error(_("no command given: expected one of {commands}").format(
+                commands=", ".join(self.list_commands(ctx))))
             raise typer.Exit(2)
         return super().parse_args(ctx, args)
 

@@ -18,6 +18,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from cuatrola_solver.i18n import _
+
 #: the styles of Typer's help (typer.rich_utils), so that both helps look alike
 OPTION_STYLE = "bold cyan"
 USAGE_STYLE = "yellow"
@@ -28,16 +30,16 @@ def print_group_help(group: Any, ctx: Any, commands: list[tuple[str, str]]) -> N
     """Print the help of ``group`` (a click group) to stdout: usage, its help text,
     its options and ``commands`` as ``(name, line)`` pairs."""
     console = help_console()
-    usage = Text.assemble(("Usage: ", USAGE_STYLE), group.get_usage(ctx).split(": ", 1)[1])
+    usage = Text.assemble((_("Usage: "), USAGE_STYLE), group.get_usage(ctx).split(": ", 1)[1])
     console.print(Padding(usage, 1), style="bold")
     if group.help:
         paragraphs = [Text.from_markup(p) for p in group.help.split("\n\n")]
         console.print(Padding(Text("\n\n").join(paragraphs), (0, 1, 1, 1)))
     options = [param.get_help_record(ctx) for param in group.get_params(ctx)
                if not getattr(param, "hidden", False)]
-    console.print(_panel("Options", [(names, text or "") for names, text in
+    console.print(_panel(_("Options"), [(names, text or "") for names, text in
                                      filter(None, options)]))
-    console.print(_panel("Commands", commands))
+    console.print(_panel(_("Commands"), commands))
 
 
 def help_console() -> Console:

@@ -1,10 +1,11 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""The compiled double-dummy search of cuatrola (``cuatrola_solver._solver``).
+"""The compiled double-dummy search of cuatrola (``cuatrola_solver.dd._solver``).
 
 Alpha-beta on 20-bit card masks with no Python object in the inner loop.  The rules
 come in as data (:c:type:`Ctx`, filled from a tuple of ints built by
-``cuatrola_solver.solver.context_params``); the answers are those of
-``cuatrola_solver.reference`` (the differential tests check it).
+``cuatrola_solver.dd.solver.context_params``); the answers are those of
+``cuatrola_solver.dd.reference`` (the differential tests check it).  Its types, for
+type checkers, are in ``cuatrola_solver/dd/_solver.pyi``.
 
 Search values are *future* values, added to what a side already holds, for the
 additive objectives:
@@ -110,7 +111,7 @@ cdef int SUIT_POINTS[32]
 for _m in range(32):
     SUIT_POINTS[_m] = sum((2, 3, 4, 10, 11)[_x] for _x in range(5) if _m >> _x & 1)
 
-#: number of ints in a context tuple (see ``cuatrola_solver.solver.context_params``)
+#: number of ints in a context tuple (see ``cuatrola_solver.dd.solver.context_params``)
 N_PARAMS = 20
 
 
@@ -1744,8 +1745,8 @@ cdef St _trick_state(Ctx* cx, trick_cards, int trump, int lo, int hi) except *:
 
 def legal_mask(int hand, trick_cards, int trump, bint beat_led_after_trump,
                bint free_when_cannot_overtrump):
-    """The cards of ``hand`` that may be played to ``trick_cards`` (as ``play.legal_mask``),
-    computed by the search's own code."""
+    """The cards of ``hand`` that may be played to ``trick_cards`` (as
+    ``cuatrola_solver.game.play.legal_mask``), computed by the search's own code."""
     cdef Ctx cx
     cx.beat = beat_led_after_trump
     cx.freec = free_when_cannot_overtrump

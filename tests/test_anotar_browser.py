@@ -160,3 +160,28 @@ def test_undo_and_refused_taps_change_nothing(anotar):
         .then(r => r.json().then(d => [r.status, d.error]))""")
     assert answer[0] == 400 and "the muestra, which the dealer keeps" in answer[1]
     assert entries(page) == 5 and page.text_content("#an-record") == record
+
+
+def test_a_whole_deal_tapped_is_saved_and_analysed(anotar):
+    page = anotar
+    start(page, hands=("So Se Ae Cb 3b", "Ro 3o Ac Ce Rb", "Ao Sc Cc Rc Ab", "Co 3c Re 3e Sb"))
+    tap(page, "#an-deck [data-card='Re']")
+    for call in ("paso", "paso", "solo", "paso"):
+        tap(page, f"#an-calls [data-entry='{call}']")
+    tap(page, "#an-deck [data-card='Ro']")
+    # seat 3 is known: its one legal card is marked, the others may still be tapped
+    assert "legal" in (page.get_attribute("#an-deck [data-card='Ao']", "class") or "")
+    assert page.is_enabled("#an-deck [data-card='Sc']")
+    assert page.is_disabled("#an-deck [data-card='Co']")      # seat 4's: not seat 3's
+    for card in "Ao Co Cc 3c Ac Rb Ab Sb Sc 3e Ce Re 3o Rc".split():
+        tap(page, f"#an-deck [data-card='{card}']")
+    assert page.get_attribute("body", "data-stage") == "over"
+    assert "Side B scores" in page.inner_text("#an-result")
+    with page.expect_response("**/api/anotar/save", timeout=WAIT):
+        page.tap("#an-save")
+    page.wait_for_selector("#an-analyse:not([hidden])")
+    with page.expect_response("**/api/analyze", timeout=120_000):
+        page.tap("#an-analyse")
+    page.wait_for_selector("#an-report:not([hidden])", timeout=120_000)
+    report = page.get_attribute("#an-report", "srcdoc") or ""
+    assert "Seat 1 — Ana, side A" in report and "<h1>" in report

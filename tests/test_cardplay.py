@@ -21,7 +21,7 @@ from cuatrola_solver.hidden.deals import enumerate_deals
 from cuatrola_solver.hidden.inference import knowledge_of
 from cuatrola_solver.models.preset import Models
 from cuatrola_solver.notation.record import read_record
-from cuatrola_solver.notation.replay import replay
+from cuatrola_solver.notation.replay import read_view, replay
 
 from helpers import as_view, deal, hand_knowledge
 
@@ -208,3 +208,37 @@ def test_hint_with_huge_samples_stops_near_settled():
     small = cardplay.hint(as_view(replay(rec)), Budget(samples=1500, seed=3),
                           Models.NONE)
     assert small.deals == 1500
+
+
+# --- what a hint works out once -------------------------------------------------------
+
+def _counting_knowledge(monkeypatch) -> list[int]:
+    """Count the calls of knowledge_of made by the hint's module."""
+    calls = []
+
+    def counted(view):
+        calls.append(view.seat)
+        return knowledge_of(view)
+
+    monkeypatch.setattr(cardplay, "knowledge_of", counted)
+    return calls
+
+
+@pytest.mark.parametrize("exact", [False, True])
+def test_a_hint_works_out_what_its_seat_knows_once(monkeypatch, exact):
+    rec = read_record((EXAMPLES / "advice" / "hint-trick3.txt").read_text())
+    view = as_view(replay(rec))
+    plain = cardplay.hint(view, Budget(exact=exact, samples=50, seed=2), Models.NONE)
+    calls = _counting_knowledge(monkeypatch)
+    again = cardplay.hint(view, Budget(exact=exact, samples=50, seed=2), Models.NONE)
+    assert calls == [view.seat] and again == plain
+
+
+def test_a_cante_hint_works_out_what_its_seat_knows_once(monkeypatch):
+    """Seat 3 may sing the 20 in oros while its partner, seat 1, is to lead."""
+    view = read_view("So Co Ro Cc 3e", "Rc", 3, None, "1. Sc 3c Cc Ac 2. Re Ae Ce 3e",
+                     ONLINE)
+    plain = cardplay.hint(view, Budget(samples=30, seed=1), Models.NONE)
+    calls = _counting_knowledge(monkeypatch)
+    again = cardplay.hint(view, Budget(samples=30, seed=1), Models.NONE)
+    assert calls == [3] and again == plain and again.cante == 0

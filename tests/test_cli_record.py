@@ -197,3 +197,10 @@ def test_a_hand_not_decided_is_not_added_to_the_match(tmp_path):
     assert p.returncode == 2 and "not added to the match sheet" in p.stderr
     assert "1. Ro Ao Co" in p.stdout            # the record is written all the same
     assert not sheet.exists()
+
+
+def test_a_line_too_long_is_refused_and_the_next_is_read():
+    p = record(["--hand", "2=Co Ro Sb Rb 3b"], "x" * 5000 + "\nAb\npaso paso paso paso\nSc\n")
+    assert p.returncode == 0, p.stderr
+    assert "error: a line of more than 1000 characters" in p.stderr
+    assert "1. Sc\n" in p.stdout

@@ -1,112 +1,120 @@
-"""Does a port answer as a Ray head?  (cuatrola_solver.lab.grpc_probe, as selfplay
-calls it.)"""
+"""Does a port answer as a Ray head?  (cuatrola_solver.lab.grpc_probe, as selfplay calls
+it): gRPC servers made with grpcio, one answering Ray's first call as a Ray head does,
+and plain sockets that answer in other ways or not at all."""
 
 from __future__ import annotations
 
 import socket
+import sys
 import threading
+import time
+from concurrent import futures
 
 import pytest
 
-from cuatrola_solver.lab import selfplay
+from cuatrola_solver.errors import LabError
+from cuatrola_solver.lab import grpc_probe
+
+grpc = pytest.importorskip("grpc")
 
 
-# --- does a port answer as a Ray head? ---------------------------------------------------------
+def _grpc_server(service: str, method: str, answer):
+    """A gRPC server on localhost whose one method ``service/method`` does ``answer``
+    (request bytes, context) -> reply bytes."""
+    server = grpc.server(futures.ThreadPoolExecutor(2))
+    handler = grpc.method_handlers_generic_handler(
+        service, {method: grpc.unary_unary_rpc_method_handler(answer)})
+    server.add_generic_rpc_handlers((handler,))
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    return server, port
 
-PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+
+def _cluster_id(request: bytes, context) -> bytes:
+    assert request == b""                      # the probe's empty request
+    return b"\x0a\x04abcd"
 
 
-def _server(reply):
-    """A one-connection server on localhost: reads the client's preface, then ``reply``
-    (a list of byte strings, sent apart; None: say nothing and wait)."""
+def _needs_a_token(request: bytes, context) -> bytes:
+    context.abort(grpc.StatusCode.UNAUTHENTICATED,
+                  "InvalidAuthToken: Authentication token is missing")
+
+
+@pytest.mark.parametrize("answer", [_cluster_id, _needs_a_token], ids=["answers", "token"])
+def test_a_ray_head_passes(answer):
+    server, port = _grpc_server("ray.rpc.NodeInfoGcsService", "GetClusterId", answer)
+    try:
+        assert grpc_probe.ray_head_answer("127.0.0.1", port, 5.0) is None
+        assert grpc_probe.speaks_grpc("127.0.0.1", port, 5.0)
+    finally:
+        server.stop(0)
+
+
+def test_another_grpc_server_speaks_grpc_but_is_no_ray_head():
+    server, port = _grpc_server("other.Service", "Call", _cluster_id)
+    try:
+        why = grpc_probe.ray_head_answer("127.0.0.1", port, 5.0)
+        assert why is not None and "UNIMPLEMENTED" in why
+        assert grpc_probe.speaks_grpc("127.0.0.1", port, 5.0)
+    finally:
+        server.stop(0)
+
+
+def _socket_server(reply: bytes | None):
+    """A one-connection server on localhost: reads the client's first bytes, then sends
+    ``reply`` (None: closes at once; b"": says nothing, until the test is done)."""
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
-    server.listen(1)
-    got = []
+    server.listen(4)
     done = threading.Event()
 
     def answer():
-        conn, _ = server.accept()
-        data = b""
-        while len(data) < len(PREFACE):
-            chunk = conn.recv(100)
-            if not chunk:
-                break
-            data += chunk
-        got.append(data)
-        if reply is None:
-            done.wait(5)
-        else:
-            for part in reply:
-                conn.sendall(part)
-                threading.Event().wait(0.05)
-        conn.close()
-        server.close()
+        while not done.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            if reply is None:
+                conn.close()
+                continue
+            conn.recv(1024)
+            conn.sendall(reply)
+            done.wait(10)
+            conn.close()
 
     threading.Thread(target=answer, daemon=True).start()
-    return server.getsockname()[1], got, done
+
+    def stop():
+        done.set()
+        server.close()
+    return server.getsockname()[1], stop
 
 
-SETTINGS = bytes([0, 0, 6, 4, 0, 0, 0, 0, 0])       # a SETTINGS frame's header
-
-
-@pytest.mark.parametrize("reply, grpc", [
-    ([SETTINGS + b"\x00\x03\x00\x00\x00\x64"], True),
-    ([SETTINGS[:4], SETTINGS[4:]], True),            # in two pieces
-    ([SETTINGS[:4], SETTINGS[4:] + b"\x00\x03"], True),  # the frame's header is read alone
-    ([bytes([0, 0, 8, 7, 0, 0, 0, 0, 0])], False),   # another frame (GOAWAY)
-    ([b"HTTP/1.1 400 Bad Request\r\n\r\n"], False),
-    ([SETTINGS[:8]], False),                         # cut short
-    ([], False),                                     # closed at once
-])
-def test_a_ray_head_answers_the_http2_preface_with_settings(reply, grpc):
-    port, got, _ = _server(reply)
-    assert selfplay._speaks_grpc("127.0.0.1", port) is grpc
-    assert got == [PREFACE]
-
-
-def test_a_port_that_says_nothing_is_not_a_ray_head(monkeypatch):
-    """It is given up after RAY_TIMEOUT seconds (the server would wait 5)."""
-    import time
-    monkeypatch.setattr(selfplay, "RAY_TIMEOUT", 0.2)
-    port, got, done = _server(None)
+@pytest.mark.parametrize("reply", [b"", b"HTTP/1.1 400 Bad Request\r\n\r\n", None],
+                         ids=["mute", "http1", "closes"])
+def test_a_port_that_is_no_grpc_server_is_told_within_the_timeout(reply):
+    port, stop = _socket_server(reply)
     began = time.monotonic()
     try:
-        assert selfplay._speaks_grpc("127.0.0.1", port) is False
-        assert time.monotonic() - began < 2.5
+        why = grpc_probe.ray_head_answer("127.0.0.1", port, 1.0)
+        assert why is not None and "\n" not in why
+        assert not grpc_probe.speaks_grpc("127.0.0.1", port, 1.0)
     finally:
-        done.set()
-    assert got == [PREFACE]
+        stop()
+    assert time.monotonic() - began < 4.5
 
 
-def _resetting_server(first: bytes):
-    """A one-connection loopback server that sends ``first``, waits for the client's
-    bytes, then resets the connection (SO_LINGER 0: a RST, not a FIN)."""
-    import struct
-    server = socket.socket()
-    server.bind(("127.0.0.1", 0))
-    server.listen(1)
-
-    def answer():
-        conn, _ = server.accept()
-        if first:
-            conn.sendall(first)
-        conn.recv(1)                               # the client's request has come
-        threading.Event().wait(0.1)
-        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-        conn.close()
-        server.close()
-
-    threading.Thread(target=answer, daemon=True).start()
-    return server.getsockname()[1]
+def test_a_port_nobody_listens_on_raises_oserror():
+    with socket.socket() as s:                 # a port just freed: nobody listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(OSError):
+        grpc_probe.ray_head_answer("127.0.0.1", port, 1.0)
+    with pytest.raises(OSError):
+        grpc_probe.speaks_grpc("127.0.0.1", port, 1.0)
 
 
-@pytest.mark.parametrize("first, why", [
-    (b"", "no HTTP/2 answer (no gRPC there)"),               # as a port that closes at once
-    (SETTINGS + b"\x00\x03\x00\x00\x00\x64", "it closed the connection"),
-], ids=["before-http2", "after-settings"])
-def test_a_port_that_resets_the_connection(first, why):
-    """A reset reads as the close it is, whether or not the request was read first (a
-    port that closes at once resets or not depending on when the request arrives)."""
-    port = _resetting_server(first)
-    assert selfplay.ray_head_answer("127.0.0.1", port, 3.0) == why
+def test_without_grpcio_the_probe_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "grpc", None)        # import grpc: ImportError
+    with pytest.raises(LabError, match=r"needs grpcio: pip install 'cuatrola-solver\[lab\]'"):
+        grpc_probe.ray_head_answer("127.0.0.1", 1, 1.0)

@@ -9,8 +9,8 @@ import pytest
 
 from cuatrola_solver.errors import CuatrolaError, IllegalCanteError, IllegalPlayError
 from cuatrola_solver.game.cards import format_card, parse_cards
-from cuatrola_solver.notation.hand_entry import (Card, HandEntry, Muestra, parse_hands,
-                                                 parse_players)
+from cuatrola_solver.notation.hand_entry import (CardEntry, HandEntry, MuestraEntry,
+                                                 parse_hands, parse_players)
 from cuatrola_solver.notation.record import read_text, write_text
 from cuatrola_solver.notation.replay import replay
 
@@ -104,7 +104,7 @@ def test_undo_back_to_the_start_and_again_gives_the_same_record():
 def test_undo_in_the_middle_takes_back_one_entry():
     entry = entry_of(FULL)
     take_down(entry, ["Re paso paso solo paso Ro Ao"])
-    assert entry.undo() == Card(parse_cards("Ao")[0])
+    assert entry.undo() == CardEntry(parse_cards("Ao")[0])
     assert entry.record().tricks == [parse_cards("Ro")]
     assert entry.allowed().seat == 3
 
@@ -221,7 +221,7 @@ def test_random_hands_entered_card_by_card_give_their_records():
         muestra = rng.choice(hands[3])
         known = [h if rng.random() < 0.5 else None for h in hands]
         entry = HandEntry("online", known)
-        entry.enter(Muestra(muestra))
+        entry.enter(MuestraEntry(muestra))
         for _call in range(4):
             entry.enter_text(rng.choice(entry.allowed().calls))
         held = {s: set(h) for s, h in enumerate(hands, 1)}
@@ -229,7 +229,7 @@ def test_random_hands_entered_card_by_card_give_their_records():
             seat = entry.allowed().seat
             assert seat is not None
             card = rng.choice(sorted(held[seat]))
-            entry.enter(Card(card))
+            entry.enter(CardEntry(card))
             held[seat].discard(card)
         rec = entry.record()
         checked = replay(read_text(write_text(rec)))

@@ -1229,14 +1229,14 @@ def test_the_biggest_equity_table_is_held_in_bounded_time_and_memory():
 
 
 # --- bogus cluster addresses on loopback ---------------------------------
-# Each fake server speaks just enough HTTP/2 (or not) to pass or fail a step of the probe;
+# Each fake server speaks some HTTP/2 (or not) but is no Ray head: the probe (grpcio) tells;
 # Ray itself, given any of them, retries for minutes.
 
 import socket as _socket
 import struct as _struct
 import threading as _threading
 
-from cuatrola_solver.lab import grpc_probe, selfplay
+from cuatrola_solver.lab import selfplay
 
 _SETTINGS = bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
 
@@ -1254,26 +1254,21 @@ def _trailers(status: int, message: str = "") -> bytes:
     return _frame(1, 0x4 | 0x1, 1, block)             # HEADERS, END_HEADERS | END_STREAM
 
 
+#: servers that are no Ray head, as byte streams sent after the client's first bytes (None:
+#: close at once): HTTP/2 that then says nothing, goes away, resets or fails the call,
+#: HTTP/1, silence, floods; each is told apart from a Ray head within seconds
 FAKES = {
-    # name: (what the server sends after reading the client's first bytes, words)
-    "silent-http2": (_SETTINGS, "no answer to a Ray call"),
-    "goaway": (_SETTINGS + _frame(7, 0, 0, bytes(8)), "GOAWAY"),
-    "reset": (_SETTINGS + _frame(3, 0, 1, bytes(4)), "reset"),
-    "unimplemented": (_SETTINGS + _trailers(12, "Method not found"), "gRPC status 12"),
-    "internal": (_SETTINGS + _trailers(13), "gRPC status 13"),
-    "http1": (b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", "no HTTP/2 answer"),
-    "closes": (None, "no HTTP/2 answer"),
-    "mute": (b"", "no HTTP/2 answer"),
-    "pings": (_SETTINGS + _frame(6, 0, 0, bytes(8)) * 2000, "no answer to a Ray call"),
-    "huge-frame": (_SETTINGS + b"\xff\xff\xff\x00\x00\x00\x00\x00\x03" + b"x" * 100,
-                   "no answer to a Ray call"),
-    "endless-settings": (_SETTINGS + _frame(4, 0, 0, b"\x00\x04\x00\x00\xff\xff") * 5000,
-                         "no answer to a Ray call"),
-}
-RAY_HEADS = {
-    "answers": (_SETTINGS + _frame(1, 0x4, 1, b"\x88")
-                + _frame(0, 0, 1, b"\x00\x00\x00\x00\x02\x0a\x00") + _trailers(0)),
-    "asks-a-token": _SETTINGS + _trailers(16, "InvalidAuthToken: Authentication token is missing"),
+    "silent-http2": _SETTINGS,
+    "goaway": _SETTINGS + _frame(7, 0, 0, bytes(8)),
+    "reset": _SETTINGS + _frame(3, 0, 1, bytes(4)),
+    "unimplemented": _SETTINGS + _trailers(12, "Method not found"),
+    "internal": _SETTINGS + _trailers(13),
+    "http1": b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n",
+    "closes": None,
+    "mute": b"",
+    "pings": _SETTINGS + _frame(6, 0, 0, bytes(8)) * 2000,
+    "huge-frame": _SETTINGS + b"\xff\xff\xff\x00\x00\x00\x00\x00\x03" + b"x" * 100,
+    "endless-settings": _SETTINGS + _frame(4, 0, 0, b"\x00\x04\x00\x00\xff\xff") * 5000,
 }
 
 
@@ -1320,7 +1315,7 @@ class FakeServer:
 @pytest.mark.parametrize("name", sorted(FAKES))
 def test_an_address_that_is_not_a_ray_head_fails_within_seconds(name, tmp_path, monkeypatch):
     import time
-    reply, words = FAKES[name]
+    reply = FAKES[name]
     monkeypatch.setattr(selfplay, "RAY_TIMEOUT", 1.0)
     server = FakeServer(reply)
     out = tmp_path / "run.jsonl"
@@ -1330,18 +1325,10 @@ def test_an_address_that_is_not_a_ray_head_fails_within_seconds(name, tmp_path, 
                                 "--ray", f"127.0.0.1:{server.port}", "--out", str(out)])
     finally:
         server.close()
-    line = one_line_exit_2(r.exit_code, r.stderr, f"127.0.0.1:{server.port}", words)
-    assert "not" in line and time.monotonic() - began < 5, line
+    line = one_line_exit_2(r.exit_code, r.stderr, f"127.0.0.1:{server.port}",
+                           "not as a Ray head")
+    assert time.monotonic() - began < 5, line
     assert not out.exists()                    # nothing written for a bad address
-
-
-@pytest.mark.parametrize("name", sorted(RAY_HEADS))
-def test_what_a_ray_head_answers_passes_the_probe(name):
-    server = FakeServer(RAY_HEADS[name])
-    try:
-        assert grpc_probe.ray_head_answer("127.0.0.1", server.port, 2.0) is None
-    finally:
-        server.close()
 
 
 @pytest.mark.parametrize("address, words", [

@@ -78,3 +78,19 @@ def test_check_shows_the_names():
     assert "players" not in plain.stdout
     assert run("check", "-", "--json", input=text).stdout == \
         run("check", "-", "--json", input=RECORD).stdout
+
+
+def test_analyze_and_its_report_show_the_names(tmp_path):
+    text = named(RECORD, '[Player1 "Ana"]', '[Player4 "Marta"]')
+    html = tmp_path / "report.html"
+    r = run("analyze", "-", "--samples", "10", "--seed", "1", "--html", str(html), input=text)
+    assert r.exit_code == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert "  seat 1 (Ana): So Se Ae Cb 3b" in lines and "  seat 2: Ro 3o Ac Ce Rb" in lines
+    assert "Seat 1 — Ana, side A" in html.read_text()
+    out = json.loads(run("analyze", "-", "--samples", "10", "--seed", "1", "--json",
+                         input=text).stdout)
+    assert out["players"] == ["Ana", None, None, "Marta"]
+    plain = json.loads(run("analyze", "-", "--samples", "10", "--seed", "1", "--json",
+                           input=RECORD).stdout)
+    assert "players" not in plain

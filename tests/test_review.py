@@ -273,5 +273,6 @@ def test_analyze_huge_samples_does_not_go_exact(monkeypatch):
     rec = read_record((EXAMPLES / "online-blunder.txt").read_text())
     start = replay(type(rec)(rec.rules, rec.muestra, rec.hands, rec.auction, []))
     assert count_deals(hand_knowledge(start, 1)) > budget.SETTLED
-    review._hint(start, review._Method(False, 10 ** 12, Models.NONE), 1, 1)
+    huge = Budget(samples=10 ** 12, seed=1, workers=1)
+    review._hint(start, review._Method(huge, Models.NONE), huge)
     assert seen == [False]

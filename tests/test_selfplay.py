@@ -27,7 +27,7 @@ from cuatrola_solver.game.match import match_winner
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.game.view import View
 from cuatrola_solver.lab import selfplay
-from cuatrola_solver.lab.grpc_probe import ray_head_answer
+from cuatrola_solver.lab.grpc_probe import ray_head_answer, speaks_grpc
 from cuatrola_solver.lab.selfplay import LabConfig, LabError, Ratio, Summary
 from cuatrola_solver.notation.record import read_json, record_from_obj
 from cuatrola_solver.notation.replay import replay_deal
@@ -317,7 +317,7 @@ def test_ray_gives_the_local_run_record_for_record(small, tmp_path):
              log_to_driver=False)
     try:
         host, port = ray.get_runtime_context().gcs_address.rsplit(":", 1)
-        assert selfplay._speaks_grpc(host, int(port))     # the check of --ray ray://...
+        assert speaks_grpc(host, int(port))                # the check of --ray ray://...
         assert ray_head_answer(host, int(port)) is None    # the check of --ray HOST:PORT
         s = selfplay.run(config, str(out), ray="auto", batch=1)
     finally:
@@ -624,11 +624,11 @@ def _probes(monkeypatch, head=None, grpc=True):
         checked.append(("head", host, port, timeout))
         return head() if callable(head) else head
 
-    def h2(host, port):
+    def h2(host, port, timeout):
         checked.append(("grpc", host, port))
         return grpc() if callable(grpc) else grpc
     monkeypatch.setattr(selfplay, "ray_head_answer", gcs)
-    monkeypatch.setattr(selfplay, "_speaks_grpc", h2)
+    monkeypatch.setattr(selfplay, "speaks_grpc", h2)
     return checked
 
 
@@ -691,6 +691,18 @@ def test_a_ray_head_that_does_not_answer_or_is_not_one(monkeypatch, address):
         "it answered the Ray call with an error: nope"
     assert str(e.value) == (f"'{address}' answers, but not as a Ray head ({why}): give the "
                             f"address 'ray start --head' printed")
+
+
+@pytest.mark.parametrize("address", ["h:1", "ray://h:1"])
+def test_without_grpcio_a_ray_address_says_what_to_install(monkeypatch, address):
+    monkeypatch.setattr(selfplay, "_import_ray", lambda: _FakeRay(initialized=False))
+
+    def missing():
+        raise LabError("--ray HOST:PORT needs grpcio: pip install 'cuatrola-solver[lab]'")
+    _probes(monkeypatch, head=missing, grpc=missing)
+    with pytest.raises(LabError) as e:
+        selfplay.connect_ray(address)
+    assert str(e.value) == "--ray HOST:PORT needs grpcio: pip install 'cuatrola-solver[lab]'"
 
 
 @pytest.mark.parametrize("address, error, message", [

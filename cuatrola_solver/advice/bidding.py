@@ -47,11 +47,13 @@ from dataclasses import dataclass
 from typing import Any, Sequence, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from ..dd import solver
 from ..errors import IllegalBidError, NotationError
 from ..game.auction import Auction, parse_auction
 from ..game.cards import format_card, format_cards
+from ..game.jsonvalue import JSONObject
 from ..game.match import Score, check_score
 from ..game.play import active_seats, declaring_side, side_of, tricks_goal
 from ..game.rules import CONTRACT_VALUE, RuleSet, rules_spec
@@ -60,9 +62,9 @@ from ..game.view import View
 from ..hidden.chunks import iter_chunks, sample_chunk
 from ..hidden.deals import count_deals, enumerate_deals
 from ..hidden.inference import knowledge_of
-from ..hidden.knowledge import Knowledge
+from ..hidden.knowledge import Deals, Knowledge
 from ..models import equity, played
-from ..models.bids import call_weights
+from ..models.bids import BidModel, call_weights
 from ..models.preset import Models
 from .budget import EXACT_SLICE, MIN_ROUNDS, ROUND, Budget, Progress
 from .stats import Tally, wilson
@@ -74,6 +76,10 @@ __all__ = ["Option", "OptionResult", "Advice", "bid_options", "advise", "DEFAULT
 DEFAULT_SAMPLES = 20000
 
 _T = TypeVar("_T")
+#: a contract and its declarer(s): what a double-dummy search values (:attr:`Option.key`)
+ContractKey = tuple[str, tuple[int, ...]]
+#: per contract, the declaring side's makes (0/1), game points and tricks on each deal
+Solved = dict[ContractKey, tuple[npt.NDArray[np.bool_], solver.Values, solver.Values]]
 
 
 # --- the options of a seat about to speak ---------------------------------------------
@@ -99,7 +105,7 @@ class Option:
         return side_of(self.declarer[0]) if self.declarer else 0
 
     @property
-    def key(self) -> tuple[str, tuple[int, ...]] | None:
+    def key(self) -> ContractKey | None:
         # an allowed option has its contract, a refused one none
         if not self.allowed or self.contract is None:
             return None
@@ -132,9 +138,9 @@ def bid_options(rules: RuleSet, seat: int, calls: str | Sequence[str] | None = N
 
 # --- valuing the options ----------------------------------------------------------------
 
-def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
-                 keys: list[tuple[str, tuple[int, ...]]], workers: int,
-                 progress: Progress | None = None) -> dict:
+def _solve_round(deals: Deals, trump: int, rules: RuleSet,
+                 keys: list[ContractKey], workers: int,
+                 progress: Progress | None = None) -> Solved:
     """``{(contract, declarer): (makes, game_points, tricks)}`` of the declaring side on
     every deal, in the order of ``deals``.  The most tricks a side can take depends only
     on who plays and which side declares, not on the contract: solo, cuatrola and
@@ -151,12 +157,12 @@ def _solve_round(deals: np.ndarray, trump: int, rules: RuleSet,
     trumps = np.full(len(deals), trump, dtype=np.int64)
     hands = deals.astype(np.int64)
 
-    def in_own_order(found: np.ndarray) -> np.ndarray:
+    def in_own_order(found: solver.Values) -> solver.Values:
         """What the search found, back in the order of ``deals``."""
         return found if order is None else solver.in_own_order(found, order)
 
-    tricks_of: dict[tuple, np.ndarray] = {}
-    out: dict[tuple[str, tuple[int, ...]], tuple[np.ndarray, ...]] = {}
+    tricks_of: dict[tuple[tuple[bool, ...], Side], solver.Values] = {}
+    out: Solved = {}
     n = len(deals)
     for i, (contract, declarer) in enumerate(keys):
         step = None if progress is None else \
@@ -193,8 +199,8 @@ class OptionResult:
     ci95: tuple[float, float] | None = None
     ev: float | None = None
     tricks: tuple[float, ...] | None = None
-    wins: int = 0                 # deals seat N's side wins
-    ev_sum: int = 0               # sum of seat N's side's match points
+    wins: float = 0               # deals seat N's side wins (weighted under inference)
+    ev_sum: float = 0             # sum of seat N's side's match points (weighted too)
     #: (game points of seat N's side, probability), most lost first
     outcomes: tuple[tuple[int, float], ...] | None = None
     #: P(seat N's pair wins the match), with the match score only
@@ -211,9 +217,9 @@ class OptionResult:
         double dummy."""
         return self.ev_played if self.ev_played is not None else self.ev
 
-    def to_dict(self, match: bool = False, played: bool = False) -> dict:
+    def to_dict(self, match: bool = False, played: bool = False) -> JSONObject:
         o = self.option
-        d = {"bid": o.bid, "allowed": o.allowed, "p_win": self.p_win,
+        d: JSONObject = {"bid": o.bid, "allowed": o.allowed, "p_win": self.p_win,
              "ci95": list(self.ci95) if self.ci95 else None, "ev": self.ev,
              "tricks": list(self.tricks) if self.tricks else None}
         if match:
@@ -262,7 +268,7 @@ class Advice:
                 return r
         raise KeyError(bid)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The ``advise --json`` object (docs/json.md; without ``schema``); with a match
         score, every option has ``p_match`` and ``advice_per_hand`` is added."""
         match = self.advice_per_hand is not None
@@ -283,7 +289,7 @@ class Advice:
         return d
 
 
-def layouts_of(view: View, k=None) -> tuple[int, int] | None:
+def layouts_of(view: View, k: Knowledge | None = None) -> tuple[int, int] | None:
     """With what-if constraints: the layouts that meet them (``k``: the view's knowledge,
     when already at hand) and the layouts of the view without them (None without
     constraints)."""
@@ -293,7 +299,8 @@ def layouts_of(view: View, k=None) -> tuple[int, int] | None:
             count_deals(knowledge_of(view.assuming(None))))
 
 
-def constraints_dict(constraints: Sequence[str], layouts: tuple[int, int] | None) -> dict:
+def constraints_dict(constraints: Sequence[str],
+                     layouts: tuple[int, int] | None) -> JSONObject:
     """The JSON fields of an answer's constraints (none without)."""
     if not constraints or layouts is None:
         return {}
@@ -301,13 +308,14 @@ def constraints_dict(constraints: Sequence[str], layouts: tuple[int, int] | None
             "layouts_unconstrained": layouts[1]}
 
 
-def _results(options: list[Option], tallies: dict, exact: bool, seat: int) -> list[OptionResult]:
+def _results(options: list[Option], tallies: dict[ContractKey, Tally], exact: bool,
+             seat: int) -> list[OptionResult]:
     out = []
     for o in options:
         if not o.allowed:
             out.append(OptionResult(o))
             continue
-        t = tallies[o.key]
+        t = tallies[valued(o.key)]
         flip = o.solver_side != side_of(seat)       # seat N's side is not the measured one
         wins = t.w - t.wins if flip else t.wins
         ev_sum = -t.gp if flip else t.gp
@@ -326,7 +334,8 @@ def _results(options: list[Option], tallies: dict, exact: bool, seat: int) -> li
     return out
 
 
-def _with_played(results: list[OptionResult], model, seat: int) -> list[OptionResult]:
+def _with_played(results: list[OptionResult], model: played.PlayedModel,
+                 seat: int) -> list[OptionResult]:
     """The results with the played odds of every allowed option (a PlayedModel): the
     caller's side's double-dummy P(win) mapped by the model's cell of the contract and
     its caller, as the fit keys them (paso: the advising seat, for its side; a bid: the
@@ -392,7 +401,10 @@ def _choose_played(results: list[OptionResult]) -> str:
 
 def _choose_match(results: list[OptionResult], played: bool = False) -> str:
     """The allowed call of highest match chance (ties: more points, then the weaker)."""
-    points = (lambda r: valued(r.ev_played)) if played else (lambda r: r.ev_sum)
+
+    def points(r: OptionResult) -> float:
+        return valued(r.ev_played) if played else r.ev_sum
+
     best, *rest = _allowed(results)
     for r in rest:
         p, p_best = valued(r.p_match), valued(best.p_match)
@@ -473,19 +485,19 @@ class _Tallies:
     distinct contract of the allowed options, each deal weighed by the calls already made
     under the bid model (even a paso says something)."""
 
-    def __init__(self, view: View, k: Knowledge, options: list[Option], bid_model,
-                 workers: int) -> None:
+    def __init__(self, view: View, k: Knowledge, options: list[Option],
+                 bid_model: BidModel | None, workers: int) -> None:
         self.view, self.k, self.bid_model, self.workers = view, k, bid_model, workers
         self.before = list(view.calls)
         self.keys = list(dict.fromkeys(o.key for o in options if o.key is not None))
         self.tallies = {key: Tally() for key in self.keys}
         self.infer = bid_model is not None and bool(self.before)
 
-    def add(self, deals: np.ndarray, solved: dict | None = None) -> None:
+    def add(self, deals: Deals, solved: Solved | None = None) -> None:
         """Add a round of deals, solved here unless ``solved`` gives their values."""
         view, k = self.view, self.k
         weights = None
-        if self.infer:
+        if self.infer and self.bid_model is not None:
             weights = call_weights(deals, k.trump, self.before, range(1, view.seat),
                                    view.rules, self.bid_model, view.score)
         if solved is None:
@@ -507,7 +519,8 @@ def _tally_every_deal(tallies: _Tallies, k: Knowledge, options: list[Option],
                           progress)
     for start in range(0, len(deals), EXACT_SLICE):
         part = slice(start, start + EXACT_SLICE)
-        tallies.add(deals[part], {key: tuple(a[part] for a in v) for key, v in solved.items()})
+        tallies.add(deals[part], {key: (makes[part], gp[part], tricks[part])
+                                  for key, (makes, gp, tricks) in solved.items()})
     return _results(options, tallies.tallies, True, tallies.view.seat)
 
 
@@ -527,7 +540,7 @@ def _tally_sampled_deals(tallies: _Tallies, k: Knowledge, options: list[Option],
 
 
 def _final_advice(view: View, results: list[OptionResult], tallies: _Tallies, exact: bool,
-                  seed: int | None, played_model,
+                  seed: int | None, played_model: played.PlayedModel | None,
                   layouts: tuple[int, int] | None) -> Advice:
     """The advice from the options' results: their played odds with a played-odds model,
     their match chances with a score, and the call chosen on them."""

@@ -10,7 +10,7 @@ seat may sing but does not lead, the hint is about the cante (:func:`cante_value
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -18,6 +18,7 @@ from ..dd import solver
 from ..dd.objectives import points_based
 from ..errors import IllegalPlayError, NotationError
 from ..game.cards import format_card
+from ..game.jsonvalue import JSONObject
 from ..game.play import SUIT_NAMES, cante_points, cante_refusal, partner_of, side_of, sing
 from ..game.seats import Side
 from ..game.view import View
@@ -25,7 +26,7 @@ from ..i18n import _, later
 from ..hidden.chunks import iter_chunks, sample_chunk, sample_deals_seeded
 from ..hidden.deals import count_deals, enumerate_deals
 from ..hidden.inference import knowledge_of
-from ..hidden.knowledge import Knowledge
+from ..hidden.knowledge import Deals, Knowledge, Weights
 from ..models import played
 from ..models.bids import call_weights
 from ..models.cardplay import card_weights
@@ -66,8 +67,8 @@ class CardHint:
     p_win: float                  # P(the seat's side wins the hand)
     p_played: float | None = None  # the same as the hand will be played (a played model)
 
-    def to_dict(self) -> dict:
-        d = {"card": format_card(self.card), "tricks": self.tricks, "margin": self.margin,
+    def to_dict(self) -> JSONObject:
+        d: JSONObject = {"card": format_card(self.card), "tricks": self.tricks, "margin": self.margin,
              "p_win": self.p_win}
         if self.p_played is not None:
             d["p_played"] = self.p_played
@@ -97,7 +98,7 @@ class Hint:
         """The best card; None for a hint that is only about a cante (not on lead)."""
         return self.cards[0].card if self.cards else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         decl = self.declarer
         return {"seat": self.seat, "trick": self.trick, "contract": self.contract,
                 "declarer": None if not decl else list(decl) if len(decl) == 2 else decl[0],
@@ -111,7 +112,8 @@ class Hint:
                 **constraints_dict(self.constraints, self.layouts)}
 
 
-def exact_when_few(view: View, budget: Budget, default: int = DEFAULT_HINT_SAMPLES) -> Budget:
+def exact_when_few(view: View, budget: Budget, default: int = DEFAULT_HINT_SAMPLES, *,
+                   k: Knowledge | None = None) -> Budget:
     """``budget`` made exact when valuing every deal consistent with ``view`` fits it:
     with ``samples`` given, when they are no more than the deals it would sample (never
     more than the :data:`SETTLED` deals sampling ever draws: a huge ``samples`` must not
@@ -119,10 +121,11 @@ def exact_when_few(view: View, budget: Budget, default: int = DEFAULT_HINT_SAMPL
     times the legal cards (times :data:`FIRST_TRICK_COST` in the first trick) is at most
     :data:`EXACT_WORK` (the hint's time budget).  The
     answer is then sure, and says so (``exact``); :func:`hint` decides this way, so
-    ``hint``, ``analyze`` and ``play --hints`` do."""
+    ``hint``, ``analyze`` and ``play --hints`` do.  ``k``: the view's knowledge, when
+    already at hand."""
     if budget.exact:
         return budget
-    n = count_deals(knowledge_of(view))
+    n = count_deals(knowledge_of(view) if k is None else k)
     if budget.samples is not None:
         fits = n <= min(budget.samples, SETTLED)
     else:
@@ -178,8 +181,8 @@ def hint(view: View, budget: Budget | None = None, models: Models | None = None,
             return _cante_hint(view, samples, budget.seed)
         raise IllegalPlayError(f"it is seat {view.to_play}'s turn to play, not seat "
                                f"{view.seat}'s")
-    budget = exact_when_few(view, budget)
     k = knowledge_of(view)
+    budget = exact_when_few(view, budget, k=k)
     cante, note = _cante_first(view)
     rounds, total, seed = _deal_rounds(k, budget, samples)
     sums = _value_cards(view, k, rounds, total, cante, budget, models, progress)
@@ -217,7 +220,7 @@ def _cante_first(view: View) -> tuple[int | None, str | None]:
 
 
 def _deal_rounds(k: Knowledge, budget: Budget,
-                 samples: int) -> tuple[Iterable[np.ndarray], int, int | None]:
+                 samples: int) -> tuple[Iterable[Deals], int, int | None]:
     """The deals to value, in rounds: every layout in one round when exact, else sampled
     rounds of :data:`ROUND` (as advise: memory and time do not grow with ``samples``);
     with how many deals at most, and the seed drawn (None when exact)."""
@@ -236,8 +239,8 @@ def _sides(view: View) -> tuple[int, int, int]:
     return mine, d, mine if base.contract == "paso" else d
 
 
-def _card_figures(view: View, deals: np.ndarray, cante: int | None,
-                  workers: int) -> dict:
+def _card_figures(view: View, deals: Deals, cante: int | None,
+                  workers: int) -> dict[int, solver.Values]:
     """``{card: (n, 3) int32}`` tricks, margin, makes of the declaring side after each
     card, over the round's layouts (one warm batch per card: solver.card_figures), the
     cante sung first in the layouts where the rules let the seat sing it."""
@@ -246,7 +249,7 @@ def _card_figures(view: View, deals: np.ndarray, cante: int | None,
         return solver.card_figures(base, deals, rules, workers)
     may = np.array([cante_refusal(base.with_changes(hands=tuple(int(h) for h in row)),
                                   rules, seat, cante) is None for row in deals], dtype=np.bool_)
-    out: dict = {}
+    out: dict[int, solver.Values] = {}
     for mask, pos in ((may, sing(base, side_of(seat), cante)), (~may, base)):
         if mask.any():
             for c, a in solver.card_figures(pos, deals[mask], rules, workers).items():
@@ -272,7 +275,7 @@ class _CardSums:
         return self.weight * self.weight / self.weight2 if self.infer else self.n
 
 
-def _value_cards(view: View, k: Knowledge, rounds: Iterable[np.ndarray], total: int,
+def _value_cards(view: View, k: Knowledge, rounds: Iterable[Deals], total: int,
                  cante: int | None, budget: Budget, models: Models,
                  progress: Progress | None) -> _CardSums:
     """Every legal card valued over the rounds of deals, each deal weighed by the models
@@ -346,7 +349,7 @@ def _final_hint(view: View, k: Knowledge, exact: bool, seed: int | None, sums: _
                 tuple(view.constraints.to_list()), layouts_of(view, k))
 
 
-def _running_sum(start: float, values: np.ndarray) -> float:
+def _running_sum(start: float, values: Weights) -> float:
     """``start`` plus ``values`` added one after another, in order (``np.cumsum`` adds
     in sequence, where ``np.sum`` adds pairwise): the same float whether the deals come
     in one round or in several."""
@@ -355,7 +358,7 @@ def _running_sum(start: float, values: np.ndarray) -> float:
     return float(np.cumsum(np.concatenate(([start], np.asarray(values, dtype=np.float64))))[-1])
 
 
-def deal_weights(view: View, dealt: np.ndarray, models: Models) -> np.ndarray:
+def deal_weights(view: View, dealt: Deals, models: Models) -> Weights:
     """The weight of each deal (rows of four dealt-hand masks) for ``view``'s seat: how
     likely the other seats' calls were with the hands it gives them, under the bid model
     (:func:`~cuatrola_solver.models.bids.call_weights`), times how likely the cards they
@@ -383,7 +386,8 @@ def _cante_hint(view: View, samples: int, seed: int | None) -> Hint:
     seed = random_seed() if seed is None else seed
     n = max(1, min(samples, CANTE_HINT_SAMPLES))
     options = [None] + view.cante_options()
-    values = cante_values(view, options, samples=n, seed=seed)
+    k = knowledge_of(view)
+    values = cante_values(view, options, samples=n, seed=seed, k=k)
     best = best_cante(values)
     if best is None:
         note = f"keep quiet: no cante is worth more now (seat {view.to_play} leads next)"
@@ -397,27 +401,29 @@ def _cante_hint(view: View, samples: int, seed: int | None) -> Hint:
     return Hint(seat, view.trick_number, base.contract, tuple(base.declarer),
                 mine if base.contract == "paso" else base.declaring_side, False, n, seed, (),
                 best, note, constraints=tuple(view.constraints.to_list()),
-                layouts=layouts_of(view, knowledge_of(view)))
+                layouts=layouts_of(view, k))
 
 
-def best_cante(values: dict) -> int | None:
+def best_cante(values: dict[int | None, tuple[float, float]]) -> int | None:
     """The option of :func:`cante_values` with the best win chance, then margin (a tie
     goes to singing, then to the lower suit)."""
     return max(values, key=lambda o: (values[o][0], values[o][1], o is not None, -(o or 0)))
 
 
 def cante_values(view: View, options: Sequence[int | None], *, samples: int = 40,
-                 seed: int | None = None) -> dict[int | None, tuple[float, float]]:
+                 seed: int | None = None,
+                 k: Knowledge | None = None) -> dict[int | None, tuple[float, float]]:
     """What each cante option of the view's seat is worth now, at a trick boundary: over
     deals consistent with the view, the seat's side's double-dummy win chance and mean
     points margin (0 for a contract on tricks).  ``None`` is keeping quiet: the side sings
     nothing at this boundary.  A suit the rules refuse in a deal (``forty_first``: the
-    partner holds the 40) leaves that deal's cantes to the search.
+    partner holds the 40) leaves that deal's cantes to the search.  ``k``: the view's
+    knowledge, when already at hand.
     """
     rules = view.rules
     base = view.play_position
     seat, mine = view.seat, side_of(view.seat)
-    deals = sample_deals_seeded(knowledge_of(view), samples,
+    deals = sample_deals_seeded(knowledge_of(view) if k is None else k, samples,
                                 random_seed() if seed is None else seed, chunk_size=ROUND)
     d = base.declaring_side
     pts = points_based(base.contract, rules)

@@ -12,6 +12,9 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
+
+from ..hidden.knowledge import Weights
 
 __all__ = ["Z95", "wilson", "half_width", "Tally"]
 
@@ -49,11 +52,11 @@ class Tally:
     w2: float = 0.0               # sum of the squared weights
     wins: float = 0.0             # deals the declaring side wins
     gp: float = 0.0               # sum of the declaring side's game points
-    tricks: np.ndarray = field(default_factory=lambda: np.zeros(6))
+    tricks: Weights = field(default_factory=lambda: np.zeros(6))
     outcomes: dict[int, float] = field(default_factory=dict)   # game points -> deals
 
-    def add(self, makes: np.ndarray, gp: np.ndarray, tricks: np.ndarray,
-            weights: np.ndarray | None = None) -> None:
+    def add(self, makes: npt.NDArray[np.bool_], gp: npt.NDArray[np.int32],
+            tricks: npt.NDArray[np.int32], weights: Weights | None = None) -> None:
         if weights is None:
             weights = np.ones(len(makes))
         self.n += len(makes)

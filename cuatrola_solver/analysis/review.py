@@ -82,11 +82,11 @@ import dataclasses
 import multiprocessing
 import sys
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Any, Iterator, Mapping
 
 from ..advice.bidding import Advice, OptionResult, advise, layouts_of, valued
 from ..advice.budget import Budget, Progress
-from ..advice.cardplay import hint
+from ..advice.cardplay import Hint, hint
 from ..dd import solver
 from ..errors import InconsistentDealError
 from ..game.cards import format_card, format_cards
@@ -96,6 +96,7 @@ from ..game.play import renuncio_obligation, side_of
 from ..game.seats import Side
 from ..game.rules import rules_spec
 from ..game.view import View
+from ..models.played import PlayedModel
 from ..models.preset import Models
 from ..notation.record import HandRecord
 from ..notation.replay import replay_cards, replay_deal
@@ -114,6 +115,9 @@ THRESHOLDS = ((0.30, "blunder", "??"), (0.20, "mistake", "?"), (0.10, "inaccurac
 SOUND = THRESHOLDS[-1][0]
 _EPS = 1e-9
 OBJECTIVES = ("makes", "game_points", "tricks", "margin")
+#: double-dummy figures by name, as ``analyze --json`` writes them: a position's for one
+#: side (``makes``, ``game_points``, ``tricks``, ``margin``), a row of the deal's table
+Figures = dict[str, Any]
 
 
 
@@ -127,7 +131,7 @@ def label_of(loss: float | None) -> tuple[str | None, str | None]:
     return None, None
 
 
-def _declarer(decl: tuple[int, ...]):
+def _declarer(decl: tuple[int, ...]) -> int | list[int] | None:
     """The declarer as in ``solve --json``: None, a seat, or [solo, contrasolo]."""
     return None if not decl else list(decl) if len(decl) == 2 else decl[0]
 
@@ -142,8 +146,8 @@ class CardReview:
     card: int
     kind: str                   # choice | forced | renuncio | after_renuncio
     legal: tuple[int, ...] = ()
-    dd_before: dict | None = None
-    dd_after: dict | None = None
+    dd_before: Figures | None = None
+    dd_after: Figures | None = None
     p_win: float | None = None
     best_p_win: float | None = None
     best: tuple[int, ...] = ()
@@ -194,7 +198,7 @@ class CardReview:
     def dd_points_lost(self) -> int | None:
         if self.dd_before is None or self.dd_after is None:
             return None
-        return self.dd_before["game_points"] - self.dd_after["game_points"]
+        return int(self.dd_before["game_points"]) - int(self.dd_after["game_points"])
 
     @property
     def label(self) -> str | None:
@@ -246,7 +250,7 @@ class CardReview:
                          + ("; sound on what was known" if self.dd_only else ""))
         return "; ".join(parts)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         loss, loss_dd = self.loss, self.loss_dd
         return {
             "trick": self.trick, "position": self.position, "seat": self.seat,
@@ -335,7 +339,7 @@ class BidReview:
             return best
         return None
 
-    def _option_dict(self, r: OptionResult, match: bool, played: bool) -> dict:
+    def _option_dict(self, r: OptionResult, match: bool, played: bool) -> dict[str, Any]:
         o = r.option
         makes, points = self.dd.get(o.bid, (None, None))
         d = {"bid": o.bid, "allowed": o.allowed, "contract": o.contract,
@@ -347,7 +351,7 @@ class BidReview:
             d["p_match"] = r.p_match
         return d
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         match = self.advice_per_hand is not None
         played = any(r.p_played is not None for r in self.answer.options)
         a = self.answer
@@ -378,7 +382,7 @@ class SeatSummary:
     dd_errors: int
     dd_only: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "side": str(side_of(self.seat)),
                 "cards": self.cards, "choices": self.choices,
                 "accuracy": None if self.accuracy is None else round(self.accuracy, 1),
@@ -398,7 +402,7 @@ class Analysis:
     seed: int | None
     cards: tuple[CardReview, ...]
     bids: tuple[BidReview, ...]
-    dd_table: tuple[dict, ...]
+    dd_table: tuple[Figures, ...]
     summary: tuple[SeatSummary, ...] = field(default=())
     model: str = "dd"       # "played": the cards' labels on played odds
     #: the what-if constraints on the hands as dealt, and per seat the layouts that meet
@@ -410,7 +414,7 @@ class Analysis:
     def decided_by(self) -> Renuncio | None:
         return self.hand.renuncios[0] if self.hand.renuncios else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The ``analyze --json`` object (without ``schema``)."""
         hand = self.hand
         decl = hand.declarer
@@ -440,7 +444,7 @@ class Analysis:
             | ({"players": list(self.record.players)} if any(self.record.players) else {})
 
 
-def win_chances(analysis: "Analysis") -> list[dict]:
+def win_chances(analysis: "Analysis") -> list[dict[str, Any]]:
     """Each side's chance of winning the hand along the play, for the graph of the report:
     one point before the first card (``index`` 0) and one after each card.
 
@@ -475,7 +479,7 @@ def win_chances(analysis: "Analysis") -> list[dict]:
     knew: list[float | None] = [None, None]     # side A's, side B's
     view: list[int | None] = [None, None]
 
-    def point(i: int, c: CardReview | None, dd, decided: bool) -> dict:
+    def point(i: int, c: CardReview | None, dd: int | None, decided: bool) -> dict[str, Any]:
         return {"index": i, "trick": 1 if c is None else c.trick,
                 "seat": None if c is None else c.seat,
                 "card": None if c is None else format_card(c.card),
@@ -516,7 +520,7 @@ def win_chances(analysis: "Analysis") -> list[dict]:
 
 # --- the work ----------------------------------------------------------------------
 
-def _seat_view(values: dict, seat_side: int, declaring: int) -> dict:
+def _seat_view(values: Figures, seat_side: int, declaring: int) -> Figures:
     """Solver values (for the declaring side) seen from ``seat_side``."""
     if seat_side == declaring:
         return dict(values)
@@ -525,7 +529,7 @@ def _seat_view(values: dict, seat_side: int, declaring: int) -> dict:
             "margin": None if values["margin"] is None else -values["margin"]}
 
 
-def _dd_card_values(hand: HandState) -> dict[int, dict]:
+def _dd_card_values(hand: HandState) -> dict[int, Figures]:
     """``{card: {objective: value for the seat on turn's side}}`` for every legal card."""
     pos = hand.play_position
     per = {obj: solver.solve_cards(pos, hand.rules, obj) for obj in OBJECTIVES}
@@ -534,7 +538,7 @@ def _dd_card_values(hand: HandState) -> dict[int, dict]:
             for c in per["makes"]}
 
 
-def _best_of(values: dict[int, dict]) -> dict:
+def _best_of(values: dict[int, Figures]) -> Figures:
     out = {}
     for obj in OBJECTIVES:
         vals = [v[obj] for v in values.values()]
@@ -545,39 +549,42 @@ def _best_of(values: dict[int, dict]) -> dict:
 
 @dataclass(frozen=True)
 class _Method:
-    """How the cards and calls are valued: every consistent deal or ``samples`` of them,
-    the models (:class:`~cuatrola_solver.models.preset.Models`) and the what-if
-    constraints on the hands as dealt."""
-    exact: bool
-    samples: int
+    """How the cards and calls are valued: the analysis's budget (its seed drawn, its
+    workers set; its ``samples`` as asked, None leaving the cards to hint's own choice:
+    every consistent deal when they fit its time budget), the models
+    (:class:`~cuatrola_solver.models.preset.Models`) and the what-if constraints on the
+    hands as dealt."""
+    budget: Budget
     models: Models
     constraints: Constraints = Constraints(dealt=True)
-    #: the samples asked for the cards (None: hint's own choice, every consistent deal
-    #: when they fit its time budget, else :data:`DEFAULT_SAMPLES`)
-    card_samples: int | None = None
+
+    def bids_budget(self, seed: int | None) -> Budget:
+        """The budget of a seat's bid review: :data:`DEFAULT_SAMPLES` deals unless
+        others were asked for, drawn with ``seed``."""
+        return dataclasses.replace(self.budget, seed=seed,
+                                   samples=self.budget.samples_or(DEFAULT_SAMPLES))
 
     def view(self, view: View) -> View:
         """``view`` with the constraints about the other seats."""
         return view.assuming(self.constraints.without(view.seat)) if self.constraints else view
 
     @property
-    def card_model(self):
+    def card_model(self) -> PlayedModel | None:
         """The played-odds model the cards are rated on: None when there is none or it
         has no card cells (the cards are then rated double dummy)."""
         m = self.models.played
         return m if m is not None and m.has_cards else None
 
 
-def _hint(hand: HandState, how: _Method, seed: int | None, workers: int):
+def _hint(hand: HandState, how: _Method, budget: Budget) -> Hint:
     """The hint of the seat on turn, with hint's own choice of exact or sampled
     (:func:`~cuatrola_solver.advice.cardplay.exact_when_few`)."""
     view = how.view(View.on_turn(hand))
-    return hint(view, Budget(how.exact, how.card_samples, seed, workers),
-                dataclasses.replace(how.models, played=how.card_model))
+    return hint(view, budget, dataclasses.replace(how.models, played=how.card_model))
 
 
 def _review_card(hand: HandState, trick: int, position: int, card: int, how: _Method,
-                 seed: int | None, workers: int) -> CardReview:
+                 budget: Budget) -> CardReview:
     pos = hand.play_position
     seat = pos.to_play
     legal = tuple(hand.legal_cards())
@@ -586,7 +593,7 @@ def _review_card(hand: HandState, trick: int, position: int, card: int, how: _Me
     dd = _dd_card_values(hand)
     before = _best_of(dd)
     try:
-        h = _hint(hand, how, seed, workers)
+        h = _hint(hand, how, budget)
     except InconsistentDealError as e:
         if not how.constraints:
             raise
@@ -594,7 +601,8 @@ def _review_card(hand: HandState, trick: int, position: int, card: int, how: _Me
                                     f"{e}") from None
     p = {ch.card: ch.p_win for ch in h.cards}
     pp = {ch.card: ch.p_played for ch in h.cards}
-    rated = pp if how.card_model is not None else p
+    rated = {ch.card: valued(ch.p_played) if how.card_model is not None else ch.p_win
+             for ch in h.cards}
     best_r = max(rated.values())
     best = tuple(ch.card for ch in h.cards if rated[ch.card] >= best_r - _EPS)
     best_p, best_pp = p[best[0]], pp[best[0]]
@@ -610,8 +618,9 @@ def _review_card(hand: HandState, trick: int, position: int, card: int, how: _Me
                       None if best_pp is None else 0.0, best_pp)
 
 
-def _review_bids(hand: HandState, table: list[dict], rows: list, how: _Method,
-                 seed: int | None, workers: int) -> list[BidReview]:
+def _review_bids(hand: HandState, table: list[Figures],
+                 rows: list[tuple[str, tuple[int, ...]]], how: _Method) -> list[BidReview]:
+    seed = how.budget.seed
     by_key = {(contract, tuple(decl)): row for (contract, decl), row in zip(rows, table)}
     out = []
     calls = list(hand.auction.calls)
@@ -620,7 +629,7 @@ def _review_bids(hand: HandState, table: list[dict], rows: list, how: _Method,
         view = how.view(View(hand.rules, seat, hand.deal[seat - 1], hand.muestra,
                              tuple(calls[:seat - 1]), score=hand.score))
         try:
-            answer = advise(view, Budget(how.exact, how.samples, s, workers), how.models)
+            answer = advise(view, how.bids_budget(s), how.models)
         except InconsistentDealError as e:
             raise InconsistentDealError(f"seat {seat}'s call: {e}") from None
         mine = side_of(seat)
@@ -628,7 +637,7 @@ def _review_bids(hand: HandState, table: list[dict], rows: list, how: _Method,
         for r in answer.options:
             o = r.option
             if o.allowed:
-                row = by_key[(o.contract, tuple(o.declarer))]
+                row = by_key[valued(o.key)]
                 v = _seat_view({"makes": row["makes"], "game_points": row["game_points"],
                                 "tricks": row["tricks"], "margin": row["margin"]},
                                mine, Side.parse(row["side"]))
@@ -655,12 +664,20 @@ def _summaries(cards: list[CardReview]) -> list[SeatSummary]:
     return out
 
 
-def _review_task(task: tuple) -> tuple[int, CardReview]:
-    i, t, j, hand, c, s, how = task
-    return i, _review_card(hand, t, j, c, how, s, 1)
+#: a card to review: its index, trick, position in the trick, the hand before it, the card
+#: and its budget
+_Card = tuple[int, int, int, HandState, int, Budget]
+#: a card to review and how
+_Task = tuple[int, int, int, HandState, int, Budget, _Method]
 
 
-def _review_cards(tasks: list, how: _Method, workers: int):
+def _review_task(task: _Task) -> tuple[int, CardReview]:
+    i, t, j, hand, c, budget, how = task
+    return i, _review_card(hand, t, j, c, how, budget)
+
+
+def _review_cards(tasks: list[_Card], how: _Method,
+                  workers: int) -> Iterator[tuple[int, CardReview]]:
     """Yield ``(index, CardReview)`` for every task, in any order.
 
     Each card's review is independent of the others and mostly Python (the hint's
@@ -722,13 +739,13 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
     final = replay_deal(rec)               # checks the record and its score, errors say where
     budget = Budget() if budget is None else budget
     models = Models.of(final.rules) if models is None else models
-    exact, samples = budget.exact, budget.samples_or(DEFAULT_SAMPLES)
     workers = budget.workers_or(DEFAULT_WORKERS)
     seed = budget.drawn_seed()
+    budget = dataclasses.replace(budget, seed=seed, workers=workers)
     first = final.renuncios[0] if final.renuncios else None
     total = sum(len(t) for t in rec.tricks) + (4 if bids else 0)
     cards: list[CardReview | None] = []
-    tasks = []                      # (index, trick, position, hand before the card, card, seed)
+    tasks: list[_Card] = []
     decided = False
     for i, (t, j, hand, c) in enumerate(replay_cards(rec)):
         if decided:
@@ -736,13 +753,15 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
                                     tuple(hand.legal_cards())))
         else:
             cards.append(None)
-            tasks.append((i, t, j, copy.deepcopy(hand), c, None if seed is None else seed + i))
+            # each card on one worker, with a seed of its own
+            tasks.append((i, t, j, copy.deepcopy(hand), c, dataclasses.replace(
+                budget, seed=None if seed is None else seed + i, workers=1)))
             if first is not None and (t, hand.play_position.to_play) == (first.trick, first.seat) \
                     and c == first.card:
                 decided = True
     done = len(cards) - len(tasks)
     assumed = dataclasses.replace(Constraints.of(constraints), dealt=True)
-    how = _Method(exact, samples, models, assumed, budget.samples)
+    how = _Method(budget, models, assumed)
     layouts = _layouts(final, how) if assumed else ()
     for i, review in _review_cards(tasks, how, workers):
         cards[i] = review
@@ -753,11 +772,12 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
     table = solver.dd_table(final.deal, final.trump, final.rules)
     reviews = []
     if bids:
-        reviews = _review_bids(final, table, rows, how, seed, workers)
+        reviews = _review_bids(final, table, rows, how)
         if progress:
             progress(total, total)
     reviewed = [valued(c) for c in cards]          # each task has filled its place
-    return Analysis(rec, final, exact, samples, seed, tuple(reviewed), tuple(reviews),
+    return Analysis(rec, final, budget.exact, budget.samples_or(DEFAULT_SAMPLES), seed,
+                    tuple(reviewed), tuple(reviews),
                     tuple(table), tuple(_summaries(reviewed)),
                     "dd" if how.card_model is None else "played",
                     tuple(assumed.to_list()), layouts)
@@ -766,8 +786,6 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
 def annotate(analysis: Analysis) -> HandRecord:
     """A copy of the record with each labelled card's symbol and a short comment in
     ``annotations`` (a double-dummy-only error gets a comment and no symbol)."""
-    import dataclasses
-
     notes: dict[tuple[int, int], dict[str, str]] = {}
     for c in analysis.cards:
         note = {}

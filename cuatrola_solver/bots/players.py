@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, fields, is_dataclass
-from typing import ClassVar, Protocol, get_type_hints
+from typing import Protocol, get_type_hints
 
 from ..advice.bidding import advise, valued
 from ..advice.budget import Budget
@@ -52,7 +52,7 @@ from ..models.preset import Models
 from .alphamu import Choice, choose, worlds_of
 from .openspiel_game import ACTION_QUIET, ACTION_SING, ismcts_action, openspiel
 
-__all__ = ["Policy", "RandomPlayer", "HeuristicPlayer", "PimcPlayer", "AlphaMuPlayer",
+__all__ = ["Policy", "RandomPlayer", "HeuristicPlayer", "Bidder", "PimcPlayer", "AlphaMuPlayer",
            "OpenSpielIsmctsPlayer", "PLAYERS", "BEST",
            "make_player", "parse_player", "split_players", "bid_advice"]
 
@@ -275,13 +275,14 @@ def bid_advice(view: View, seed: int, samples: int, odds: str = "dd",
     return advice
 
 
-# --- perfect-information Monte Carlo --------------------------------------------------------
+# --- the calls of the searching players ----------------------------------------------------
 
-@dataclass
-class PimcPlayer:
-    """Samples deals consistent with the view and plays the best double-dummy card."""
+@dataclass(frozen=True)
+class Bidder:
+    """How a searching player calls (``pimc``'s, ``alphamu``'s and ``openspiel-ismcts``'s
+    options of the same names): ``bid`` names the bidder (``advisor``: the advice of
+    :func:`bid_advice` over ``bid_samples`` deals; ``heuristic``; ``random``)."""
 
-    samples: int = 40
     bid: str = "advisor"
     bid_samples: int = 300
     #: the advisor bidder's odds: "dd" (double dummy) or "played" (the played-odds model)
@@ -291,12 +292,6 @@ class PimcPlayer:
     #: with the match score: 1 bids for the match (the best match chance), 0 for the hand
     #: (the best expected points per hand)
     match: int = 1
-    #: 1: the card play weighs the deals by the calls (the bid model)
-    read_calls: int = 0
-    #: 1: the card play weighs the deals by the cards the other seats played (the
-    #: card-play model)
-    read_play: int = 0
-    name: str = "pimc"
 
     def call(self, view: View, seed: int) -> str:
         legal = view.legal_calls()
@@ -309,6 +304,49 @@ class PimcPlayer:
         if not self.match and advice.advice_per_hand is not None:
             choice = advice.advice_per_hand
         return choice if choice in legal else "paso"
+
+    def options(self) -> list[str]:
+        """The options not at their defaults, as a player spec writes them."""
+        opts = []
+        if self.bid != "advisor":
+            opts.append(f"bid={self.bid}")
+        if self.bid_samples != 300:
+            opts.append(f"bid_samples={self.bid_samples}")
+        if self.odds != "dd":
+            opts.append(f"odds={self.odds}")
+        if self.inference:
+            opts.append(f"inference={self.inference}")
+        if not self.match:
+            opts.append("match=0")
+        return opts
+
+
+# --- perfect-information Monte Carlo --------------------------------------------------------
+
+@dataclass
+class PimcPlayer:
+    """Samples deals consistent with the view and plays the best double-dummy card; calls
+    with its :class:`Bidder` (the options ``bid`` to ``match``)."""
+
+    samples: int = 40
+    bid: str = "advisor"
+    bid_samples: int = 300
+    odds: str = "dd"
+    inference: int = 0
+    match: int = 1
+    #: 1: the card play weighs the deals by the calls (the bid model)
+    read_calls: int = 0
+    #: 1: the card play weighs the deals by the cards the other seats played (the
+    #: card-play model)
+    read_play: int = 0
+    name: str = "pimc"
+
+    @property
+    def bidder(self) -> Bidder:
+        return Bidder(self.bid, self.bid_samples, self.odds, self.inference, self.match)
+
+    def call(self, view: View, seed: int) -> str:
+        return self.bidder.call(view, seed)
 
     def sing(self, view: View, seed: int) -> int | None:
         options = view.cante_options()
@@ -334,20 +372,8 @@ class PimcPlayer:
                       shipped.cards if self.read_play else None)
 
     def _options(self) -> list[str]:
-        opts = []
-        if self.samples != 40:
-            opts.append(f"samples={self.samples}")
-        if self.bid != "advisor":
-            opts.append(f"bid={self.bid}")
-        if self.bid_samples != 300:
-            opts.append(f"bid_samples={self.bid_samples}")
-        if self.odds != "dd":
-            opts.append(f"odds={self.odds}")
-        if self.inference:
-            opts.append(f"inference={self.inference}")
-        if not self.match:
-            opts.append("match=0")
-        return opts
+        return ([f"samples={self.samples}"] if self.samples != 40 else []) + \
+            self.bidder.options()
 
     def __repr__(self) -> str:
         opts = self._options()
@@ -399,21 +425,32 @@ class AlphaMuPlayer(PimcPlayer):
 
 
 @dataclass
-class OpenSpielIsmctsPlayer(PimcPlayer):
+class OpenSpielIsmctsPlayer:
     """OpenSpiel's IS-MCTS bot for the cards and the cantes
     (:func:`~cuatrola_solver.bots.openspiel_game.ismcts_action`: ``sims`` simulations,
-    UCT constant ``uct_c``, ``rollouts`` random playouts a new node); calls as
-    ``pimc``'s.  Made only where OpenSpiel is installed."""
+    UCT constant ``uct_c``, ``rollouts`` random playouts a new node; IS-MCTS deals the
+    hidden cards itself); calls with a :class:`Bidder`, as ``pimc`` does (the options
+    ``bid`` to ``match``).  Made only where OpenSpiel is installed."""
 
     sims: int = 500
     uct_c: float = 2.0
     rollouts: int = 1
+    bid: str = "advisor"
+    bid_samples: int = 300
+    odds: str = "dd"
+    inference: int = 0
+    match: int = 1
     name: str = "openspiel-ismcts"
-    #: pimc's card-play options, unused: IS-MCTS deals the hidden cards itself
-    NOT_OPTIONS: ClassVar[tuple[str, ...]] = ("samples", "read_calls", "read_play")
 
     def __post_init__(self) -> None:
         openspiel()                      # without OpenSpiel: one line, before any work
+
+    @property
+    def bidder(self) -> Bidder:
+        return Bidder(self.bid, self.bid_samples, self.odds, self.inference, self.match)
+
+    def call(self, view: View, seed: int) -> str:
+        return self.bidder.call(view, seed)
 
     def card(self, view: View, seed: int) -> int:
         legal = view.legal_cards()
@@ -433,20 +470,18 @@ class OpenSpielIsmctsPlayer(PimcPlayer):
         opts = [f"sims={self.sims}", f"uct_c={self.uct_c:g}"]
         if self.rollouts != 1:
             opts.append(f"rollouts={self.rollouts}")
-        return "openspiel-ismcts:" + ",".join(opts + self._options())
+        return "openspiel-ismcts:" + ",".join(opts + self.bidder.options())
 
 
 def _options(cls: type) -> dict[str, type]:
     """The options a player takes (name -> type), read off its dataclass fields: the
-    fields it declares, in order, then those it inherits, less ``name`` and the inherited
-    ones it does not use (``NOT_OPTIONS``)."""
+    fields it declares, in order, then those it inherits, less ``name``."""
     if not is_dataclass(cls):
         return {}
     hints = get_type_hints(cls)
     names = [f.name for f in fields(cls)]
     own = [n for n in vars(cls).get("__annotations__", {}) if n in names]
-    skip = {"name", *getattr(cls, "NOT_OPTIONS", ())}
-    return {n: hints[n] for n in own + [n for n in names if n not in own] if n not in skip}
+    return {n: hints[n] for n in own + [n for n in names if n not in own] if n != "name"}
 
 
 #: the players by name, with the options each takes (name -> type)

@@ -65,6 +65,9 @@ RANK_ALIASES = {"s": Rank.SOTA, "j": Rank.SOTA, "c": Rank.CABALLO, "n": Rank.CAB
 SUIT_ALIASES = {"o": Suit.OROS, "c": Suit.COPAS, "e": Suit.ESPADAS, "b": Suit.BASTOS}
 
 NUM_CARDS = 20
+#: a card: its index 0 to 19, ``suit * 5 + rank`` (``card(Rank.AS, Suit.OROS)`` is 4);
+#: a plain int, so that the engine and the solver pass cards at no cost
+Card = int
 #: a set of cards as an int bitmask: bit ``c`` set for card ``c`` (a seat's cards, a suit,
 #: the cards played); the masks the engine, the solver and the hidden layer pass around
 CardMask = int
@@ -75,23 +78,23 @@ CARD_POINTS = tuple(RANK_POINTS[c % 5] for c in range(NUM_CARDS))
 TOTAL_CARD_POINTS = sum(CARD_POINTS)  # 120
 
 
-def card(rank: Rank | int, suit: Suit | int) -> int:
+def card(rank: Rank | int, suit: Suit | int) -> Card:
     return int(suit) * 5 + int(rank)
 
 
-def suit_of(c: int) -> Suit:
+def suit_of(c: Card) -> Suit:
     return Suit(c // 5)
 
 
-def rank_of(c: int) -> Rank:
+def rank_of(c: Card) -> Rank:
     return Rank(c % 5)
 
 
-def points_of(c: int) -> int:
+def points_of(c: Card) -> int:
     return CARD_POINTS[c]
 
 
-def format_card(c: int) -> str:
+def format_card(c: Card) -> str:
     """``format_card(card(Rank.AS, Suit.OROS)) == 'Ao'``."""
     return RANK_LETTERS[c % 5] + SUIT_LETTERS[c // 5]
 
@@ -100,7 +103,7 @@ def _describe(where: str) -> str:
     return f" {where}" if where else ""
 
 
-def parse_card(text: str, where: str = "") -> int:
+def parse_card(text: str, where: str = "") -> Card:
     """Read one card such as ``"3o"``, ``"Cc"``, ``"kb"``.
 
     ``where`` says where the token came from, for the error message.
@@ -123,7 +126,8 @@ def split_tokens(text: str) -> list[str]:
     return [t for t in _SEPARATORS.split(text.strip()) if t]
 
 
-def parse_cards(text: str, where: str = "", *, allow_repeats: bool = False) -> list[int]:
+def parse_cards(text: str, where: str = "", *,
+                allow_repeats: bool = False) -> list[Card]:
     """Read cards separated by spaces or commas, keeping their order."""
     cards: list[int] = []
     for i, token in enumerate(split_tokens(text), 1):
@@ -137,25 +141,25 @@ def parse_cards(text: str, where: str = "", *, allow_repeats: bool = False) -> l
     return cards
 
 
-def format_cards(cards: Iterable[int]) -> str:
+def format_cards(cards: Iterable[Card]) -> str:
     return " ".join(format_card(c) for c in cards)
 
 
 # --- masks -------------------------------------------------------------------
 
-def mask_of(cards: Iterable[int]) -> CardMask:
+def mask_of(cards: Iterable[Card]) -> CardMask:
     m = 0
     for c in cards:
         m |= 1 << c
     return m
 
 
-def cards_of(mask: CardMask) -> list[int]:
+def cards_of(mask: CardMask) -> list[Card]:
     """The cards of a mask in canonical order (oros, copas, espadas, bastos; weakest first)."""
     return [c for c in range(NUM_CARDS) if mask >> c & 1]
 
 
-def iter_cards(mask: CardMask) -> Iterator[int]:
+def iter_cards(mask: CardMask) -> Iterator[Card]:
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
@@ -170,7 +174,7 @@ def mask_points(mask: CardMask) -> int:
     return sum(CARD_POINTS[c] for c in iter_cards(mask))
 
 
-def higher_in_suit(c: int) -> CardMask:
+def higher_in_suit(c: Card) -> CardMask:
     """Mask of the cards of ``c``'s suit that beat ``c``."""
     return SUIT_MASKS[c // 5] & ~((2 << c) - 1)
 
@@ -184,7 +188,7 @@ def parse_suit(text: str, where: str = "") -> Suit:
     return s
 
 
-def parse_deal(text: str, where: str | None = None) -> list[list[int]]:
+def parse_deal(text: str, where: str | None = None) -> list[list[Card]]:
     """Read four hands separated by ``/`` (seats 1 to 4)."""
     where = _("deal") if where is None else where
     parts = text.split("/")
@@ -195,11 +199,11 @@ def parse_deal(text: str, where: str | None = None) -> list[list[int]]:
             for i, p in enumerate(parts, 1)]
 
 
-def format_deal(hands: Iterable[Iterable[int]]) -> str:
+def format_deal(hands: Iterable[Iterable[Card]]) -> str:
     return " / ".join(format_cards(h) for h in hands)
 
 
-def random_deal(rng: random.Random) -> tuple[list[list[int]], int]:
+def random_deal(rng: random.Random) -> tuple[list[list[Card]], Card]:
     """Shuffle the 20 cards with ``rng`` (a :class:`random.Random`) and deal five to each
     seat, 1 to 4: the four hands (each sorted) and the muestra, the last card dealt
     (seat 4's fifth).  The one maker of random deals (``deal``, the benchmark, self-play

@@ -27,7 +27,8 @@ from ..errors import (IllegalBidError, IllegalCanteError, IllegalPlayError,
                       InconsistentDealError, RecordError, quote)
 from ..i18n import _
 from .auction import Auction
-from .cards import FULL_DECK, cards_of, format_card, format_cards, mask_of, mask_points, suit_of
+from .cards import (FULL_DECK, Card, CardMask, cards_of, format_card, format_cards, mask_of,
+                    mask_points, suit_of)
 from .match import Score, check_score, match_winner
 from .play import (SUIT_NAMES, Position, cante_mask, cante_points, cante_refusal,
                    decided_by_tricks, first_leader, legal_mask, outcome, play_card,
@@ -35,7 +36,7 @@ from .play import (SUIT_NAMES, Position, cante_mask, cante_points, cante_refusal
                    trick_winner_index)
 from .rules import RuleSet, get_rules
 from .jsonvalue import JSONObject
-from .seats import Side
+from .seats import Seat, Side
 
 __all__ = ["HandState", "Cante", "Play", "Renuncio", "CanteScore", "PointsBreakdown", "Result",
            "check_deal", "check_hands", "Locator"]
@@ -50,7 +51,7 @@ class Cante:
     """A cante: ``seat`` sang ``suit`` after trick ``after_trick`` (1-based)."""
 
     after_trick: int
-    seat: int
+    seat: Seat
     suit: int
 
     def to_dict(self) -> JSONObject:
@@ -63,9 +64,9 @@ class Play:
     of that trick."""
 
     trick: int
-    seat: int
-    card: int
-    before: tuple[int, ...]
+    seat: Seat
+    card: Card
+    before: tuple[Card, ...]
 
 
 @dataclass(frozen=True)
@@ -78,15 +79,16 @@ class Renuncio:
     hand was known)."""
 
     trick: int          # 1-based
-    seat: int
-    card: int
+    seat: Seat
+    card: Card
     obligation: str     # asistir | montar | fallar | montar_el_fallo
-    legal: tuple[int, ...]
+    legal: tuple[Card, ...]
     proved_in: int | None = None
 
     def to_dict(self) -> JSONObject:
         d: JSONObject = {"trick": self.trick, "seat": self.seat, "card": format_card(self.card),
-             "obligation": self.obligation, "legal": [format_card(c) for c in self.legal]}
+                         "obligation": self.obligation,
+                         "legal": [format_card(c) for c in self.legal]}
         if self.proved_in is not None:
             d["proved_in"] = self.proved_in
         return d
@@ -242,7 +244,7 @@ def _deal_error(message: str, *part: str | int) -> InconsistentDealError:
     return e
 
 
-def check_deal(hands: Sequence[Iterable[int] | None], muestra: int) -> tuple[int, ...]:
+def check_deal(hands: Sequence[Iterable[Card] | None], muestra: Card) -> tuple[CardMask, ...]:
     """The four hands as masks, after checking that they are a real deal (all given)."""
     masks = []
     seen: dict[int, int] = {}
@@ -273,8 +275,8 @@ def check_deal(hands: Sequence[Iterable[int] | None], muestra: int) -> tuple[int
     return tuple(masks)
 
 
-def check_hands(hands: Sequence[Iterable[int] | None], muestra: int
-                ) -> tuple[int | None, ...]:
+def check_hands(hands: Sequence[Iterable[Card] | None], muestra: Card
+                ) -> tuple[CardMask | None, ...]:
     """The four hands as masks (None for an unknown hand), after checking what can be
     checked: a full deal as :func:`check_deal` does; some hands unknown, that the known
     ones hold five cards each, none twice, and the muestra nowhere but in seat 4's."""
@@ -320,7 +322,7 @@ class HandState:
     hands once a later card proves them) and ``decided_after`` (the trick after which an
     ``early_end`` contract was decided)."""
 
-    def __init__(self, hands: Sequence[Iterable[int] | None], muestra: int,
+    def __init__(self, hands: Sequence[Iterable[Card] | None], muestra: Card,
                  rules: RuleSet | None = None, score: Score | None = None) -> None:
         self.rules = rules or get_rules()
         if score is not None:
@@ -402,7 +404,7 @@ class HandState:
         return len(self.tricks) + 1
 
     @property
-    def to_play(self) -> int | None:
+    def to_play(self) -> Seat | None:
         if self.pos is None or self.is_over():
             return None
         return self.pos.to_play
@@ -417,7 +419,7 @@ class HandState:
         """:attr:`pos` once the auction is over (before: raises IllegalPlayError)."""
         return self._require_play()
 
-    def legal_cards(self) -> list[int]:
+    def legal_cards(self) -> list[Card]:
         """The cards the seat on turn may play without renuncio, in canonical order."""
         pos = self._require_play()
         if self.is_over():
@@ -476,7 +478,7 @@ class HandState:
                     f"(holds {format_cards(cards_of(hand))})")
         return None
 
-    def play(self, c: int) -> Renuncio | None:
+    def play(self, c: Card) -> Renuncio | None:
         """Play ``c`` for the seat on turn; returns the renuncio it commits, if any (a
         renuncio of a hidden hand is found when a later card proves it)."""
         pos = self._require_play()
@@ -540,7 +542,7 @@ class HandState:
                                 key=lambda x: order[(x.trick, x.seat)])
 
     # --- cantes ---------------------------------------------------------------
-    def cante_refusal(self, seat: int, suit: int) -> str | None:
+    def cante_refusal(self, seat: Seat, suit: int) -> str | None:
         """Why ``seat`` may not sing ``suit`` now (None when it may); of a hidden seat, as
         far as the seen side can tell: it could hold the pair."""
         pos = self._require_play()
@@ -560,7 +562,7 @@ class HandState:
         hands[seat - 1] |= need              # it could hold them: the rest of the rules
         return cante_refusal(pos.with_changes(hands=tuple(hands)), self.rules, seat, suit)
 
-    def sing(self, seat: int, suit: int) -> Cante:
+    def sing(self, seat: Seat, suit: int) -> Cante:
         """``seat`` sings ``suit`` now, between tricks; raises IllegalCanteError if refused."""
         pos = self._require_play()
         reason = self.cante_refusal(seat, suit)

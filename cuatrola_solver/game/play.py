@@ -12,24 +12,24 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
-from .cards import SUIT_MASKS, CardMask, Rank, card, higher_in_suit, mask_points
+from .cards import SUIT_MASKS, Card, CardMask, Rank, card, higher_in_suit, mask_points
 from .rules import CONTRACT_VALUE, SOLO_TRICKS_GOAL, TRICKS_GOAL, RuleSet
-from .seats import Side
+from .seats import Seat, Side
 
 SUIT_NAMES = ("oros", "copas", "espadas", "bastos")
 OBLIGATIONS = ("asistir", "montar", "fallar", "montar_el_fallo")
 
 
-def side_of(seat: int) -> Side:
+def side_of(seat: Seat) -> Side:
     """The side of ``seat``: A (seats 1 and 3) or B (seats 2 and 4)."""
     return Side((seat - 1) & 1)
 
 
-def partner_of(seat: int) -> int:
+def partner_of(seat: Seat) -> Seat:
     return (seat + 1) % 4 + 1
 
 
-def next_seat(seat: int, active: Sequence[bool]) -> int:
+def next_seat(seat: Seat, active: Sequence[bool]) -> Seat:
     """The next active seat after ``seat`` in playing order 1 -> 2 -> 3 -> 4 -> 1."""
     for step in range(1, 5):
         s = (seat - 1 + step) % 4 + 1
@@ -38,7 +38,7 @@ def next_seat(seat: int, active: Sequence[bool]) -> int:
     raise ValueError("no active seat")
 
 
-def active_seats(declarer: Sequence[int]) -> tuple[bool, ...]:
+def active_seats(declarer: Sequence[Seat]) -> tuple[bool, ...]:
     """Who plays: everyone in paso (no declarer); else the declarer(s), not their
     partners (in contrasolo only the two bidders)."""
     if not declarer:
@@ -49,21 +49,21 @@ def active_seats(declarer: Sequence[int]) -> tuple[bool, ...]:
     return tuple(s != out for s in (1, 2, 3, 4))
 
 
-def declaring_side(declarer: Sequence[int]) -> Side:
+def declaring_side(declarer: Sequence[Seat]) -> Side:
     """The side a result is measured for: A for paso, else the (solo) declarer's side."""
     return side_of(declarer[0]) if declarer else Side.A
 
 
-def first_leader(active: Sequence[bool]) -> int:
+def first_leader(active: Sequence[bool]) -> Seat:
     """Seat 1 leads the first trick, or the next active seat if seat 1 sits out."""
     return next_seat(4, active)
 
 
-def _highest_of_suit(trick: Sequence[int], suit: int) -> int:
+def _highest_of_suit(trick: Sequence[Card], suit: int) -> Card:
     return max((c for c in trick if c // 5 == suit), default=-1)
 
 
-def legal_mask(hand: CardMask, trick: Sequence[int], trump: int,
+def legal_mask(hand: CardMask, trick: Sequence[Card], trump: int,
                beat_led_after_trump: bool, free_when_cannot_overtrump: bool) -> int:
     """The cards of ``hand`` that may be played to ``trick`` (docs/rules.md section 2)."""
     if not trick:
@@ -87,7 +87,7 @@ def legal_mask(hand: CardMask, trick: Sequence[int], trump: int,
     return hand if free_when_cannot_overtrump else trumps
 
 
-def renuncio_obligation(hand: CardMask, trick: Sequence[int], trump: int, c: int) -> str:
+def renuncio_obligation(hand: CardMask, trick: Sequence[Card], trump: int, c: Card) -> str:
     """The obligation broken by playing illegal card ``c`` (docs/rules.md 2 and 8.12)."""
     led = trick[0] // 5
     if hand & SUIT_MASKS[led]:
@@ -96,8 +96,8 @@ def renuncio_obligation(hand: CardMask, trick: Sequence[int], trump: int, c: int
     return "montar_el_fallo" if trumped else "fallar"
 
 
-def play_forbidden(c: int, before: Sequence[int], trump: int,
-                   beat_led_after_trump: bool, free_when_cannot_overtrump: bool) -> int:
+def play_forbidden(c: Card, before: Sequence[Card], trump: int,
+                   beat_led_after_trump: bool, free_when_cannot_overtrump: bool) -> CardMask:
     """The mask ``F`` such that, for any hand ``H`` holding ``c``, playing ``c`` to a trick
     whose cards so far are ``before`` is legal exactly when ``H & F == 0``.
 
@@ -127,7 +127,7 @@ def play_forbidden(c: int, before: Sequence[int], trump: int,
     return forbidden | SUIT_MASKS[trump]
 
 
-def trick_winner_index(trick: Sequence[int], trump: int) -> int:
+def trick_winner_index(trick: Sequence[Card], trump: int) -> int:
     """Index in ``trick`` of the winning card: highest trump, else highest of the led suit."""
     best = 0
     for i in range(1, len(trick)):
@@ -144,7 +144,7 @@ def cante_points(suit: int, trump: int) -> int:
     return 40 if suit == trump else 20
 
 
-def cante_mask(suit: int) -> int:
+def cante_mask(suit: int) -> CardMask:
     """The rey and the caballo of ``suit``: the two cards a cante needs."""
     return (1 << card(Rank.REY, suit)) | (1 << card(Rank.CABALLO, suit))
 
@@ -165,20 +165,20 @@ class Position:
     hands: tuple[CardMask, ...]  # one per seat
     active: tuple[bool, ...]  # one per seat
     contract: str
-    declarer: tuple[int, ...]
-    leader: int
-    trick: tuple[int, ...] = ()
+    declarer: tuple[Seat, ...]
+    leader: Seat
+    trick: tuple[Card, ...] = ()
     tricks: tuple[int, ...] = (0, 0)  # one per side
     points: tuple[int, ...] = (0, 0)  # one per side
     sung: int = 0
     cantes: tuple[int, ...] = (0, 0)  # one per side
     boundary_sung: tuple[bool, ...] = (False, False)  # one per side
 
-    def hand(self, seat: int) -> int:
+    def hand(self, seat: Seat) -> CardMask:
         """What ``seat`` still holds (a mask; 0 for a hand not known)."""
         return self.hands[seat - 1]
 
-    def in_play(self, seat: int) -> bool:
+    def in_play(self, seat: Seat) -> bool:
         """Whether ``seat`` plays this contract (a declarer's partner sits out)."""
         return self.active[seat - 1]
 
@@ -192,7 +192,7 @@ class Position:
         return declaring_side(self.declarer)
 
     @property
-    def to_play(self) -> int:
+    def to_play(self) -> Seat:
         seat = self.leader
         for _ in self.trick:
             seat = next_seat(seat, self.active)
@@ -206,7 +206,7 @@ class Position:
         return replace(self, **kw)
 
 
-def cante_refusal(pos: Position, rules: RuleSet, seat: int, suit: int) -> str | None:
+def cante_refusal(pos: Position, rules: RuleSet, seat: Seat, suit: int) -> str | None:
     """Why ``seat`` may not sing ``suit`` now, at the boundary before the lead of
     ``pos``'s trick (docs/rules.md section 5 and 8.7); None when it may."""
     t = pos.tricks_played
@@ -256,7 +256,7 @@ def cante_options(pos: Position, rules: RuleSet, side: int) -> list[int]:
                    for seat in (1, 2, 3, 4) if side_of(seat) == side)]
 
 
-def seat_cante_options(pos: Position, rules: RuleSet, seat: int) -> list[int]:
+def seat_cante_options(pos: Position, rules: RuleSet, seat: Seat) -> list[int]:
     """The suits ``seat`` may sing now as far as its own cards tell (best first: the 40,
     then by suit): the other hands are not looked at, so under ``forty_first`` a 20 is
     offered unless the seat itself holds the 40 (what the seat is asked, docs/rules.md
@@ -268,7 +268,7 @@ def seat_cante_options(pos: Position, rules: RuleSet, seat: int) -> list[int]:
     return sorted(suits, key=lambda s: (-cante_points(s, pos.trump), s))
 
 
-def cante_singer(pos: Position, side: int, suit: int) -> int:
+def cante_singer(pos: Position, side: int, suit: int) -> Seat:
     """The seat of ``side`` that holds the rey and caballo of ``suit``."""
     need = cante_mask(suit)
     for seat in (1, 2, 3, 4):
@@ -289,7 +289,7 @@ def sing(pos: Position, side: int, suit: int) -> Position:
                    cantes=tuple(cantes), boundary_sung=tuple(bs))
 
 
-def play_card(pos: Position, c: int, monte: int) -> Position:
+def play_card(pos: Position, c: Card, monte: int) -> Position:
     """The position after the seat on turn plays ``c`` (legality is not checked)."""
     seat = pos.to_play
     hands = list(pos.hands)
@@ -351,8 +351,8 @@ def outcome(pos: Position, rules: RuleSet) -> tuple[Side, int]:
     return Side(winner), value
 
 
-def deal_position(hands: Sequence[int], trump: int, contract: str,
-                  declarer: Sequence[int] = ()) -> "Position":
+def deal_position(hands: Sequence[CardMask], trump: int, contract: str,
+                  declarer: Sequence[Seat] = ()) -> "Position":
     """The position at the start of the play of ``contract``.
 
     The declarer's partner sits out; in contrasolo only the two bidders play.

@@ -13,10 +13,12 @@ from enum import IntEnum
 from ..errors import NotationError, quote
 from ..i18n import _
 
-__all__ = ["SEATS", "Side", "check_seat"]
+__all__ = ["Seat", "SEATS", "Side", "check_seat"]
 
+#: a seat: its number 1 to 4 in playing order (a plain int, as records write it)
+Seat = int
 #: the seats in playing order
-SEATS = (1, 2, 3, 4)
+SEATS: tuple[Seat, ...] = (1, 2, 3, 4)
 
 
 class Side(IntEnum):
@@ -39,12 +41,12 @@ class Side(IntEnum):
         return Side(1 - self)
 
     @property
-    def seats(self) -> tuple[int, int]:
+    def seats(self) -> tuple[Seat, Seat]:
         """The seats of this side, in playing order."""
         return (1, 3) if self is Side.A else (2, 4)
 
     @classmethod
-    def of(cls, seat: int) -> "Side":
+    def of(cls, seat: Seat) -> "Side":
         """The side of ``seat``."""
         return cls((seat - 1) & 1)
 
@@ -58,7 +60,7 @@ class Side(IntEnum):
                 side=quote(text))) from None
 
 
-def check_seat(seat: object, where: str = "") -> int:
+def check_seat(seat: object, where: str = "") -> Seat:
     """``seat`` when it is a seat number 1 to 4, else :class:`NotationError` naming it
     (and ``where`` it was given: ``"--seat"``); the one check of a seat the user gives."""
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in SEATS:

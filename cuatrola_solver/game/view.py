@@ -26,16 +26,23 @@ from typing import Sequence
 from ..errors import IllegalPlayError, InconsistentDealError, NotationError, RecordError, quote
 from ..i18n import _, ngettext
 from .auction import parse_auction
-from .cards import (CardMask, cards_of, format_card, format_cards, mask_of,
+from .cards import (Card, CardMask, cards_of, format_card, format_cards, mask_of,
                     parse_card, parse_cards, popcount, suit_of)
 from .constraints import Constraints
 from .hand import Cante, HandState, Play, Renuncio, Result
 from .match import Score
 from .play import SUIT_NAMES, Position, legal_mask, seat_cante_options, side_of
 from .rules import RuleSet, get_rules
-from .seats import Side, check_seat
+from .seats import Seat, Side, check_seat
 
 __all__ = ["View"]
+
+
+def _no_repeats(cards: Sequence[Card]) -> None:
+    """Refuse a hand that names a card twice."""
+    if len(set(cards)) != len(cards):
+        raise NotationError(_("the hand {hand} repeats a card").format(
+            hand=quote(format_cards(cards))))
 
 
 @dataclass(frozen=True)
@@ -46,17 +53,17 @@ class View:
     a view that cannot have happened raises :class:`RecordError`."""
 
     rules: RuleSet
-    seat: int
+    seat: Seat
     hand: CardMask                # the seat's cards now
-    muestra: int
+    muestra: Card
     calls: tuple[str, ...] = ()
-    tricks: tuple[tuple[int, ...], ...] = ()
+    tricks: tuple[tuple[Card, ...], ...] = ()
     cantes: tuple[Cante, ...] = ()
     score: Score | None = None
     #: the seat's dealt cards in the order they were given, for display (an answer shows
     #: them as the player typed them); empty: canonical order.  Not part of the view's
     #: knowledge: two views that differ only here are equal
-    order: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    order: tuple[Card, ...] = field(default=(), compare=False, repr=False)
     #: what the seat assumes about the other hands beyond what it has seen (what-if
     #: constraints, :meth:`assuming`): every answer deals only the layouts that meet them
     constraints: Constraints = field(default=Constraints(), repr=False)
@@ -79,7 +86,7 @@ class View:
         return self if c == self.constraints else dataclasses.replace(self, constraints=c)
 
     @property
-    def cards(self) -> tuple[int, ...]:
+    def cards(self) -> tuple[Card, ...]:
         """The seat's dealt cards, in the order given (else canonical order)."""
         return self.order or tuple(cards_of(self.hand))
 
@@ -99,7 +106,7 @@ class View:
 
     # --- making views -------------------------------------------------------------
     @classmethod
-    def bidding(cls, hand: str | Sequence[int], muestra: str | int, seat: int,
+    def bidding(cls, hand: str | Sequence[Card], muestra: str | Card, seat: Seat,
                 auction: str | Sequence[str] | None = None,
                 rules: RuleSet | str | None = None, score: Score | None = None) -> "View":
         """The view of a seat about to speak, as ``advise`` takes it: its five cards (text
@@ -109,10 +116,20 @@ class View:
         rules = rules if isinstance(rules, RuleSet) else get_rules(rules)
         cards = parse_cards(hand, _("the hand")) if isinstance(hand, str) else list(hand)
         m = parse_card(muestra, "(--muestra)") if isinstance(muestra, str) else muestra
-        if len(set(cards)) != len(cards):
-            raise NotationError(_("the hand {hand} repeats a card").format(
-                hand=quote(format_cards(cards))))
+        _no_repeats(cards)
         calls = tuple(parse_auction(auction, seat, rules, score).calls)
+        return cls.about_to_speak(rules, seat, cards, m, calls, score)
+
+    @classmethod
+    def about_to_speak(cls, rules: RuleSet, seat: Seat, cards: Sequence[Card], m: Card,
+                       calls: Sequence[str], score: Score | None = None) -> "View":
+        """The view of a seat about to speak from values already read one by one: its
+        cards, the muestra ``m``, the calls of the seats before it (legal calls, as
+        :func:`~cuatrola_solver.game.auction.parse_auction` gives them) and the score;
+        what no single value says (five cards, none twice, the muestra's place) is
+        checked here.  :meth:`bidding` reads the text first; the advise form reads its
+        fields."""
+        _no_repeats(cards)
         mask = mask_of(cards)
         if len(cards) != 5:
             raise InconsistentDealError(ngettext(
@@ -127,10 +144,10 @@ class View:
             raise InconsistentDealError(_("the muestra {card} is in seat {seat}'s hand: it "
                                           "belongs to seat 4, the dealer").format(
                                               card=quote(format_card(m)), seat=seat))
-        return cls(rules, seat, mask, m, calls, score=score, order=tuple(cards))
+        return cls(rules, seat, mask, m, tuple(calls), score=score, order=tuple(cards))
 
     @classmethod
-    def from_hand(cls, hand: HandState, seat: int) -> "View":
+    def from_hand(cls, hand: HandState, seat: Seat) -> "View":
         """Project a :class:`~cuatrola_solver.game.hand.HandState` onto ``seat``."""
         tricks = [tuple(c for _, c in t) for t in hand.tricks]
         if hand.current:
@@ -170,7 +187,7 @@ class View:
         return self.seen.auction.contract
 
     @property
-    def declarer(self) -> tuple[int, ...]:
+    def declarer(self) -> tuple[Seat, ...]:
         return self.seen.auction.declarer
 
     @property
@@ -188,7 +205,7 @@ class View:
         return self.seen.play_position
 
     @property
-    def held(self) -> int:
+    def held(self) -> CardMask:
         """The cards the seat still holds."""
         return self.hand & ~mask_of(p.card for p in self.seen.plays if p.seat == self.seat)
 
@@ -210,12 +227,12 @@ class View:
         return self.seen.is_over() or bool(self.seen.renuncios)
 
     @property
-    def speaker(self) -> int | None:
+    def speaker(self) -> Seat | None:
         """The seat to call next during the auction."""
         return self.seen.auction.speaker
 
     @property
-    def to_play(self) -> int | None:
+    def to_play(self) -> Seat | None:
         """The seat to play the next card, or None (auction on, or hand over)."""
         if self.position is None or self.seen.is_over():
             return None
@@ -227,7 +244,7 @@ class View:
             return []
         return self.seen.auction.legal_calls()
 
-    def legal_cards(self) -> list[int]:
+    def legal_cards(self) -> list[Card]:
         """The cards the seat may play now without renuncio (empty when not on turn)."""
         pos = self.position
         if self.to_play != self.seat or pos is None:

@@ -15,7 +15,7 @@ from typing import Iterator
 import numpy as np
 
 from .deals import sample_deals
-from .knowledge import Knowledge
+from .knowledge import Deals, Knowledge
 
 __all__ = ["Chunk", "iter_chunks", "plan_chunks", "sample_chunk", "sample_deals_seeded",
            "DEFAULT_CHUNK"]
@@ -55,17 +55,17 @@ def plan_chunks(n: int, seed: int | np.random.SeedSequence | None = None,
     return list(iter_chunks(n, seed, chunk_size))
 
 
-def sample_chunk(k: Knowledge, chunk: Chunk) -> np.ndarray:
+def sample_chunk(k: Knowledge, chunk: Chunk) -> Deals:
     """The deals of one chunk (see :func:`plan_chunks`)."""
     return sample_deals(k, chunk.size, np.random.default_rng(chunk.seed))
 
 
-def _sample_chunk_args(args: tuple[Knowledge, Chunk]) -> np.ndarray:
+def _sample_chunk_args(args: tuple[Knowledge, Chunk]) -> Deals:
     return sample_chunk(*args)
 
 
 def sample_deals_seeded(k: Knowledge, n: int, seed: int | np.random.SeedSequence | None = None,
-                        *, workers: int = 1, chunk_size: int = DEFAULT_CHUNK) -> np.ndarray:
+                        *, workers: int = 1, chunk_size: int = DEFAULT_CHUNK) -> Deals:
     """``n`` uniform deals, drawn chunk by chunk (:func:`plan_chunks`) on ``workers``
     processes; the result is the same for any number of workers."""
     chunks = plan_chunks(n, seed, chunk_size)

@@ -30,7 +30,7 @@ import numpy.typing as npt
 
 from ..errors import InconsistentDealError, NotationError
 from ..game.cards import FULL_DECK, NUM_CARDS, cards_of, popcount
-from .knowledge import Knowledge
+from .knowledge import Deals, Knowledge
 
 
 __all__ = ["count_deals", "enumerate_deals", "unrank_deals", "sample_deals", "card_counts",
@@ -59,7 +59,7 @@ class _CountingTable:
     seats: tuple[int, ...]            # the three other seats, 0-based, in seat order
     cards: tuple[int, ...]            # the pool's cards, ascending
     allowed: tuple[tuple[bool, ...], ...]   # may other seat j (of 3) receive card i?
-    counts: np.ndarray                # (n + 1, size) int64
+    counts: npt.NDArray[np.int64]     # (n + 1, size)
     offsets: tuple[tuple[int, ...], ...]    # per card, one per other seat
     start: int                        # flat index of the full capacities, nothing counted
 
@@ -193,7 +193,7 @@ def count_deals(k: Knowledge) -> int:
     return sum(n for _, n in _branches(k))
 
 
-def unrank_deals(k: Knowledge, ranks: np.ndarray) -> np.ndarray:
+def unrank_deals(k: Knowledge, ranks: npt.ArrayLike) -> Deals:
     """The deals of the given ranks (each in ``0 .. count_deals(k) - 1``), as an
     ``(len(ranks), 4)`` array of ``uint32`` current-hand masks, seats 1..4.
 
@@ -217,7 +217,7 @@ def unrank_deals(k: Knowledge, ranks: np.ndarray) -> np.ndarray:
     return out
 
 
-def _unrank_product(k: Knowledge, ranks: np.ndarray) -> np.ndarray:
+def _unrank_product(k: Knowledge, ranks: npt.NDArray[np.int64]) -> Deals:
     """The deals of ``ranks`` of a product-form knowledge (no ``not_both``)."""
     if _compiled is None:
         return _unrank_product_numpy(k, ranks)
@@ -231,7 +231,7 @@ def _unrank_product(k: Knowledge, ranks: np.ndarray) -> np.ndarray:
     return out
 
 
-def _unrank_product_numpy(k: Knowledge, ranks: np.ndarray) -> np.ndarray:
+def _unrank_product_numpy(k: Knowledge, ranks: npt.NDArray[np.int64]) -> Deals:
     """:func:`_unrank_product` card by card over every rank at once: the reference of
     the compiled walk."""
     tab = _counting_table(k)
@@ -279,7 +279,7 @@ def _unrank_product_numpy(k: Knowledge, ranks: np.ndarray) -> np.ndarray:
     return out
 
 
-def enumerate_deals(k: Knowledge, start: int = 0, stop: int | None = None) -> np.ndarray:
+def enumerate_deals(k: Knowledge, start: int = 0, stop: int | None = None) -> Deals:
     """Every deal consistent with ``k`` (or those of ranks ``start .. stop - 1``, to
     split exact work), as an ``(n, 4)`` array of ``uint32`` current-hand masks."""
     total = count_deals(k)
@@ -287,7 +287,7 @@ def enumerate_deals(k: Knowledge, start: int = 0, stop: int | None = None) -> np
     return unrank_deals(k, np.arange(max(start, 0), max(stop, start, 0), dtype=np.int64))
 
 
-def sample_deals(k: Knowledge, n: int, rng: np.random.Generator) -> np.ndarray:
+def sample_deals(k: Knowledge, n: int, rng: np.random.Generator) -> Deals:
     """``n`` deals drawn independently and uniformly from the deals consistent with
     ``k`` (with replacement), as an ``(n, 4)`` array of ``uint32`` masks."""
     total = count_deals(k)
@@ -296,7 +296,7 @@ def sample_deals(k: Knowledge, n: int, rng: np.random.Generator) -> np.ndarray:
     return unrank_deals(k, rng.integers(0, total, size=n, dtype=np.int64))
 
 
-def consistent_mask(k: Knowledge, deals: np.ndarray) -> np.ndarray:
+def consistent_mask(k: Knowledge, deals: Deals) -> npt.NDArray[np.bool_]:
     """For each row of ``deals`` (current-hand masks, seats 1..4), whether it is a deal
     consistent with ``k``: known cards held, no forbidden card nor ``not_both`` pair, the
     count constraints met, the right hand sizes, the cards outside ``k.played`` dealt
@@ -329,7 +329,8 @@ def consistent_mask(k: Knowledge, deals: np.ndarray) -> np.ndarray:
     return ok
 
 
-def distinct_hands(hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def distinct_hands(hands: npt.ArrayLike
+                   ) -> tuple[npt.NDArray[np.integer[Any]], npt.NDArray[np.int32]]:
     """``np.unique(hands, return_inverse=True)`` for an array of card masks: the distinct
     masks in increasing order (of ``hands``' type) and, for each element, the index of
     its own among them.  One pass over a table of every mask (one byte each) instead of

@@ -11,12 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from ..game.cards import FULL_DECK, CardMask, cards_of, format_card, format_cards, popcount
 from ..game.hand import Play
 from ..game.rules import RuleSet
 
-__all__ = ["Knowledge"]
+__all__ = ["Knowledge", "Deals", "Weights"]
+
+#: deals as rows of the four hands' masks, seats 1 to 4: an ``(n, 4)`` uint32 array (what
+#: the hidden layer draws and enumerates, and every search over deals reads)
+Deals = npt.NDArray[np.uint32]
+#: a weight per deal (how likely the calls and cards seen make it): a float64 array
+Weights = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -74,7 +81,7 @@ class Knowledge:
     def hand_sizes(self) -> tuple[int, ...]:
         return tuple(popcount(k) + h for k, h in zip(self.known, self.hidden_counts))
 
-    def dealt_hands(self, deals: np.ndarray) -> np.ndarray:
+    def dealt_hands(self, deals: Deals) -> Deals:
         """The hands as dealt (current cards plus cards played) for deals of current hands."""
         return np.asarray(deals, dtype=np.uint32) | np.array(self.played, dtype=np.uint32)
 

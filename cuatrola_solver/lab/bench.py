@@ -308,13 +308,14 @@ ADVICE_HAND = "Ae 3e Re Ab Sc"
 #: the hint case: seat 2 of examples/analysis/online-blunder.txt leading trick 2 (34,650
 #: layouts)
 HINT_CASE = ("Ao 3c Ac Re Ab", "3b", 2, "1. Sb Ab Cb 3b", "online")
-#: whole-process commands and their targets in seconds (wall, on an idle core)
+#: whole-process commands and their targets in seconds (wall, on an idle core): Typer's
+#: checking of option values through Pydantic costs a command about 0.1 s (docs/benchmark.md)
 STARTUP_CASES = {
-    "cuatrola --help": (["--help"], 0.15),
-    "cuatrola rules": (["rules"], 0.15),
+    "cuatrola --help": (["--help"], 0.3),
+    "cuatrola rules": (["rules"], 0.3),
     "cuatrola advise (default, sampled)": (
         ["advise", "Ac 3c Ro Co Ab", "--muestra", "So", "--seat", "2", "--auction", "paso",
-         "--seed", "1"], 0.5),
+         "--seed", "1"], 0.8),
 }
 ANSWER_TARGETS = {"advise": 2.0, "hint": 0.5, "analyze": 2.0}
 

@@ -28,7 +28,6 @@ import json
 import math
 import os
 import random
-import socket
 import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
@@ -39,9 +38,9 @@ from ..advice.stats import wilson
 from ..game.cards import random_deal
 from ..errors import CuatrolaError, LabError, quote
 from ..notation.replay import replay_deal
-from ..bots.players import PimcPlayer, bid_advice, parse_player
+from ..bots.players import OpenSpielIsmctsPlayer, PimcPlayer, bid_advice, parse_player
 from ..game.match import Match
-from .grpc_probe import ray_head_answer
+from .grpc_probe import ray_head_answer, speaks_grpc
 from .records import LabRecord, read_lab_records
 from ..game.rules import get_rules, rules_spec
 from ..bots.playout import iter_match, play_hand
@@ -145,8 +144,8 @@ class _Recorder:
         return repr(self.player)        # what an error about its answers names
 
     def call(self, view, seed):
-        own = (isinstance(self.player, PimcPlayer) and self.player.bid == "advisor"
-               and not self.forced)
+        own = (isinstance(self.player, (PimcPlayer, OpenSpielIsmctsPlayer))  # an advisor's calls
+               and self.player.bid == "advisor" and not self.forced)
         samples = self.player.bid_samples if own else self.odds_samples
         odds = None
         if samples:
@@ -585,31 +584,14 @@ def _import_ray():
     return ray
 
 
-def _speaks_grpc(host: str, port: int) -> bool:
-    """Whether ``host:port`` answers HTTP/2 (gRPC, as a Ray head does) within
-    :data:`RAY_TIMEOUT`: it must reply to the connection preface with a SETTINGS frame.
-    (Ray itself would retry for minutes against a port that is not a Ray head.)"""
-    with socket.create_connection((host, port), timeout=RAY_TIMEOUT) as s:
-        s.settimeout(RAY_TIMEOUT)
-        s.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0]))
-        head = b""
-        try:
-            while len(head) < 9:
-                chunk = s.recv(9 - len(head))
-                if not chunk:
-                    break
-                head += chunk
-        except socket.timeout:
-            return False
-    return len(head) == 9 and head[3] == 4
-
-
 def connect_ray(address: str):
     """Join the Ray cluster at ``address`` (``auto``: the one started on this machine);
     an already initialised Ray (a test's local instance) is used as it is.  A HOST:PORT
     is first asked, within :data:`RAY_TIMEOUT`, the call a Ray client makes first
-    (:func:`~cuatrola_solver.lab.grpc_probe.ray_head_answer`): an address that is not a
-    Ray head's is refused in seconds, where Ray itself would retry for minutes."""
+    (:func:`~cuatrola_solver.lab.grpc_probe.ray_head_answer`; a ``ray://`` address only
+    for a gRPC connection, :func:`~cuatrola_solver.lab.grpc_probe.speaks_grpc`): an
+    address that is not a Ray head's is refused in seconds, where Ray itself would retry
+    for minutes."""
     loaded = sys.modules.get("ray")
     if loaded is not None and loaded.is_initialized():
         return loaded
@@ -623,9 +605,11 @@ def connect_ray(address: str):
                            f"1 to 65535) or auto")
         try:
             if address.startswith("ray://"):      # Ray Client's server: HTTP/2 is all we ask
-                why = None if _speaks_grpc(host, int(port)) else "no gRPC there"
+                why = None if speaks_grpc(host, int(port), RAY_TIMEOUT) else "no gRPC there"
             else:                                 # the head's GCS answers Ray's first call
                 why = ray_head_answer(host, int(port), RAY_TIMEOUT)
+        except LabError:                                  # grpcio not installed
+            raise
         except (OSError, UnicodeError, ValueError) as e:   # refused, unknown host, bad name
             raise LabError(f"the Ray head at {quote(address)} does not answer "
                            f"({getattr(e, 'strerror', None) or e}): start one with "

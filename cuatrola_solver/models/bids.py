@@ -32,6 +32,7 @@ from ..game.match import Score
 from ..game.play import partner_of
 from ..game.rules import RuleSet
 from ..hidden.deals import distinct_hands
+from ..hidden.knowledge import Deals, Weights
 from .store import corrupt, data_path, read
 
 __all__ = ["BidModel", "features", "FEATURE_NAMES", "call_weights", "legal_calls",
@@ -55,8 +56,8 @@ def _bits(masks: npt.ArrayLike) -> npt.NDArray[np.float64]:
     return bits
 
 
-def features(hands: np.ndarray, trump: int, seat: int, calls: Sequence[str],
-             rules: RuleSet) -> np.ndarray:
+def features(hands: npt.ArrayLike, trump: int, seat: int, calls: Sequence[str],
+             rules: RuleSet) -> npt.NDArray[np.float64]:
     """The features (:data:`FEATURE_NAMES`) of seat ``seat`` holding each of ``hands``
     (dealt masks, one per row) when it speaks after ``calls``."""
     bits = _bits(hands)
@@ -121,8 +122,8 @@ def legal_calls(rules: RuleSet, calls: Sequence[str], score: Score | None = None
     return _auction(calls, rules, score).legal_calls()
 
 
-def call_weights(deals: np.ndarray, trump: int, calls: Sequence[str], seats: Sequence[int],
-                 rules: RuleSet, model: BidModel, score: Score | None = None) -> np.ndarray:
+def call_weights(deals: Deals, trump: int, calls: Sequence[str], seats: Sequence[int],
+                 rules: RuleSet, model: BidModel, score: Score | None = None) -> Weights:
     """The weight of each deal (rows of four dealt-hand masks, seats 1..4): the product
     over ``seats`` (the seats whose hands are hidden and who have spoken) of the model's
     probability of the call each made."""
@@ -143,7 +144,7 @@ def call_weights(deals: np.ndarray, trump: int, calls: Sequence[str], seats: Seq
     return w
 
 
-def effective_size(w: np.ndarray) -> float:
+def effective_size(w: Weights) -> float:
     """(sum w)^2 / sum w^2: how many equally weighted deals the weights are worth."""
     s2 = float(np.sum(np.square(w)))
     return float(np.sum(w)) ** 2 / s2 if s2 > 0 else 0.0

@@ -41,6 +41,7 @@ from ..game.play import (Position, declaring_side, first_leader, next_seat, side
 from ..game.rules import RuleSet
 from ..game.view import View
 from ..hidden.deals import card_counts, distinct_hands
+from ..hidden.knowledge import Weights
 from .store import corrupt, data_path, read
 
 __all__ = ["CardModel", "PlayContext", "FEATURE_NAMES", "features", "legal_masks",
@@ -171,7 +172,8 @@ def legal_masks(hands: npt.ArrayLike, before: Sequence[int], trump: int,
     return legal
 
 
-def features(hands: np.ndarray, ctx: PlayContext) -> tuple[np.ndarray, np.ndarray]:
+def features(hands: npt.ArrayLike,
+             ctx: PlayContext) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
     """The features (:data:`FEATURE_NAMES`) of every card for each hand of ``hands``
     (the masks of the cards the seat held at the decision) in context ``ctx``:
     ``(x, legal)``, ``x`` of shape ``(n, 20, len(FEATURE_NAMES))`` and ``legal`` the
@@ -229,12 +231,12 @@ class CardModel:
     floor: float
     provenance: ParsedJSON
 
-    def probabilities(self, hands: np.ndarray, ctx: PlayContext) -> np.ndarray:
+    def probabilities(self, hands: npt.ArrayLike, ctx: PlayContext) -> npt.NDArray[np.float64]:
         """``(n, 20)``: the probability of each card for each hand (0 for illegal cards)."""
         x, legal = features(hands, ctx)
         return probabilities(x, legal, np.asarray(self.weights), self.floor)
 
-    def log_probs(self, hands: np.ndarray, ctx: PlayContext,
+    def log_probs(self, hands: npt.ArrayLike, ctx: PlayContext,
                   card: int) -> npt.NDArray[np.float64]:
         """``(n,)``: log P(``card`` | each hand, ``ctx``); ``-inf`` where it is not legal."""
         p = self.probabilities(hands, ctx)[:, card]
@@ -249,7 +251,8 @@ class CardModel:
                            "floor": self.floor, "provenance": self.provenance}, indent=1)
 
 
-def probabilities(x: np.ndarray, legal: np.ndarray, w: np.ndarray, floor: float) -> np.ndarray:
+def probabilities(x: npt.NDArray[np.float64], legal: npt.NDArray[np.bool_],
+                  w: npt.NDArray[np.float64], floor: float) -> npt.NDArray[np.float64]:
     """The model's probabilities from features ``x`` ``(n, k, F)`` and the legal mask
     ``(n, k)``: a softmax of ``x . w`` over the legal entries, mixed with ``floor`` of
     the uniform choice among them."""
@@ -265,7 +268,7 @@ def probabilities(x: np.ndarray, legal: np.ndarray, w: np.ndarray, floor: float)
     return (1.0 - floor) * soft + floor * uniform
 
 
-def card_weights(dealt: np.ndarray, view: View, model: CardModel) -> np.ndarray:
+def card_weights(dealt: npt.ArrayLike, view: View, model: CardModel) -> Weights:
     """The weight of each deal (rows of four *dealt*-hand masks, seats 1..4): the
     product over the cards the other seats played so far in ``view`` (the renuncios it
     has seen left out) of the model's probability of that card, given the hand the deal

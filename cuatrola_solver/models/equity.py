@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import CuatrolaError
 from . import store
@@ -363,7 +364,8 @@ def simulate_matches(rules: RuleSet, results: HandResults, mine: int, theirs: in
     ``mano``), every hand drawn from ``results``; return how many my pair wins."""
     rng = np.random.default_rng(seed)
     wins = 0
-    cache: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+    cache: dict[tuple[int, int], tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
+                                       npt.NDArray[np.float64]]] = {}
 
     def draw(caps: tuple[int, int]) -> tuple[int, int]:
         if caps not in cache:

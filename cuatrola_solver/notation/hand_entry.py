@@ -34,40 +34,40 @@ from ..game.rules import RuleSet, get_rules
 from ..i18n import _
 from .record import NO_PLAYERS, HandRecord, player_name
 
-__all__ = ["Muestra", "Call", "Card", "Sing", "Entry", "Marked", "Allowed", "HandEntry",
-           "consequence", "describe_entry", "parse_hands", "parse_players"]
+__all__ = ["MuestraEntry", "CallEntry", "CardEntry", "CanteEntry", "Entry", "Marked", "Allowed",
+           "HandEntry", "consequence", "describe_entry", "parse_hands", "parse_players"]
 
 
 @dataclass(frozen=True)
-class Muestra:
+class MuestraEntry:
     """The muestra turned up by the dealer."""
 
     card: int
 
 
 @dataclass(frozen=True)
-class Call:
+class CallEntry:
     """The next call of the auction, in speaking order from seat 1."""
 
     call: str
 
 
 @dataclass(frozen=True)
-class Card:
+class CardEntry:
     """The next card played, in playing order."""
 
     card: int
 
 
 @dataclass(frozen=True)
-class Sing:
+class CanteEntry:
     """A cante, between tricks: ``seat`` sings ``suit``."""
 
     seat: int
     suit: int
 
 
-Entry = Union[Muestra, Call, Card, Sing]
+Entry = Union[MuestraEntry, CallEntry, CardEntry, CanteEntry]
 
 
 @dataclass(frozen=True)
@@ -210,16 +210,16 @@ class HandEntry:
             if len(words) != 3 or words[1] not in ("1", "2", "3", "4"):
                 raise NotationError(_("bad cante {text}: expected 'cante SEAT SUIT', a seat 1 "
                                       "to 4, e.g. 'cante 2 oros'").format(text=quote(text)))
-            return Sing(int(words[1]), int(parse_suit(words[2], "in cante")))
+            return CanteEntry(int(words[1]), int(parse_suit(words[2], "in cante")))
         if len(words) > 1:
             raise NotationError(_("{text} is {n} entries: enter one at a time").format(
                 text=quote(text), n=len(words)))
         word = words[0]
         if stage == "muestra":
-            return Muestra(parse_card(word, "(the muestra)"))
+            return MuestraEntry(parse_card(word, "(the muestra)"))
         if stage == "call":
-            return Call(parse_call(word, f"(call {len(self.hand.auction.calls) + 1})"))
-        return Card(parse_card(word, f"(trick {self.hand.trick_number})"))
+            return CallEntry(parse_call(word, f"(call {len(self.hand.auction.calls) + 1})"))
+        return CardEntry(parse_card(word, f"(trick {self.hand.trick_number})"))
 
     def undo(self) -> Entry:
         """Take back the last entry (and the renuncios it made known); returns it."""
@@ -235,19 +235,19 @@ class HandEntry:
 
     def _apply(self, hand: HandState | None, entry: Entry) -> HandState:
         """``entry`` applied to ``hand`` (a copy the caller may throw away)."""
-        if isinstance(entry, Muestra):
+        if isinstance(entry, MuestraEntry):
             if hand is not None:
                 raise NotationError(_("the muestra is {card} already (undo to change it)")
                                     .format(card=format_card(hand.muestra)))
             return HandState(self.hands, entry.card, self.rules, self.score)
         if hand is None:
             raise NotationError(_("no muestra yet: the hand starts with the muestra"))
-        if isinstance(entry, Call):
+        if isinstance(entry, CallEntry):
             if hand.auction.is_complete:
                 raise IllegalBidError(_("call {call}: the auction is over ({contract})").format(
                     call=quote(entry.call), contract=hand.contract))
             hand.bid(entry.call)
-        elif isinstance(entry, Card):
+        elif isinstance(entry, CardEntry):
             hand.play(entry.card)
         elif not hand.auction.is_complete:
             raise IllegalCanteError(_("cante {seat} {suit}: a cante is sung between tricks, "
@@ -323,9 +323,9 @@ class HandEntry:
 
 def describe_entry(entry: Entry) -> str:
     """An entry as it is typed: ``Re``, ``paso``, ``cante 3 copas``."""
-    if isinstance(entry, (Muestra, Card)):
+    if isinstance(entry, (MuestraEntry, CardEntry)):
         return format_card(entry.card)
-    if isinstance(entry, Call):
+    if isinstance(entry, CallEntry):
         return entry.call
     return f"cante {entry.seat} {SUIT_NAMES[entry.suit]}"
 

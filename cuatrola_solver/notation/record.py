@@ -43,7 +43,8 @@ from typing import Any, Mapping
 
 from ..game.auction import parse_call
 from ..game.hand import Cante
-from ..game.cards import (Suit, format_card, format_cards, parse_card, parse_cards, parse_suit, split_tokens)
+from ..game.cards import (Card, Suit, format_card, format_cards, parse_card, parse_cards,
+                          parse_suit, split_tokens)
 from ..errors import CuatrolaError, RecordError, quote
 from ..game.match import Score, parse_score
 from ..game.rules import DEFAULT_PRESET, RuleSet, get_rules, rules_spec
@@ -75,11 +76,11 @@ class HandRecord:
     """
 
     rules: RuleSet
-    muestra: int
-    hands: list[list[int] | None]
+    muestra: Card
+    hands: list[list[Card] | None]
     auction: list[str] | None = None
-    tricks: list[list[int]] = field(default_factory=list)
-    cantes: list[Any] = field(default_factory=list)
+    tricks: list[list[Card]] = field(default_factory=list)
+    cantes: list[Cante] = field(default_factory=list)
     score: Score | None = None
     annotations: dict[tuple[int, int], dict[str, str]] = field(default_factory=dict)
     comment: str = ""

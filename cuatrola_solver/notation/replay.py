@@ -20,11 +20,11 @@ from typing import Iterator
 
 from ..errors import CuatrolaError, NotationError, RecordError, quote
 from ..game.auction import parse_call
-from ..game.cards import cards_of, format_cards, mask_of, parse_card, parse_cards, popcount
+from ..game.cards import Card, cards_of, format_cards, mask_of, parse_card, parse_cards, popcount
 from ..game.hand import HandState
 from ..game.match import Score, check_score
 from ..game.rules import RuleSet, get_rules
-from ..game.seats import check_seat
+from ..game.seats import Seat, check_seat
 from ..game.view import View
 from .record import HandRecord, read_play
 
@@ -60,7 +60,7 @@ def replay_deal(rec: HandRecord) -> HandState:
     return replay(rec)
 
 
-def replay_cards(rec: HandRecord) -> Iterator[tuple[int, int, HandState, int]]:
+def replay_cards(rec: HandRecord) -> Iterator[tuple[int, int, HandState, Card]]:
     """Yield ``(trick, position, hand, card)`` before each card of a record that
     :func:`replay_deal` has already checked, replaying it the same way: ``hand`` is one
     :class:`HandState`, advanced after each yield (copy it to keep a position)."""
@@ -78,7 +78,7 @@ def replay_cards(rec: HandRecord) -> Iterator[tuple[int, int, HandState, int]]:
                     hand.sing(k.seat, k.suit)
 
 
-def view_of(rec: HandRecord, seat: int) -> View:
+def view_of(rec: HandRecord, seat: Seat) -> View:
     """The record as seat ``seat`` saw it (other hands may be unknown, not ``seat``'s)."""
     check_seat(seat, "--seat")
     hand = rec.hands[seat - 1]
@@ -90,7 +90,7 @@ def view_of(rec: HandRecord, seat: int) -> View:
                 tuple(tuple(t) for t in rec.tricks), tuple(rec.cantes), rec.score)
 
 
-def read_view(hand: str, muestra: str, seat: int, auction: str | None = None,
+def read_view(hand: str, muestra: str, seat: Seat, auction: str | None = None,
               played: str | None = None, rules: RuleSet | str | None = None,
               score: Score | None = None) -> View:
     """The seat's own input at the table, as ``hint --hand ... --played ...`` gives it.

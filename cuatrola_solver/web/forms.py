@@ -12,9 +12,9 @@ from typing import Any
 
 from ..advice.budget import Budget
 from ..errors import CuatrolaError, NotationError, quote
-from ..game.auction import parse_auction
+from ..game.auction import Auction, parse_auction
 from ..game.cards import parse_card, parse_cards
-from ..game.match import Score, parse_score
+from ..game.match import parse_score
 from ..game.rules import RuleSet
 from ..game.seats import check_seat
 from ..game.view import View
@@ -101,11 +101,10 @@ def read_advise_form(ask: AdviseAsk, rules: RuleSet) -> AdviseForm:
         errors["exact"] = f"bad exact {quote(ask.exact)}: expected true or false"
     if errors:
         raise FormError(errors)
-    score: Score | None = values["score"]
+    auction: Auction = values["auction"]
     try:
-        view = View.bidding(_text(ask.hand, "hand"), _text(ask.muestra, "muestra"),
-                            values["seat"], _text(ask.auction, "auction") or None, rules,
-                            score)
+        view = View.about_to_speak(rules, values["seat"], values["hand"], values["muestra"],
+                                   auction.calls, values["score"])
     except CuatrolaError as e:
         raise FormError({"hand": str(e)}) from None
     # the workers are the server's to give (web/pages.py): the answer never depends on them
