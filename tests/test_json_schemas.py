@@ -4,10 +4,10 @@ Each schema file names the command lines that produce its output in the annotati
 ``x-cuatrola-runs`` (a list of argument lists, run in order; ``{examples}`` is the examples
 folder, ``{run}`` a small seeded selfplay run, ``{tmp}`` a scratch folder). The output of
 the lines with ``--json`` (or ``solve --batch``) is validated; the others prepare (e.g. a
-``history import``). So adding the schema
-of a new output is one file: this module finds it, checks it is valid, linked from
-docs/json.md, runs its command lines and validates what they print; a command whose
-module takes ``--json`` without a schema file fails here.
+``history import``). So adding the schema of a new output is one file (and its link in
+docs/json.md): this module finds it, checks it is valid and linked, runs its command lines,
+validates what they print and that mutated outputs are rejected; a command whose module
+takes ``--json`` without a schema file fails here.
 """
 
 from __future__ import annotations
