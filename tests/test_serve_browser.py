@@ -52,6 +52,13 @@ SMALL_TARGETS = """[...document.querySelectorAll(
   .map(e => [e.id || e.dataset.card || e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
   .filter(([n, r]) => r.width < 44 || r.height < 44)
   .map(([n, r]) => n + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))"""
+#: what of a seat (its name, roles, backs, muestra, bazas) sticks out of the felt's sides
+OFF_THE_FELT = """(() => { const f = document.querySelector('#felt').getBoundingClientRect();
+  return [...document.querySelectorAll('#felt .seat, #felt .seat *')]
+    .map(e => [e.closest('.seat').id + ' ' + (e.className.baseVal ?? e.className),
+               e.getBoundingClientRect()])
+    .filter(([n, r]) => r.width > 0 && (r.left < f.left - 1 || r.right > f.right + 1))
+    .map(([n, r]) => n + ' ' + Math.round(r.left) + '..' + Math.round(r.right)); })()"""
 
 
 @pytest.fixture(scope="session")
@@ -308,6 +315,8 @@ def test_a_whole_match_by_tapping_on_a_phone(browser, short_match, shots):
     for _ in range(400):
         _idle(page)
         assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+        off = page.evaluate(OFF_THE_FELT)       # every seat whole on the felt
+        assert off == [], off
         if page.is_visible("#play-result"):
             if "Match over" in page.inner_text("#play-result"):
                 break
