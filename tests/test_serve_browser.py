@@ -24,6 +24,10 @@ from axe_playwright_python.sync_playwright import Axe
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app as cli
+from cuatrola_solver.game.rules import get_rules
+from cuatrola_solver.web.app import make_app
+from cuatrola_solver.web.records import RecordsFolder
+from cuatrola_solver.web.server import running
 
 from serve_helpers import BLUNDER, served
 
@@ -465,4 +469,40 @@ def test_the_tab_bar_keeps_one_row_on_a_phone(opened):
 def test_the_anotar_page(page, server, shots):
     errors = _watched_at(page, server[0] + "anotar")
     look(page, shots, "anotar")
+    assert errors == []
+
+
+#: words broken inside (a table's heading squeezed a letter or two a line)
+BROKEN_WORDS = """[...document.querySelectorAll('th, td, h2, h3')].filter(e => {
+  const r = document.createRange(); r.selectNodeContents(e);
+  return r.getClientRects().length > e.textContent.trim().split(/\\s+/).length; })
+  .map(e => e.textContent)"""
+
+
+@pytest.fixture(scope="module")
+def waiting_history(tmp_path_factory):
+    """A server whose history holds the five Sunday hands, not analysed yet."""
+    folder = tmp_path_factory.mktemp("history")
+    db = folder / "history.sqlite3"
+    examples = Path(__file__).parent.parent / "examples" / "history"
+    r = CliRunner().invoke(cli, ["history", "import", str(examples), "--no-analyze", "--db", str(db)])
+    assert r.exit_code == 0, r.output
+    app = make_app(get_rules("online"), RecordsFolder(folder / "records"), history=db)
+    with running(app) as url:
+        yield url
+
+
+def test_mis_partidas_before_the_analysis_on_a_phone(page, waiting_history, shots):
+    errors = _watched_at(page, waiting_history + "history")
+    page.wait_for_selector(".history-player", timeout=WAIT)
+    look(page, shots, "history-waiting")
+    page.set_viewport_size(PHONE)
+    assert page.evaluate(BROKEN_WORDS) == []
+    text = page.inner_text("main")
+    # nothing analysed: no claim about the calls or the cards, no table of nothing
+    assert "differed from the advice" not in text and "Accuracy" not in text, text
+    assert "history analyze" in text
+    assert page.evaluate("[...document.querySelectorAll('table')].filter("
+                         "t => !t.querySelector('tbody tr')).length") == 0
+    page.set_viewport_size(DESKTOP)
     assert errors == []
