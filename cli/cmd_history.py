@@ -257,6 +257,10 @@ def register(app: typer.Typer) -> None:
         filters = Filters(player, None if rules is None else load_rules(rules).name,
                           _day(since))
         path = db_path or default_path()
+        if db_path is not None and not db_path.exists():     # a read makes no file, no folder
+            raise HistoryError(_("no history database {db}: keep hands in it with 'cuatrola "
+                                 "history import RECORDS --db {path}'").format(
+                db=quote(str(db_path)), path=db_path))
         with open_database(path) as db:
             history = figures(db, filters)
         if player is not None and not history.players:

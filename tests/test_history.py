@@ -438,3 +438,13 @@ def test_before_the_analysis_the_bids_and_cards_are_said_to_wait(tmp_path):
     assert "none of 0" not in r.stdout and "against the advice" not in r.stdout
     assert "none of these hands is analysed yet" in r.stdout
     assert "renuncios: 2" in r.stdout
+
+
+def test_figures_of_a_database_not_there_are_one_line_and_make_nothing(tmp_path):
+    """A mistyped --db on a read: one line, exit 2, no folder or file made."""
+    missing = tmp_path / "typo" / "h.sqlite3"
+    r = _cli("history", "--db", str(missing))
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "no history database" in lines[0] and "history import" in lines[0]
+    assert not missing.parent.exists()
