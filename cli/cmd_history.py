@@ -92,20 +92,9 @@ def _kind_name(k: str) -> str:
             "bid_higher": _("bid higher than advised")}.get(k, k)
 
 
-def render_player(p: PlayerFigures) -> list[str]:
-    lines = [ngettext("{name}: {n} hand ({a} analysed)", "{name}: {n} hands ({a} analysed)",
-                      p.hands).format(name=p.name, n=p.hands, a=p.analysed)]
-    lines.append("  " + _("hands won: {won}; matches finished {m}, won {mw}").format(
-        won=rate_text(Rate(p.won, p.hands)), m=p.matches, mw=p.matches_won))
-    lines.append("  " + _("match points scored {pw}, conceded {pl}").format(pw=p.points_won,
-                                                                           pl=p.points_lost))
-    rows = [[_("rules {preset}").format(preset=s.key), str(s.hands), str(s.won),
-             str(s.points_won), str(s.points_lost)] for s in p.by_rules]
-    rows += [[_("seat {seat}").format(seat=s.key), str(s.hands), str(s.won),
-              str(s.points_won), str(s.points_lost)] for s in p.by_seat]
-    table = tabulate(rows, headers=["", _("hands"), _("won"), _("points scored"),
-                                    _("conceded")], disable_numparse=True)
-    lines += ["    " + x for x in table.splitlines()]
+def _advised_lines(p: PlayerFigures) -> list[str]:
+    """The figures of the analysis: the bids against the advice, the cards."""
+    lines: list[str] = []
     lines.append("  " + _("bids: {against} against the advice; expected match points "
                           "lost {ev:.2f} ({per} a hand)").format(
         against=rate_text(Rate(p.bids_against_advice, p.bids)), ev=p.ev_lost_bidding,
@@ -127,6 +116,28 @@ def render_player(p: PlayerFigures) -> list[str]:
         table = tabulate(rows, headers=[_("situation"), _("choices"), "?!", "?", "??",
                                         _("labelled")], disable_numparse=True)
         lines += ["    " + x for x in table.splitlines()]
+    return lines
+
+
+def render_player(p: PlayerFigures) -> list[str]:
+    lines = [ngettext("{name}: {n} hand ({a} analysed)", "{name}: {n} hands ({a} analysed)",
+                      p.hands).format(name=p.name, n=p.hands, a=p.analysed)]
+    lines.append("  " + _("hands won: {won}; matches finished {m}, won {mw}").format(
+        won=rate_text(Rate(p.won, p.hands)), m=p.matches, mw=p.matches_won))
+    lines.append("  " + _("match points scored {pw}, conceded {pl}").format(pw=p.points_won,
+                                                                           pl=p.points_lost))
+    rows = [[_("rules {preset}").format(preset=s.key), str(s.hands), str(s.won),
+             str(s.points_won), str(s.points_lost)] for s in p.by_rules]
+    rows += [[_("seat {seat}").format(seat=s.key), str(s.hands), str(s.won),
+              str(s.points_won), str(s.points_lost)] for s in p.by_seat]
+    table = tabulate(rows, headers=["", _("hands"), _("won"), _("points scored"),
+                                    _("conceded")], disable_numparse=True)
+    lines += ["    " + x for x in table.splitlines()]
+    if p.analysed:
+        lines += _advised_lines(p)
+    else:       # not "none of 0 against the advice": the bids and cards are not known yet
+        lines.append("  " + _("bids and cards: none of these hands is analysed yet "
+                              "('cuatrola history analyze' analyses them)"))
     lines.append("  " + _("renuncios: {n}; hands with one: {hands}; match points given "
                           "away: {cost}").format(n=p.renuncios, cost=p.renuncio_cost,
                                            hands=rate_text(Rate(p.renuncio_hands, p.hands))))
@@ -246,6 +257,10 @@ def register(app: typer.Typer) -> None:
         filters = Filters(player, None if rules is None else load_rules(rules).name,
                           _day(since))
         path = db_path or default_path()
+        if db_path is not None and not db_path.exists():     # a read makes no file, no folder
+            raise HistoryError(_("no history database {db}: keep hands in it with 'cuatrola "
+                                 "history import RECORDS --db {path}'").format(
+                db=quote(str(db_path)), path=db_path))
         with open_database(path) as db:
             history = figures(db, filters)
         if player is not None and not history.players:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 
 import numpy as np
 import pytest
@@ -200,3 +201,17 @@ def test_distinct_hands_is_np_unique_with_its_inverse(dtype):
         expected, inverse = np.unique(hands, return_inverse=True)
         assert distinct.dtype == hands.dtype and distinct.tolist() == expected.tolist()
         assert where.tolist() == inverse.reshape(-1).tolist()
+
+
+def test_chunked_sampling_in_a_process_running_threads():
+    """As in the web server: the same deals from processes of a fork server."""
+    k = knowledge_of(start_view(parse_cards("Ao 3c Rb Ce 3o"), parse_card("3o"), 4))
+    one = sample_deals_seeded(k, 900, 42, workers=1, chunk_size=300)
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait, daemon=True)
+    other.start()
+    try:
+        two = sample_deals_seeded(k, 900, 42, workers=2, chunk_size=300)
+    finally:
+        stop.set()
+    assert (one == two).all()

@@ -425,3 +425,26 @@ def test_cli_merge_and_rebuild(analysed, tmp_path):
     assert [p["name"] for p in json.loads(r.stdout)["players"]] == ["Ana", "Bea", "Carlos"]
     r = _cli("history", "import", str(tmp_path / "missing"), "--db", str(path))
     assert r.returncode == 2 and "no file or folder" in r.stderr
+
+
+def test_before_the_analysis_the_bids_and_cards_are_said_to_wait(tmp_path):
+    """Hands kept, none analysed: no 'none of 0 against the advice' / 'accuracy none of 0',
+    the command says the analysis is still to come; the renuncios (known without it) stay."""
+    db = tmp_path / "h.sqlite3"
+    examples = Path(__file__).parent.parent / "examples" / "history"
+    assert _cli("history", "import", str(examples), "--no-analyze", "--db", str(db)).returncode == 0
+    r = _cli("history", "--db", str(db), "--player", "Bea")
+    assert r.returncode == 0, r.stderr
+    assert "none of 0" not in r.stdout and "against the advice" not in r.stdout
+    assert "none of these hands is analysed yet" in r.stdout
+    assert "renuncios: 2" in r.stdout
+
+
+def test_figures_of_a_database_not_there_are_one_line_and_make_nothing(tmp_path):
+    """A mistyped --db on a read: one line, exit 2, no folder or file made."""
+    missing = tmp_path / "typo" / "h.sqlite3"
+    r = _cli("history", "--db", str(missing))
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "no history database" in lines[0] and "history import" in lines[0]
+    assert not missing.parent.exists()

@@ -24,6 +24,10 @@ from axe_playwright_python.sync_playwright import Axe
 from typer.testing import CliRunner
 
 from cuatrola_cli.main import app as cli
+from cuatrola_solver.game.rules import get_rules
+from cuatrola_solver.web.app import make_app
+from cuatrola_solver.web.records import RecordsFolder
+from cuatrola_solver.web.server import running
 
 from serve_helpers import BLUNDER, served
 
@@ -52,6 +56,13 @@ SMALL_TARGETS = """[...document.querySelectorAll(
   .map(e => [e.id || e.dataset.card || e.textContent.trim().slice(0, 20), e.getBoundingClientRect()])
   .filter(([n, r]) => r.width < 44 || r.height < 44)
   .map(([n, r]) => n + ' ' + Math.round(r.width) + 'x' + Math.round(r.height))"""
+#: what of a seat (its name, roles, backs, muestra, bazas) sticks out of the felt's sides
+OFF_THE_FELT = """(() => { const f = document.querySelector('#felt').getBoundingClientRect();
+  return [...document.querySelectorAll('#felt .seat, #felt .seat *')]
+    .map(e => [e.closest('.seat').id + ' ' + (e.className.baseVal ?? e.className),
+               e.getBoundingClientRect()])
+    .filter(([n, r]) => r.width > 0 && (r.left < f.left - 1 || r.right > f.right + 1))
+    .map(([n, r]) => n + ' ' + Math.round(r.left) + '..' + Math.round(r.right)); })()"""
 
 
 @pytest.fixture(scope="session")
@@ -308,6 +319,8 @@ def test_a_whole_match_by_tapping_on_a_phone(browser, short_match, shots):
     for _ in range(400):
         _idle(page)
         assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth")
+        off = page.evaluate(OFF_THE_FELT)       # every seat whole on the felt
+        assert off == [], off
         if page.is_visible("#play-result"):
             if "Match over" in page.inner_text("#play-result"):
                 break
@@ -402,8 +415,8 @@ def test_an_uploaded_record_is_analysed_with_the_graph(opened, shots):
     assert frame.locator("#graph circle.mistake").count() >= 1
     # the frame is as tall as the report: one page scrolls, not a frame inside it
     _idle(page)
-    height = page.evaluate("document.getElementById('an-report').getBoundingClientRect().height")
-    assert height > 1500, height
+    page.wait_for_function("document.getElementById('an-report')"
+                           ".getBoundingClientRect().height > 1500", timeout=10_000)
     look(page, shots, "analyse")
     # at phone size the graph is drawn at its width: its labels keep their size
     page.set_viewport_size(PHONE)
@@ -422,6 +435,14 @@ def test_a_saved_game_is_analysed_and_puzzles_found(opened, server, shots):
     with page.expect_response("**/api/analyze", timeout=WAIT):
         page.click("#an-go")
     page.frame_locator("#an-report").locator("body[data-report='ok']").wait_for(timeout=WAIT)
+    # the frame takes the report's height, then stays (it grew 4 px a round, for ever)
+    height = "document.querySelector('#an-report').getBoundingClientRect().height"
+    for size in (PHONE, DESKTOP):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(500)
+        first = page.evaluate(height)
+        page.wait_for_timeout(600)
+        assert page.evaluate(height) == first, (size, first, page.evaluate(height))
     page.click("nav button[data-tab=puzzles]")
     look(page, None, "puzzles-empty")
     with page.expect_response("**/api/puzzles", timeout=WAIT):
@@ -443,13 +464,53 @@ def test_the_charts_page(opened, shots):
 def test_the_tab_bar_keeps_one_row_on_a_phone(opened):
     page = opened
     page.set_viewport_size(PHONE)
-    tops = page.evaluate("[...document.querySelectorAll('nav button')]"
-                         ".map(b => b.getBoundingClientRect().top)")
-    assert len(set(tops)) == 1, tops
+    boxes = page.evaluate("[...document.querySelectorAll('nav button, header a')]"
+                          ".map(b => [b.textContent, b.getBoundingClientRect().top,"
+                          " b.getBoundingClientRect().height, b.getBoundingClientRect().right])")
+    assert len(boxes) == 6, boxes                   # the five tabs and Mis partidas
+    assert len({top for _, top, _, _ in boxes[:5]}) == 1, boxes
+    # each on one line: as tall as a touch target (44 px), not two or three lines of text
+    assert all(44 <= height < 52 and right <= PHONE["width"] for _, _, height, right in boxes), boxes
     page.set_viewport_size(DESKTOP)
 
 
 def test_the_anotar_page(page, server, shots):
     errors = _watched_at(page, server[0] + "anotar")
     look(page, shots, "anotar")
+    assert errors == []
+
+
+#: words broken inside (a table's heading squeezed a letter or two a line)
+BROKEN_WORDS = """[...document.querySelectorAll('th, td, h2, h3')].filter(e => {
+  const r = document.createRange(); r.selectNodeContents(e);
+  return r.getClientRects().length > e.textContent.trim().split(/\\s+/).length; })
+  .map(e => e.textContent)"""
+
+
+@pytest.fixture(scope="module")
+def waiting_history(tmp_path_factory):
+    """A server whose history holds the five Sunday hands, not analysed yet."""
+    folder = tmp_path_factory.mktemp("history")
+    db = folder / "history.sqlite3"
+    examples = Path(__file__).parent.parent / "examples" / "history"
+    r = CliRunner().invoke(cli, ["history", "import", str(examples), "--no-analyze", "--db", str(db)])
+    assert r.exit_code == 0, r.output
+    app = make_app(get_rules("online"), RecordsFolder(folder / "records"), history=db)
+    with running(app) as url:
+        yield url
+
+
+def test_mis_partidas_before_the_analysis_on_a_phone(page, waiting_history, shots):
+    errors = _watched_at(page, waiting_history + "history")
+    page.wait_for_selector(".history-player", timeout=WAIT)
+    look(page, shots, "history-waiting")
+    page.set_viewport_size(PHONE)
+    assert page.evaluate(BROKEN_WORDS) == []
+    text = page.inner_text("main")
+    # nothing analysed: no claim about the calls or the cards, no table of nothing
+    assert "differed from the advice" not in text and "Accuracy" not in text, text
+    assert "history analyze" in text
+    assert page.evaluate("[...document.querySelectorAll('table')].filter("
+                         "t => !t.querySelector('tbody tr')).length") == 0
+    page.set_viewport_size(DESKTOP)
     assert errors == []

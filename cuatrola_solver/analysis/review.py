@@ -80,6 +80,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import multiprocessing
+import threading
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
@@ -689,7 +690,11 @@ def _review_cards(tasks: list[_Card], how: _Method,
     run here, one after another."""
     workers = min(workers, len(tasks))
     if workers > 1 and sys.platform.startswith("linux"):
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
+        # a fork copies only this thread: in a process running others (the web server's,
+        # the solver's), a lock one of them held stays taken in the child, which hangs;
+        # there the workers come from a fork server (a process of one thread) instead
+        start = "fork" if threading.active_count() == 1 else "forkserver"
+        with multiprocessing.get_context(start).Pool(workers) as pool:
             yield from pool.imap_unordered(_review_task, [task + (how,) for task in tasks])
         return
     for task in tasks:

@@ -8,6 +8,8 @@ chunk size only, never on how many workers run the chunks (:func:`sample_chunk`,
 
 from __future__ import annotations
 
+import multiprocessing
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Iterator
@@ -74,6 +76,10 @@ def sample_deals_seeded(k: Knowledge, n: int, seed: int | np.random.SeedSequence
     if workers <= 1 or len(chunks) == 1:
         parts = [sample_chunk(k, c) for c in chunks]
     else:
-        with ProcessPoolExecutor(max_workers=workers) as ex:
+        # a fork in a process running other threads (the web server) can copy a lock
+        # one of them held, taken for ever in the child: there, a fork server's children
+        start = "fork" if threading.active_count() == 1 else "forkserver"
+        with ProcessPoolExecutor(max_workers=workers,
+                                 mp_context=multiprocessing.get_context(start)) as ex:
             parts = list(ex.map(_sample_chunk_args, [(k, c) for c in chunks]))
     return np.concatenate(parts)

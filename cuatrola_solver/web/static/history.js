@@ -76,15 +76,8 @@
   const KINDS = {passed: "passed where a bid was advised", bid_over_paso: "bid where paso was advised",
                  bid_lower: "bid lower than advised", bid_higher: "bid higher than advised"};
 
-  function player(p) {
-    const box = el("section", {class: "history-player"});
-    box.append(el("h2", {}, t("{name}: {n} hands ({a} analysed)", {name: p.name, n: p.hands, a: p.analysed})));
-    box.append(el("h3", {}, t("Results")));
-    box.append(el("p", {}, t("Hands won: {won}. Matches finished {m}, won {mw}. Match points scored {pw}, conceded {pl}.",
-                             {won: rate(p.won), m: p.matches, mw: p.matches_won.count, pw: p.points_won, pl: p.points_lost})));
-    box.append(table([t("rules / seat"), t("hands"), t("won"), t("points scored"), t("conceded")],
-                     p.by_rules.map((s) => [t("rules {preset}", {preset: s.key}), s.hands, s.won.count, s.points_won, s.points_lost])
-                       .concat(p.by_seat.map((s) => [t("seat {seat}", {seat: s.key}), s.hands, s.won.count, s.points_won, s.points_lost]))));
+  // the bids against the advice, the cards and the accuracy per hand: figures of the analysis
+  function advised(box, p) {
     box.append(el("h3", {}, t("Bids against the advisor")));
     box.append(el("p", {}, t("{against} of the calls differed from the advice; expected match points lost {ev} ({per} a hand).",
                              {against: rate(p.against_advice), ev: p.ev_lost_bidding.toFixed(2),
@@ -97,9 +90,12 @@
     box.append(el("p", {}, t("Accuracy {acc} of the choices; ?! {i}, ? {m}, ?? {b}; win chance lost {w} in all; cantes not sung {k}.",
                              {acc: rate(p.accuracy), i: p.mistakes["?!"], m: p.mistakes["?"], b: p.mistakes["??"],
                               w: p.win_chance_lost.toFixed(2), k: p.cantes_not_sung})));
-    box.append(table([t("situation"), t("choices"), "?!", "?", "??", t("labelled")],
-                     p.situations.filter((s) => s.choices).map((s) => [t(SITUATIONS[s.situation] || s.situation), s.choices,
-                       s.mistakes["?!"], s.mistakes["?"], s.mistakes["??"], rate(s.labelled)])));
+    const situations = p.situations.filter((s) => s.choices);
+    if (situations.length) {
+      box.append(table([t("situation"), t("choices"), "?!", "?", "??", t("labelled")],
+                       situations.map((s) => [t(SITUATIONS[s.situation] || s.situation), s.choices,
+                         s.mistakes["?!"], s.mistakes["?"], s.mistakes["??"], rate(s.labelled)])));
+    }
     if (p.trend.length) {
       box.append(el("h3", {}, t("Accuracy per hand")), chart(p.trend));
       const worst = p.trend.filter((h) => h.win_chance_lost > 0)
@@ -108,6 +104,23 @@
         box.append(el("p", {}, t("Hands to look at (most win chance lost):")));
         box.append(el("ul", {}, ...worst.map((h) => el("li", {}, handLink(h, `${h.played} ${h.source}`), " ", pct(h.win_chance_lost)))));
       }
+    }
+  }
+
+  function player(p) {
+    const box = el("section", {class: "history-player"});
+    box.append(el("h2", {}, t("{name}: {n} hands ({a} analysed)", {name: p.name, n: p.hands, a: p.analysed})));
+    box.append(el("h3", {}, t("Results")));
+    box.append(el("p", {}, t("Hands won: {won}. Matches finished {m}, won {mw}. Match points scored {pw}, conceded {pl}.",
+                             {won: rate(p.won), m: p.matches, mw: p.matches_won.count, pw: p.points_won, pl: p.points_lost})));
+    box.append(table([t("rules / seat"), t("hands"), t("won"), t("points scored"), t("conceded")],
+                     p.by_rules.map((s) => [t("rules {preset}", {preset: s.key}), s.hands, s.won.count, s.points_won, s.points_lost])
+                       .concat(p.by_seat.map((s) => [t("seat {seat}", {seat: s.key}), s.hands, s.won.count, s.points_won, s.points_lost]))));
+    if (!p.analysed) {
+      // no analysis yet: the bids and the cards are not known (not "none differed")
+      box.append(el("p", {}, t("The bids against the advice and the cards come with the analysis: none of these hands is analysed yet (cuatrola history analyze).")));
+    } else {
+      advised(box, p);
     }
     box.append(el("h3", {}, t("Renuncios")));
     box.append(el("p", {}, t("{n} renuncios, in {hands} hands; match points given away: {cost}.",
