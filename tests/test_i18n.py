@@ -190,6 +190,14 @@ SPANISH_RUNS = {
     "hint-help": ["hint", "--help"],
     "play-help": ["play", "--help"],
 }
+#: the lab commands on tiny inputs (docs/lab.md): their reports, summaries and progress lines
+LAB_RUNS = {
+    "selfplay": ["selfplay", "--a", "heuristic", "--b", "random", "--hands", "2", "--workers",
+                 "1", "--seed", "1"],
+    "selfplay-matches": ["selfplay", "--a", "heuristic", "--b", "random", "--matches", "1",
+                         "--workers", "1", "--seed", "2"],
+}
+SPANISH_RUNS.update(LAB_RUNS)
 
 
 def english_words(text: str) -> list[str]:
@@ -218,7 +226,7 @@ def test_play_through_a_pipe_in_spanish():
     ["hint", "--hand", "Sc 3c Se 3e Sb", "--muestra", "Rc", "--seat", "2", "--played",
      "1. Rb Sb 3b Rc 2. Ao Ac", "--seed", "1"],
     ["check", RECORD], ["rules", "narro"], ["deal", "--seed", "3"], ["charts", "--seat", "2"],
-    ["puzzles", PUZZLES],
+    ["puzzles", PUZZLES], *LAB_RUNS.values(),
 ], ids=lambda a: a[0])
 def test_json_is_the_same_in_both_languages(args):
     english = runner.invoke(app, ["--lang", "en", *args, "--json"])
