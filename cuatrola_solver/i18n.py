@@ -143,6 +143,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(language()).ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language where a word needs its own translation in one
+    place (``pgettext("match", "won")``: ``ganada``, where ``_("won")`` is ``ganadas``)."""
+    return translations(language()).pgettext(context, message)
+
+
 def N_(message: str) -> str:
     """Marks ``message`` for the catalogs where it is defined; translated where shown."""
     return message

@@ -17,7 +17,7 @@ from cuatrola_cli.common import command_line_language
 from cuatrola_cli.main import app
 from cuatrola_solver import i18n
 from cuatrola_solver.i18n import (_, count, decimal, language_from_environment,
-                                  language_from_header, ngettext, percent, signed,
+                                  language_from_header, ngettext, percent, pgettext, signed,
                                   using_language)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -129,6 +129,13 @@ def test_numbers_by_language():
     assert count(1000) == "1,000"
 
 
+def test_a_word_with_its_own_translation_in_one_place():
+    """pgettext: the cell of a match won (equity) is not the history's column of hands won."""
+    assert pgettext("match", "won") == "won"
+    with using_language("es"):
+        assert (pgettext("match", "won"), _("won")) == ("ganada", "ganadas")
+
+
 def test_a_piece_of_work_in_its_own_language():
     """using_language (a request of the server) leaves the process's language alone."""
     i18n.set_language("en")
@@ -196,6 +203,8 @@ LAB_RUNS = {
                  "1", "--seed", "1"],
     "selfplay-matches": ["selfplay", "--a", "heuristic", "--b", "random", "--matches", "1",
                          "--workers", "1", "--seed", "2"],
+    "equity": ["equity", "--rules", "narro"],
+    "equity-online": ["equity"],
 }
 SPANISH_RUNS.update(LAB_RUNS)
 
