@@ -222,6 +222,37 @@ def test_spanish_output_has_no_english_words(name):
     assert not found, f"{name}: English words {sorted(set(found))} in:\n{text}"
 
 
+#: the lab commands that read a self-play run (``{records}``: the ``lab_records`` fixture)
+LAB_FILE_RUNS = {
+    "calibrate": ["calibrate", "{records}"],
+    "calibrate-cards": ["calibrate", "{records}", "--cards", "--card-samples", "5",
+                        "--workers", "1"],
+}
+
+
+@pytest.fixture(scope="module")
+def lab_records(tmp_path_factory):
+    """A tiny self-play run with the odds of every call."""
+    path = tmp_path_factory.mktemp("lab") / "run.jsonl"
+    r = runner.invoke(app, ["selfplay", "--a", "heuristic", "--b", "random", "--hands", "3",
+                            "--workers", "1", "--seed", "4", "--odds-samples", "10",
+                            "--out", str(path), "--json"])
+    assert r.exit_code == 0, r.stdout + r.stderr
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(LAB_FILE_RUNS))
+def test_spanish_lab_reports_have_no_english_words(name, lab_records):
+    args = [a.format(records=lab_records) for a in LAB_FILE_RUNS[name]]
+    r = runner.invoke(app, ["--lang", "es", *args], env={"COLUMNS": "100"})
+    assert r.exit_code == 0, r.stdout + r.stderr
+    found = english_words(r.stdout + r.stderr)
+    assert not found, f"{name}: English words {sorted(set(found))} in:\n{r.stdout}{r.stderr}"
+    english = runner.invoke(app, ["--lang", "en", *args, "--json"])
+    spanish = runner.invoke(app, ["--lang", "es", *args, "--json"])
+    assert english.exit_code == 0 and spanish.stdout == english.stdout
+
+
 def test_play_through_a_pipe_in_spanish():
     r = runner.invoke(app, ["--lang", "es", "play", "--seat", "1", "--bots", "heuristic",
                             "--seed", "7"], input="paso\nAb\nRc\nSo\nRc\nRb\n3b\n?\n")
