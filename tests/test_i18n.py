@@ -206,7 +206,13 @@ LAB_RUNS = {
     "equity": ["equity", "--rules", "narro"],
     "equity-online": ["equity"],
 }
+#: lab commands whose output holds timings (their --json differs run to run)
+TIMED_RUNS = {
+    "bench": ["bench", "--deals", "3"],
+    "bench-players": ["bench", "--players", "1"],
+}
 SPANISH_RUNS.update(LAB_RUNS)
+SPANISH_RUNS.update(TIMED_RUNS)
 
 
 def english_words(text: str) -> list[str]:
