@@ -237,6 +237,15 @@ def percent(fraction: float, digits: int = 0) -> str:
     return _babel(100 * fraction, _fraction_pattern(digits)) + "\u00a0%"
 
 
+def shortest(value: float) -> str:
+    """A number with the digits Python's ``str`` gives it (``0.8234``, ``1.5``), in the
+    current language (``0,8234``): for figures already rounded where they are made."""
+    text = str(value)
+    if "." not in text or "e" in text or "n" in text:
+        return text
+    return decimal(value, len(text.split(".")[1]))
+
+
 def count(n: int) -> str:
     """A whole number: ``10,000`` in English, ``10.000`` in Spanish."""
     if language() == "en":
