@@ -5,6 +5,7 @@ machine output the same bytes in both."""
 from __future__ import annotations
 
 import ast
+import html
 import re
 from pathlib import Path
 
@@ -269,6 +270,22 @@ def test_spanish_lab_reports_have_no_english_words(name, lab_records):
     english = runner.invoke(app, ["--lang", "en", *args, "--json"])
     spanish = runner.invoke(app, ["--lang", "es", *args, "--json"])
     assert english.exit_code == 0 and spanish.stdout == english.stdout
+
+
+def test_the_charts_page_in_spanish(tmp_path):
+    """charts --html: the page's words (tags, styles, script and the recorded provenance
+    aside) and its lang."""
+    page = tmp_path / "charts.html"
+    r = runner.invoke(app, ["--lang", "es", "charts", "--html", str(page)])
+    assert r.exit_code == 0, r.stdout + r.stderr
+    text = page.read_text(encoding="utf-8")
+    assert '<html lang="es">' in text
+    assert "Cómo se hizo" in text
+    # the foot quotes the charts' provenance as it was recorded (English data)
+    words = re.sub(r"<style>.*?</style>|<script>.*?</script>|<p class=\"foot\">.*?</p>|<[^>]*>",
+                   " ", text, flags=re.S)
+    found = english_words(html.unescape(words))
+    assert not found, f"English words {sorted(set(found))} in the page"
 
 
 def test_play_through_a_pipe_in_spanish():
