@@ -215,6 +215,14 @@ TIMED_RUNS = {
     "bench": ["bench", "--deals", "3"],
     "bench-players": ["bench", "--players", "1"],
 }
+#: the lab's refusals
+LAB_ERRORS = {
+    "selfplay-bad-auction": ["selfplay", "--a", "heuristic", "--b", "random", "--hands", "1",
+                             "--auction", "paso solo"],
+    "selfplay-resume-without-out": ["selfplay", "--a", "heuristic", "--b", "random",
+                                    "--resume"],
+}
+SPANISH_RUNS.update(LAB_ERRORS)
 SPANISH_RUNS.update(LAB_RUNS)
 SPANISH_RUNS.update(TIMED_RUNS)
 
