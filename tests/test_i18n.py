@@ -280,6 +280,13 @@ def test_spanish_lab_reports_have_no_english_words(name, lab_records):
     assert english.exit_code == 0 and spanish.stdout == english.stdout
 
 
+def test_a_lab_refusal_in_spanish(lab_records):
+    r = runner.invoke(app, ["--lang", "es", "compare", str(lab_records), str(lab_records)])
+    assert r.exit_code == 2
+    text = r.stderr.replace(str(lab_records.parent), "RUN")
+    assert "otra vez la tanda" in text and not english_words(text), text
+
+
 def test_the_charts_page_in_spanish(tmp_path):
     """charts --html: the page's words (tags, styles, script and the recorded provenance
     aside) and its lang."""
