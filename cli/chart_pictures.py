@@ -13,7 +13,8 @@ import html
 from pathlib import Path
 
 from cuatrola_solver.models.charts import COLUMNS, ROWS, Cell, Chart, describe_key, possible
-from cuatrola_solver.i18n import N_, _
+from cuatrola_solver.i18n import (N_, _, count, decimal, language, ngettext, percent,
+                                  signed)
 
 #: the colour of each call (paso quiet, the bids warmer as they rise)
 CALL_COLOURS = {"paso": "#e4e0d6", "solo": "#9cc3e6", "contrasolo": "#c5a3d9",
@@ -125,12 +126,12 @@ def plot_chart(charts: list[Chart], path: str | Path, title: str) -> None:
             s = cell.stats
             p = s.p_rated
             ax.text(j + 0.5, nr - 1 - i + 0.5,
-                    f"{cell.call}\n{100 * p:.0f}% {s.ev_rated:+.2f}\nn={cell.hands}",
+                    f"{cell.call}\n{percent(p)} {signed(s.ev_rated)}\nn={cell.hands}",
                     ha="center", va="center", fontsize=6.2, linespacing=1.15)
         ax.set_xlim(0, nc)
         ax.set_ylim(0, nr)
         ax.set_xticks([j + 0.5 for j in range(nc)])
-        ax.set_xticklabels([f"{a} ace{'s' if a != '1' else ''}\n{v} void{'s' if v != '1' else ''}"
+        ax.set_xticklabels([f"{_aces(a, ACES)}\n{_aces(v, VOIDS)}"
                             for a, v in (column_label(c) for c in COLUMNS)], fontsize=7)
         ax.set_yticks([nr - 1 - i + 0.5 for i in range(nr)])
         ax.set_yticklabels([row_label(r) for r in ROWS], fontsize=8)
@@ -138,17 +139,20 @@ def plot_chart(charts: list[Chart], path: str | Path, title: str) -> None:
         for spine in ax.spines.values():
             spine.set_visible(False)
         m = chart.measured
-        sub = (f"{chart.hands:,} hands; same call as advise on "
-               f"{100 * m['agreement']:.0f}% of {m['hands']} fresh hands, "
-               f"{m['given_up']:.3f} given up per hand" if m else f"{chart.hands:,} hands")
+        sub = (_("{hands} hands; same call as advise on {agreement} of {fresh} fresh hands, "
+                 "{given} given up per hand").format(
+                   hands=count(chart.hands), agreement=percent(m["agreement"]),
+                   fresh=m["hands"], given=decimal(m["given_up"], 3)) if m
+               else _("{hands} hands").format(hands=count(chart.hands)))
         ax.set_title(f"{situation(chart)}\n{sub}", fontsize=9)
-        ax.set_ylabel("triunfos held (+A, +3: the as, the tres of trumps)", fontsize=8)
+        ax.set_ylabel(_("triunfos held (+A, +3: the as, the tres of trumps)"), fontsize=8)
     handles = [Patch(color=CALL_COLOURS[c], label=c) for c in CALL_COLOURS
                if any(cell.call == c for ch in charts for cell in ch.cells.values())]
     fig.legend(handles=handles, loc="lower center", ncol=len(handles), frameon=False,
-               fontsize=9, title="each region: the call, its P(win) and EV"
-               + (" as played" if charts[0].value == "ev_played" else "")
-               + ", and the hands it rests on", title_fontsize=8)
+               fontsize=9, title=_("each region: the call, its P(win) and EV as played, and "
+                                   "the hands it rests on") if charts[0].value == "ev_played"
+               else _("each region: the call, its P(win) and EV, and the hands it rests on"),
+               title_fontsize=8)
     fig.suptitle(title, fontsize=12)
     fig.tight_layout(rect=(0, 0.05, 1, 0.97))
     kind = Path(path).suffix.lstrip(".").lower() or "png"
@@ -156,6 +160,40 @@ def plot_chart(charts: list[Chart], path: str | Path, title: str) -> None:
         fig.savefig(str(path), format=kind,
                     metadata={"Date": None} if kind == "svg" else {"Software": None})
     plt.close(fig)
+
+
+#: a column's count with its noun, for one and for any other count (``0``, ``2+``)
+ACES = (N_("{n} ace"), N_("{n} aces"))
+OUTSIDE_ACES = (N_("{n} outside ace"), N_("{n} outside aces"))
+VOIDS = (N_("{n} void"), N_("{n} voids"))
+
+
+def _aces(n: str, nouns: tuple[str, str]) -> str:
+    """``1 ace``, ``0 aces``, ``2+ aces``: a column's count (a string) with its noun."""
+    message = nouns[0] if n == "1" else nouns[1]
+    return _(message).format(n=n)
+
+
+def _measured(m: dict) -> str:
+    """How a chart agrees with advise on fresh hands, and what following it gives up."""
+    def pct(x: float) -> str:
+        return decimal(100 * x, 0)
+
+    values = dict(hands=m["hands"], agreement=percent(m["agreement"]), ci=percent(0.95),
+                  lo=pct(m["agreement_ci95"][0]), hi=percent(m["agreement_ci95"][1]),
+                  given=decimal(m["given_up"], 3), given_lo=decimal(m["given_up_ci95"][0], 3),
+                  given_hi=decimal(m["given_up_ci95"][1], 3))
+    if not m.get("bid_hands"):
+        return _("On {hands} fresh hands the chart made the call advise made on {agreement} "
+                 "({ci} interval {lo}-{hi}); following it gave up {given} points per hand "
+                 "({ci} interval {given_lo}-{given_hi}).").format(**values)
+    return _("On {hands} fresh hands the chart made the call advise made on {agreement} "
+             "({ci} interval {lo}-{hi}); following it gave up {given} points per hand ({ci} "
+             "interval {given_lo}-{given_hi}); on the {bids} of them where the chart or advise "
+             "bids, the same call on {bid_agreement} ({ci} interval {bid_lo}-{bid_hi}).").format(
+        bids=m["bid_hands"], bid_agreement=percent(m["bid_agreement"]),
+        bid_lo=pct(m["bid_agreement_ci95"][0]), bid_hi=percent(m["bid_agreement_ci95"][1]),
+        **values)
 
 
 def _e(x) -> str:
@@ -186,9 +224,9 @@ def _chart_table(chart: Chart) -> str:
     squares = _cells_by_square(chart)
     anchors = _anchors(squares)
     head = ("<tr><th rowspan=2>triunfos</th>" + "".join(
-        f"<th colspan=3>{a} outside ace{'s' if a != '1' else ''}</th>"
+        f"<th colspan=3>{_e(_aces(a, OUTSIDE_ACES))}</th>"
         for a in ("0", "1", "2+")) + "</tr><tr>" + "".join(
-        f"<th>{v} void{'s' if v != '1' else ''}</th>" for _, v in
+        f"<th>{_e(_aces(v, VOIDS))}</th>" for _a, v in
         (column_label(c) for c in COLUMNS)) + "</tr>")
     body = []
     for i, row in enumerate(ROWS):
@@ -198,13 +236,16 @@ def _chart_table(chart: Chart) -> str:
             if cell is None:
                 tds.append('<td class="none"></td>')
                 continue
-            title = (f"{describe_key(cell.key)}: {cell.call}, {cell.hands} hands, advisor "
-                     f"agrees on {100 * cell.agreement:.0f}%")
+            title = ngettext("{cell}: {call}, {n} hand, advisor agrees on {agreement}",
+                             "{cell}: {call}, {n} hands, advisor agrees on {agreement}",
+                             cell.hands).format(cell=_(describe_key(cell.key)), call=cell.call,
+                                                n=count(cell.hands),
+                                                agreement=percent(cell.agreement))
             text = ""
             if anchors[cell.key] == (i, j):
                 s = cell.stats
-                text = (f"<b>{_e(cell.call)}</b><br>{100 * s.p_rated:.0f}% "
-                        f"{s.ev_rated:+.2f}<br>n={cell.hands}")
+                text = (f"<b>{_e(cell.call)}</b><br>{_e(percent(s.p_rated))} "
+                        f"{signed(s.ev_rated)}<br>n={cell.hands}")
             colour = CALL_COLOURS[cell.call]
 
             def side(di: int, dj: int) -> str:
@@ -222,11 +263,11 @@ def _cells_table(chart: Chart) -> str:
     for cell in sorted(chart.cells.values(), key=lambda c: describe_key(c.key)):
         s = cell.stats
         rows.append("<tr>" + "".join(f"<td>{_e(x)}</td>" for x in (
-            describe_key(cell.key), cell.hands, cell.call, f"{100 * s.p_rated:.0f}%",
-            f"{s.ev_rated:+.2f}", f"{100 * cell.agreement:.0f}%")) + "</tr>")
-    return ('<table class="data"><thead><tr><th>cell</th><th>hands</th><th>call</th>'
-            "<th>P(win)</th><th>EV</th><th>advisor agrees</th></tr></thead><tbody>"
-            + "".join(rows) + "</tbody></table>")
+            _(describe_key(cell.key)), count(cell.hands), cell.call, percent(s.p_rated),
+            signed(s.ev_rated), percent(cell.agreement))) + "</tr>")
+    heads = (_("cell"), _("hands"), _("call"), _("P(win)"), _("EV"), _("advisor agrees"))
+    return ('<table class="data"><thead><tr>' + "".join(f"<th>{_e(h)}</th>" for h in heads)
+            + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
 
 
 def html_charts(charts: list[Chart], provenance: dict, title: str) -> str:
@@ -235,38 +276,35 @@ def html_charts(charts: list[Chart], provenance: dict, title: str) -> str:
     used = {cell.call for chart in charts for cell in chart.cells.values()}
     legend = "".join(f'<span style="background:{c}">{_e(k)}</span>'
                      for k, c in CALL_COLOURS.items() if k in used)
-    parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+    intro = (_("Which hands should call paso, solo, cuatrola or quintola. Rows: how many "
+               "trumps you hold, +A and +3 when the as and the tres of trumps are among them; "
+               "columns: aces of the other suits and the other suits you hold no card of. Each "
+               "region is one cell: its call, P(win) and EV as the hand will be played, and how "
+               "many hands it rests on. Hover a square for its class.")
+             if charts and charts[0].value == "ev_played" else
+             _("Which hands should call paso, solo, cuatrola or quintola. Rows: how many "
+               "trumps you hold, +A and +3 when the as and the tres of trumps are among them; "
+               "columns: aces of the other suits and the other suits you hold no card of. Each "
+               "region is one cell: its call, P(win) and EV, and how many hands it rests on. "
+               "Hover a square for its class."))
+    parts = ["<!DOCTYPE html>", f'<html lang="{language()}"><head><meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
              f"<title>{_e(title)}</title><style>{_CSS}</style></head><body><main>",
              f"<h1>{_e(title)}</h1>",
-             '<p class="sub">Which hands should call paso, solo, cuatrola or quintola. Rows: '
-             "how many trumps you hold, +A and +3 when the as and the tres of trumps are "
-             "among them; columns: aces of the other suits and the other suits you hold no "
-             "card of. Each region is one cell: its call, P(win) and EV"
-             + (" as the hand will be played" if charts and charts[0].value == "ev_played"
-                else "") + ", and how many hands it rests on. Hover a square for its class.</p>",
+             f'<p class="sub">{_e(intro)}</p>',
              f'<p class="legend">{legend}</p>']
     for chart in charts:
         m = chart.measured
         parts.append(f"<h2>{_e(situation(chart))}</h2>")
         if m:
-            parts.append(
-                f'<p class="sub">On {m["hands"]} fresh hands the chart made the call '
-                f"advise made on {100 * m['agreement']:.0f}% (95% interval "
-                f"{100 * m['agreement_ci95'][0]:.0f}-{100 * m['agreement_ci95'][1]:.0f}%); "
-                f"following it gave up {m['given_up']:.3f} points per hand (95% interval "
-                f"{m['given_up_ci95'][0]:.3f}-{m['given_up_ci95'][1]:.3f})"
-                + (f"; on the {m['bid_hands']} of them where the chart or advise bids, the "
-                   f"same call on {100 * m['bid_agreement']:.0f}% (95% interval "
-                   f"{100 * m['bid_agreement_ci95'][0]:.0f}-"
-                   f"{100 * m['bid_agreement_ci95'][1]:.0f}%)" if m.get("bid_hands") else "")
-                + ".</p>")
-        parts += [_chart_table(chart), "<details><summary>every cell</summary>",
+            parts.append(f'<p class="sub">{_e(_measured(m))}</p>')
+        parts += [_chart_table(chart), f"<details><summary>{_e(_('every cell'))}</summary>",
                   _cells_table(chart), "</details>"]
     how = "; ".join(f"{k}: {v}" for k, v in provenance.items()
                     if v is not None and not isinstance(v, dict))
-    parts += [f'<p class="foot">How it was made: {_e(how)}. Written by cuatrola charts '
-              "--html; this page needs no network.</p></main>",
+    parts += ['<p class="foot">' + _e(_("How it was made: {how}. Written by cuatrola charts "
+                                        "--html; this page needs no network.").format(how=how))
+              + "</p></main>",
               "<script>document.body.dataset.charts = "
               "document.querySelectorAll('table.chart').length ? 'ok' : 'empty';</script>",
               "</body></html>"]

@@ -10,7 +10,7 @@ import typer
 from cuatrola_solver.bots.players import parse_player
 from cuatrola_solver.lab.bench import (format_answers_bench, format_bench, format_players_bench,
                                        run_answers_bench, run_bench, run_players_bench)
-from cuatrola_solver.i18n import _
+from cuatrola_solver.i18n import _, count, ngettext
 
 from .common import JsonOption, RulesOption, emit_json, fail, load_rules, user_errors
 
@@ -70,7 +70,8 @@ def register(app: typer.Typer) -> None:
                 parse_player(spec)                  # every spec read before any work
             results = []
             for spec in specs:
-                typer.echo(f"bench: {spec}, {players} hands", err=True)
+                typer.echo(ngettext("bench: {player}, {n} hand", "bench: {player}, {n} hands",
+                                    players).format(player=spec, n=count(players)), err=True)
                 results.append(run_players_bench(hands=players, seed=seed,
                                                  rules=load_rules(rules), player=spec))
             if json_out:

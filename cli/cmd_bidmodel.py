@@ -16,7 +16,7 @@ from .cmd_advise import progress_bar
 from .common import (RulesOption, check_outputs, check_writable, fail, load_rules, user_errors,
                      write_output)
 from cuatrola_solver.lab import fit_bids
-from cuatrola_solver.i18n import _
+from cuatrola_solver.i18n import _, count, ngettext, percent, shortest
 
 
 def register(app: typer.Typer) -> None:
@@ -54,7 +54,7 @@ def register(app: typer.Typer) -> None:
             rows = fit_bids.read_calls(calls, rs)
             deals = len(rows) // 4
         else:
-            with progress_bar("bids") as bar:
+            with progress_bar(_("bids")) as bar:
                 rows = fit_bids.advisor_calls(deals, rs, seed, samples, progress=bar)
             if calls is not None:
                 try:
@@ -70,6 +70,11 @@ def register(app: typer.Typer) -> None:
         path = out
         write_output(path, model.to_json() + "\n", "the model to ")
         p = model.provenance
-        typer.echo(f"bid model for {rs.name}: {deals} deals, held-out log-loss {p['log_loss']} "
-                   f"(base rates {p['base_rate_log_loss']}), accuracy {p['accuracy']:.1%}; "
-                   f"written to {path}")
+        typer.echo(ngettext("bid model for {rules}: {deals} deal, held-out log-loss {loss} (base "
+                            "rates {base}), accuracy {accuracy}; written to {out}",
+                            "bid model for {rules}: {deals} deals, held-out log-loss {loss} "
+                            "(base rates {base}), accuracy {accuracy}; written to {out}",
+                            deals).format(
+            rules=rs.name, deals=count(deals), loss=shortest(p["log_loss"]),
+            base=shortest(p["base_rate_log_loss"]),
+            accuracy=percent(p["accuracy"], 1), out=path))

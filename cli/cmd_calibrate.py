@@ -22,7 +22,7 @@ from cuatrola_solver.game.rules import get_rules
 from .common import (JsonOption, check_outputs, check_writable, emit_json, fail,
                      need_matplotlib, save_figure, user_errors)
 from cuatrola_solver.lab import fit_played
-from cuatrola_solver.i18n import _
+from cuatrola_solver.i18n import N_, _, count, decimal, ngettext, percent, signed
 
 #: groups drawn in the plot's reliability panel: at least this many predictions, and
 #: of their bins those with at least PLOT_MIN_BIN
@@ -31,7 +31,32 @@ PLOT_MIN_BIN = 10
 
 
 def _pct(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.1f}"
+    return "-" if x is None else decimal(100 * x, 1)
+
+
+def _range(lo: float, hi: float, scale: float = 100, digits: int = 1) -> str:
+    return f"{decimal(scale * lo, digits)}-{decimal(scale * hi, digits)}"
+
+
+#: a card's role (the records' words) as a person reads it
+ROLES = {"declarer": N_("declarer"), "defender": N_("defender")}
+
+
+def group_label(g: dict) -> str:
+    """The name of a group of predictions in the current language (the report's
+    ``group``, which --json keeps, in English)."""
+    if g.get("cards"):
+        if "trick" not in g:
+            return _("cards, overall")
+        return _("cards, trick {trick}, {role}").format(
+            trick=g["trick"], role=_(ROLES.get(g["role"], g["role"])))
+    if g["group"] == "overall":
+        return _("overall")
+    if "side" in g:
+        return _("paso, side {side}").format(side=g["side"])
+    if g.get("contract") is None:
+        return _("seat {seat}").format(seat=g["seat"])
+    return _("{contract}, seat {seat}").format(contract=g["contract"], seat=g["seat"])
 
 
 def render(report: dict) -> str:
@@ -39,24 +64,34 @@ def render(report: dict) -> str:
     for g in report["groups"]:
         if not g["n"]:
             continue
-        lo, hi = g["observed_ci95"]
-        rows.append([g["group"], g["n"], _pct(g["mean_p"]), _pct(g["observed"]),
-                     f"{100 * lo:.1f}-{100 * hi:.1f}", f"{100 * g['bias']:+.1f}",
-                     f"{g['brier']:.3f}", _pct(g["ece"])])
-    lines = [f"{report['records']} records ({report['without_odds']} without odds); "
-             f"predicted P(win) of the contract played (paso: of each seat's side) against "
-             f"the result"
-             + ("; cards: P(win) of the seat's side after the card it chose"
-                if any(g.get("cards") for g in report["groups"]) else ""), "",
-             tabulate(rows, headers=["group", "n", "predicted %", "won %", "95%", "bias",
-                                     "Brier", "ECE %"], disable_numparse=True)]
+        rows.append([group_label(g), count(g["n"]), _pct(g["mean_p"]), _pct(g["observed"]),
+                     _range(g["observed_ci95"][0], g["observed_ci95"][1]), signed(100 * g["bias"], 1),
+                     decimal(g["brier"], 3), _pct(g["ece"])])
+    values = dict(records=count(report["records"]), without=count(report["without_odds"]))
+    if any(g.get("cards") for g in report["groups"]):
+        head = ngettext("{records} record ({without} without odds); predicted P(win) of the "
+                        "contract played (paso: of each seat's side) against the result; "
+                        "cards: P(win) of the seat's side after the card it chose",
+                        "{records} records ({without} without odds); predicted P(win) of the "
+                        "contract played (paso: of each seat's side) against the result; "
+                        "cards: P(win) of the seat's side after the card it chose",
+                        report["records"]).format(**values)
+    else:
+        head = ngettext("{records} record ({without} without odds); predicted P(win) of the "
+                        "contract played (paso: of each seat's side) against the result",
+                        "{records} records ({without} without odds); predicted P(win) of the "
+                        "contract played (paso: of each seat's side) against the result",
+                        report["records"]).format(**values)
+    lines = [head, "",
+             tabulate(rows, headers=[_("group"), "n", _("predicted %"), _("won %"), "95%",
+                                     _("bias"), "Brier", "ECE %"], disable_numparse=True)]
     overall = next((g for g in report["groups"] if g["group"] == "overall"), None)
     if overall and overall["n"]:
-        bins = [[f"{b['bin'][0]:.1f}-{b['bin'][1]:.1f}", b["count"], _pct(b["mean_p"]),
-                 _pct(b["observed"]), f"{100 * b['ci95'][0]:.1f}-{100 * b['ci95'][1]:.1f}"]
+        bins = [[_range(b["bin"][0], b["bin"][1], scale=1), count(b["count"]),
+                 _pct(b["mean_p"]), _pct(b["observed"]), _range(b["ci95"][0], b["ci95"][1])]
                 for b in overall["bins"]]
-        lines += ["", "reliability, all predictions:",
-                  tabulate(bins, headers=["predicted", "n", "mean %", "won %", "95%"],
+        lines += ["", _("reliability, all predictions:"),
+                  tabulate(bins, headers=[_("predicted"), "n", _("mean %"), _("won %"), "95%"],
                            disable_numparse=True)]
     return "\n".join(lines)
 
@@ -73,7 +108,7 @@ def plot(report: dict, path: str) -> None:
         ax.plot([0, 1], [0, 1], color="0.6", lw=1, ls="--")
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
-        ax.set_xlabel("predicted P(win)")
+        ax.set_xlabel(_("predicted P(win)"))
         ax.grid(alpha=0.3)
     for g in report["groups"]:
         if g.get("contract") is None or not g["n"] or g["n"] < PLOT_MIN:
@@ -86,14 +121,17 @@ def plot(report: dict, path: str) -> None:
         xs = [b["mean_p"] for b in bins]
         ys = [b["observed"] for b in bins]
         left.plot(xs, ys, marker="o", ms=3, lw=1.2,
-                  label=f"{g['group']} (n={g['n']}, bias {100 * g['bias']:+.1f})")
-    left.set_ylabel("observed win rate")
-    left.set_title(f"reliability by contract and seat (bins of {PLOT_MIN_BIN}+ predictions)")
+                  label=_("{group} (n={n}, bias {bias})").format(
+                      group=group_label(g), n=count(g["n"]), bias=signed(100 * g["bias"], 1)))
+    left.set_ylabel(_("observed win rate"))
+    left.set_title(_("reliability by contract and seat (bins of {n}+ predictions)")
+                   .format(n=PLOT_MIN_BIN))
     if left.get_lines()[1:]:
         left.legend(fontsize=7, loc="upper left")
     else:
-        left.text(0.5, 0.5, f"no contract and seat with {PLOT_MIN} predictions or more\n"
-                  f"and {PLOT_MIN_BIN} in a bin: play more hands", ha="center",
+        left.text(0.5, 0.5, _("no contract and seat with {n} predictions or more\n"
+                              "and {bin} in a bin: play more hands")
+                  .format(n=PLOT_MIN, bin=PLOT_MIN_BIN), ha="center",
                   va="center", fontsize=10, color="0.35", transform=left.transAxes)
     overall = next((g for g in report["groups"] if g["group"] == "overall"), None)
     if overall and overall["n"]:
@@ -102,22 +140,23 @@ def plot(report: dict, path: str) -> None:
         err = [[y - b["ci95"][0] for y, b in zip(ys, overall["bins"])],
                [b["ci95"][1] - y for y, b in zip(ys, overall["bins"])]]
         right.errorbar(xs, ys, yerr=err, fmt="o-", ms=4, capsize=3, color="C3",
-                       label="win rate (95% Wilson)")
+                       label=_("win rate ({ci} Wilson)").format(ci=percent(0.95)))
         counts = right.twinx()
         width = 1 / report["bins"]
         counts.bar([b["bin"][0] + width / 2 for b in overall["bins"]],
                    [b["count"] for b in overall["bins"]], width=width * 0.9, alpha=0.2,
-                   color="C0", label="predictions")
-        counts.set_ylabel("predictions per bin")
+                   color="C0", label=_("predictions"))
+        counts.set_ylabel(_("predictions per bin"))
         right.set_zorder(counts.get_zorder() + 1)
         right.patch.set_visible(False)
         right.legend(fontsize=8, loc="upper left")
-        right.set_title(f"all predictions: n={overall['n']}, Brier {overall['brier']:.3f}, "
-                        f"ECE {100 * overall['ece']:.1f}%")
+        right.set_title(_("all predictions: n={n}, Brier {brier}, ECE {ece}").format(
+            n=count(overall["n"]), brier=decimal(overall["brier"], 3),
+            ece=percent(overall["ece"], 1)))
     else:
-        right.text(0.5, 0.5, "no predictions in these records", ha="center", va="center",
+        right.text(0.5, 0.5, _("no predictions in these records"), ha="center", va="center",
                    fontsize=10, color="0.35", transform=right.transAxes)
-    right.set_ylabel("observed win rate")
+    right.set_ylabel(_("observed win rate"))
     save_figure(fig, path)
 
 
@@ -143,8 +182,12 @@ def _fit(cal: Calibration, rules_seen: set, hands: int, records: List[str], out:
     except OSError as e:
         fail(_("cannot write the model to {value}: {strerror}")
               .format(value=quote(str(out)), strerror=e.strerror))
-    typer.echo(f"played-odds model for {rules.name}: {len(cal.kept)} predictions from "
-               f"{hands} hands; written to {out}", err=True)
+    typer.echo(ngettext("played-odds model for {rules}: {predictions} predictions from "
+                        "{hands} hand; written to {out}",
+                        "played-odds model for {rules}: {predictions} predictions from "
+                        "{hands} hands; written to {out}", hands).format(
+        rules=rules.name, predictions=count(len(cal.kept)), hands=count(hands), out=out),
+        err=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -227,10 +270,12 @@ def register(app: typer.Typer) -> None:
             if key not in models:
                 models[key] = _played_model(model, obj)
                 if cards and not models[key].has_cards:
-                    fail(f"--model {quote(model)} has no card cells"
-                         + (f" for {get_rules(obj.get('rules')).name}"
-                            if model == "played" else "")
-                         + ": fit it with --cards to judge the cards")
+                    if model == "played":
+                        fail(_("--model {model} has no card cells for {rules}: fit it with "
+                               "--cards to judge the cards").format(
+                            model=quote(model), rules=get_rules(obj.get("rules")).name))
+                    fail(_("--model {model} has no card cells: fit it with --cards to judge "
+                           "the cards").format(model=quote(model)))
             return models[key]
 
         for path in records:

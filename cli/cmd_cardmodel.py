@@ -12,7 +12,7 @@ import typer
 
 from cuatrola_solver import __version__
 from cuatrola_solver.lab import fit_cards
-from cuatrola_solver.i18n import _
+from cuatrola_solver.i18n import _, count, ngettext, percent, shortest
 
 from .common import (RulesOption, check_outputs, check_writable, fail, load_rules, user_errors,
                      write_output)
@@ -48,8 +48,18 @@ def register(app: typer.Typer) -> None:
                                           "lab_version": __version__}, seed=seed)
         write_output(out, model.to_json() + "\n", "the model to ")
         p = model.provenance
-        typer.echo(f"card-play model for {rs.name}: {p['hands']} hands, {p['cards_fitted']} "
-                   f"cards with a choice; held out {p['held_out_cards']} cards of "
-                   f"{p['held_out_hands']} hands: log-loss {p['log_loss']} (uniform over the "
-                   f"legal cards {p['uniform_log_loss']}), accuracy {p['accuracy']:.1%} "
-                   f"(uniform {p['uniform_accuracy']:.1%}); written to {out}")
+        typer.echo(ngettext("card-play model for {rules}: {hands} hand, {cards} cards with a "
+                            "choice; held out {held_cards} cards of {held_hands} hands: log-loss "
+                            "{loss} (uniform over the legal cards {uniform_loss}), accuracy "
+                            "{accuracy} (uniform {uniform}); written to {out}",
+                            "card-play model for {rules}: {hands} hands, {cards} cards with a "
+                            "choice; held out {held_cards} cards of {held_hands} hands: log-loss "
+                            "{loss} (uniform over the legal cards {uniform_loss}), accuracy "
+                            "{accuracy} (uniform {uniform}); written to {out}",
+                            p["hands"]).format(
+            rules=rs.name, hands=count(p["hands"]), cards=count(p["cards_fitted"]),
+            held_cards=count(p["held_out_cards"]), held_hands=count(p["held_out_hands"]),
+            loss=shortest(p["log_loss"]),
+            uniform_loss=shortest(p["uniform_log_loss"]),
+            accuracy=percent(p["accuracy"], 1), uniform=percent(p["uniform_accuracy"], 1),
+            out=out))

@@ -9,13 +9,31 @@ import typer
 from tabulate import tabulate
 
 from cuatrola_solver.lab.compare import compare
-from cuatrola_solver.i18n import _
+from cuatrola_solver.i18n import (N_, _, count, decimal, ngettext, percent, pgettext,
+                                  signed)
 
 from .common import JsonOption, emit_json, user_errors
 
-#: the first column of each tally of the partings, and its heading
-TALLIES = (("by_trick", "trick", "baza"), ("by_contract", "contract", "contract"),
-           ("by_role", "role", "role"), ("by_seat", "seat", "seat"))
+#: the first column of each tally of the partings, its heading and its title
+TALLIES = (("by_trick", "trick", N_("baza"), N_("by baza of the first difference:")),
+           ("by_contract", "contract", N_("contract"),
+            N_("by contract of the first difference:")),
+           ("by_role", "role", N_("role"), N_("by role of the first difference:")),
+           ("by_seat", "seat", N_("seat"), N_("by seat of the first difference:")))
+#: the roles of the records (``declarer``, ``defender``, in paso ``side A``/``side B``)
+ROLES = {"declarer": N_("declarer"), "defender": N_("defender")}
+
+
+def _key(key: str, value) -> str:
+    """A tally's first column as a person reads it (the JSON keeps the records' words)."""
+    if key == "role" and isinstance(value, str):
+        if value in ROLES:
+            return _(ROLES[value])
+        if value.startswith("side "):
+            return _("side {letter}").format(letter=value[len("side "):])
+    if key == "contract" and value == "all":
+        return pgettext("contracts", "all")
+    return str(value)
 
 
 def _mean(d: dict) -> str:
@@ -23,103 +41,175 @@ def _mean(d: dict) -> str:
     if d["mean"] is None:
         return "-"
     if d["ci95"] is None:
-        return f"{d['mean']:+.3f}"
-    return f"{d['mean']:+.3f} [{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}]"
+        return signed(d["mean"], 3)
+    return signed(d["mean"], 3) + " " + _("[{lo}, {hi}]").format(
+        lo=signed(d["ci95"][0], 3), hi=signed(d["ci95"][1], 3))
 
 
 def _pct(d: dict) -> list[str]:
     """A share as a percentage, and its 95% interval."""
     if d["mean"] is None:
         return ["-", "-"]
-    ci = "-" if d["ci95"] is None else f"{100 * d['ci95'][0]:.1f}-{100 * d['ci95'][1]:.1f}"
-    return [f"{100 * d['mean']:.1f}", ci]
+    ci = ("-" if d["ci95"] is None
+          else f"{decimal(100 * d['ci95'][0], 1)}-{decimal(100 * d['ci95'][1], 1)}")
+    return [decimal(100 * d["mean"], 1), ci]
+
+
+def _number(x: float) -> str:
+    """A median count of layouts: ``90,090`` or ``808.5``."""
+    if float(x).is_integer() and abs(x) < 1e6:
+        return count(int(x))
+    return decimal(x, 1) if abs(x) < 1e6 else f"{x:,g}"
+
+
+def _dd(d: dict) -> str:
+    return f"{d['a']}/{d['same']}/{d['b']}"
+
+
+def _parting_kinds(p: dict, n: int) -> list[str]:
+    """One line for each kind of first difference: none, a card, a cante, the calls."""
+    def share(k: int) -> str:
+        return percent(k / n, 1)
+
+    labels = [_("no difference"), _("a card"), _("a cante"), _("the calls differ")]
+    width = max(16, *(len(label) for label in labels))
+    texts = [ngettext("{n} board ({share}): 0 each", "{n} boards ({share}): 0 each",
+                      p["none"]).format(n=count(p["none"]), share=share(p["none"]))]
+    for kind in ("card", "cante"):
+        k = p[kind]
+        values = dict(n=count(k["boards"]), share=share(k["boards"]))
+        if k["boards"]:
+            texts.append(ngettext("{n} board ({share}): {mean}, share {part}",
+                                  "{n} boards ({share}): {mean}, share {part}",
+                                  k["boards"]).format(mean=_mean(k["mean"]),
+                                                      part=_mean(k["share"]), **values))
+        else:
+            texts.append(ngettext("{n} board ({share})", "{n} boards ({share})",
+                                  k["boards"]).format(**values))
+    k = p["calls"]
+    values = dict(n=count(k["boards"]), share=share(k["boards"]))
+    if k["boards"]:
+        texts.append(ngettext("{n} board ({share}), counted apart: {mean}, share {part}",
+                              "{n} boards ({share}), counted apart: {mean}, share {part}",
+                              k["boards"]).format(mean=_mean(k["mean"]),
+                                                  part=_mean(k["share"]), **values))
+    else:
+        texts.append(ngettext("{n} board ({share}), counted apart",
+                              "{n} boards ({share}), counted apart",
+                              k["boards"]).format(**values))
+    return [f"  {label:<{width}} {text}" for label, text in zip(labels, texts)]
 
 
 def _partings(report: dict) -> list[str]:
     p = report["partings"]
     n = p["boards"]
-
-    def share(k: int) -> str:
-        return f"{100 * k / n:.1f}%"
-
-    lines = ["", "where the two plays of a board part: the first decision that differs (the "
-             "same seat,", "the same cards before, another card or cante); a - b per hand "
-             "over those boards, and", "their share of the run's a - b (95% intervals over "
-             "boards):",
-             f"  no difference    {p['none']} boards ({share(p['none'])}): 0 each"]
-    for kind, what in (("card", "a card"), ("cante", "a cante")):
-        k = p[kind]
-        lines.append(f"  {what:<16} {k['boards']} boards ({share(k['boards'])})"
-                     + (f": {_mean(k['mean'])}, share {_mean(k['share'])}" if k["boards"]
-                        else ""))
-    k = p["calls"]
-    lines.append(f"  the calls differ {k['boards']} boards ({share(k['boards'])}), counted apart"
-                 + (f": {_mean(k['mean'])}, share {_mean(k['share'])}" if k["boards"] else ""))
-    for name, key, heading in TALLIES:
-        rows = [[r[key], r["boards"], f"{100 * r['boards'] / n:.1f}", _mean(r["mean"]),
-                 _mean(r["share"]), f"{r['a_ahead']}/{r['level']}/{r['a_behind']}",
-                 f"{r['dd']['a']}/{r['dd']['same']}/{r['dd']['b']}"] for r in p[name]]
-        lines += ["", f"by {heading} of the first difference:",
-                  tabulate(rows, headers=[heading, "boards", "%", "a - b (these boards)",
-                                          "share of a - b", "a +/=/-", "dd a/=/b"],
+    lines = ["", *_("where the two plays of a board part: the first decision that differs "
+                    "(the same seat,\nthe same cards before, another card or cante); a - b "
+                    "per hand over those boards, and\ntheir share of the run's a - b ({ci} "
+                    "intervals over boards):").format(ci=percent(0.95)).split("\n"),
+             *_parting_kinds(p, n)]
+    for name, key, heading, title in TALLIES:
+        rows = [[_key(key, r[key]), count(r["boards"]), decimal(100 * r["boards"] / n, 1),
+                 _mean(r["mean"]), _mean(r["share"]),
+                 f"{r['a_ahead']}/{r['level']}/{r['a_behind']}", _dd(r["dd"])]
+                for r in p[name]]
+        lines += ["", _(title),
+                  tabulate(rows, headers=[_(heading), _("boards"), "%",
+                                          _("a - b (these boards)"), _("share of a - b"),
+                                          "a +/=/-", _("dd a/=/b")],
                            disable_numparse=True)]
-    lines += ["(a +/=/-: boards where a scored more, as much, less; dd a/=/b: where a's card, "
-              "either,", "or b's kept the better result double dummy on the actual deal)"]
+    lines += _("(a +/=/-: boards where a scored more, as much, less; dd a/=/b: where a's "
+               "card, either,\nor b's kept the better result double dummy on the actual "
+               "deal)").split("\n")
     return lines
 
 
 def _properties(props: dict) -> list[str]:
-    rows = [[t["trick"], t["decisions"], f"{t['layouts_median']:,g}", f"{t['bits']:.1f}",
-             f"{100 * t['bits_left']:.0f}", *_pct(t["known"]), *_pct(t["dd_alike"])]
+    rows = [[t["trick"], count(t["decisions"]), _number(t["layouts_median"]),
+             decimal(t["bits"], 1), decimal(100 * t["bits_left"], 0), *_pct(t["known"]),
+             *_pct(t["dd_alike"])]
             for t in props["by_trick"]]
-    lines = ["", f"the hands' properties ({props['hands']} hands; a decision: a card played "
-             f"with two legal cards or more)", "disambiguation: the layouts of the hidden "
-             "cards the seat on turn cannot tell apart,", "by baza (bits: their log2; known: "
-             "one layout); dd alike: every legal card gives the same", "result double dummy:",
-             tabulate(rows, headers=["baza", "decisions", "layouts (median)", "bits",
-                                     "bits left %", "known %", "95%", "dd alike %", "95%"],
+    lines = ["", ngettext("the hands' properties ({n} hand; a decision: a card played with "
+                          "two legal cards or more)",
+                          "the hands' properties ({n} hands; a decision: a card played with "
+                          "two legal cards or more)", props["hands"]).format(
+                 n=count(props["hands"])),
+             *_("disambiguation: the layouts of the hidden cards the seat on turn cannot tell "
+                "apart,\nby baza (bits: their log2; known: one layout); dd alike: every legal "
+                "card gives the same\nresult double dummy:").split("\n"),
+             tabulate(rows, headers=[_("baza"), _("decisions"), _("layouts (median)"),
+                                     _("bits"), _("bits left %"), _("known %"), "95%",
+                                     _("dd alike %"), "95%"],
                       disable_numparse=True)]
-    for key, title in (("leaf_correlation", "leaf correlation: at the last decision of each "
-                        "hand, every legal card gives\nthe same result double dummy"
-                        + (f" ({props['without_choice']} hands without a decision left out)"
-                           if props["without_choice"] else "")),
-                       ("bias", "bias: the declaring side (paso: side A) wins double dummy "
-                        "from the first lead")):
-        rows = [[r["contract"], r["hands"], *_pct(r["share"])] for r in props[key]]
-        lines += ["", title + ":",
-                  tabulate(rows, headers=["contract", "hands", "%", "95%"],
+    if props["without_choice"]:
+        leaf = ngettext("leaf correlation: at the last decision of each hand, every legal "
+                        "card gives\nthe same result double dummy ({n} hand without a "
+                        "decision left out):",
+                        "leaf correlation: at the last decision of each hand, every legal "
+                        "card gives\nthe same result double dummy ({n} hands without a "
+                        "decision left out):", props["without_choice"]).format(
+            n=count(props["without_choice"]))
+    else:
+        leaf = _("leaf correlation: at the last decision of each hand, every legal card "
+                 "gives\nthe same result double dummy:")
+    for key, title in (("leaf_correlation", leaf),
+                       ("bias", _("bias: the declaring side (paso: side A) wins double dummy "
+                                  "from the first lead:"))):
+        rows = [[_key("contract", r["contract"]), count(r["hands"]), *_pct(r["share"])]
+                for r in props[key]]
+        lines += ["", title,
+                  tabulate(rows, headers=[_("contract"), _("hands"), "%", "95%"],
                            disable_numparse=True)]
     return lines
 
 
 def _asked(asked: dict) -> list[str]:
-    lines = ["", f"{asked['player']} asked at each of line-up a's {asked['decisions']:,} "
-             f"decisions (the same view and seed):", "how often it would play another "
-             "card, and where it would, whose card kept the better", "result double dummy "
-             "(dd a/=/b):"]
-    for name, key, heading in TALLIES[:3]:
-        rows = [[r[key], r["decisions"], *_pct(r["differ"]),
-                 f"{r['dd']['a']}/{r['dd']['same']}/{r['dd']['b']}"] for r in asked[name]]
-        lines += ["", tabulate(rows, headers=[heading, "decisions", "another card %", "95%",
-                                              "dd a/=/b"], disable_numparse=True)]
+    lines = ["", *ngettext("{player} asked at each of line-up a's {n} decision (the same view "
+                           "and seed):\nhow often it would play another card, and where it "
+                           "would, whose card kept the better\nresult double dummy "
+                           "(dd a/=/b):",
+                           "{player} asked at each of line-up a's {n} decisions (the same "
+                           "view and seed):\nhow often it would play another card, and where "
+                           "it would, whose card kept the better\nresult double dummy "
+                           "(dd a/=/b):", asked["decisions"]).format(
+        player=asked["player"], n=count(asked["decisions"])).split("\n")]
+    for name, key, heading, _title in TALLIES[:3]:
+        rows = [[_key(key, r[key]), count(r["decisions"]), *_pct(r["differ"]), _dd(r["dd"])]
+                for r in asked[name]]
+        lines += ["", tabulate(rows, headers=[_(heading), _("decisions"), _("another card %"),
+                                              "95%", _("dd a/=/b")], disable_numparse=True)]
     return lines
 
 
+def _run_line(r: dict, rules) -> str:
+    values = dict(run=r["run"], boards=count(r["boards"]), hands=count(r["hands"]),
+                  rules=rules, seed=r["seed"], unfinished=count(r["unfinished"]))
+    if r["unfinished"]:
+        return ngettext("{run}: {boards} board ({hands} hands), rules {rules}, seed {seed}; "
+                        "{unfinished} record of an unfinished board left out",
+                        "{run}: {boards} boards ({hands} hands), rules {rules}, seed {seed}; "
+                        "{unfinished} record of an unfinished board left out",
+                        r["boards"]).format(**values)
+    return ngettext("{run}: {boards} board ({hands} hands), rules {rules}, seed {seed}",
+                    "{run}: {boards} boards ({hands} hands), rules {rules}, seed {seed}",
+                    r["boards"]).format(**values)
+
+
 def render(report: dict) -> str:
-    lines = [f"{r['run']}: {r['boards']} boards ({r['hands']} hands), rules "
-             f"{report['rules']}, seed {r['seed']}"
-             + (f"; {r['unfinished']} record of an unfinished board left out"
-                if r["unfinished"] else "") for r in report["runs"]]
+    lines = [_run_line(r, report["rules"]) for r in report["runs"]]
     if len(report["runs"]) > 1:
-        lines.append(f"together: {report['boards']} boards ({report['hands']} hands)")
+        lines.append(ngettext("together: {boards} board ({hands} hands)",
+                              "together: {boards} boards ({hands} hands)",
+                              report["boards"]).format(boards=count(report["boards"]),
+                                                       hands=count(report["hands"])))
     lines += [f"  a = {report['a']}", f"  b = {report['b']}"]
     if report["paired"]:
-        lines.append(f"a - b, match points per hand: {_mean(report['difference'])} "
-                     f"(duplicate, paired by board)")
+        lines.append(_("a - b, match points per hand: {mean} (duplicate, paired by board)")
+                     .format(mean=_mean(report["difference"])))
         lines += _partings(report)
     else:
-        lines.append("the two line-ups are the same: each board was played once, so there "
-                     "is nothing to pair")
+        lines.append(_("the two line-ups are the same: each board was played once, so there "
+                       "is nothing to pair"))
     lines += _properties(report["properties"])
     if "asked" in report:
         lines += _asked(report["asked"])

@@ -16,20 +16,23 @@ from cuatrola_solver.game.rules import rules_spec
 from .common import (JsonOption, RulesOption, check_outputs, check_writable, emit_json, fail,
                      load_rules, need_matplotlib, save_figure, user_errors)
 from cuatrola_solver.lab import measure_equity
-from cuatrola_solver.i18n import _
+from cuatrola_solver.i18n import _, count, decimal, ngettext, percent, pgettext
 
 
 def _source(results: equity.HandResults) -> str:
     p = results.provenance
     if not p:
-        return "hand results without provenance"
-    return (f"hand results of {p.get('deals', '?'):,} random deals, seed {p.get('seed', '?')}, "
-            f"double dummy ({p.get('date', '?')[:10]}, version {p.get('version', '?')})")
+        return _("hand results without provenance")
+    deals = p.get("deals", "?")
+    return _("hand results of {deals} random deals, seed {seed}, double dummy ({date}, "
+             "version {version})").format(
+        deals=count(deals) if isinstance(deals, int) else deals, seed=p.get("seed", "?"),
+        date=p.get("date", "?")[:10], version=p.get("version", "?"))
 
 
 def _cell(p: float) -> str:
     """A percentage; a match still open never shows 0 or 100."""
-    return ">99" if p >= 0.995 else "<1" if p < 0.005 else f"{100 * p:.0f}"
+    return ">99" if p >= 0.995 else "<1" if p < 0.005 else decimal(100 * p, 0)
 
 
 def _grid(tab: equity.EquityTable, top: int, mano: bool) -> str:
@@ -38,32 +41,48 @@ def _grid(tab: equity.EquityTable, top: int, mano: bool) -> str:
         row = [str(theirs)]
         for mine in range(top + 1):
             won = match_winner(tab.rules, mine, theirs)
-            row.append("won" if won is Side.A else "lost" if won is Side.B
+            row.append(pgettext("match", "won") if won is Side.A
+                       else pgettext("match", "lost") if won is Side.B
                        else _cell(tab.p_win(mine, theirs, mano)))
         rows.append(row)
-    return tabulate(rows, headers=["them \\ you"] + [str(m) for m in range(top + 1)],
+    return tabulate(rows, headers=[_("them \\ you")] + [str(m) for m in range(top + 1)],
                     disable_numparse=True, stralign="right")
 
 
+def _goal(tab: equity.EquityTable) -> str:
+    """What the match is played to: ``to 21, win by 2``."""
+    if tab.win_by > 1:
+        return _("to {target}, win by {win_by}").format(target=tab.target, win_by=tab.win_by)
+    return _("to {target}").format(target=tab.target)
+
+
+def _lead(tab: equity.EquityTable, lead: int) -> str:
+    """The chances of one lead in a win-by match: ``one ahead 62% (mano) / 58%``."""
+    base = tab.lead_from
+    mine, theirs = base + max(lead, 0), base - min(lead, 0)
+    values = dict(n=abs(lead), mano=percent(tab.p_win(mine, theirs, True)),
+                  other=percent(tab.p_win(mine, theirs, False)))
+    if lead == 0:
+        return _("level {mano} (mano) / {other}").format(**values)
+    if lead > 0:
+        return ngettext("one ahead {mano} (mano) / {other}", "{n} ahead {mano} (mano) / {other}",
+                        abs(lead)).format(**values)
+    return ngettext("one behind {mano} (mano) / {other}", "{n} behind {mano} (mano) / {other}",
+                    abs(lead)).format(**values)
+
+
 def render(tab: equity.EquityTable) -> str:
-    rules = tab.rules
     top = tab.target + tab.win_by - 2
-    lines = [f"Chance (%) that your pair wins the match, rules {rules.name}: to {tab.target}"
-             + (f", win by {tab.win_by}" if tab.win_by > 1 else "")
-             + f"; your score across, theirs down; {_source(tab.results)}."]
-    for mano, title in ((True, "Your pair is mano in the next hand (seats 1 & 3):"),
-                        (False, "The other pair is mano in the next hand:")):
+    lines = [_("Chance (%) that your pair wins the match, rules {rules}: {goal}; your score "
+               "across, theirs down; {source}.").format(rules=tab.rules.name, goal=_goal(tab),
+                                                         source=_source(tab.results))]
+    for mano, title in ((True, _("Your pair is mano in the next hand (seats 1 & 3):")),
+                        (False, _("The other pair is mano in the next hand:"))):
         lines += ["", title, _grid(tab, top, mano)]
     if tab.win_by > 1:
-        base = tab.lead_from
-        parts = []
-        for lead in range(tab.win_by - 1, -tab.win_by, -1):
-            what = ("level" if lead == 0 else
-                    f"{'one' if abs(lead) == 1 else abs(lead)} {'ahead' if lead > 0 else 'behind'}")
-            mine, theirs = base + max(lead, 0), base - min(lead, 0)
-            parts.append(f"{what} {100 * tab.p_win(mine, theirs, True):.0f}% (mano) / "
-                         f"{100 * tab.p_win(mine, theirs, False):.0f}%")
-        lines += ["", f"From {base}-{base} on only the lead counts: " + ", ".join(parts) + "."]
+        parts = [_lead(tab, lead) for lead in range(tab.win_by - 1, -tab.win_by, -1)]
+        lines += ["", _("From {base}-{base} on only the lead counts: {leads}.").format(
+            base=tab.lead_from, leads=", ".join(parts))]
     return "\n".join(lines)
 
 
@@ -77,18 +96,18 @@ def plot(tab: equity.EquityTable, path: str) -> None:
         fail(_("--plot needs matplotlib: pip install 'cuatrola-solver[lab]'"))
     top = tab.target + tab.win_by - 2
     fig, axes = plt.subplots(1, 2, figsize=(11, 5), constrained_layout=True)
-    for ax, mano, title in ((axes[0], True, "your pair mano next hand"),
-                            (axes[1], False, "the other pair mano next hand")):
+    for ax, mano, title in ((axes[0], True, _("your pair mano next hand")),
+                            (axes[1], False, _("the other pair mano next hand"))):
         grid = [[tab.p_win(m, t, mano) for m in range(top + 1)] for t in range(top + 1)]
         im = ax.imshow(grid, origin="lower", cmap="RdYlGn", vmin=0.0, vmax=1.0)
         ax.set_title(title)
-        ax.set_xlabel("your score")
-        ax.set_ylabel("their score")
+        ax.set_xlabel(_("your score"))
+        ax.set_ylabel(_("their score"))
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    fig.colorbar(im, ax=axes, label="P(your pair wins the match)")
-    fig.suptitle(f"match equity, {tab.rules.name}: to {tab.target}"
-                 + (f", win by {tab.win_by}" if tab.win_by > 1 else ""))
+    fig.colorbar(im, ax=axes, label=_("P(your pair wins the match)"))
+    fig.suptitle(_("match equity, {rules}: {goal}").format(rules=tab.rules.name,
+                                                           goal=_goal(tab)))
     save_figure(fig, path)
 
 
@@ -141,7 +160,7 @@ def register(app: typer.Typer) -> None:
         if regenerate:
             from .cmd_advise import progress_bar
 
-            with progress_bar("hand results") as bar:
+            with progress_bar(_("hand results")) as bar:
                 results = measure_equity.measure_hand_results(rs, deals, seed, samples, progress=bar)
             assert out is not None, "--regenerate without --out is refused above"
             try:
@@ -149,7 +168,7 @@ def register(app: typer.Typer) -> None:
             except OSError as e:
                 fail(_("cannot write the hand results to {out!r}: {value}")
                       .format(out=str(out), value=e.strerror or e))
-            typer.echo(f"wrote {out}: {_source(results)}", err=True)
+            typer.echo(_("wrote {out}: {source}").format(out=out, source=_source(results)), err=True)
             tab = equity.EquityTable(rs, results)      # the table of the new results
         if tab is None:
             tab = equity.table(rs)

@@ -10,7 +10,7 @@ import typer
 from tabulate import tabulate
 
 from cuatrola_solver.lab import selfplay
-from cuatrola_solver.i18n import _
+from cuatrola_solver.i18n import _, count, decimal, ngettext, percent, signed
 
 from .common import (JsonOption, MAX_WORKERS, RulesOption, check_writable, emit_json, fail,
                      user_errors)
@@ -19,38 +19,60 @@ from .common import (JsonOption, MAX_WORKERS, RulesOption, check_writable, emit_
 def _interval(d: dict, scale: float = 1.0, digits: int = 3) -> str:
     if d["mean"] is None:
         return "-"
-    text = f"{scale * d['mean']:+.{digits}f}" if scale == 1.0 else f"{scale * d['mean']:.1f}"
+    number = ((lambda x: signed(x, digits)) if scale == 1.0
+              else (lambda x: decimal(x, 1)))
+    text = number(scale * d["mean"])
     if d["ci95"] is None:
         return text
     lo, hi = (scale * x for x in d["ci95"])
-    return text + (f"  [{lo:+.{digits}f}, {hi:+.{digits}f}]" if scale == 1.0
-                   else f"  [{lo:.1f}, {hi:.1f}]")
+    return text + "  " + _("[{lo}, {hi}]").format(lo=number(lo), hi=number(hi))
+
+
+def _headline(s: dict) -> str:
+    """The first line: what was played, under which rules and seed."""
+    boards, twice = s["boards"], s["a"] != s["b"]
+    values = dict(boards=count(boards), hands=count(s["hands"]), rules=s["rules"],
+                  seed=s["seed"])
+    if s["mode"] == "hands" and twice:
+        return ngettext("{boards} deal, each played twice ({hands} hands), rules {rules}, "
+                        "seed {seed}",
+                        "{boards} deals, each played twice ({hands} hands), rules {rules}, "
+                        "seed {seed}", boards).format(**values)
+    if s["mode"] == "hands":
+        return ngettext("{boards} deal ({hands} hands), rules {rules}, seed {seed}",
+                        "{boards} deals ({hands} hands), rules {rules}, seed {seed}",
+                        boards).format(**values)
+    if twice:
+        return ngettext("{boards} pair of matches ({hands} hands), rules {rules}, seed {seed}",
+                        "{boards} pairs of matches ({hands} hands), rules {rules}, seed {seed}",
+                        boards).format(**values)
+    return ngettext("{boards} match ({hands} hands), rules {rules}, seed {seed}",
+                    "{boards} matches ({hands} hands), rules {rules}, seed {seed}",
+                    boards).format(**values)
 
 
 def render(s: dict) -> str:
-    boards = s["boards"]
-    twice = s["a"] != s["b"]
-    unit = (("deals, each played twice" if twice else "deals") if s["mode"] == "hands"
-            else "pairs of matches" if twice else "matches")
     pts = s["points_per_hand"]
-    lines = [f"{boards} {unit} ({s['hands']} hands), rules {s['rules']}, seed {s['seed']}",
-             f"  a = {s['a']}", f"  b = {s['b']}", "",
-             "match points per hand (95% interval; boards are the unit of the interval):",
+    lines = [_headline(s), f"  a = {s['a']}", f"  b = {s['b']}", "",
+             _("match points per hand ({ci} interval; boards are the unit of the "
+               "interval):").format(ci=percent(0.95)),
              f"  a           {_interval(pts['a'])}",
              f"  b           {_interval(pts['b'])}",
-             f"  a - b       {_interval(pts['difference'])}   (duplicate: per hand, paired "
-             f"by board)",
-             f"hands won by a: {_interval(s['hands_won']['a'], 100)} %"]
+             "  a - b       " + _("{interval}   (duplicate: per hand, paired by board)").format(
+                 interval=_interval(pts["difference"])),
+             _("hands won by a: {interval} %").format(
+                 interval=_interval(s["hands_won"]["a"], 100))]
     if "matches_won" in s:
-        lines.append(f"matches won by a: {_interval(s['matches_won']['a'], 100)} % of "
-                     f"{s['matches_won']['matches']}")
-    rows = [[r["contract"], r["seat"], r["bid"], f"{100 * r['share']:.1f}", r["by_a"],
-             r["by_b"], f"{100 * r['made_rate']:.0f}",
-             f"{100 * r['made_ci95'][0]:.0f}-{100 * r['made_ci95'][1]:.0f}"]
+        lines.append(_("matches won by a: {interval} of {matches}").format(
+            interval=_interval(s["matches_won"]["a"], 100) + " %",
+            matches=count(s["matches_won"]["matches"])))
+    rows = [[r["contract"], r["seat"], count(r["bid"]), decimal(100 * r["share"], 1),
+             count(r["by_a"]), count(r["by_b"]), decimal(100 * r["made_rate"], 0),
+             f"{decimal(100 * r['made_ci95'][0], 0)}-{decimal(100 * r['made_ci95'][1], 0)}"]
             for r in s["contracts"]]
-    lines += ["", "contracts played (paso: seat A, made = side A won):",
-              tabulate(rows, headers=["contract", "seat", "hands", "%", "by a", "by b",
-                                      "made %", "95%"], disable_numparse=True)]
+    lines += ["", _("contracts played (paso: seat A, made = side A won):"),
+              tabulate(rows, headers=[_("contract"), _("seat"), _("hands"), "%", _("by a"),
+                                      _("by b"), _("made %"), "95%"], disable_numparse=True)]
     return "\n".join(lines)
 
 
@@ -102,13 +124,13 @@ def register(app: typer.Typer) -> None:
             fail(_("--workers counts local processes: with --ray the cluster's CPUs work"))
         if out is not None:
             check_writable(Path(out))
-        mode, count = ("matches", matches) if matches is not None else ("hands", hands or 100)
-        config = selfplay.LabConfig.make(a, b, rules, seed, mode, count, odds_samples,
+        mode, size = ("matches", matches) if matches is not None else ("hands", hands or 100)
+        config = selfplay.LabConfig.make(a, b, rules, seed, mode, size, odds_samples,
                                     auction or ())
         from .cmd_advise import progress_bar
 
         began = time.monotonic()
-        with progress_bar("boards") as bar:
+        with progress_bar(_("boards")) as bar:
             summary = selfplay.run(config, out, workers=workers, ray=ray, resume=resume,
                               batch=batch, time_limit=time_limit, progress=bar)
         elapsed = time.monotonic() - began
@@ -116,8 +138,11 @@ def register(app: typer.Typer) -> None:
         if out is not None:
             report["out"] = out
         if summary.played:
-            typer.echo(f"played {summary.played} hands in {elapsed:.1f} s "
-                       f"({summary.played / elapsed:.2f} hands/s)", err=True)
+            typer.echo(ngettext("played {n} hand in {seconds} s ({rate} hands/s)",
+                                "played {n} hands in {seconds} s ({rate} hands/s)",
+                                summary.played).format(
+                n=count(summary.played), seconds=decimal(elapsed, 1),
+                rate=decimal(summary.played / elapsed)), err=True)
         if json_out:
             emit_json(report)
             return

@@ -143,6 +143,12 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(language()).ngettext(singular, plural, n)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language where a word needs its own translation in one
+    place (``pgettext("match", "won")``: ``ganada``, where ``_("won")`` is ``ganadas``)."""
+    return translations(language()).pgettext(context, message)
+
+
 def N_(message: str) -> str:
     """Marks ``message`` for the catalogs where it is defined; translated where shown."""
     return message
@@ -229,6 +235,15 @@ def percent(fraction: float, digits: int = 0) -> str:
     if language() == "en":
         return f"{100 * fraction:.{digits}f}%"
     return _babel(100 * fraction, _fraction_pattern(digits)) + "\u00a0%"
+
+
+def shortest(value: float) -> str:
+    """A number with the digits Python's ``str`` gives it (``0.8234``, ``1.5``), in the
+    current language (``0,8234``): for figures already rounded where they are made."""
+    text = str(value)
+    if "." not in text or "e" in text or "n" in text:
+        return text
+    return decimal(value, len(text.split(".")[1]))
 
 
 def count(n: int) -> str:

@@ -5,6 +5,7 @@ machine output the same bytes in both."""
 from __future__ import annotations
 
 import ast
+import html
 import re
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from cuatrola_cli.common import command_line_language
 from cuatrola_cli.main import app
 from cuatrola_solver import i18n
 from cuatrola_solver.i18n import (_, count, decimal, language_from_environment,
-                                  language_from_header, ngettext, percent, signed,
+                                  language_from_header, ngettext, percent, pgettext, shortest, signed,
                                   using_language)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,6 +128,16 @@ def test_numbers_by_language():
                 count(10000), count(1000)) == ("1,60", "+1,60", "-0,25", "70\u00a0%",
                                                "70,5\u00a0%", "10.000", "1000")
     assert count(1000) == "1,000"
+    assert (shortest(0.8234), shortest(1.5), shortest(2.0)) == ("0.8234", "1.5", "2.0")
+    with using_language("es"):
+        assert (shortest(0.8234), shortest(12345.5)) == ("0,8234", "12.345,5")
+
+
+def test_a_word_with_its_own_translation_in_one_place():
+    """pgettext: the cell of a match won (equity) is not the history's column of hands won."""
+    assert pgettext("match", "won") == "won"
+    with using_language("es"):
+        assert (pgettext("match", "won"), _("won")) == ("ganada", "ganadas")
 
 
 def test_a_piece_of_work_in_its_own_language():
@@ -190,6 +201,30 @@ SPANISH_RUNS = {
     "hint-help": ["hint", "--help"],
     "play-help": ["play", "--help"],
 }
+#: the lab commands on tiny inputs (docs/lab.md): their reports, summaries and progress lines
+LAB_RUNS = {
+    "selfplay": ["selfplay", "--a", "heuristic", "--b", "random", "--hands", "2", "--workers",
+                 "1", "--seed", "1"],
+    "selfplay-matches": ["selfplay", "--a", "heuristic", "--b", "random", "--matches", "1",
+                         "--workers", "1", "--seed", "2"],
+    "equity": ["equity", "--rules", "narro"],
+    "equity-online": ["equity"],
+}
+#: lab commands whose output holds timings (their --json differs run to run)
+TIMED_RUNS = {
+    "bench": ["bench", "--deals", "3"],
+    "bench-players": ["bench", "--players", "1"],
+}
+#: the lab's refusals
+LAB_ERRORS = {
+    "selfplay-bad-auction": ["selfplay", "--a", "heuristic", "--b", "random", "--hands", "1",
+                             "--auction", "paso solo"],
+    "selfplay-resume-without-out": ["selfplay", "--a", "heuristic", "--b", "random",
+                                    "--resume"],
+}
+SPANISH_RUNS.update(LAB_ERRORS)
+SPANISH_RUNS.update(LAB_RUNS)
+SPANISH_RUNS.update(TIMED_RUNS)
 
 
 def english_words(text: str) -> list[str]:
@@ -205,6 +240,69 @@ def test_spanish_output_has_no_english_words(name):
     assert not found, f"{name}: English words {sorted(set(found))} in:\n{text}"
 
 
+#: the lab commands that read a self-play run (``{records}``: the ``lab_records`` fixture)
+LAB_FILE_RUNS = {
+    "calibrate": ["calibrate", "{records}"],
+    "calibrate-cards": ["calibrate", "{records}", "--cards", "--card-samples", "5",
+                        "--workers", "1"],
+    "compare": ["compare", "{records}", "--ask", "random"],
+    "cardmodel": ["cardmodel", "{records}", "-o", "{folder}/cm.json"],
+    "bidmodel": ["bidmodel", "--deals", "50", "--samples", "20", "-o", "{folder}/bm.json"],
+}
+#: those without --json (they write a model file and say what it holds)
+NO_JSON = {"cardmodel", "bidmodel"}
+
+
+@pytest.fixture(scope="module")
+def lab_records(tmp_path_factory):
+    """A tiny self-play run with the odds of every call."""
+    path = tmp_path_factory.mktemp("lab") / "run.jsonl"
+    r = runner.invoke(app, ["selfplay", "--a", "heuristic", "--b", "random", "--hands", "4",
+                            "--workers", "1", "--seed", "4", "--odds-samples", "10",
+                            "--out", str(path), "--json"])
+    assert r.exit_code == 0, r.stdout + r.stderr
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(LAB_FILE_RUNS))
+def test_spanish_lab_reports_have_no_english_words(name, lab_records):
+    args = [a.format(records=lab_records, folder=lab_records.parent)
+            for a in LAB_FILE_RUNS[name]]
+    r = runner.invoke(app, ["--lang", "es", *args], env={"COLUMNS": "100"})
+    assert r.exit_code == 0, r.stdout + r.stderr
+    text = (r.stdout + r.stderr).replace(str(lab_records.parent), "RUN")   # the path's words
+    found = english_words(text)
+    assert not found, f"{name}: English words {sorted(set(found))} in:\n{text}"
+    if name in NO_JSON:
+        return
+    english = runner.invoke(app, ["--lang", "en", *args, "--json"])
+    spanish = runner.invoke(app, ["--lang", "es", *args, "--json"])
+    assert english.exit_code == 0 and spanish.stdout == english.stdout
+
+
+def test_a_lab_refusal_in_spanish(lab_records):
+    r = runner.invoke(app, ["--lang", "es", "compare", str(lab_records), str(lab_records)])
+    assert r.exit_code == 2
+    text = r.stderr.replace(str(lab_records.parent), "RUN")
+    assert "otra vez la tanda" in text and not english_words(text), text
+
+
+def test_the_charts_page_in_spanish(tmp_path):
+    """charts --html: the page's words (tags, styles, script and the recorded provenance
+    aside) and its lang."""
+    page = tmp_path / "charts.html"
+    r = runner.invoke(app, ["--lang", "es", "charts", "--html", str(page)])
+    assert r.exit_code == 0, r.stdout + r.stderr
+    text = page.read_text(encoding="utf-8")
+    assert '<html lang="es">' in text
+    assert "Cómo se hizo" in text
+    # the foot quotes the charts' provenance as it was recorded (English data)
+    words = re.sub(r"<style>.*?</style>|<script>.*?</script>|<p class=\"foot\">.*?</p>|<[^>]*>",
+                   " ", text, flags=re.S)
+    found = english_words(html.unescape(words))
+    assert not found, f"English words {sorted(set(found))} in the page"
+
+
 def test_play_through_a_pipe_in_spanish():
     r = runner.invoke(app, ["--lang", "es", "play", "--seat", "1", "--bots", "heuristic",
                             "--seed", "7"], input="paso\nAb\nRc\nSo\nRc\nRb\n3b\n?\n")
@@ -218,7 +316,7 @@ def test_play_through_a_pipe_in_spanish():
     ["hint", "--hand", "Sc 3c Se 3e Sb", "--muestra", "Rc", "--seat", "2", "--played",
      "1. Rb Sb 3b Rc 2. Ao Ac", "--seed", "1"],
     ["check", RECORD], ["rules", "narro"], ["deal", "--seed", "3"], ["charts", "--seat", "2"],
-    ["puzzles", PUZZLES],
+    ["puzzles", PUZZLES], *LAB_RUNS.values(),
 ], ids=lambda a: a[0])
 def test_json_is_the_same_in_both_languages(args):
     english = runner.invoke(app, ["--lang", "en", *args, "--json"])

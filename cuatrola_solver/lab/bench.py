@@ -34,6 +34,7 @@ from ..game import cards, play
 from ..game.cards import mask_of
 from ..game.rules import PRESETS, RuleSet, get_rules
 from ..game.view import View
+from ..i18n import N_, _, count, decimal, ngettext
 from ..notation.replay import read_view
 
 #: the targets, microseconds per deal (docs/benchmark.md)
@@ -42,9 +43,10 @@ TARGET_RATIO = 200.0
 
 CASES = {
     # name: (contract, declarer, objective, description)
-    "tricks3": ("cuatrola", (1,), "tricks", "exact tricks, declarer with partner out (3 hands)"),
-    "margin4": ("paso", (), "margin", "exact paso margin with cantes (4 hands)"),
-    "makes": ("solo", (1,), "makes", "one contract test, solo on points (zero window)"),
+    "tricks3": ("cuatrola", (1,), "tricks",
+                N_("exact tricks, declarer with partner out (3 hands)")),
+    "margin4": ("paso", (), "margin", N_("exact paso margin with cantes (4 hands)")),
+    "makes": ("solo", (1,), "makes", N_("one contract test, solo on points (zero window)")),
 }
 #: the full double-dummy table of a deal, every contract and declarer (solve --batch):
 #: timed through solver.dd_tables, after the cases above (no reference: minutes a deal)
@@ -159,19 +161,21 @@ def run_bench(deals: int = 2000, seed: int = 1, include_reference: bool = True,
                      "target_us": TARGETS_US[name]}
         say = progress or (lambda message: None)
         if compiled:
-            say(f"{name}: compiled solver, {deals} deals")
-            times, nodes, _ = _time_compiled(solver, hands, trumps, rules, contract,
+            say(ngettext("{case}: compiled solver, {n} deal", "{case}: compiled solver, {n} deals",
+                         deals).format(case=name, n=count(deals)))
+            times, nodes, _values = _time_compiled(solver, hands, trumps, rules, contract,
                                              declarer, objective)
             row["compiled"] = _row(times, nodes, deals)
             row["compiled"]["meets_target"] = row["compiled"]["us_per_deal"] <= TARGETS_US[name]
         if include_reference and reference_deals > 0:
             k = min(reference_deals, deals)
-            say(f"{name}: reference solver, {k} deals")
+            say(ngettext("{case}: reference solver, {n} deal", "{case}: reference solver, {n} deals",
+                         k).format(case=name, n=count(k)))
             times, nodes, ref_values = _time_reference(hands[:k], trumps[:k], rules, contract,
                                                        declarer, objective)
             row["reference"] = {**_row(times, nodes, k), "deals": k}
             if compiled:
-                ctimes, _, values = _time_compiled(solver, hands[:k], trumps[:k], rules,
+                ctimes, _nodes, values = _time_compiled(solver, hands[:k], trumps[:k], rules,
                                                    contract, declarer, objective)
                 row["agree"] = values == ref_values
                 row["ratio"] = round(times[0] / ctimes[0], 1) if ctimes[0] > 0 else None
@@ -183,17 +187,31 @@ def run_bench(deals: int = 2000, seed: int = 1, include_reference: bool = True,
         _, nodes = solver.dd_tables(hands, trumps, rules, workers=1, return_nodes=True)
         table = _row(_elapsed(start), nodes, deals)
         out["cases"][TABLE_CASE] = {
-            "description": "full double-dummy table: every contract and declarer",
+            "description": N_("full double-dummy table: every contract and declarer"),
             "contract": "all", "declarer": [], "objective": "table",
             "target_us": TARGETS_US[TABLE_CASE],
             "compiled": {**table, "meets_target": table["us_per_deal"] <= TARGETS_US[TABLE_CASE]}}
     return out
 
 
-def _us(x) -> str:
+#: the solver backends (``backend`` of the result) as a person reads them
+BACKENDS = {"compiled": N_("compiled"), "reference": N_("reference")}
+
+
+def _general(x: float) -> str:
+    """``10`` or ``0.5``: a target as Python's ``g`` writes it, in the current language."""
+    text = f"{x:g}"
+    return text if "e" in text else text.replace(".", decimal(0.5, 1)[1])
+
+
+def _us(x, general: bool = False) -> str:
     if x is None:
         return "-"
-    return f"{x / 1e6:.2f} s" if x >= 1e6 else f"{x / 1e3:.0f} ms" if x >= 1e4 else f"{x:.1f} µs"
+    if general:
+        return f"{_general(x)} µs"
+    if x >= 1e6:
+        return f"{decimal(x / 1e6, 2)} s"
+    return f"{decimal(x / 1e3, 0)} ms" if x >= 1e4 else f"{decimal(x, 1)} µs"
 
 
 def format_bench(result: dict) -> str:
@@ -202,31 +220,37 @@ def format_bench(result: dict) -> str:
 
     cases = result["cases"].values()
     with_ref = any("reference" in row for row in cases)
-    lines = [f"{result['backend']} solver, {result['deals']:,} seeded deals (seed "
-             f"{result['seed']}), rules {result['rules']}, one core; µs: CPU time per deal"]
-    headers = ["work", "target", "compiled", "wall", "nodes per deal"]
+    lines = [ngettext("{backend} solver, {deals} seeded deal (seed {seed}), rules {rules}, one "
+                      "core; µs: CPU time per deal",
+                      "{backend} solver, {deals} seeded deals (seed {seed}), rules {rules}, one "
+                      "core; µs: CPU time per deal", result["deals"]).format(
+        backend=_(BACKENDS.get(result["backend"], result["backend"])),
+        deals=count(result["deals"]), seed=result["seed"], rules=result["rules"])]
+    headers = [_("work"), _("target"), _("compiled"), _("wall"), _("nodes per deal")]
     if with_ref:
-        headers += ["reference", "speed-up", "same answers"]
+        headers += [_("reference"), _("speed-up"), _("same answers")]
     rows = []
     for row in cases:
         comp = row.get("compiled", {})
         nodes = comp.get("nodes_per_deal")
-        cells = [row["description"], f"≤ {row['target_us']:g} µs",
+        cells = [_(row["description"]), f"≤ {_us(row['target_us'], general=True)}",
                  _us(comp.get("us_per_deal")), _us(comp.get("wall_us_per_deal")),
-                 "-" if nodes is None else f"{nodes:,.0f}"]
+                 "-" if nodes is None else count(round(nodes))]
         if with_ref:
             ref = row.get("reference", {})
             agree = row.get("agree")
             k = ref.get("deals", 0)
-            on = f"{k} deal{'s' if k != 1 else ''}"
             cells += [_us(ref.get("us_per_deal")),
-                      "-" if row.get("ratio") is None else f"{row['ratio']:,.0f}×",
-                      "-" if agree is None else f"yes ({on})" if agree else f"NO ({on})"]
+                      "-" if row.get("ratio") is None else f"{count(round(row['ratio']))}×",
+                      "-" if agree is None
+                      else ngettext("yes ({n} deal)", "yes ({n} deals)", k).format(n=count(k))
+                      if agree
+                      else ngettext("NO ({n} deal)", "NO ({n} deals)", k).format(n=count(k))]
         rows.append(cells)
     lines.append(tabulate(rows, headers=headers, disable_numparse=True))
     if not with_ref:
-        lines.append("(--reference also times the pure-Python reference solver on the first "
-                     "deals and checks that both give the same answers)")
+        lines.append(_("(--reference also times the pure-Python reference solver on the "
+                       "first deals and checks that both give the same answers)"))
     return "\n".join(lines)
 
 
@@ -291,13 +315,20 @@ def run_players_bench(hands: int = 20, seed: int = 1, rules: RuleSet | str = "on
 
 def format_players_bench(p: dict) -> str:
     """A line of :func:`run_players_bench`'s result."""
-    return (f"{p['player']}: {p['hands']} seeded hands of four such players, one core, CPU "
-            f"time: card decision median "
-            f"{p['decision_median_ms']:.1f} ms (90th percentile {p['decision_p90_ms']:.1f} ms, "
-            f"{p['decisions']} decisions with a choice); a hand's play median "
-            f"{p['hand_median_s']:.3f} s (longest {p['hand_max_s']:.3f} s); in cuatrola "
-            f"play, seat 1 waits for the bots' cards {p['wait_median_ms']:.0f} ms (median, "
-            f"at most {p['wait_max_ms']:.0f} ms)")
+    return ngettext("{player}: {hands} seeded hand of four such players, one core, CPU time: "
+                    "card decision median {median} ms (90th percentile {p90} ms, {decisions} "
+                    "decisions with a choice); a hand's play median {hand} s (longest "
+                    "{longest} s); in cuatrola play, seat 1 waits for the bots' cards {wait} ms "
+                    "(median, at most {wait_max} ms)",
+                    "{player}: {hands} seeded hands of four such players, one core, CPU time: "
+                    "card decision median {median} ms (90th percentile {p90} ms, {decisions} "
+                    "decisions with a choice); a hand's play median {hand} s (longest "
+                    "{longest} s); in cuatrola play, seat 1 waits for the bots' cards {wait} ms "
+                    "(median, at most {wait_max} ms)", p["hands"]).format(
+        player=p["player"], hands=count(p["hands"]), median=decimal(p["decision_median_ms"], 1),
+        p90=decimal(p["decision_p90_ms"], 1), decisions=p["decisions"],
+        hand=decimal(p["hand_median_s"], 3), longest=decimal(p["hand_max_s"], 3),
+        wait=decimal(p["wait_median_ms"], 0), wait_max=decimal(p["wait_max_ms"], 0))
 
 
 # --- the answers a player waits for, and how long each may take -----------------------
@@ -368,7 +399,7 @@ def run_answers_bench(workers: int | None = None, presets: Sequence[str] | None 
         rules = get_rules(preset)
         for seat in seats:
             view = View.bidding(ADVICE_HAND, "Ae" if seat == 4 else "Ce", seat, rules=rules)
-            say(f"advise --exact, {preset}, seat {seat}")
+            say(_("advise --exact, {preset}, seat {seat}").format(preset=preset, seat=seat))
             solver.set_tt_bits(None)      # fresh tables, as the command has in a new process
             result = []
             times = _timed(lambda: result.append(
@@ -398,8 +429,9 @@ def run_answers_bench(workers: int | None = None, presets: Sequence[str] | None 
 def format_answers_bench(rows: list[dict]) -> str:
     """A plain-text table of :func:`run_answers_bench`'s rows."""
     from tabulate import tabulate
-    table = [[r["case"], f"≤ {r['target_s']:g} s", f"{r['wall_s']:.2f} s",
-              f"{r['cpu_s']:.2f} s", "yes" if r["meets_target"] else "no"] for r in rows]
-    return ("the answers a player waits for; wall and CPU seconds (every thread)\n"
-            + tabulate(table, headers=["answer", "target", "wall", "CPU", "within"],
+    table = [[r["case"], f"≤ {_general(r['target_s'])} s", f"{decimal(r['wall_s'])} s",
+              f"{decimal(r['cpu_s'])} s", _("yes") if r["meets_target"] else _("no")]
+             for r in rows]
+    return (_("the answers a player waits for; wall and CPU seconds (every thread)") + "\n"
+            + tabulate(table, headers=[_("answer"), _("target"), _("wall"), "CPU", _("within")],
                        disable_numparse=True))

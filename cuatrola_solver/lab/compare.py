@@ -82,6 +82,7 @@ from ..advice.stats import wilson
 from ..bots.players import parse_player
 from ..dd import solver
 from ..errors import LabError, quote
+from ..i18n import _
 from ..game.cards import format_card
 from ..game.hand import HandState
 from ..game.play import SUIT_NAMES, side_of
@@ -514,22 +515,25 @@ class Comparison:
                 self.add_board(board)
                 board = []
         if run is None or not run["boards"]:
-            raise LabError(f"{quote(path)} holds no finished board of a run")
+            raise LabError(_("{path} holds no finished board of a run").format(path=quote(path)))
         run["unfinished"] = len(board)
 
     def _begin(self, path: str, config: LabConfig) -> dict:
         if config.mode != "hands":
-            raise LabError(f"{path}: a run of matches: compare reads runs of single hands "
-                           f"(selfplay --hands), whose boards are one deal each")
+            raise LabError(_("{path}: a run of matches: compare reads runs of single hands "
+                             "(selfplay --hands), whose boards are one deal each")
+                           .format(path=path))
         mine = self.config
         if (config.a, config.b, config.rules) != (mine.a, mine.b, mine.rules):
-            raise LabError(f"{path} is a run of other line-ups or rules than "
-                           f"{self.runs[0]['run']} (a = {config.a}, b = {config.b}, rules "
-                           f"{config.rules}): compare runs of the same two line-ups")
+            raise LabError(_("{path} is a run of other line-ups or rules than {first} (a = {a}, "
+                             "b = {b}, rules {rules}): compare runs of the same two line-ups")
+                           .format(path=path, first=self.runs[0]["run"], a=config.a,
+                                   b=config.b, rules=config.rules))
         for r in self.runs:
             if r["config"] == config:
-                raise LabError(f"{path} is the run {r['run']} again (seed {config.seed}): "
-                               f"its boards would count twice")
+                raise LabError(_("{path} is the run {run} again (seed {seed}): its boards "
+                                 "would count twice").format(path=path, run=r["run"],
+                                                             seed=config.seed))
         run = {"run": path, "seed": config.seed, "boards": 0, "hands": 0, "unfinished": 0,
                "config": config}
         self.runs.append(run)
@@ -578,9 +582,10 @@ def compare(paths: str | Sequence[str], ask: str | None = None) -> Comparison:
         if comparison is None:
             first = next(run_records(path), None)
             if first is None:
-                raise LabError(f"{quote(path)} holds no finished board of a run")
+                raise LabError(_("{path} holds no finished board of a run")
+                               .format(path=quote(path)))
             comparison = Comparison(LabConfig.of_key(first[0].lab_field["config"]), asked)
         comparison.read(path)
     if comparison is None:
-        raise LabError("no run to compare")
+        raise LabError(_("no run to compare"))
     return comparison

@@ -37,6 +37,7 @@ from ..game.auction import parse_auction
 from ..advice.stats import wilson
 from ..game.cards import random_deal
 from ..errors import CuatrolaError, LabError, quote
+from ..i18n import _
 from ..notation.replay import replay_deal
 from ..bots.players import OpenSpielIsmctsPlayer, PimcPlayer, bid_advice, parse_player
 from ..game.match import Match
@@ -90,15 +91,17 @@ class LabConfig:
         for text in auctions:
             calls = text.replace(",", " ").split() if isinstance(text, str) else list(text)
             if len(calls) != 4:
-                raise LabError(f"bad auction {quote(' '.join(calls))}: expected 4 calls, one "
-                               f"per seat from seat 1")
+                raise LabError(_("bad auction {auction}: expected 4 calls, one per seat from "
+                                 "seat 1").format(auction=quote(" ".join(calls))))
             if mode == "matches":
-                raise LabError("--auction plays single hands: it cannot be used with --matches")
+                raise LabError(_("--auction plays single hands: it cannot be used with "
+                                 "--matches"))
             try:
                 auction = parse_auction(calls[:3], 4, ruleset)
                 auction.call(calls[3].lower())
             except CuatrolaError as e:
-                raise LabError(f"bad auction {quote(' '.join(calls))}: {e}") from None
+                raise LabError(_("bad auction {auction}: {reason}").format(
+                    auction=quote(" ".join(calls)), reason=e)) from None
             forced.append(tuple(auction.calls))
         return cls(repr(pa), repr(pb), rules_spec(ruleset), seed, mode, odds_samples,
                    tuple(forced), count)
@@ -414,17 +417,18 @@ def read_lines(path: str, config: LabConfig | None = None) -> Iterator[tuple[int
     for r in read_lab_records(path, complete_only=True):
         found = r.lab_field["config"]
         if config is not None and found != config.key():
-            raise LabError(f"{path} is from another configuration (line {r.line}: "
-                           f"{_diff(found, config.key())}): give another --out, or the same "
-                           f"options to --resume it")
+            raise LabError(_("{path} is from another configuration (line {line}: {diff}): "
+                             "give another --out, or the same options to --resume it").format(
+                path=path, line=r.line, diff=_diff(found, config.key())))
         yield r.line, r.obj, r.end
 
 
 def _diff(found, wanted: dict) -> str:
     if not isinstance(found, dict):
-        return "no configuration"
+        return _("no configuration")
     keys = [k for k in wanted if found.get(k) != wanted[k]]
-    return ", ".join(f"{k} {found.get(k)!r} here, {wanted[k]!r} now" for k in keys) or "?"
+    return ", ".join(_("{key} {found} here, {wanted} now").format(
+        key=k, found=repr(found.get(k)), wanted=repr(wanted[k])) for k in keys) or "?"
 
 
 class _Order:
@@ -503,10 +507,13 @@ def run_records(path: str, config: LabConfig | None = None
         if config is None:
             config = LabConfig.of_key(found)
         elif found != config.key():
-            raise LabError(f"{path} is from another configuration (line {r.line}: "
-                           f"{_diff(found, config.key())}): "
-                           + ("give another --out, or the same options to --resume it"
-                              if given else "a run's file holds the records of one run"))
+            values = dict(path=path, line=r.line, diff=_diff(found, config.key()))
+            if given:
+                raise LabError(_("{path} is from another configuration (line {line}: {diff}): "
+                                 "give another --out, or the same options to --resume it")
+                               .format(**values))
+            raise LabError(_("{path} is from another configuration (line {line}: {diff}): a "
+                             "run's file holds the records of one run").format(**values))
         if order is None:
             order = _Order(path, config)
         order.check(r, done)
@@ -668,9 +675,10 @@ def run(config: LabConfig, out: str | None = None, *, workers: int | None = None
         if resume and exists:
             start, end = resume_point(out, config, summary)
         elif exists and not resume:
-            raise LabError(f"{out} exists: add --resume to continue it, or give another --out")
+            raise LabError(_("{out} exists: add --resume to continue it, or give another --out")
+                           .format(out=out))
     elif resume:
-        raise LabError("--resume continues the file of --out: give --out FILE")
+        raise LabError(_("--resume continues the file of --out: give --out FILE"))
     total = config.count
     if ray and start < total:
         connect_ray(ray)                # a bad address fails before anything is written
