@@ -640,8 +640,9 @@
   function drawChart() {
     var c = CHARTS.charts[Number($("ch-which").value)], out = clear($("ch-out"));
     var played = c.value === "ev_played";
+    var value = played ? t("played EV") : c.value;
     $("ch-note").textContent = t("{situation}: the call of best {value} per class of hand, over {n} hands (rules {rules}).",
-      {situation: situation(c), value: played ? t("played EV") : c.value, n: formatNumber(c.hands), rules: CHARTS.rules});
+      {situation: situation(c), value: value, n: formatNumber(c.hands), rules: CHARTS.rules});
     var tab = el("table", {id: "ch-table", "class": "rows"}), tr = el("tr");
     var head = [t("cell"), t("hands"), t("call"), played ? t("P(win) played") : t("P(win)"), played ? t("EV played") : t("EV")];
     head.forEach(function (h) { tr.appendChild(el("th", {}, h)); });
