@@ -133,14 +133,17 @@ def _ready(page, path: str) -> None:
     page.wait_for_selector("#lang-switch")
 
 
-def _visible_text(page, path: str) -> str:
+def _visible_text(page, path: str, shots: Path) -> str:
     """The page's text as shown, and on / that of every tab opened in turn."""
     texts = [page.evaluate("document.body.innerText")]
     if path == "":
         for tab in page.locator("nav button[data-tab]").all():
             tab.click()
             page.wait_for_load_state("networkidle")
+            if tab.get_attribute("data-tab") == "charts":      # its text comes with the chart
+                page.wait_for_selector("#ch-table")
             texts.append(page.evaluate("document.body.innerText"))
+            page.screenshot(path=str(shots / f"es-tab-{tab.get_attribute('data-tab')}.png"))
         page.locator("nav button[data-tab='play']").click()
     return "\n".join(texts)
 
@@ -173,7 +176,7 @@ def _every_page_in_spanish(server: str, shots: Path) -> None:
             for path in PAGES:
                 page.goto(server + path)
                 _ready(page, path)
-                text = _visible_text(page, path)
+                text = _visible_text(page, path, shots)
                 english = sorted(set(ENGLISH.findall(text)))
                 assert not english, (path, english, text)
                 assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
