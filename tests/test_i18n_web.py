@@ -120,7 +120,7 @@ def _page_in_spanish(server: str) -> None:
 ENGLISH = re.compile(r"\b(Play|Advise|Analyse|Puzzles|Charts|New game|Your seat|Hint|Cancel|"
                      r"Clear|Seat|Seed|Calls so far|Saved game|Find puzzles|Chart|Player|Rules|"
                      r"Since|Show|Back to the table|everyone|Start|Undo|Save|seat|the|and|"
-                     r"you|your|of|with|none|this|server|keeps)\b")
+                     r"you|your|of|with|none|this|server|keeps|first|speak|cell|call|played)\b")
 PAGES = ("", "history", "anotar")
 PHONE = {"width": 390, "height": 844}
 
