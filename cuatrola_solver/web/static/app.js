@@ -10,9 +10,10 @@
   var CARDS = [];
   "oceb".split("").forEach(function (s) { "A3RCS".split("").forEach(function (r) { CARDS.push(r + s); }); });
 
-  function pct(p) { return p == null ? "-" : (100 * p).toFixed(1) + "%"; }
-  function pct0(p) { return p == null ? "-" : Math.round(100 * p) + "%"; }
-  function signed(x) { return x == null ? "-" : (x >= 0 ? "+" : "") + x.toFixed(2); }
+  /* numbers written the page's language's way (i18n.js): 26.0% / +0.47, 26,0 % / +0,47 */
+  function pct(p) { return p == null ? "-" : formatPercent(p, 1); }
+  function pct0(p) { return p == null ? "-" : formatPercent(p, 0); }
+  function signed(x) { return x == null ? "-" : (x >= 0 ? "+" : "") + formatNumber(x, 2); }
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
@@ -424,8 +425,8 @@
       if (d.error) { out.textContent = d.error; return; }
       var h = d.hint;
       var how = h.exact ? (h.deals === 1 ? t("exact: the one layout left") :
-        t("exact: all {n} layouts", {n: h.deals.toLocaleString("en")})) :
-        t("sampled: {n} deals", {n: h.deals.toLocaleString("en")});
+        t("exact: all {n} layouts", {n: formatNumber(h.deals)})) :
+        t("sampled: {n} deals", {n: formatNumber(h.deals)});
       var text;
       if (h.kind === "call") {
         text = t("call {call}", {call: h.advice}) + " — " + h.options.map(function (o) {
@@ -533,8 +534,8 @@
       else {
         cells.push(contractText(o, a.seat));
         if (played) cells.push(pct(o.p_played), signed(o.ev_played));
-        cells.push(pct(o.p_win), a.exact ? t("exact") : (100 * o.ci95[0]).toFixed(1) + "-" +
-                   (100 * o.ci95[1]).toFixed(1) + "%", signed(o.ev));
+        cells.push(pct(o.p_win), a.exact ? t("exact") : formatNumber(100 * o.ci95[0], 1) + "-" +
+                   pct(o.ci95[1]), signed(o.ev));
         if (a.score) cells.push(pct(o.p_match));
         cells.push(histogram(o.tricks) + " (" + o.side + ")");
       }
@@ -550,7 +551,7 @@
        n: formatNumber(d.chart.hands)})));
     if (d.chart && d.chart.call !== a.advice)
       out.appendChild(el("p", {id: "adv-why"}, t("The two differ because the chart gives the call best on average over the {n} hands of its cell, while the advice weighs this hand's own cards (and the calls and score given): for this hand, {call} does better.",
-        {n: d.chart.hands.toLocaleString("en"), call: a.advice})));
+        {n: formatNumber(d.chart.hands), call: a.advice})));
   }
   /* a field changed after an advice: the advice shown is no longer the fields' */
   function staleAdvice() {
