@@ -144,6 +144,14 @@ def _visible_text(page, path: str, shots: Path) -> str:
                 page.wait_for_selector("#ch-table")
             texts.append(page.evaluate("document.body.innerText"))
             page.screenshot(path=str(shots / f"es-tab-{tab.get_attribute('data-tab')}.png"))
+        # an advice: its heading, its line and its table
+        page.locator("nav button[data-tab='advise']").click()
+        page.fill("#adv-hand", "Ac 3c Ro Co Ab")
+        page.fill("#adv-muestra", "So")
+        page.locator("#adv-go").click()
+        page.wait_for_selector("#adv-table", timeout=120_000)
+        texts.append(page.evaluate("document.body.innerText"))
+        page.screenshot(path=str(shots / "es-advice.png"), full_page=True)
         page.locator("nav button[data-tab='play']").click()
     return "\n".join(texts)
 
