@@ -5,8 +5,10 @@ browser, with a switch that is remembered."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import threading
+from pathlib import Path
 
 import httpx
 import pytest
@@ -109,5 +111,110 @@ def _page_in_spanish(server: str) -> None:
             page.goto(server)
             page.wait_for_selector("body[data-ready='1']")
             assert page.evaluate("document.documentElement.lang") == "es"
+        finally:
+            browser.close()
+
+
+#: English words of the pages that no Spanish text of theirs contains (whole words,
+#: case kept): the tabs, the forms' labels and buttons, /history's filters, /anotar's
+ENGLISH = re.compile(r"\b(Play|Advise|Analyse|Puzzles|Charts|New game|Your seat|Hint|Cancel|"
+                     r"Clear|Seat|Seed|Calls so far|Saved game|Find puzzles|Chart|Player|Rules|"
+                     r"Since|Show|Back to the table|everyone|Start|Undo|Save|seat|the|and|"
+                     r"you|your|of|with|none|this|server|keeps|first|speak|cell|call|played)\b")
+PAGES = ("", "history", "anotar")
+PHONE = {"width": 390, "height": 844}
+
+
+def _ready(page, path: str) -> None:
+    if path == "history":
+        page.wait_for_selector("#history-summary:not(:empty), #history-error:not(:empty)")
+    else:
+        page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("#lang-switch")
+
+
+def _visible_text(page, path: str, shots: Path) -> str:
+    """The page's text as shown, and on / that of every tab opened in turn."""
+    texts = [page.evaluate("document.body.innerText")]
+    if path == "":
+        for tab in page.locator("nav button[data-tab]").all():
+            tab.click()
+            page.wait_for_load_state("networkidle")
+            if tab.get_attribute("data-tab") == "charts":      # its text comes with the chart
+                page.wait_for_selector("#ch-table")
+            texts.append(page.evaluate("document.body.innerText"))
+            page.screenshot(path=str(shots / f"es-tab-{tab.get_attribute('data-tab')}.png"))
+        # an advice: its heading, its line and its table
+        page.locator("nav button[data-tab='advise']").click()
+        page.fill("#adv-hand", "Ac 3c Ro Co Ab")
+        page.fill("#adv-muestra", "So")
+        page.locator("#adv-go").click()
+        page.wait_for_selector("#adv-table", timeout=120_000)
+        texts.append(page.evaluate("document.body.innerText"))
+        page.screenshot(path=str(shots / "es-advice.png"), full_page=True)
+        page.locator("nav button[data-tab='play']").click()
+    return "\n".join(texts)
+
+
+@needs_chromium
+def test_every_page_in_spanish_with_its_switch(server, tmp_path):
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            _every_page_in_spanish(server, tmp_path)
+        except BaseException as e:      # handed to the test's own thread
+            failed.append(e)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    if failed:
+        raise failed[0]
+
+
+def _every_page_in_spanish(server: str, shots: Path) -> None:
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            context = browser.new_context(locale="es-ES", viewport=PHONE,
+                                          extra_http_headers={"Accept-Language": "es-ES"})
+            page = context.new_page()
+            for path in PAGES:
+                page.goto(server + path)
+                _ready(page, path)
+                text = _visible_text(page, path, shots)
+                english = sorted(set(ENGLISH.findall(text)))
+                assert not english, (path, english, text)
+                assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+                page.screenshot(path=str(shots / f"es-{path or 'table'}.png"), full_page=True)
+                # the switch: two named buttons, Spanish pressed, each a 44 px target
+                group = page.get_by_role("group", name="Idioma")
+                es = group.get_by_role("button", name="ES (Español)")
+                en = group.get_by_role("button", name="EN (English)")
+                assert es.get_attribute("aria-pressed") == "true"
+                assert en.get_attribute("aria-pressed") == "false"
+                for button in (es, en):
+                    box = button.bounding_box()
+                    assert box and box["width"] >= 44 and box["height"] >= 44
+                # by the keyboard: English, remembered after a reload
+                en.focus()
+                with page.expect_navigation():
+                    page.keyboard.press("Enter")
+                _ready(page, path)
+                page.reload()
+                _ready(page, path)
+                assert page.evaluate("document.documentElement.lang") == "en"
+                shown = page.evaluate("document.body.innerText")
+                assert {"": "New game", "history": "Player", "anotar": "Start"}[path] in shown
+                assert page.get_by_role("group", name="Language").get_by_role(
+                    "button", name="EN (English)").get_attribute("aria-pressed") == "true"
+                # and back to Spanish
+                with page.expect_navigation():
+                    page.get_by_role("button", name="ES (Español)").click()
+                _ready(page, path)
+                assert page.evaluate("document.documentElement.lang") == "es"
+                assert not ENGLISH.findall(page.evaluate("document.body.innerText"))
         finally:
             browser.close()

@@ -464,10 +464,10 @@ def test_the_charts_page(opened, shots):
 def test_the_tab_bar_keeps_one_row_on_a_phone(opened):
     page = opened
     page.set_viewport_size(PHONE)
-    boxes = page.evaluate("[...document.querySelectorAll('nav button, header a')]"
+    boxes = page.evaluate("[...document.querySelectorAll('nav button, header a, #lang-switch button')]"
                           ".map(b => [b.textContent, b.getBoundingClientRect().top,"
                           " b.getBoundingClientRect().height, b.getBoundingClientRect().right])")
-    assert len(boxes) == 6, boxes                   # the five tabs and Mis partidas
+    assert len(boxes) == 9, boxes       # the five tabs, Mis partidas, Anotar, ES and EN
     assert len({top for _, top, _, _ in boxes[:5]}) == 1, boxes
     # each on one line: as tall as a touch target (44 px), not two or three lines of text
     assert all(44 <= height < 52 and right <= PHONE["width"] for _, _, height, right in boxes), boxes

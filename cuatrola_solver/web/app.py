@@ -360,10 +360,17 @@ async def puzzles(request: Request) -> Response:
     return answer(await compute(request, page, "the puzzles", work, wanted=s.cores.total))
 
 
+def _chart_shown(chart: dict[str, Any]) -> dict[str, Any]:
+    """A chart's JSON for the page: each cell's ``class`` in the request's language (as
+    an advice's chart cell is); ``cuatrola charts --json`` keeps the English."""
+    return {**chart, "cells": [{**cell, "class": _(describe_key(cell["key"]))}
+                               for cell in chart["cells"]]}
+
+
 async def charts(request: Request) -> Response:
     rules = serving(request).rules
     shipped = load_charts(rules)
-    return answer(ChartsAnswer(rules.name, tuple(c.to_dict() for c in shipped.charts)))
+    return answer(ChartsAnswer(rules.name, tuple(_chart_shown(c.to_dict()) for c in shipped.charts)))
 
 
 routes = [

@@ -27,6 +27,7 @@ from ..errors import CuatrolaError, HistoryError, quote
 from ..history.database import open_database
 from ..history.feed import feed
 from ..history.figures import Filters, figures, parse_day
+from ..i18n import _
 from ..notation.record import HandRecord
 
 __all__ = ["history_routes", "feeder", "STATIC"]
@@ -43,7 +44,8 @@ def feeder(path: Path | None) -> Callable[[HandRecord, Path, int | None], None]:
         try:
             feed(path, rec, str(saved), seat)
         except CuatrolaError as e:
-            print(f"history: the hand {saved.name} was not kept: {e}", file=sys.stderr)
+            print(_("history: the hand {name} was not kept: {error}").format(name=saved.name, error=e),
+                  file=sys.stderr)
 
     return on_save
 
@@ -51,7 +53,7 @@ def feeder(path: Path | None) -> Callable[[HandRecord, Path, int | None], None]:
 def _path(request: Request) -> Path:
     path = getattr(request.app.state, "history", None)
     if path is None:
-        raise HistoryError("this server keeps no history (cuatrola serve --no-history)")
+        raise HistoryError(_("this server keeps no history (cuatrola serve --no-history)"))
     return Path(path)
 
 
@@ -62,7 +64,8 @@ def _error(e: CuatrolaError) -> Response:
 def _text(request: Request, name: str) -> str | None:
     value = request.query_params.get(name, "").strip()
     if len(value) > 100:
-        raise HistoryError(f"the parameter {name} is too long: {quote(value)}")
+        raise HistoryError(_("the parameter {name} is too long: {value}").format(
+            name=name, value=quote(value)))
     return value or None
 
 
@@ -88,12 +91,12 @@ def history_hand(request: Request) -> Response:
         path = _path(request)
         raw = request.query_params.get("id", "")
         if not raw.isdigit() or len(raw) > 12:
-            raise HistoryError(f"bad hand id {quote(raw)}: expected a number")
+            raise HistoryError(_("bad hand id {id}: expected a number").format(id=quote(raw)))
         with open_database(path) as db:
             rows = db.query("SELECT record, source, played FROM hands WHERE id = ?",
                             (int(raw),))
         if not rows:
-            raise HistoryError(f"no hand {raw} in the history")
+            raise HistoryError(_("no hand {id} in the history").format(id=raw))
     except CuatrolaError as e:
         return _error(e)
     record, source, played = rows[0]

@@ -10,9 +10,10 @@
   var CARDS = [];
   "oceb".split("").forEach(function (s) { "A3RCS".split("").forEach(function (r) { CARDS.push(r + s); }); });
 
-  function pct(p) { return p == null ? "-" : (100 * p).toFixed(1) + "%"; }
-  function pct0(p) { return p == null ? "-" : Math.round(100 * p) + "%"; }
-  function signed(x) { return x == null ? "-" : (x >= 0 ? "+" : "") + x.toFixed(2); }
+  /* numbers written the page's language's way (i18n.js): 26.0% / +0.47, 26,0 % / +0,47 */
+  function pct(p) { return p == null ? "-" : formatPercent(p, 1); }
+  function pct0(p) { return p == null ? "-" : formatPercent(p, 0); }
+  function signed(x) { return x == null ? "-" : (x >= 0 ? "+" : "") + formatNumber(x, 2); }
   function el(tag, attrs, text) {
     var e = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
@@ -424,8 +425,8 @@
       if (d.error) { out.textContent = d.error; return; }
       var h = d.hint;
       var how = h.exact ? (h.deals === 1 ? t("exact: the one layout left") :
-        t("exact: all {n} layouts", {n: h.deals.toLocaleString("en")})) :
-        t("sampled: {n} deals", {n: h.deals.toLocaleString("en")});
+        t("exact: all {n} layouts", {n: formatNumber(h.deals)})) :
+        t("sampled: {n} deals", {n: formatNumber(h.deals)});
       var text;
       if (h.kind === "call") {
         text = t("call {call}", {call: h.advice}) + " — " + h.options.map(function (o) {
@@ -496,10 +497,11 @@
     return ps.map(function (p) { return p === 0 ? "·" : BARS[Math.min(7, Math.floor(p / top * 8))]; }).join("");
   }
   function contractText(o, seat) {
-    if (o.contract === "paso") return "paso (all four play)";
-    if (Array.isArray(o.declarer)) return "contrasolo " + o.declarer[0] + " v " + o.declarer[1];
+    if (o.contract === "paso") return t("paso (all four play)");
+    if (Array.isArray(o.declarer)) return t("contrasolo {a} v {b}", {a: o.declarer[0], b: o.declarer[1]});
     var d = o.declarer;
-    return o.contract + " by " + d + " (" + (d === seat ? "you" : (d - seat + 4) % 4 === 2 ? "partner" : "opponent") + ")";
+    return fmt(d === seat ? t("{contract} by {seat} (you)") : (d - seat + 4) % 4 === 2 ?
+      t("{contract} by {seat} (partner)") : t("{contract} by {seat} (opponent)"), {contract: o.contract, seat: d});
   }
   function drawAdvice(d) {
     var a = d.advice, out = clear($("adv-out"));
@@ -508,28 +510,32 @@
     var best = a.options.filter(function (o) { return o.bid === a.advice; })[0];
     var p = played ? best.p_played : best.p_win, ev = played ? best.ev_played : best.ev;
     out.classList.remove("stale");
-    out.appendChild(el("h2", {id: "adv-call"}, "Call " + a.advice + ": " + pct0(p) +
-      (played ? " at the table (" + pct0(best.p_win) + " double dummy)" : "") + ", " + signed(ev) +
-      " points per hand on average"));
-    out.appendChild(el("p", {}, "seat " + a.seat + ", " + a.hand + ", muestra " + a.muestra + ", rules " +
-      a.rules + "; " + (a.exact ? "all " + a.deals.toLocaleString("en") + " consistent deals" :
-      a.deals.toLocaleString("en") + " sampled deals, seed " + a.seed) +
-      (a.effective_deals != null ? ", weighted by the calls (worth " + Math.round(a.effective_deals).toLocaleString("en") + " deals)" : "")));
-    var head = ["call", "contract"].concat(played ? ["P(win) played", "EV played"] : [])
-      .concat([played ? "P(win) dd" : "P(win)", "95% interval", played ? "EV dd" : "EV"])
-      .concat(a.score ? ["P(match)"] : []).concat(["tricks 0-5"]);
+    out.appendChild(el("h2", {id: "adv-call"}, played ?
+      t("Call {call}: {p} at the table ({dd} double dummy), {ev} points per hand on average",
+        {call: a.advice, p: pct0(p), dd: pct0(best.p_win), ev: signed(ev)}) :
+      t("Call {call}: {p}, {ev} points per hand on average", {call: a.advice, p: pct0(p), ev: signed(ev)})));
+    var where = {seat: a.seat, hand: a.hand, muestra: a.muestra, rules: a.rules,
+                 n: formatNumber(a.deals), seed: a.seed};
+    out.appendChild(el("p", {}, (a.exact ?
+      t("seat {seat}, {hand}, muestra {muestra}, rules {rules}; all {n} consistent deals", where) :
+      t("seat {seat}, {hand}, muestra {muestra}, rules {rules}; {n} sampled deals, seed {seed}", where)) +
+      (a.effective_deals != null ? t(", weighted by the calls (worth {n} deals)",
+                                     {n: formatNumber(Math.round(a.effective_deals))}) : "")));
+    var head = [t("call"), t("contract")].concat(played ? [t("P(win) played"), t("EV played")] : [])
+      .concat([played ? t("P(win) dd") : t("P(win)"), t("{ci} interval", {ci: formatPercent(0.95)}), played ? t("EV dd") : t("EV")])
+      .concat(a.score ? [t("P(match)")] : []).concat([t("tricks 0-5")]);
     var tab = el("table", {id: "adv-table", "class": "rows"}), tr = el("tr");
     head.forEach(function (h) { tr.appendChild(el("th", {}, h)); });
     tab.appendChild(tr);
     a.options.forEach(function (o) {
       var row = el("tr", {"data-bid": o.bid, "class": o.bid === a.advice ? "advice" : ""});
       var cells = [o.bid];
-      if (!o.allowed) cells = cells.concat(["not allowed: " + o.reason]);
+      if (!o.allowed) cells = cells.concat([t("not allowed: {reason}", {reason: o.reason})]);
       else {
         cells.push(contractText(o, a.seat));
         if (played) cells.push(pct(o.p_played), signed(o.ev_played));
-        cells.push(pct(o.p_win), a.exact ? "exact" : (100 * o.ci95[0]).toFixed(1) + "-" +
-                   (100 * o.ci95[1]).toFixed(1) + "%", signed(o.ev));
+        cells.push(pct(o.p_win), a.exact ? t("exact") : formatNumber(100 * o.ci95[0], 1) + "-" +
+                   pct(o.ci95[1]), signed(o.ev));
         if (a.score) cells.push(pct(o.p_match));
         cells.push(histogram(o.tricks) + " (" + o.side + ")");
       }
@@ -538,14 +544,14 @@
     });
     out.appendChild(tab);
     if (a.advice_dd && a.advice_dd !== a.advice)
-      out.appendChild(el("p", {}, "Double dummy (every card seen) the advice would be " + a.advice_dd +
-        "; at the table, where each player sees only his own cards, " + a.advice + " does better."));
-    if (d.chart) out.appendChild(el("p", {id: "adv-chart"}, "Bidding chart: the hand falls in the cell " +
-      d.chart["class"] + ", where the chart calls " + d.chart.call + " (" + pct0(d.chart.p) + ", " +
-      signed(d.chart.ev) + ", over " + d.chart.hands.toLocaleString("en") + " hands)."));
+      out.appendChild(el("p", {}, t("Double dummy (every card seen) the advice would be {dd}; at the table, where each player sees only his own cards, {advice} does better.",
+        {dd: a.advice_dd, advice: a.advice})));
+    if (d.chart) out.appendChild(el("p", {id: "adv-chart"}, t("Bidding chart: the hand falls in the cell {cell}, where the chart calls {call} ({p}, {ev}, over {n} hands).",
+      {cell: d.chart["class"], call: d.chart.call, p: pct0(d.chart.p), ev: signed(d.chart.ev),
+       n: formatNumber(d.chart.hands)})));
     if (d.chart && d.chart.call !== a.advice)
       out.appendChild(el("p", {id: "adv-why"}, t("The two differ because the chart gives the call best on average over the {n} hands of its cell, while the advice weighs this hand's own cards (and the calls and score given): for this hand, {call} does better.",
-        {n: d.chart.hands.toLocaleString("en"), call: a.advice})));
+        {n: formatNumber(d.chart.hands), call: a.advice})));
   }
   /* a field changed after an advice: the advice shown is no longer the fields' */
   function staleAdvice() {
@@ -570,7 +576,7 @@
         Object.keys(d.errors).forEach(function (k) { $("err-" + k).textContent = d.errors[k]; });
         return;
       }
-      if (d.cancelled) { clear($("adv-out")).appendChild(el("p", {}, "cancelled")); return; }
+      if (d.cancelled) { clear($("adv-out")).appendChild(el("p", {}, t("cancelled"))); return; }
       if (d.error) { $("err-hand").textContent = d.error; return; }
       drawAdvice(d);
     });
@@ -581,14 +587,14 @@
     get("/api/records").then(function (d) {
       var sel = clear($("an-record"));
       d.records.forEach(function (n) { sel.appendChild(el("option", {value: n}, n)); });
-      if (!d.records.length) sel.appendChild(el("option", {value: ""}, "(none yet: play a hand)"));
+      if (!d.records.length) sel.appendChild(el("option", {value: ""}, t("(none yet: play a hand)")));
     });
   }
   function analyse(body) {
     $("err-record").textContent = "";
     post("/api/analyze", body).then(function (d) {
       if (d.error) { $("err-record").textContent = d.error; return; }
-      if (d.cancelled) { $("err-record").textContent = "cancelled"; return; }
+      if (d.cancelled) { $("err-record").textContent = t("cancelled"); return; }
       var f = $("an-report");
       f.hidden = false;
       f.srcdoc = d.html;
@@ -609,16 +615,16 @@
   $("an-file").addEventListener("change", function () {
     var file = $("an-file").files[0];
     if (!file) return;
-    if (file.size > 64 * 1024) { $("err-record").textContent = "record " + file.name + " is too big: more than 64 KB"; return; }
+    if (file.size > 64 * 1024) { $("err-record").textContent = t("record {name} is too big: more than 64 KB", {name: file.name}); return; }
     file.text().then(function (text) { analyse({record: text, filename: file.name}); });
   });
   $("pz-go").addEventListener("click", function () {
     $("err-puzzles").textContent = "";
     post("/api/puzzles").then(function (d) {
       if (d.error) { $("err-puzzles").textContent = d.error; return; }
-      if (d.cancelled) { $("err-puzzles").textContent = "cancelled"; return; }
-      $("pz-note").textContent = d.count + " puzzle" + (d.count === 1 ? "" : "s") + " in the " +
-        d.records + " newest saved games.";
+      if (d.cancelled) { $("err-puzzles").textContent = t("cancelled"); return; }
+      $("pz-note").textContent = tn("{n} puzzle in the {records} newest saved games.",
+        "{n} puzzles in the {records} newest saved games.", d.count, {records: d.records});
       var f = $("pz-page");
       f.hidden = false;
       f.srcdoc = d.html;
@@ -627,22 +633,24 @@
 
   /* --- charts ------------------------------------------------------------------------ */
   function situation(c) {
-    var before = !c.auction.length ? "first to speak" : c.auction.every(function (x) { return x === "paso"; }) ?
-      "all passed before" : "after " + c.auction.join(" ");
-    return "seat " + c.seat + ", " + before + (c.score ? ", score " + c.score.join("-") : "");
+    var before = !c.auction.length ? t("first to speak") : c.auction.every(function (x) { return x === "paso"; }) ?
+      t("all passed before") : t("after {calls}", {calls: c.auction.join(" ")});
+    return c.score ? t("seat {seat}, {before}, score {score}", {seat: c.seat, before: before, score: c.score.join("-")}) :
+      t("seat {seat}, {before}", {seat: c.seat, before: before});
   }
   function drawChart() {
     var c = CHARTS.charts[Number($("ch-which").value)], out = clear($("ch-out"));
     var played = c.value === "ev_played";
-    $("ch-note").textContent = situation(c) + ": the call of best " + (played ? "played EV" : c.value) +
-      " per class of hand, over " + c.hands.toLocaleString("en") + " hands (rules " + CHARTS.rules + ").";
+    var value = played ? t("played EV") : c.value;
+    $("ch-note").textContent = t("{situation}: the call of best {value} per class of hand, over {n} hands (rules {rules}).",
+      {situation: situation(c), value: value, n: formatNumber(c.hands), rules: CHARTS.rules});
     var tab = el("table", {id: "ch-table", "class": "rows"}), tr = el("tr");
-    var head = ["cell", "hands", "call", played ? "P(win) played" : "P(win)", played ? "EV played" : "EV"];
+    var head = [t("cell"), t("hands"), t("call"), played ? t("P(win) played") : t("P(win)"), played ? t("EV played") : t("EV")];
     head.forEach(function (h) { tr.appendChild(el("th", {}, h)); });
     tab.appendChild(tr);
     c.cells.forEach(function (cell) {
       var s = cell.calls[cell.call], row = el("tr");
-      [cell["class"], cell.hands.toLocaleString("en"), cell.call,
+      [cell["class"], formatNumber(cell.hands), cell.call,
        pct0(s.p_played != null ? s.p_played : s.p_win), signed(s.ev_played != null ? s.ev_played : s.ev)]
         .forEach(function (x, i) {
           row.appendChild(el("td", i === 2 ? {"class": "call-" + cell.call, "data-label": head[i]} :

@@ -71,10 +71,10 @@
     return a;
   }
 
-  const SITUATIONS = {opening_lead: "opening lead", leading: "leading", following: "following",
-                      trumping: "trumping", discarding: "discarding", last_two_bazas: "last two bazas"};
-  const KINDS = {passed: "passed where a bid was advised", bid_over_paso: "bid where paso was advised",
-                 bid_lower: "bid lower than advised", bid_higher: "bid higher than advised"};
+  const SITUATIONS = {opening_lead: t("opening lead"), leading: t("leading"), following: t("following"),
+                      trumping: t("trumping"), discarding: t("discarding"), last_two_bazas: t("last two bazas")};
+  const KINDS = {passed: t("passed where a bid was advised"), bid_over_paso: t("bid where paso was advised"),
+                 bid_lower: t("bid lower than advised"), bid_higher: t("bid higher than advised")};
 
   // the bids against the advice, the cards and the accuracy per hand: figures of the analysis
   function advised(box, p) {
@@ -84,7 +84,7 @@
                               per: p.ev_lost_bidding_per_hand === null ? "-" : p.ev_lost_bidding_per_hand.toFixed(2)})));
     if (p.bid_kinds.length) {
       box.append(table([t("how"), t("calls"), t("EV lost")],
-                       p.bid_kinds.map((k) => [t(KINDS[k.kind] || k.kind), k.count, k.ev_lost.toFixed(2)])));
+                       p.bid_kinds.map((k) => [KINDS[k.kind] || k.kind, k.count, k.ev_lost.toFixed(2)])));
     }
     box.append(el("h3", {}, t("Cards")));
     box.append(el("p", {}, t("Accuracy {acc} of the choices; ?! {i}, ? {m}, ?? {b}; win chance lost {w} in all; cantes not sung {k}.",
@@ -93,7 +93,7 @@
     const situations = p.situations.filter((s) => s.choices);
     if (situations.length) {
       box.append(table([t("situation"), t("choices"), "?!", "?", "??", t("labelled")],
-                       situations.map((s) => [t(SITUATIONS[s.situation] || s.situation), s.choices,
+                       situations.map((s) => [SITUATIONS[s.situation] || s.situation, s.choices,
                          s.mistakes["?!"], s.mistakes["?"], s.mistakes["??"], rate(s.labelled)])));
     }
     if (p.trend.length) {

@@ -14,7 +14,7 @@
    Elements written in the HTML as <button data-t>New game</button> are translated when
    the page loads (translatePage(root) does it again for HTML added later); the
    attributes named in data-t-attrs="title aria-label" too. English text with no
-   translation is shown as it is. */
+   translation is shown as it is. The switch ES | EN is added to the page's <header>. */
 (function () {
   "use strict";
   var KEY = "cuatrola-lang", COOKIE = "cuatrola_lang", LANGUAGES = ["en", "es"];
@@ -73,11 +73,14 @@
     return formatNumber(100 * p, digits) + (lang === "es" ? "\u00a0%" : "%");
   }
   function translatePage(root) {
-    var found = (root || document).querySelectorAll("[data-t]");
+    var found = (root || document).querySelectorAll("[data-t], [data-t-attrs]");
     for (var i = 0; i < found.length; i++) {
-      var e = found[i], id = e.getAttribute("data-t") || e.textContent.replace(/\s+/g, " ").trim();
-      e.setAttribute("data-t", id);              // the English kept: translate again later
-      if (id) e.textContent = t(id);
+      var e = found[i];
+      if (e.hasAttribute("data-t")) {           // its text (else only its attributes)
+        var id = e.getAttribute("data-t") || e.textContent.replace(/\s+/g, " ").trim();
+        e.setAttribute("data-t", id);            // the English kept: translate again later
+        if (id) e.textContent = t(id);
+      }
       (e.getAttribute("data-t-attrs") || "").split(/\s+/).forEach(function (name) {
         if (!name) return;
         var key = "data-t-" + name, original = e.getAttribute(key) || e.getAttribute(name);
@@ -92,6 +95,35 @@
     window.location.reload();
   }
 
+  /* the switch ES | EN, put at the end of the page's <header>: two buttons (44 px), the
+     one of the page's language pressed; the other reloads the page in its language */
+  function addSwitch() {
+    var header = document.querySelector("header");
+    if (!header || document.getElementById("lang-switch")) return;
+    var box = document.createElement("div");
+    box.id = "lang-switch";
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", t("Language"));
+    box.style.cssText = "display:inline-flex;gap:.2rem";
+    [["es", "ES", "Español"], ["en", "EN", "English"]].forEach(function (it) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.lang = it[0];
+      b.textContent = it[1];
+      b.title = it[2];
+      b.setAttribute("aria-label", it[1] + " (" + it[2] + ")");
+      b.setAttribute("aria-pressed", String(it[0] === lang));
+      b.style.cssText = "min-width:44px;min-height:44px;padding:0 .4rem;font:inherit;" +
+        "font-size:.9rem;border-radius:4px;cursor:pointer;border:1px solid #ffffff80;" +
+        (it[0] === lang ? "background:#fff;color:#24452f;font-weight:bold"
+                        : "background:transparent;color:#fff");
+      b.addEventListener("click", function () { if (it[0] !== lang) setLanguage(it[0]); });
+      box.appendChild(b);
+    });
+    header.appendChild(box);
+  }
+  function start() { translatePage(document); addSwitch(); }
+
   window.t = t;
   window.tn = tn;
   window.formatNumber = formatNumber;
@@ -100,8 +132,8 @@
   window.setLanguage = setLanguage;
   window.pageLanguage = function () { return lang; };
   if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", function () { translatePage(document); });
+    document.addEventListener("DOMContentLoaded", start);
   } else {
-    translatePage(document);
+    start();
   }
 })();
