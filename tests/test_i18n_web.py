@@ -61,15 +61,15 @@ def test_the_server_answers_in_the_page_language(server):
         assert word in r.text, r.text
 
 
-@needs_chromium
-def test_the_page_in_spanish_and_the_switch_remembered(server):
-    """Run in a thread of its own: Playwright's sync API leaves an asyncio loop behind
-    in the thread it ran in, which a later ``anyio.run`` of another test would meet."""
+def in_own_thread(check, *args) -> None:
+    """Run ``check(*args)`` in a thread of its own, its failure raised here: Playwright's
+    sync API leaves an asyncio loop behind in the thread it ran in, which a later
+    ``anyio.run`` of another test would meet."""
     failed: list[BaseException] = []
 
     def run() -> None:
         try:
-            _page_in_spanish(server)
+            check(*args)
         except BaseException as e:      # handed to the test's own thread
             failed.append(e)
 
@@ -78,6 +78,11 @@ def test_the_page_in_spanish_and_the_switch_remembered(server):
     worker.join()
     if failed:
         raise failed[0]
+
+
+@needs_chromium
+def test_the_page_in_spanish_and_the_switch_remembered(server):
+    in_own_thread(_page_in_spanish, server)
 
 
 def _page_in_spanish(server: str) -> None:
@@ -158,19 +163,7 @@ def _visible_text(page, path: str, shots: Path) -> str:
 
 @needs_chromium
 def test_every_page_in_spanish_with_its_switch(server, tmp_path):
-    failed: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            _every_page_in_spanish(server, tmp_path)
-        except BaseException as e:      # handed to the test's own thread
-            failed.append(e)
-
-    worker = threading.Thread(target=run)
-    worker.start()
-    worker.join()
-    if failed:
-        raise failed[0]
+    in_own_thread(_every_page_in_spanish, server, tmp_path)
 
 
 def _every_page_in_spanish(server: str, shots: Path) -> None:
