@@ -68,7 +68,8 @@ def register(app: typer.Typer) -> None:
                                          "seed": seed, "samples": samples,
                                          "lab_version": __version__})
         path = out
-        write_output(path, model.to_json() + "\n", "the model to ")
+        write_output(path, model.to_json() + "\n",
+                     _("cannot write the model to {path}: {reason}"))
         p = model.provenance
         typer.echo(ngettext("bid model for {rules}: {deals} deal, held-out log-loss {loss} (base "
                             "rates {base}), accuracy {accuracy}; written to {out}",

@@ -46,7 +46,8 @@ def register(app: typer.Typer) -> None:
         model = fit_cards.fit(hands, rs, {"command": command.strip(),
                                           "records": sources,
                                           "lab_version": __version__}, seed=seed)
-        write_output(out, model.to_json() + "\n", "the model to ")
+        write_output(out, model.to_json() + "\n",
+                     _("cannot write the model to {path}: {reason}"))
         p = model.provenance
         typer.echo(ngettext("card-play model for {rules}: {hands} hand, {cards} cards with a "
                             "choice; held out {held_cards} cards of {held_hands} hands: log-loss "

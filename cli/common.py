@@ -280,14 +280,15 @@ def check_outputs(outputs: Sequence[tuple[str, str | Path | None]],
                      .format(what=what, other=later, path=quote(str(path))))
 
 
-def write_output(path: Path, text: str, what: str = "") -> None:
-    """Write an output file; exit 2 naming the path (``what`` is written to it, e.g.
-    ``"the model to "``) when it cannot be written."""
+def write_output(path: Path, text: str, failure: str | None = None) -> None:
+    """Write an output file; exit 2 naming the path when it cannot be written.
+    ``failure``: the whole translated message then, with ``{path}`` and ``{reason}``
+    (e.g. ``_("cannot write the model to {path}: {reason}")``)."""
     try:
         Path(path).write_text(text, encoding="utf-8")
     except OSError as e:
-        fail(_("cannot write {what}{path}: {reason}").format(what=what, path=repr(str(path)),
-                                                             reason=e.strerror or e))
+        message = failure if failure is not None else _("cannot write {path}: {reason}")
+        fail(message.format(path=repr(str(path)), reason=e.strerror or e))
 
 
 def need_matplotlib() -> None:

@@ -44,6 +44,7 @@ from ..bots.players import parse_player
 from ..notation.record import record_from_obj
 from ..game.rules import get_rules
 from ..game.view import View
+from ..i18n import _
 from ..models.preset import Models
 from .records import read_lab_records
 
@@ -251,7 +252,8 @@ class Calibration:
     def __init__(self, bins: int = DEFAULT_BINS, played=None,
                  player: str | None = None) -> None:
         if not 1 <= bins <= 100:
-            raise CuatrolaError(f"bad number of bins {bins}: expected 1 to 100")
+            raise CuatrolaError(_("bad number of bins {bins}: expected 1 to 100").format(
+                bins=bins))
         self.bins = bins
         #: a PlayedModel: judge the played odds it gives instead of the recorded ones
         self.played = played

@@ -46,6 +46,7 @@ from ..game.cards import (format_card, format_cards, mask_of, parse_card, parse_
 from ..game.match import Score, check_score
 from ..game.rules import get_rules, rules_spec
 from ..game.view import View
+from ..i18n import _
 from ..models.charts import (CHARTS_VERSION, DOMAINS, LEVELS, CallStats, Cell, Chart,
                              ChartSet, hand_class, passed_before)
 from ..models.preset import Models
@@ -176,7 +177,8 @@ def _checked_hand(line: dict, where: str, bids: Sequence[str], seat: int) -> int
     line): five cards and a muestra (among them for the dealer, seat 4, who holds it),
     the advice among the calls, each call's five numbers or nulls."""
     def bad(field: str, expected: str) -> NoReturn:
-        raise LabError(f"{where}, {field}: expected {expected}, got {shown(line.get(field))}")
+        raise LabError(_("{where}, {path}: expected {expected}, got {value}").format(
+            where=where, path=field, expected=expected, value=shown(line.get(field))))
     i = line.get("i")
     if not isinstance(i, int) or isinstance(i, bool) or i < 0:
         bad("i", "the hand's index, 0 or more")
@@ -216,8 +218,8 @@ def _read_hands(path: str, key: dict) -> dict[int, dict]:
                                   kind="valued hand of a chart run", error=LabError):
         run = obj.get("run")
         if not isinstance(run, dict):
-            raise LabError(f"{path}, line {n}: not a valued hand of a chart run "
-                           f"(no 'run' field)")
+            raise LabError(_("{path}, line {line}: not a valued hand of a chart run (no 'run' "
+                             "field)").format(path=path, line=n))
         if run != key:
             continue
         line = {k: v for k, v in obj.items() if k != "run"}
@@ -237,7 +239,7 @@ def value_hands(spec: ChartSpec, count: int, *, stream: int = CHART_STREAM,
     already holds for the same run are read instead of valued again: an interrupted run
     continues, and a chart can be rebuilt without any search."""
     if count < 1:
-        raise LabError(f"bad number of hands {count}: expected at least 1")
+        raise LabError(_("bad number of hands {count}: expected at least 1").format(count=count))
     key = _spec_key(spec, stream)
     have = _read_hands(path, key) if path else {}
     todo = [i for i in range(count) if i not in have]
@@ -372,7 +374,7 @@ def build(spec: ChartSpec, lines: list[dict], min_hands: int = MIN_HANDS,
     seen merged into its neighbour), so that every cell rests on at least ``min_hands``
     hands (unless the hands given are fewer) and the cells cover every class once."""
     if not lines:
-        raise LabError("no hands to make a chart from")
+        raise LabError(_("no hands to make a chart from"))
     keyed = [(hand_class(mask_of(parse_cards(line["hand"])),
                          int(suit_of(parse_card(line["muestra"])))).key, line)
              for line in lines]
@@ -483,7 +485,7 @@ def compute(specs: Sequence[ChartSpec], hands: int = DEFAULT_HANDS, *,
     ``measure_hands`` fresh hands (0: not measured), with their provenance; ``path``: the
     hands file the valued hands are kept in (see :func:`value_hands`)."""
     if not specs:
-        raise LabError("no chart to compute")
+        raise LabError(_("no chart to compute"))
     rules = specs[0].rules
     charts = []
     for spec in specs:

@@ -195,7 +195,7 @@ def part(plays: Iterable[LabRecord]) -> Parting:
     cards = all(x is not None and x[0] == "card" for x in e)
     # the card that differs is the k-th of play 0
     k = sum(1 for x in e0[:i] if x[0] == "card") if cards else -1
-    for n, (t, j, hand, _) in enumerate(replay_cards(r0.record)):
+    for n, (t, j, hand, _card) in enumerate(replay_cards(r0.record)):
         if n == 0:
             contract, declaring = hand.contract, hand.play_position.declaring_side
         if n == k:
@@ -211,7 +211,8 @@ def part(plays: Iterable[LabRecord]) -> Parting:
         return Parting(board, diff, "none", contract)
     sung = next((x for x in e if x is not None and x[0] == "cante"), None)
     if sung is None:            # one play ends where the other plays on: not one hand
-        raise LabError(f"board {board}: one play ends where the other plays a card")
+        raise LabError(_("board {board}: one play ends where the other plays a card").format(
+            board=board))
     seat = sung[2]
     did = {}
     for r, x in zip((r0, r1), e):

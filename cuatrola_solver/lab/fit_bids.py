@@ -25,6 +25,7 @@ from ..game.auction import CALLS
 from ..game.cards import NUM_CARDS, cards_of, format_cards, mask_of, popcount, random_deal, suit_of
 from ..game.rules import RuleSet, rules_spec
 from ..game.view import View
+from ..i18n import _, ngettext
 from ..models.bids import FEATURE_NAMES, MODEL_VERSION, BidModel, features, legal_calls
 from ..models.preset import Models
 from .records import Fields, json_lines
@@ -69,19 +70,26 @@ def read_calls(path, rules: RuleSet) -> list[dict]:
     the file and line."""
     rows: list[dict] = []
     deal: list[dict] = []
-    for n, obj, _ in json_lines(str(path), what="calls file", kind="call", error=LabError):
+    for n, obj, _line in json_lines(str(path), what="calls file", kind="call", error=LabError):
         deal.append(_checked_call(obj, f"{path}, line {n}", rules, deal))
         if len(deal) == 4:
             rows += deal
             deal = []
     if deal:
-        raise LabError(f"{path}: the last deal has {len(deal)} call"
-                       f"{'' if len(deal) == 1 else 's'}, not four (one per seat)")
+        raise LabError(ngettext("{path}: the last deal has {n} call, not four (one per seat)",
+                                "{path}: the last deal has {n} calls, not four (one per seat)",
+                                len(deal)).format(path=path, n=len(deal)))
     if len(rows) < 4 * MIN_DEALS:
         found = len(rows) // 4
-        what = "no calls" if not rows else f"{found} deal" + "s" * (found > 1)
-        raise LabError(f"{path}: {what}: a fit takes {MIN_DEALS} deals at least (four "
-                       f"calls each, as bidmodel --calls keeps them)")
+        if not rows:
+            raise LabError(_("{path}: no calls: a fit takes {min} deals at least (four calls "
+                             "each, as bidmodel --calls keeps them)").format(path=path,
+                                                                           min=MIN_DEALS))
+        raise LabError(ngettext("{path}: {n} deal: a fit takes {min} deals at least (four calls "
+                                "each, as bidmodel --calls keeps them)",
+                                "{path}: {n} deals: a fit takes {min} deals at least (four calls "
+                                "each, as bidmodel --calls keeps them)",
+                                found).format(path=path, n=found, min=MIN_DEALS))
     return rows
 
 
@@ -92,8 +100,8 @@ def _checked_call(obj: dict, where: str, rules: RuleSet, deal: list[dict]) -> di
     hand = f.integer(obj["hand"], "hand", 0, (1 << NUM_CARDS) - 1,
                      "a hand: a mask of 5 of the 20 cards")
     if popcount(hand) != 5:
-        raise LabError(f"{where}, hand: {popcount(hand)} cards "
-                       f"({format_cards(cards_of(hand))}): expected a hand of 5")
+        raise LabError(_("{where}, hand: {n} cards ({cards}): expected a hand of 5").format(
+            where=where, n=popcount(hand), cards=format_cards(cards_of(hand))))
     trump = f.integer(obj["trump"], "trump", 0, 3, "the trump suit, 0 to 3")
     seat = f.seat(obj["seat"], "seat")
     before = [f.call(c, f"before[{i}]") for i, c in
@@ -102,27 +110,32 @@ def _checked_call(obj: dict, where: str, rules: RuleSet, deal: list[dict]) -> di
              enumerate(f.items(obj["legal"], "legal", "calls"))]
     call = f.call(obj["call"], "call")
     if seat != len(deal) + 1:
-        raise LabError(f"{where}: a call of seat {seat} where seat {len(deal) + 1}'s was "
-                       f"expected (four calls a deal, seats 1 to 4)")
+        raise LabError(_("{where}: a call of seat {seat} where seat {expected}'s was expected "
+                         "(four calls a deal, seats 1 to 4)").format(
+            where=where, seat=seat, expected=len(deal) + 1))
     if before != [r["call"] for r in deal]:
-        raise LabError(f"{where}, before: {' '.join(before) or 'no call'} here, but the "
-                       f"deal's calls before seat {seat} are "
-                       f"{' '.join(r['call'] for r in deal) or 'none'}")
+        raise LabError(_("{where}, before: {before} here, but the deal's calls before seat "
+                         "{seat} are {calls}").format(
+            where=where, before=' '.join(before) or _("no call"), seat=seat,
+            calls=' '.join(r['call'] for r in deal) or _("none")))
     if deal and trump != deal[0]["trump"]:
-        raise LabError(f"{where}, trump: {trump} here, {deal[0]['trump']} in the deal's "
-                       f"first call")
+        raise LabError(_("{where}, trump: {trump} here, {first} in the deal's first call").format(
+            where=where, trump=trump, first=deal[0]['trump']))
     if any(hand & r["hand"] for r in deal):
-        raise LabError(f"{where}, hand: a card of it is in another seat's hand of the deal")
+        raise LabError(_("{where}, hand: a card of it is in another seat's hand of the "
+                         "deal").format(where=where))
     if seat == 4 and not any(suit_of(c) == trump for c in cards_of(hand)):
-        raise LabError(f"{where}, hand: seat 4, the dealer, holds the muestra, but has no "
-                       f"card of the trump suit")
+        raise LabError(_("{where}, hand: seat 4, the dealer, holds the muestra, but has no card "
+                         "of the trump suit").format(where=where))
     if legal != legal_calls(rules, before):
-        raise LabError(f"{where}, legal: {' '.join(legal) or 'none'} here, but after "
-                       f"{' '.join(before) or 'no call'} the rules of {rules.name} allow "
-                       f"{' '.join(legal_calls(rules, before))}")
+        raise LabError(_("{where}, legal: {legal} here, but after {before} the rules of {rules} "
+                         "allow {allowed}").format(
+            where=where, legal=' '.join(legal) or _("none"),
+            before=' '.join(before) or _("no call"), rules=rules.name,
+            allowed=' '.join(legal_calls(rules, before))))
     if call not in legal:
-        raise LabError(f"{where}, call: {quote(call)} is not one of the legal calls "
-                       f"({' '.join(legal)})")
+        raise LabError(_("{where}, call: {call} is not one of the legal calls ({legal})").format(
+            where=where, call=quote(call), legal=' '.join(legal)))
     return obj
 
 
@@ -177,8 +190,8 @@ def fit(rows: list[dict], rules: RuleSet, provenance: dict, held_out: float = 0.
     (two deals at least: one to fit, one to measure)."""
     deals = len(rows) // 4
     if deals < 2 or len(rows) % 4:
-        raise CuatrolaError(f"a bid model is fitted on two deals at least, four calls "
-                            f"each: got {len(rows)} calls")
+        raise CuatrolaError(_("a bid model is fitted on two deals at least, four calls each: "
+                              "got {n} calls").format(n=len(rows)))
     x, legal, y = _design(rows, rules)
     cut = 4 * int(deals * (1 - held_out))
     w = _fit_weights(x[:cut], legal[:cut], y[:cut])

@@ -24,6 +24,7 @@ import numpy as np
 from ..errors import LabError
 from ..game.cards import cards_of
 from ..game.rules import RuleSet, rules_spec
+from ..i18n import _
 from ..models.cardplay import (FEATURE_NAMES, MODEL_VERSION, CardModel, context_at, features,
                                probabilities)
 from ..notation.record import HandRecord
@@ -78,8 +79,9 @@ def read_decisions(paths: Iterable[str], rules: RuleSet) -> tuple[list[list[tupl
         config = None
         for r in read_lab_records(str(path), require_lab=False):
             if r.record.rules != rules:
-                raise LabError(f"{path}, line {r.line}: a record of rules "
-                               f"{r.record.rules.name}, not {rules.name}")
+                raise LabError(_("{path}, line {line}: a record of rules {got}, not "
+                                 "{rules}").format(path=path, line=r.line,
+                                                   got=r.record.rules.name, rules=rules.name))
             if config is None and r.lab is not None:
                 config = r.lab.get("config")
             hands.append(decisions(r.record))
@@ -137,8 +139,9 @@ def fit(hands: list[list[tuple]], rules: RuleSet, provenance: dict, seed: int = 
     x, legal, y = _arrays([hands[i] for i in order[:cut]])
     tx, tlegal, ty = _arrays([hands[i] for i in order[cut:]])
     if len(y) < len(FEATURE_NAMES) or len(ty) == 0:
-        raise LabError(f"too few card decisions to fit a card-play model ({len(y)} to fit, "
-                       f"{len(ty)} held out): give more self-play records")
+        raise LabError(_("too few card decisions to fit a card-play model ({fit} to fit, "
+                         "{held} held out): give more self-play records").format(
+            fit=len(y), held=len(ty)))
     w = _fit_weights(x, legal, y)
     losses = {f: _log_loss(tx, tlegal, ty, w, f) for f in FLOORS}
     floor = min(FLOORS, key=lambda f: (losses[f], f))

@@ -20,6 +20,7 @@ import time
 from typing import Any
 
 from ..errors import LabError
+from ..i18n import _
 
 __all__ = ["ray_head_answer", "speaks_grpc", "RAY_METHOD"]
 
@@ -33,8 +34,8 @@ def _grpc() -> Any:
     try:
         import grpc
     except ImportError:
-        raise LabError("--ray HOST:PORT needs grpcio: pip install 'cuatrola-solver[lab]'"
-                       ) from None
+        raise LabError(_("--ray HOST:PORT needs grpcio: pip install "
+                         "'cuatrola-solver[lab]'")) from None
     return grpc
 
 

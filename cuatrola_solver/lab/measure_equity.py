@@ -26,6 +26,7 @@ from ..game.auction import CALLS, Auction
 from ..game.play import declaring_side, side_of, tricks_goal
 from ..game.rules import CONTRACT_VALUE, RuleSet, get_rules
 from ..game.view import View
+from ..i18n import _
 from ..models.equity import CAP_CLASSES, HandResults, Progress
 from ..models.preset import Models
 
@@ -51,11 +52,13 @@ def measure_hand_results(rules: RuleSet | str, deals: int, seed: int, samples: i
     before it is shared by every pair of cap classes."""
     rules = get_rules(rules)
     if deals < 1:
-        raise CuatrolaError(f"bad number of deals {deals}: expected at least 1")
+        raise CuatrolaError(_("bad number of deals {deals}: expected at least 1").format(
+            deals=deals))
     if samples < 1:
-        raise CuatrolaError(f"bad number of samples {samples}: expected at least 1")
+        raise CuatrolaError(_("bad number of samples {samples}: expected at least 1").format(
+            samples=samples))
     if seed < 0:
-        raise CuatrolaError(f"bad seed {seed}: expected 0 or more")
+        raise CuatrolaError(_("bad seed {seed}: expected 0 or more").format(seed=seed))
     rng = random.Random(seed)
     combos = [(ca, cb) for ca in CAP_CLASSES for cb in CAP_CLASSES]
     played: dict[tuple[str, tuple[int, ...]], list[tuple[int, tuple[int, int]]]] = {}

@@ -28,6 +28,7 @@ from ..errors import CuatrolaError, LabError, RecordError, quote
 from ..game.auction import CALLS
 from ..game.hand import Result
 from ..game.rules import get_rules
+from ..i18n import _
 from ..notation.lines import bounded_lines
 from ..notation.record import HandRecord, record_from_obj
 from ..notation.replay import replay_deal
@@ -64,12 +65,15 @@ def _open(path: str, what: str):
     try:
         return open(path, "rb")
     except FileNotFoundError:
-        raise LabError(f"{what} {quote(str(path))} not found") from None
+        raise LabError(_("{what} {path} not found").format(what=what,
+                                                           path=quote(str(path)))) from None
     except IsADirectoryError:
-        raise LabError(f"cannot read {what} {quote(str(path))}: it is a directory") from None
+        raise LabError(_("cannot read {what} {path}: it is a directory").format(
+            what=what, path=quote(str(path)))) from None
     except (OSError, ValueError) as e:      # no permission, EIO, a NUL in the name
-        raise LabError(f"cannot read {what} {quote(str(path))}: "
-                       f"{getattr(e, 'strerror', None) or e}") from None
+        raise LabError(_("cannot read {what} {path}: {reason}").format(
+            what=what, path=quote(str(path)),
+            reason=getattr(e, 'strerror', None) or e)) from None
 
 
 def json_lines(path: str, lines: Iterable[bytes | str] | None = None,
@@ -119,17 +123,19 @@ def read_lab_records(path: str, lines: Iterable[bytes | str] | None = None, *,
         where = f"{path}, line {line}"
         rec = record_from_obj(obj, where)
         if not rec.complete:
-            raise RecordError(f"{where}: the record does not give every hand, so its "
-                              f"result is not known")
+            raise RecordError(_("{where}: the record does not give every hand, so its result "
+                                "is not known").format(where=where))
         result = replay_deal(rec).result()
         if result is None:
-            raise RecordError(f"{where}: the hand is not finished: it has no result")
+            raise RecordError(_("{where}: the hand is not finished: it has no result").format(
+                where=where))
         lab = None
         if "lab" in obj:
             lab = check_lab(obj["lab"], where)
             _agrees(lab, rec, result, where)
         elif require_lab:
-            raise LabError(f"{where}: not a record of the self-play lab (no 'lab' field)")
+            raise LabError(_("{where}: not a record of the self-play lab (no 'lab' "
+                             "field)").format(where=where))
         yield LabRecord(line, obj, rec, result, lab, end)
 
 
@@ -156,8 +162,11 @@ class Fields:
         self.where = where
 
     def fail(self, path: str, expected: str, value: Any = None, got: bool = True) -> LabError:
-        return LabError(f"{self.where}, {path}: expected {expected}"
-                        + (f", got {shown(value)}" if got else ""))
+        if got:
+            return LabError(_("{where}, {path}: expected {expected}, got {value}").format(
+                where=self.where, path=path, expected=expected, value=shown(value)))
+        return LabError(_("{where}, {path}: expected {expected}").format(
+            where=self.where, path=path, expected=expected))
 
     def obj(self, value: Any, path: str, required: tuple[str, ...],
             optional: tuple[str, ...] = ()) -> dict:
@@ -169,8 +178,9 @@ class Fields:
                                   f"{', '.join(missing)}", got=False)
         unknown = [k for k in value if k not in required and k not in optional]
         if unknown:
-            raise LabError(f"{self.where}, {path}: unknown field {quote(unknown[0])} "
-                           f"(expected {', '.join(required + optional)})")
+            raise LabError(_("{where}, {path}: unknown field {field} (expected {fields})").format(
+                where=self.where, path=path, field=quote(unknown[0]),
+                fields=', '.join(required + optional)))
         return value
 
     def items(self, value: Any, path: str, what: str) -> list:
@@ -231,7 +241,8 @@ def check_lab(lab: Any, where: str) -> dict:
     try:
         get_rules(config["rules"])
     except CuatrolaError as e:
-        raise LabError(f"{where}, lab.config.rules: {e}") from None
+        raise LabError(_("{where}, lab.config.rules: {reason}").format(where=where,
+                                                                       reason=e)) from None
     f.integer(config["seed"], "lab.config.seed", 0)
     f.text(config["mode"], "lab.config.mode", ("hands", "matches"))
     f.integer(config["odds_samples"], "lab.config.odds_samples", 0)
@@ -288,8 +299,10 @@ def _check_odds(f: Fields, odds: Any, path: str) -> None:
             f.number(o["p_match"], f"{p}.p_match", 0, 1)
     bids = [o["bid"] for o in odds["options"]]
     if odds["advice"] not in bids:
-        raise LabError(f"{f.where}, {path}.advice: {quote(odds['advice'])} is not one of "
-                       f"the options ({', '.join(bids) or 'none'})")
+        raise LabError(_("{where}, {path}.advice: {advice} is not one of the options "
+                         "({options})").format(where=f.where, path=path,
+                                               advice=quote(odds['advice']),
+                                               options=', '.join(bids) or _("none")))
 
 
 def _agrees(lab: dict, rec: HandRecord, result: Result, where: str) -> None:
@@ -298,39 +311,46 @@ def _agrees(lab: dict, rec: HandRecord, result: Result, where: str) -> None:
     recorded = lab["result"]
     if (recorded["winner"], recorded["game_points"]) != (str(result.winner),
                                                           result.game_points):
-        raise LabError(f"{where}, lab.result: side {recorded['winner']} scores "
-                       f"{recorded['game_points']} here, but the hand replayed is won by side "
-                       f"{result.winner} for {result.game_points}: the result is not the "
-                       f"hand's")
+        raise LabError(_("{where}, lab.result: side {side} scores {points} here, but the hand "
+                         "replayed is won by side {winner} for {won}: the result is not the "
+                         "hand's").format(where=where, side=recorded['winner'],
+                                          points=recorded['game_points'], winner=result.winner,
+                                          won=result.game_points))
     calls = rec.auction if rec.auction is not None else ["paso"] * 4
     bids = lab["bids"]
     if len(bids) != 4:
-        raise LabError(f"{where}, lab.bids: {len(bids)} bid decisions: expected 4, one per "
-                       f"seat")
+        raise LabError(_("{where}, lab.bids: {n} bid decisions: expected 4, one per "
+                         "seat").format(where=where, n=len(bids)))
     for i, (b, call) in enumerate(zip(bids, calls)):
         if b["seat"] != i + 1 or b["call"] != call:
-            raise LabError(f"{where}, lab.bids[{i}]: seat {b['seat']} calls "
-                           f"{quote(b['call'])} here, but call {i + 1} of the auction is "
-                           f"seat {i + 1}'s {quote(call)}")
+            raise LabError(_("{where}, lab.bids[{i}]: seat {seat} calls {call} here, but call "
+                             "{n} of the auction is seat {n}'s {auction}").format(
+                where=where, i=i, seat=b['seat'], call=quote(b['call']), n=i + 1,
+                auction=quote(call)))
     config = lab["config"]
     if get_rules(config["rules"]) != rec.rules:
-        raise LabError(f"{where}, lab.config.rules: the run's rules are not the record's")
+        raise LabError(_("{where}, lab.config.rules: the run's rules are not the "
+                         "record's").format(where=where))
     matches = config["mode"] == "matches"
     if matches != ("hand" in lab) or (not matches and "last" in lab):
-        raise LabError(f"{where}, lab: a record of a run of {config['mode']} "
-                       + ("numbers its hand (lab.hand)" if matches
-                          else "has no lab.hand nor lab.last"))
+        raise LabError((_("{where}, lab: a record of a run of {mode} numbers its hand "
+                          "(lab.hand)") if matches
+                        else _("{where}, lab: a record of a run of {mode} has no lab.hand nor "
+                               "lab.last")).format(where=where, mode=config['mode']))
     if lab["play"] == 1 and config["a"] == config["b"]:
-        raise LabError(f"{where}, lab.play: 1, but a run with the same line-up on both "
-                       f"sides plays each board once (play 0)")
+        raise LabError(_("{where}, lab.play: 1, but a run with the same line-up on both sides "
+                         "plays each board once (play 0)").format(where=where))
     a_side = "A" if (lab["play"] + lab.get("hand", 0)) % 2 == 0 else "B"
     wanted = ({"A": config["a"], "B": config["b"]} if a_side == "A"
               else {"A": config["b"], "B": config["a"]})
     if lab["lineup"] != wanted:
-        raise LabError(f"{where}, lab.lineup: {shown(lab['lineup'])} here, but in this "
-                       f"play the run seats {shown(wanted)}")
+        raise LabError(_("{where}, lab.lineup: {lineup} here, but in this play the run seats "
+                         "{wanted}").format(where=where, lineup=shown(lab['lineup']),
+                                            wanted=shown(wanted)))
     if config["auctions"]:
         forced = config["auctions"][lab["deal"] % len(config["auctions"])].split()
         if forced != list(calls):
-            raise LabError(f"{where}: the auction {' '.join(calls)!r} is not the one the "
-                           f"run forces on board {lab['deal']} ({' '.join(forced)!r})")
+            raise LabError(_("{where}: the auction {auction} is not the one the run forces on "
+                             "board {board} ({forced})").format(
+                where=where, auction=repr(' '.join(calls)), board=lab['deal'],
+                forced=repr(' '.join(forced))))

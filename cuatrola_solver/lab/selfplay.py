@@ -80,11 +80,16 @@ class LabConfig:
              auctions: Sequence[str | Sequence[str]] = ()) -> "LabConfig":
         """A checked configuration; player specs are normalised (``parse_player``)."""
         if mode not in ("hands", "matches"):
-            raise LabError(f"bad mode {quote(mode)}: expected hands or matches")
+            raise LabError(_("bad mode {mode}: expected hands or matches").format(
+                mode=quote(mode)))
         if count < 1:
-            raise LabError(f"bad number of {mode} {count}: expected at least 1")
+            raise LabError((_("bad number of hands {count}: expected at least 1")
+                            if mode == "hands" else
+                            _("bad number of matches {count}: expected at least 1")).format(
+                count=count))
         if odds_samples < 0:
-            raise LabError(f"bad odds samples {odds_samples}: expected 0 (no odds) or more")
+            raise LabError(_("bad odds samples {samples}: expected 0 (no odds) or more").format(
+                samples=odds_samples))
         ruleset = get_rules(rules)
         pa, pb = parse_player(a), parse_player(b)
         forced = []
@@ -446,8 +451,8 @@ class _Order:
         lab, c, rec = r.lab_field, self.config, r.record
         where = f"{self.path}, line {r.line}"
         if lab["deal"] != board:
-            raise LabError(f"{where}: board {lab['deal']} where board {board} was "
-                           f"expected: not a lab run's file in order")
+            raise LabError(_("{where}: board {n} where board {m} was expected: not a lab run's "
+                             "file in order").format(where=where, n=lab['deal'], m=board))
         prev = self.prev
         want: tuple[int, int | None]
         if c.mode == "hands":
@@ -460,9 +465,9 @@ class _Order:
             want = (prev["play"], prev["hand"] + 1)
         got = (lab["play"], lab.get("hand"))
         if got != want:
-            what = lambda p, h: f"play {p}" + ("" if h is None else f", hand {h}")  # noqa: E731
-            raise LabError(f"{where}: {what(*got)} of board {board} where {what(*want)} was "
-                           f"expected: not a lab run's file in order")
+            raise LabError(_("{where}: {got} of board {board} where {want} was expected: not a "
+                             "lab run's file in order").format(
+                where=where, got=_play_hand(*got), board=board, want=_play_hand(*want)))
         rng = _deal_rng(c, board)
         if c.mode == "hands":
             hands, muestra = random_deal(rng)
@@ -472,22 +477,23 @@ class _Order:
             hands, muestra = random_deal(random.Random(f"{seed}/{lab['hand']}"))
         if ([sorted(h or ()) for h in rec.hands], rec.muestra) != (hands, muestra) \
                 or lab["seed"] != seed:
-            raise LabError(f"{where}: the deal of board {board} is not the one the run's "
-                           f"seed {c.seed} gives it")
+            raise LabError(_("{where}: the deal of board {board} is not the one the run's seed "
+                             "{seed} gives it").format(where=where, board=board, seed=c.seed))
         if c.mode == "matches":
             if lab["hand"] == 0:
                 self.score = Match(get_rules(c.rules))
             match = self.score
             assert match is not None, "the order checked above puts a match's hand 0 first"
             if rec.score != match.score():
-                raise LabError(f"{where}: the match score {rec.score} is not "
-                               f"{match.score()}, the score the match's hands before "
-                               f"it make")
+                raise LabError(_("{where}: the match score {score} is not {expected}, the score "
+                                 "the match's hands before it make").format(
+                    where=where, score=rec.score, expected=match.score()))
             match.record_hand(r.result.winner, r.result.game_points)
             if bool(lab.get("last")) != (match.winner() is not None):
-                raise LabError(f"{where}: lab.last says the match "
-                               + ("ends" if lab.get("last") else "goes on")
-                               + " with this hand, but the score says otherwise")
+                raise LabError((_("{where}: lab.last says the match ends with this hand, but "
+                                  "the score says otherwise") if lab.get("last") else
+                                _("{where}: lab.last says the match goes on with this hand, but "
+                                  "the score says otherwise")).format(where=where))
         self.prev = lab
 
 
@@ -583,11 +589,18 @@ def _until(items: Iterable, seconds: float | None) -> Iterator:
         yield item
 
 
+def _play_hand(play: int, hand: int | None) -> str:
+    """A play of a board, and its hand in a run of matches, as a resume check names it."""
+    if hand is None:
+        return _("play {play}").format(play=play)
+    return _("play {play}, hand {hand}").format(play=play, hand=hand)
+
+
 def _import_ray():
     try:
         import ray
     except ImportError:
-        raise LabError("--ray needs Ray: pip install 'cuatrola-solver[lab]'") from None
+        raise LabError(_("--ray needs Ray: pip install 'cuatrola-solver[lab]'")) from None
     return ray
 
 
@@ -603,13 +616,13 @@ def connect_ray(address: str):
     if loaded is not None and loaded.is_initialized():
         return loaded
     if address != "auto":                        # asked before Ray is even imported
-        host, _, port = address.rpartition(":")
+        host, _colon, port = address.rpartition(":")
         if address.startswith("ray://"):
-            host, _, port = address[len("ray://"):].rpartition(":")
+            host, _colon, port = address[len("ray://"):].rpartition(":")
         if (not host or not port.isascii() or not port.isdigit()
                 or not 1 <= int(port[:6]) <= 65535):
-            raise LabError(f"bad Ray address {quote(address)}: expected HOST:PORT (a port "
-                           f"1 to 65535) or auto")
+            raise LabError(_("bad Ray address {address}: expected HOST:PORT (a port 1 to 65535) "
+                             "or auto").format(address=quote(address)))
         try:
             if address.startswith("ray://"):      # Ray Client's server: HTTP/2 is all we ask
                 why = None if speaks_grpc(host, int(port), RAY_TIMEOUT) else "no gRPC there"
@@ -618,12 +631,13 @@ def connect_ray(address: str):
         except LabError:                                  # grpcio not installed
             raise
         except (OSError, UnicodeError, ValueError) as e:   # refused, unknown host, bad name
-            raise LabError(f"the Ray head at {quote(address)} does not answer "
-                           f"({getattr(e, 'strerror', None) or e}): start one with "
-                           f"'ray start --head'") from None
+            raise LabError(_("the Ray head at {address} does not answer ({reason}): start one "
+                             "with 'ray start --head'").format(
+                address=quote(address), reason=getattr(e, 'strerror', None) or e)) from None
         if why is not None:
-            raise LabError(f"{quote(address)} answers, but not as a Ray head ({why}): give "
-                           f"the address 'ray start --head' printed")
+            raise LabError(_("{address} answers, but not as a Ray head ({reason}): give the "
+                             "address 'ray start --head' printed").format(
+                address=quote(address), reason=why))
     ray = _import_ray()
     if ray.is_initialized():
         return ray
@@ -632,8 +646,10 @@ def connect_ray(address: str):
                  include_dashboard=False)
     except (ConnectionError, RuntimeError, ValueError) as e:
         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        hint = " (start one with 'ray start --head')" if address == "auto" else ""
-        raise LabError(f"cannot join the Ray cluster at {quote(address)}: {first}{hint}") from None
+        message = (_("cannot join the Ray cluster at {address}: {reason} (start one with "
+                     "'ray start --head')") if address == "auto" else
+                   _("cannot join the Ray cluster at {address}: {reason}"))
+        raise LabError(message.format(address=quote(address), reason=first)) from None
     return ray
 
 
