@@ -223,7 +223,8 @@ def _read_hands(path: str, key: dict) -> dict[int, dict]:
         if run != key:
             continue
         line = {k: v for k, v in obj.items() if k != "run"}
-        found[_checked_hand(line, f"{path}, line {n}", bids, key["seat"])] = line
+        where = _("{where}, line {n}").format(where=path, n=n)
+        found[_checked_hand(line, where, bids, key["seat"])] = line
     if end < os.path.getsize(path):
         with open(path, "r+b") as f:
             f.truncate(end)

@@ -71,7 +71,7 @@ def read_calls(path, rules: RuleSet) -> list[dict]:
     rows: list[dict] = []
     deal: list[dict] = []
     for n, obj, _line in json_lines(str(path), what="calls file", kind="call", error=LabError):
-        deal.append(_checked_call(obj, f"{path}, line {n}", rules, deal))
+        deal.append(_checked_call(obj, _("{where}, line {n}").format(where=path, n=n), rules, deal))
         if len(deal) == 4:
             rows += deal
             deal = []

@@ -100,7 +100,7 @@ def json_lines(path: str, lines: Iterable[bytes | str] | None = None,
         offset += len(raw) if isinstance(raw, bytes) else len(raw.encode("utf-8", "replace"))
         if not raw.strip():
             continue
-        where = f"{path}, line {n}"
+        where = _("{where}, line {n}").format(where=path, n=n)
         try:
             obj = json.loads(raw)
         except (ValueError, RecursionError) as e:
@@ -120,7 +120,7 @@ def read_lab_records(path: str, lines: Iterable[bytes | str] | None = None, *,
     field.  ``require_lab``: a record without a ``lab`` field is refused (else it is
     read with ``lab`` None)."""
     for line, obj, end in json_lines(path, lines, complete_only=complete_only):
-        where = f"{path}, line {line}"
+        where = _("{where}, line {n}").format(where=path, n=line)
         rec = record_from_obj(obj, where)
         if not rec.complete:
             raise RecordError(_("{where}: the record does not give every hand, so its result "

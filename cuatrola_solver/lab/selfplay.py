@@ -449,7 +449,7 @@ class _Order:
 
     def check(self, r: LabRecord, board: int) -> None:
         lab, c, rec = r.lab_field, self.config, r.record
-        where = f"{self.path}, line {r.line}"
+        where = _("{where}, line {n}").format(where=self.path, n=r.line)
         if lab["deal"] != board:
             raise LabError(_("{where}: board {n} where board {m} was expected: not a lab run's "
                              "file in order").format(where=where, n=lab['deal'], m=board))
