@@ -14,11 +14,11 @@ from cuatrola_solver.advice.budget import Progress
 from cuatrola_solver.game.match import parse_score
 from cuatrola_solver.game.seats import check_seat
 from cuatrola_solver.game.view import View
-from cuatrola_solver.i18n import _, count, decimal, ngettext, percent, signed
+from cuatrola_solver.i18n import N_, _, count, decimal, ngettext, percent, signed
 
 from .common import (JsonOption, RulesOption, SeedOption, command_budget,
                      command_constraints, command_models, constrain_option, constraints_line,
-                     emit_json, exact_option, load_rules, model_option, samples_option,
+                     emit_json, exact_option, help_text, load_rules, model_option, samples_option,
                      user_errors, workers_option)
 from .render import colour_cards, muestra_text
 
@@ -172,72 +172,74 @@ def render(report: dict) -> str:
     return tabulate(rows, headers=head, disable_numparse=True)
 
 
+@user_errors
+def advise_command(
+    hand: str = typer.Argument(..., help=N_("Your five cards, e.g. 'Ao 3o Ro Co So'.")),
+    muestra: str = typer.Option(..., "--muestra", "-m", help=N_("The muestra (face up, "
+                                "in seat 4's hand).")),
+    seat: int = typer.Option(..., "--seat", "-s",
+                             help=N_("Your seat, 1 to 4 (1 speaks first).")),
+    auction: Optional[str] = typer.Option(
+        None, "--auction", "-a", help=N_("The calls of the seats before you, e.g. 'paso "
+        "solo' (default: they all passed).")),
+    score: Optional[str] = typer.Option(None, "--score", help=N_(
+        "Match score A-B before the hand, e.g. 3-5: the bid caps, and each call's "
+        "chance of winning the match (the advice then plays for the match).")),
+    samples: Optional[int] = samples_option(help_text(
+        "Most deals to sample (default {n}; stops once every P(win) is within ±1%).",
+        n=DEFAULT_SAMPLES)),
+    exact: bool = exact_option(),
+    seed: Optional[int] = SeedOption,
+    workers: Optional[int] = workers_option(N_("all cores")),
+    rules: str = RulesOption,
+    no_inference: bool = typer.Option(
+        False, "--no-inference", help=N_("Deal the hidden cards as if the calls already "
+        "made said nothing (by default each deal is weighted by how likely those calls "
+        "were with it: the preset's bid model).")),
+    model_name: str = model_option(N_("odds and advice")),
+    constrain: Optional[List[str]] = constrain_option(),
+    json_out: bool = JsonOption,
+) -> None:
+    """Odds and advice for each call this seat may make now (later seats assumed to pass)."""
+    budget = command_budget(exact, samples, seed, workers)
+    check_seat(seat, "--seat")
+    rs = load_rules(rules)
+    assumed = command_constraints(constrain)
+    view = View.bidding(hand, muestra, seat, auction, rs,
+                        parse_score(score, rules=rs) if score is not None else None
+                        ).assuming(assumed)
+    models = command_models(rs, model_name, inference=not no_inference)
+    with progress_bar(_("advise")) as bar:
+        result = advise(view, budget, models, progress=bar)
+    report = result.to_dict()
+    if json_out:
+        emit_json(report)
+        return
+    typer.echo(advice_sentence(report) + ".")
+    for note in (match_note(report), dd_note(report)):
+        if note:
+            typer.echo(note)
+    n = report["deals"]
+    how = (ngettext("all {n} consistent deal", "all {n} consistent deals", n)
+           if report["exact"] else
+           ngettext("{n} sampled deal, seed {seed}", "{n} sampled deals, seed {seed}", n)
+           ).format(n=count(n), seed=report["seed"])
+    if report.get("effective_deals") is not None:
+        how += _(", weighted by the calls made so far (worth {n} deals)").format(
+            n=count(round(report["effective_deals"])))
+    odds = (_("played odds (the preset's self-play model) beside double dummy")
+            if report.get("model") == "played" else _("double dummy"))
+    if report["seat"] < 4:
+        odds += _(", later seats pass")
+    typer.echo(colour_cards(_("seat {seat}, {hand}, {muestra}, rules {rules}; {how}; "
+                              "{odds}").format(seat=report["seat"], hand=report["hand"],
+                                               muestra=muestra_text(report["muestra"]),
+                                               rules=rs.name, how=how, odds=odds)))
+    line = constraints_line(report)
+    if line:
+        typer.echo(colour_cards(line))
+    typer.echo(render(report))
+
+
 def register(app: typer.Typer) -> None:
-    @app.command("advise")
-    @user_errors
-    def advise_command(
-        hand: str = typer.Argument(..., help=_("Your five cards, e.g. 'Ao 3o Ro Co So'.")),
-        muestra: str = typer.Option(..., "--muestra", "-m", help=_("The muestra (face up, "
-                                    "in seat 4's hand).")),
-        seat: int = typer.Option(..., "--seat", "-s",
-                                 help=_("Your seat, 1 to 4 (1 speaks first).")),
-        auction: Optional[str] = typer.Option(
-            None, "--auction", "-a", help=_("The calls of the seats before you, e.g. 'paso "
-            "solo' (default: they all passed).")),
-        score: Optional[str] = typer.Option(None, "--score", help=_(
-            "Match score A-B before the hand, e.g. 3-5: the bid caps, and each call's "
-            "chance of winning the match (the advice then plays for the match).")),
-        samples: Optional[int] = samples_option(
-            _("Most deals to sample (default {n}; stops once every P(win) is within "
-              "±1%).").format(n=DEFAULT_SAMPLES)),
-        exact: bool = exact_option(),
-        seed: Optional[int] = SeedOption,
-        workers: Optional[int] = workers_option(_("all cores")),
-        rules: str = RulesOption,
-        no_inference: bool = typer.Option(
-            False, "--no-inference", help=_("Deal the hidden cards as if the calls already "
-            "made said nothing (by default each deal is weighted by how likely those calls "
-            "were with it: the preset's bid model).")),
-        model_name: str = model_option(_("odds and advice")),
-        constrain: Optional[List[str]] = constrain_option(),
-        json_out: bool = JsonOption,
-    ) -> None:
-        """Odds and advice for each call this seat may make now (later seats assumed to pass)."""
-        budget = command_budget(exact, samples, seed, workers)
-        check_seat(seat, "--seat")
-        rs = load_rules(rules)
-        assumed = command_constraints(constrain)
-        view = View.bidding(hand, muestra, seat, auction, rs,
-                            parse_score(score, rules=rs) if score is not None else None
-                            ).assuming(assumed)
-        models = command_models(rs, model_name, inference=not no_inference)
-        with progress_bar(_("advise")) as bar:
-            result = advise(view, budget, models, progress=bar)
-        report = result.to_dict()
-        if json_out:
-            emit_json(report)
-            return
-        typer.echo(advice_sentence(report) + ".")
-        for note in (match_note(report), dd_note(report)):
-            if note:
-                typer.echo(note)
-        n = report["deals"]
-        how = (ngettext("all {n} consistent deal", "all {n} consistent deals", n)
-               if report["exact"] else
-               ngettext("{n} sampled deal, seed {seed}", "{n} sampled deals, seed {seed}", n)
-               ).format(n=count(n), seed=report["seed"])
-        if report.get("effective_deals") is not None:
-            how += _(", weighted by the calls made so far (worth {n} deals)").format(
-                n=count(round(report["effective_deals"])))
-        odds = (_("played odds (the preset's self-play model) beside double dummy")
-                if report.get("model") == "played" else _("double dummy"))
-        if report["seat"] < 4:
-            odds += _(", later seats pass")
-        typer.echo(colour_cards(_("seat {seat}, {hand}, {muestra}, rules {rules}; {how}; "
-                                  "{odds}").format(seat=report["seat"], hand=report["hand"],
-                                                   muestra=muestra_text(report["muestra"]),
-                                                   rules=rs.name, how=how, odds=odds)))
-        line = constraints_line(report)
-        if line:
-            typer.echo(colour_cards(line))
-        typer.echo(render(report))
+    app.command("advise")(advise_command)

@@ -21,7 +21,7 @@ from typer.core import TyperCommand, TyperGroup
 from cuatrola_solver.errors import CuatrolaError, quote
 from cuatrola_solver.game.rules import RuleSet, get_rules
 from cuatrola_solver.i18n import (LANGUAGES, N_, _, count, language_from_environment,
-                                  language_of, set_language)
+                                  language_of, later, set_language)
 
 from .helpnames import name_values
 
@@ -53,39 +53,56 @@ TYPER_HELPS = (N_("Show this message and exit."),
 
 
 
-def samples_option(help: str):
+def help_text(template: str, **values: object) -> str:
+    """An option's help made of a message and values, written where the option is
+    declared (at import, before the language is known): the English now, translated by
+    :func:`plain_help` when a help is drawn.  A value that is itself a message is given
+    as ``later(...)``."""
+    text = later(template, **values)
+    HELP_MESSAGES[" ".join(text.split())] = text
+    return text
+
+
+#: the helps made by :func:`help_text`, by their English text as a paragraph
+HELP_MESSAGES: dict[str, str] = {}
+
+
+def samples_option(help: str) -> Any:
     return typer.Option(None, "--samples", "-n", min=1, help=help)
 
 
-def exact_option(note: str = ""):
+def exact_option(note: str = "") -> Any:
     return typer.Option(False, "--exact", help=(
-        _("Every consistent deal instead of sampling ({note}).").format(note=note) if note
-        else _("Every consistent deal instead of sampling.")))
+        help_text("Every consistent deal instead of sampling ({note}).", note=later(note))
+        if note else N_("Every consistent deal instead of sampling.")))
 
 
-def workers_option(default: str, what: str | None = None):
+def workers_option(default: str, what: str | None = None) -> Any:
     return typer.Option(None, "--workers", "-w", min=1, max=MAX_WORKERS, metavar="N",
-                        help=_("{what} (default: {default}).").format(
-                            what=_("Threads of the solver") if what is None else what,
-                            default=default))
+                        help=help_text("{what} (default: {default}).",
+                                       what=later(N_("Threads of the solver") if what is None
+                                                  else what),
+                                       default=later(default)))
 
 
-def model_option(what: str):
+def model_option(what: str) -> Any:
     return typer.Option(
         "played", "--model", metavar="played|dd",
-        help=_("played: {what} as the hand will be played by players who see only their own "
-               "cards (the preset's played-odds model, fitted in self-play), beside the "
-               "double-dummy ones; dd: double dummy only.").format(what=what))
+        help=help_text("played: {what} as the hand will be played by players who see only "
+                       "their own cards (the preset's played-odds model, fitted in "
+                       "self-play), beside the double-dummy ones; dd: double dummy only.",
+                       what=later(what)))
 
 
-def constrain_option(when: str | None = None):
+def constrain_option(when: str | None = None) -> Any:
     return typer.Option(
         None, "--constrain", "-C", metavar="WHAT",
-        help=_("What you believe the other seats hold {when}, beyond what the play shows: "
-               "'3: void o' (seat 3 has no oros), '2: has Ao', '2: not Ao', '4: >=2 triunfo' "
-               "(also <=N and =N, of a suit letter or triunfo); several joined with ';' or "
-               "the option given again. Only the layouts that meet them are dealt, exactly "
-               "or sampled.").format(when=_("now") if when is None else when))
+        help=help_text("What you believe the other seats hold {when}, beyond what the play "
+                       "shows: '3: void o' (seat 3 has no oros), '2: has Ao', '2: not Ao', "
+                       "'4: >=2 triunfo' (also <=N and =N, of a suit letter or triunfo); "
+                       "several joined with ';' or the option given again. Only the "
+                       "layouts that meet them are dealt, exactly or sampled.",
+                       when=later(N_("now") if when is None else when)))
 
 
 def command_constraints(values: Sequence[str] | None, *, dealt: bool = False):
@@ -374,8 +391,9 @@ def plain_help(text: str | None) -> str | None:
         return text
     import inspect
     # each paragraph in the language of the interface (its English the message)
-    paragraphs = [_(line) for line in (" ".join(p.split())
-                                       for p in inspect.cleandoc(text).split("\n\n"))]
+    paragraphs = [_(HELP_MESSAGES.get(line, line))
+                  for line in (" ".join(p.split())
+                               for p in inspect.cleandoc(text).split("\n\n"))]
     text = "\n\n".join(p for p in paragraphs if p)
     if not _MARKUP.search(text) and not text.endswith("\\"):
         return text                     # nothing rich would read as markup

@@ -27,12 +27,15 @@ Found = Iterator[tuple[Any, ...]]
 
 
 def _is_command(node: ast.AST) -> bool:
-    """A function decorated ``@app.command(...)`` (or ``@something.command``)."""
+    """A command's function: decorated ``@user_errors`` (every command is), or
+    ``@app.command(...)`` / ``@something.callback``."""
     if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return False
     for decorator in node.decorator_list:
         target = decorator.func if isinstance(decorator, ast.Call) else decorator
         if isinstance(target, ast.Attribute) and target.attr in ("command", "callback"):
+            return True
+        if isinstance(target, ast.Name) and target.id == "user_errors":
             return True
     return False
 
