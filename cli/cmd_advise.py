@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-from contextlib import contextmanager
-from typing import Iterator, List, Optional
+from typing import List, Optional
 
 import typer
 from tabulate import tabulate
 
 from cuatrola_solver.advice.bidding import DEFAULT_SAMPLES, advise
-from cuatrola_solver.advice.budget import Progress
 from cuatrola_solver.game.match import parse_score
 from cuatrola_solver.game.seats import check_seat
 from cuatrola_solver.game.view import View
@@ -20,40 +17,8 @@ from .common import (JsonOption, RulesOption, SeedOption, command_budget,
                      command_constraints, command_models, constrain_option, constraints_line,
                      emit_json, exact_option, help_text, load_rules, model_option, samples_option,
                      user_errors, workers_option)
-from .render import colour_cards, muestra_text
-
-BARS = "▁▂▃▄▅▆▇█"
-
-
-@contextmanager
-def progress_bar(label: str, enabled: bool | None = None) -> Iterator[Progress | None]:
-    """A rich progress bar on stderr (only when stderr is a terminal); yields the
-    ``progress(done, total)`` callback the library calls, or None."""
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    if not enabled:
-        yield None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-    with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(label, total=None)
-
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
-
-        yield update
-
-
-def histogram(probs) -> str:
-    """Six bars, k = 0..5 tricks, scaled to the tallest; '·' for probability 0."""
-    top = max(probs) or 1.0
-    return "".join("·" if p == 0 else BARS[min(len(BARS) - 1, int(p / top * len(BARS)))]
-                   for p in probs)
-
+from .progress import progress_bar
+from .render import colour_cards, histogram, muestra_text
 
 def _pct(p: float) -> str:
     return percent(p) if p >= 0.01 or p == 0 else "<" + percent(0.01)

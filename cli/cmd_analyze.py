@@ -18,7 +18,7 @@ from cuatrola_solver.errors import quote
 from cuatrola_solver.i18n import N_, _, count, decimal, percent, signed
 from cuatrola_solver.notation.record import format_rules, read_record, write_text
 
-from .cmd_advise import progress_bar
+from .progress import progress_bar
 from .common import (JsonOption, RecordRulesOption, SeedOption, card_model_note,
                      check_outputs, check_writable, command_budget, command_constraints,
                      command_models, constrain_option, emit_json, exact_option, fail,

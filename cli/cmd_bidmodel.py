@@ -12,7 +12,7 @@ import typer
 
 from cuatrola_solver import __version__
 
-from .cmd_advise import progress_bar
+from .progress import progress_bar
 from .common import (RulesOption, check_outputs, check_writable, fail, load_rules, user_errors,
                      write_output)
 from cuatrola_solver.lab import fit_bids

@@ -25,7 +25,7 @@ from cuatrola_solver.models.charts import (SHIPPED_SITUATIONS, ChartSet, describ
                                            seat_after, situation_asked, sort_key)
 
 from .chart_pictures import VALUE_WORDS, grid_text, html_charts, plot_chart, situation
-from .cmd_advise import progress_bar
+from .progress import progress_bar
 from .common import (JsonOption, RulesOption, check_outputs, check_writable, emit_json,
                      fail, load_rules, user_errors, workers_option, write_output)
 from .render import colour_cards, muestra_text

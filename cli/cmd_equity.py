@@ -158,7 +158,7 @@ def register(app: typer.Typer) -> None:
                   .format(rules=rules))
         tab = None
         if regenerate:
-            from .cmd_advise import progress_bar
+            from .progress import progress_bar
 
             with progress_bar(_("hand results")) as bar:
                 results = measure_equity.measure_hand_results(rs, deals, seed, samples, progress=bar)

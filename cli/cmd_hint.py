@@ -19,7 +19,7 @@ from cuatrola_solver.i18n import _, count, decimal, ngettext, percent, signed
 from cuatrola_solver.notation.record import read_record
 from cuatrola_solver.notation.replay import read_view, replay, view_of
 
-from .cmd_advise import progress_bar
+from .progress import progress_bar
 from .common import (JsonOption, RecordRulesOption, SeedOption, card_model_note,
                      command_budget, command_constraints, command_models, constrain_option,
                      constraints_line, emit_json, exact_option, fail, load_rules,

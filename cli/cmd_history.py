@@ -25,7 +25,7 @@ from cuatrola_solver.history.rebuild import rebuild
 from cuatrola_solver.history.stored import Pending, analyse_pending
 from cuatrola_solver.i18n import _, ngettext
 
-from .cmd_advise import BARS
+from .render import BARS
 from .common import (HelpCommand, JsonOption, check_writable, emit_json, load_rules,
                      need_matplotlib, samples_option, save_figure, user_errors)
 

@@ -23,7 +23,7 @@ from cuatrola_solver.game.play import SUIT_NAMES, renuncio_obligation
 from cuatrola_solver.i18n import _, later, ngettext, percent
 from cuatrola_solver.notation.record import format_rules, read_record, record_from_obj
 
-from .cmd_advise import progress_bar
+from .progress import progress_bar
 from .common import (SCHEMA, RecordRulesOption, check_outputs, check_writable, emit_json,
                      fail, model_option, read_input, record_rules, user_errors,
                      write_output)

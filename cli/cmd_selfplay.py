@@ -127,7 +127,7 @@ def register(app: typer.Typer) -> None:
         mode, size = ("matches", matches) if matches is not None else ("hands", hands or 100)
         config = selfplay.LabConfig.make(a, b, rules, seed, mode, size, odds_samples,
                                     auction or ())
-        from .cmd_advise import progress_bar
+        from .progress import progress_bar
 
         began = time.monotonic()
         with progress_bar(_("boards")) as bar:

@@ -1,6 +1,6 @@
 """Rendering shared by the commands: the muestra and its triunfo in one form, a hand's
-result with its points split into cards, monte and cantes, and suits in colour on a
-terminal (plain text when piped or with ``NO_COLOR`` set)."""
+result with its points split into cards, monte and cantes, bars of a histogram, and
+suits in colour on a terminal (plain text when piped or with ``NO_COLOR`` set)."""
 
 from __future__ import annotations
 
@@ -124,3 +124,14 @@ def result_lines(res: dict | None, tricks_played: int | None = None,
             line += _(": {side} wins the match").format(side=side(res["match_won_by"]))
         lines.append(line)
     return lines
+
+
+#: the bars of a histogram or a sparkline, lowest to highest
+BARS = "▁▂▃▄▅▆▇█"
+
+
+def histogram(probs) -> str:
+    """Six bars, k = 0..5 tricks, scaled to the tallest; '·' for probability 0."""
+    top = max(probs) or 1.0
+    return "".join("·" if p == 0 else BARS[min(len(BARS) - 1, int(p / top * len(BARS)))]
+                   for p in probs)
