@@ -90,9 +90,9 @@ from ..advice.budget import Budget, Progress
 from ..advice.cardplay import Hint, hint
 from ..dd import solver
 from ..errors import InconsistentDealError
-from ..game.cards import format_card, format_cards
+from ..game.cards import Card, format_card, format_cards
 from ..game.constraints import Constraints
-from ..game.hand import HandState, Renuncio
+from ..game.hand import HandState, Renuncio, Result
 from ..game.play import renuncio_obligation, side_of
 from ..game.seats import Side
 from ..game.rules import rules_spec
@@ -103,8 +103,9 @@ from ..models.preset import Models
 from ..notation.record import HandRecord
 from ..notation.replay import replay_cards, replay_deal
 
-__all__ = ["analyze", "Analysis", "CardReview", "BidReview", "SeatSummary", "label_of",
-           "annotate", "DEFAULT_SAMPLES", "THRESHOLDS"]
+__all__ = ["analyze", "Analysis", "CardReview", "BidReview", "SeatSummary", "DDSwing",
+           "WinPoint", "win_chances", "label_of", "annotate", "reported", "DEFAULT_SAMPLES",
+           "THRESHOLDS"]
 
 #: deals per card and per bid review (the default of ``cuatrola analyze``)
 DEFAULT_SAMPLES = 1000
@@ -133,12 +134,27 @@ def label_of(loss: float | None) -> tuple[str | None, str | None]:
     return None, None
 
 
+def reported(x: float | None, digits: int = 6) -> float | None:
+    """A figure as the report gives it (``analyze --json``, and the text and the page
+    that show it): rounded to ``digits`` decimals."""
+    return None if x is None else round(x, digits)
+
+
 def _declarer(decl: tuple[int, ...]) -> int | list[int] | None:
     """The declarer as in ``solve --json``: None, a seat, or [solo, contrasolo]."""
     return None if not decl else list(decl) if len(decl) == 2 else decl[0]
 
 
 # --- results -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DDSwing:
+    """A card's double-dummy value for its side: before it (the value of the position,
+    the best card's) and after it, ``(before, after)`` of each figure."""
+
+    makes: tuple[bool, bool]
+    game_points: tuple[int, int]
+
 
 @dataclass(frozen=True)
 class CardReview:
@@ -191,16 +207,29 @@ class CardReview:
         return max(0.0, self.best_p_win - self.p_win)
 
     @property
-    def dd_loss(self) -> int | None:
+    def loss_reported(self) -> float | None:
+        """:attr:`loss` as the report gives it (6 decimals)."""
+        return reported(self.loss)
+
+    @property
+    def dd_swing(self) -> DDSwing | None:
+        """Whether the side wins and its match points double dummy, before the card and
+        after it (None for a card not valued)."""
         if self.dd_before is None or self.dd_after is None:     # both or neither
             return None
-        return int(self.dd_before["makes"]) - int(self.dd_after["makes"])
+        b, a = self.dd_before, self.dd_after
+        return DDSwing((bool(b["makes"]), bool(a["makes"])),
+                       (int(b["game_points"]), int(a["game_points"])))
+
+    @property
+    def dd_loss(self) -> int | None:
+        swing = self.dd_swing
+        return None if swing is None else int(swing.makes[0]) - int(swing.makes[1])
 
     @property
     def dd_points_lost(self) -> int | None:
-        if self.dd_before is None or self.dd_after is None:
-            return None
-        return int(self.dd_before["game_points"]) - int(self.dd_after["game_points"])
+        swing = self.dd_swing
+        return None if swing is None else swing.game_points[0] - swing.game_points[1]
 
     @property
     def label(self) -> str | None:
@@ -253,7 +282,6 @@ class CardReview:
         return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
-        loss, loss_dd = self.loss, self.loss_dd
         return {
             "trick": self.trick, "position": self.position, "seat": self.seat,
             "side": str(self.side), "card": format_card(self.card), "kind": self.kind,
@@ -264,8 +292,7 @@ class CardReview:
             "dd_loss": self.dd_loss, "dd_points_lost": self.dd_points_lost,
             "p_win": self.p_win, "best_p_win": self.best_p_win,
             "p_played": self.p_played, "best_p_played": self.best_p_played,
-            "loss": None if loss is None else round(loss, 6),
-            "loss_dd": None if loss_dd is None else round(loss_dd, 6),
+            "loss": self.loss_reported, "loss_dd": reported(self.loss_dd),
             "best": [format_card(c) for c in self.best],
             "label": self.label, "symbol": self.symbol,
             "dd_only": self.dd_only, "unpunished": self.unpunished,
@@ -312,6 +339,21 @@ class BidReview:
         return max(0.0, valued(best.ev_rated) - valued(self.option(self.call).ev_rated))
 
     @property
+    def ev_loss_reported(self) -> float:
+        """:attr:`ev_loss` as the report gives it (6 decimals)."""
+        return round(self.ev_loss, 6)
+
+    @property
+    def match_loss_reported(self) -> float | None:
+        """:attr:`match_loss` as the report gives it (6 decimals)."""
+        return reported(self.match_loss)
+
+    @property
+    def played(self) -> bool:
+        """Whether the calls were rated as played (a played-odds model)."""
+        return any(r.p_played is not None for r in self.answer.options)
+
+    @property
     def match_loss(self) -> float | None:
         """The chance of winning the match given away by the call (with the score)."""
         if self.advice_per_hand is None:
@@ -355,17 +397,17 @@ class BidReview:
 
     def to_dict(self) -> dict[str, Any]:
         match = self.advice_per_hand is not None
-        played = any(r.p_played is not None for r in self.answer.options)
+        played = self.played
         a = self.answer
         d = {"seat": self.seat, "side": str(side_of(self.seat)), "call": self.call,
-             "advice": self.advice, "ev_loss": round(self.ev_loss, 6),
+             "advice": self.advice, "ev_loss": self.ev_loss_reported,
              "dd_best": self.dd_best, "dd_points_lost": self.dd_points_lost,
              "missed": self.missed, "deals": a.deals, "exact": a.exact,
              "seed": a.seed,
              "options": [self._option_dict(r, match, played) for r in a.options]}
         if match:
             d["advice_per_hand"] = self.advice_per_hand
-            d["match_loss"] = round(valued(self.match_loss), 6)
+            d["match_loss"] = valued(self.match_loss_reported)
         return d
 
 
@@ -384,13 +426,27 @@ class SeatSummary:
     dd_errors: int
     dd_only: int
 
+    @property
+    def side(self) -> Side:
+        return side_of(self.seat)
+
+    @property
+    def accuracy_reported(self) -> float | None:
+        """:attr:`accuracy` (a percentage) as the report gives it (1 decimal)."""
+        return reported(self.accuracy, 1)
+
+    @property
+    def win_chance_lost_reported(self) -> float:
+        """:attr:`win_chance_lost` as the report gives it (6 decimals)."""
+        return round(self.win_chance_lost, 6)
+
     def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "side": str(side_of(self.seat)),
+        return {"seat": self.seat, "side": str(self.side),
                 "cards": self.cards, "choices": self.choices,
-                "accuracy": None if self.accuracy is None else round(self.accuracy, 1),
+                "accuracy": self.accuracy_reported,
                 "inaccuracies": self.inaccuracies, "mistakes": self.mistakes,
                 "blunders": self.blunders, "renuncios": self.renuncios,
-                "win_chance_lost": round(self.win_chance_lost, 6),
+                "win_chance_lost": self.win_chance_lost_reported,
                 "points_lost": self.points_lost, "dd_errors": self.dd_errors,
                 "dd_only": self.dd_only}
 
@@ -416,15 +472,35 @@ class Analysis:
     def decided_by(self) -> Renuncio | None:
         return self.hand.renuncios[0] if self.hand.renuncios else None
 
+    @property
+    def result(self) -> Result | None:
+        """The hand's result (None when the record stops before it is decided)."""
+        return self.hand.result()
+
+    @property
+    def dealt(self) -> tuple[tuple[Card, ...], ...]:
+        """The four hands as dealt (an analysed record has the whole deal)."""
+        return tuple(tuple(valued(h)) for h in self.record.hands)
+
+    @property
+    def players(self) -> tuple[str | None, ...]:
+        """The players' names at seats 1 to 4 (None: not given)."""
+        return self.record.players
+
+    @property
+    def win_chances(self) -> tuple[WinPoint, ...]:
+        """Each side's chance of winning along the play (:func:`win_chances`)."""
+        return win_chances(self)
+
     def to_dict(self) -> dict[str, Any]:
         """The ``analyze --json`` object (without ``schema``)."""
         hand = self.hand
         decl = hand.declarer
-        result = hand.result()
+        result = self.result
         first = self.decided_by
         return {
             "rules": rules_spec(hand.rules), "muestra": format_card(hand.muestra),
-            "hands": [format_cards(valued(h)) for h in self.record.hands],   # a whole deal
+            "hands": [format_cards(h) for h in self.dealt],   # a whole deal
             "auction": list(hand.auction.calls),
             "score": hand.score.to_dict() if hand.score else None,
             "contract": hand.contract,
@@ -442,11 +518,45 @@ class Analysis:
               "layouts": [None if n is None else {"seat": s, "layouts": n[0],
                                                   "layouts_unconstrained": n[1]}
                           for s, n in enumerate(self.layouts, 1)]}
-             if self.constraints else {}) | {"win_chances": win_chances(self)} \
-            | ({"players": list(self.record.players)} if any(self.record.players) else {})
+             if self.constraints else {}) \
+            | {"win_chances": [p.to_dict() for p in self.win_chances]} \
+            | ({"players": list(self.players)} if any(self.players) else {})
 
 
-def win_chances(analysis: "Analysis") -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class WinPoint:
+    """One point of the graph of the win chances (:func:`win_chances`): before the first
+    card (``index`` 0, no card) or after card ``index``, its figures as the report gives
+    them (6 decimals)."""
+
+    index: int
+    trick: int
+    seat: int | None
+    card: Card | None
+    knew: float | None          # side A's chance, from side A's view
+    knew_b: float | None        # side B's, from side B's
+    view_a: int | None          # the seat whose view it is
+    view_b: int | None
+    dd: int | None              # 1: side A wins double dummy from here, 0: side B
+    symbol: str | None
+    label: str | None
+    valued: bool
+    decided: bool
+
+    def knew_of(self, side: Side) -> float | None:
+        """The chance of ``side``, from its own view."""
+        return self.knew if side is Side.A else self.knew_b
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "trick": self.trick, "seat": self.seat,
+                "card": None if self.card is None else format_card(self.card),
+                "knew": self.knew, "knew_b": self.knew_b,
+                "view_a": self.view_a, "view_b": self.view_b, "dd": self.dd,
+                "symbol": self.symbol, "label": self.label,
+                "valued": self.valued, "decided": self.decided}
+
+
+def win_chances(analysis: Analysis) -> tuple[WinPoint, ...]:
     """Each side's chance of winning the hand along the play, for the graph of the report:
     one point before the first card (``index`` 0) and one after each card.
 
@@ -481,17 +591,12 @@ def win_chances(analysis: "Analysis") -> list[dict[str, Any]]:
     knew: list[float | None] = [None, None]     # side A's, side B's
     view: list[int | None] = [None, None]
 
-    def point(i: int, c: CardReview | None, dd: int | None, decided: bool) -> dict[str, Any]:
-        return {"index": i, "trick": 1 if c is None else c.trick,
-                "seat": None if c is None else c.seat,
-                "card": None if c is None else format_card(c.card),
-                "knew": None if knew[0] is None else round(knew[0], 6),
-                "knew_b": None if knew[1] is None else round(knew[1], 6),
-                "view_a": view[0], "view_b": view[1],
-                "dd": None if dd is None else int(dd),
-                "symbol": None if c is None else c.symbol,
-                "label": None if c is None else c.label,
-                "valued": c is None or c.p_win is not None, "decided": decided}
+    def point(i: int, c: CardReview | None, dd: int | None, decided: bool) -> WinPoint:
+        return WinPoint(i, 1 if c is None else c.trick, None if c is None else c.seat,
+                        None if c is None else c.card, reported(knew[0]), reported(knew[1]),
+                        view[0], view[1], None if dd is None else int(dd),
+                        None if c is None else c.symbol, None if c is None else c.label,
+                        c is None or c.p_win is not None, decided)
 
     def facing(j: int, skip_side: int | None = None) -> None:
         """Card ``j``'s seat, on turn with a choice, values the position it faces."""
@@ -517,7 +622,7 @@ def win_chances(analysis: "Analysis") -> list[dict[str, Any]]:
             view = [None, None]
             dd = 1 if winner == 0 else 0
         points.append(point(i, c, dd, decided and winner is not None))
-    return points
+    return tuple(points)
 
 
 # --- the work ----------------------------------------------------------------------
