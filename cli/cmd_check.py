@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
 from cuatrola_solver.game.cards import format_card
 from cuatrola_solver.game.hand import HandState
-from cuatrola_solver.i18n import _, ngettext
+from cuatrola_solver.i18n import N_, _, ngettext
 from cuatrola_solver.notation.record import HandRecord, format_rules, read_record
 from cuatrola_solver.notation.replay import replay
 
@@ -17,37 +17,39 @@ from .common import (JsonOption, RecordRulesOption, emit_json, read_input, recor
 from .render import colour_cards, muestra_text, players_line, result_lines
 
 
-def check_report(hand: HandState) -> dict:
+def check_report(hand: HandState) -> dict[str, Any]:
+    """The ``check --json`` object: the renuncios and the result, as their types write
+    them."""
     result = hand.result()
     return {"renuncios": [r.to_dict() for r in hand.renuncios],
             "result": result.to_dict() if result else None}
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("check")
-    @user_errors
-    def check_command(
-        record: str = typer.Argument(..., metavar="RECORD",
-                                     help=_("A hand record file (JSON or text form), or - "
-                                            "for stdin.")),
-        rules: Optional[str] = RecordRulesOption,
-        json_out: bool = JsonOption,
-    ) -> None:
-        """Check a hand record: every renuncio, the result and where its points come from.
+@user_errors
+def check_command(
+    record: str = typer.Argument(..., metavar="RECORD",
+                                 help=N_("A hand record file (JSON or text form), or - "
+                                         "for stdin.")),
+    rules: Optional[str] = RecordRulesOption,
+    json_out: bool = JsonOption,
+) -> None:
+    """Check a hand record: every renuncio, the result and where its points come from.
 
-        The points are split into the cards of the bazas, the monte and each cante; a
-        tie says how it was broken; the match score after the hand is shown when the
-        record has one."""
-        text, where = read_input(record)
-        rec = record_rules(read_record(text, where), rules)
-        hand = replay(rec)
+    The points are split into the cards of the bazas, the monte and each cante; a
+    tie says how it was broken; the match score after the hand is shown when the
+    record has one."""
+    text, where = read_input(record)
+    rec = record_rules(read_record(text, where), rules)
+    hand = replay(rec)
+    if json_out:
         report = check_report(hand)
-        if not rec.complete:
-            report = {"unknown_seats": rec.unknown_seats, **report}
-        if json_out:
-            emit_json(report)
-            return
-        typer.echo(colour_cards("\n".join(check_lines(rec, hand))))
+        emit_json(report if rec.complete else {"unknown_seats": rec.unknown_seats, **report})
+        return
+    typer.echo(colour_cards("\n".join(check_lines(rec, hand))))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("check")(check_command)
 
 
 def check_lines(rec: HandRecord, hand: HandState) -> list[str]:
@@ -71,4 +73,4 @@ def check_lines(rec: HandRecord, hand: HandState) -> list[str]:
         out.append(_("renuncios: none") if rec.complete else _("renuncios: none seen"))
     for r in hand.renuncios:
         out.append(_("renuncio: {what}").format(what=r.describe()))
-    return out + result_lines(result.to_dict() if result else None, done)
+    return out + result_lines(result, done)

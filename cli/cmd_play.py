@@ -412,7 +412,7 @@ def register(app: typer.Typer) -> None:
         def finish(rec) -> None:
             result = replay(rec).final_result()
             screen.say(_("hand {n} over:").format(n=table.k + 1))
-            for line in result_lines(result.to_dict(), mine=str(table.side)):
+            for line in result_lines(result, mine=table.side):
                 screen.say("  " + line)
             if save is not None:
                 path = save / f"hand-{seed}-{table.k + 1:03d}.txt"
