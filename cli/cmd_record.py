@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import IO, Optional
 
 import typer
 
@@ -57,7 +57,7 @@ def _prompt(entry: HandEntry) -> str:
     return _("over ('end' writes the record)> ")
 
 
-def _skip_line(stream) -> None:
+def _skip_line(stream: IO[str]) -> None:
     """Read on to the end of a line too long, a bounded piece at a time."""
     while True:
         piece = stream.readline(MAX_ENTRY)
@@ -65,7 +65,7 @@ def _skip_line(stream) -> None:
             return
 
 
-def take_down(entry: HandEntry, stream, interactive: bool) -> None:
+def take_down(entry: HandEntry, stream: IO[str], interactive: bool) -> None:
     """Read entries from ``stream`` into ``entry`` until ``end`` or the end of input."""
     while True:
         if interactive:

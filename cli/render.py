@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import Sequence
+from typing import IO, Sequence
 
 from cuatrola_solver.game.hand import PointsBreakdown, Result
 from cuatrola_solver.game.match import Score
@@ -23,13 +23,13 @@ HOW = {"play": N_("after five tricks"), "renuncio": N_("by the first renuncio"),
        "early_end": N_("ended early: the tricks decide it")}
 
 
-def use_colour(stream=None) -> bool:
+def use_colour(stream: IO[str] | None = None) -> bool:
     """Colour only on a terminal, never with NO_COLOR set (https://no-color.org)."""
     if os.environ.get("NO_COLOR"):
         return False
     stream = sys.stdout if stream is None else stream
     try:
-        return stream.isatty()
+        return bool(stream.isatty())
     except (AttributeError, ValueError):
         return False
 
@@ -53,7 +53,7 @@ def muestra_text(card: str) -> str:
     return _("muestra {card} ({trump})").format(card=card, trump=trump_text(card[-1].lower()))
 
 
-def players_line(players) -> str:
+def players_line(players: Sequence[str | None]) -> str:
     """``players: seat 1 Ana, seat 2 Luis, seat 4 Marta`` (the seats with a name)."""
     names = ", ".join(_("seat {seat} {name}").format(seat=s, name=name)
                       for s, name in enumerate(players, 1) if name)
@@ -149,7 +149,7 @@ def _breakdown_parts(bd: PointsBreakdown, names: _SideNames) -> list[str]:
 BARS = "▁▂▃▄▅▆▇█"
 
 
-def histogram(probs) -> str:
+def histogram(probs: Sequence[float]) -> str:
     """Six bars, k = 0..5 tricks, scaled to the tallest; '·' for probability 0."""
     top = max(probs) or 1.0
     return "".join("·" if p == 0 else BARS[min(len(BARS) - 1, int(p / top * len(BARS)))]

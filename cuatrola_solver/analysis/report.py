@@ -24,6 +24,7 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
+from typing import Any, Mapping
 
 from ..advice.bidding import OptionResult, valued
 from ..errors import CuatrolaError
@@ -264,7 +265,7 @@ def drop_empty_columns(headers: list[str], rows: list[list[str]],
     return [headers[i] for i in used], [[r[i] for i in used] for r in rows]
 
 
-def _e(x) -> str:
+def _e(x: object) -> str:
     return html.escape(str(x), quote=True)
 
 
@@ -277,7 +278,7 @@ def _card(text: str, extra: str = "", attrs: str = "", symbol: str | None = None
             f'title="{_e(card_name(text))}" {attrs}>{card_svg(text)}{sym}</{tag}>')
 
 
-def _pct(p) -> str:
+def _pct(p: float | None) -> str:
     return "–" if p is None else f"{100 * p:.0f}%"
 
 
@@ -302,11 +303,13 @@ def _contract(hand: HandState) -> str:
     return _("{contract} by seat {seat}").format(contract=hand.contract, seat=decl[0])
 
 
-def _rules_text(rules) -> str:
+def _rules_text(rules: str | Mapping[str, Any]) -> str:
+    """A rule set's spec (:func:`~cuatrola_solver.game.rules.rules_spec`) as the pages
+    show it: ``narro, tie_break=mano``."""
     if isinstance(rules, str):
         return rules
     rest = {k: v for k, v in rules.items() if k != "preset"}
-    return rules["preset"] + "".join(f", {k}={v}" for k, v in rest.items())
+    return str(rules["preset"]) + "".join(f", {k}={v}" for k, v in rest.items())
 
 
 def _deal_section(a: Analysis, played_at: dict[int, int]) -> str:
@@ -715,13 +718,13 @@ _PUZZLE_SCRIPT = r"""
 """
 
 
-def _mini(cards: list, label: str = "", tail: str = "") -> str:
+def _mini(cards: list[tuple[Any, str]], label: str = "", tail: str = "") -> str:
     inner = "".join(f'<span class="who">{_e(s)}</span>{_card(c)}' for s, c in cards)
     end = f'<span class="who">{_e(tail)}</span>' if tail else ""
     return f'<span class="mini">{_e(label)}{inner}{end}</span>'
 
 
-def _puzzle_section(i: int, p: dict) -> str:
+def _puzzle_section(i: int, p: dict[str, Any]) -> str:
     d = p["shown"]
     decl = d["declarer"]
     contract = (_("paso (all four play)") if d["contract"] == "paso" or not decl else
@@ -766,7 +769,7 @@ def _puzzle_section(i: int, p: dict) -> str:
             + _table([_("card"), _("P(win)"), _("tricks")], rows) + "</div></section>")
 
 
-def html_puzzles(report: dict, title: str = "cuatrola puzzles") -> str:
+def html_puzzles(report: dict[str, Any], title: str = "cuatrola puzzles") -> str:
     """One self-contained page from a ``puzzles --json`` object: each puzzle drawn from
     the seat's view, a question, the cards of the hand to click, and "show the answer"
     with why.  The script sets ``data-puzzles="ok"`` on ``<body>`` when it has run."""
