@@ -35,7 +35,7 @@ from ..game.rules import rules_spec
 from ..game.seats import Side
 from ..i18n import _, language, ngettext, percent
 from .cards_svg import card_name, card_sheet, card_svg
-from .review import Analysis, BidReview, CardReview, SeatSummary
+from .review import Analysis, BidReview, CardReview, SeatSummary, WinPoint
 
 __all__ = ["html_report", "plot_win_chances", "html_puzzles", "SIDE_COLOURS"]
 
@@ -590,24 +590,9 @@ def html_report(analysis: Analysis, title: str = "cuatrola analysis") -> str:
                      + _graph(analysis) + _cards_part(analysis) + _closing(analysis))
 
 
-def plot_win_chances(analysis: Analysis, path: str | Path, title: str = "") -> None:
-    """The graph of the report to a .png or .svg file: each side's chance of winning
-    after every card, from what that side's own players knew (``knew``, ``knew_b``),
-    ending at the result, over a background shaded by the side that wins double dummy,
-    the mistakes marked; the legend says what each line is."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        from matplotlib.patches import Patch
-    except ImportError:
-        raise CuatrolaError("--plot needs matplotlib: pip install 'cuatrola-solver[lab]'") \
-            from None
-    pts = analysis.win_chances
-    xs = [p.index for p in pts]
-    played = analysis.model == "played"
-    colour = {side: SIDE_COLOURS[str(side)] for side in Side}
-    fig, ax = plt.subplots(figsize=(10, 5.2), dpi=100)
+def _draw_chances(ax: Any, pts: tuple[WinPoint, ...], colour: dict[Side, str]) -> None:
+    """The graph's background shaded by the side that wins double dummy, each side's
+    line, the mistakes marked."""
     for p, after in zip(pts, pts[1:]):
         if p.dd is not None:
             ax.axvspan(p.index, after.index, color=colour[Side.A if p.dd else Side.B],
@@ -627,14 +612,40 @@ def plot_win_chances(analysis: Analysis, path: str | Path, title: str = "") -> N
             ax.annotate(format_card(p.card) + p.symbol, (p.index, v), xytext=(0, 9),
                         textcoords="offset points", ha="center", color=colour[side],
                         fontweight="bold")
+
+
+def _draw_bazas(ax: Any, pts: tuple[WinPoint, ...]) -> None:
+    """A line where each baza begins, and each card under its point."""
     last = None
     for p in pts[1:]:
         if p.trick != last:
             ax.axvline(p.index - 1, color="#c9c2b0", ls=":", lw=1)
             ax.text(p.index - 0.9, -0.16, f"baza {p.trick}", fontsize=8, color="#555")
             last = p.trick
-    ax.set_xticks(xs[1:])
+    ax.set_xticks([p.index for p in pts[1:]])
     ax.set_xticklabels([format_card(valued(p.card)) for p in pts[1:]], fontsize=7)
+
+
+def plot_win_chances(analysis: Analysis, path: str | Path, title: str = "") -> None:
+    """The graph of the report to a .png or .svg file: each side's chance of winning
+    after every card, from what that side's own players knew (``knew``, ``knew_b``),
+    ending at the result, over a background shaded by the side that wins double dummy,
+    the mistakes marked; the legend says what each line is."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.patches import Patch
+    except ImportError:
+        raise CuatrolaError("--plot needs matplotlib: pip install 'cuatrola-solver[lab]'") \
+            from None
+    pts = analysis.win_chances
+    xs = [p.index for p in pts]
+    played = analysis.model == "played"
+    colour = {side: SIDE_COLOURS[str(side)] for side in Side}
+    fig, ax = plt.subplots(figsize=(10, 5.2), dpi=100)
+    _draw_chances(ax, pts, colour)
+    _draw_bazas(ax, pts)
     ax.set_ylim(-0.05, 1.08)
     ax.set_xlim(0, max(xs) if xs else 1)
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
