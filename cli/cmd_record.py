@@ -18,6 +18,7 @@ from typing import IO, Optional
 
 import typer
 
+from cuatrola_solver.analysis.check import check
 from cuatrola_solver.analysis.match_summary import summarize_match
 from cuatrola_solver.errors import CuatrolaError, quote
 from cuatrola_solver.i18n import _, ngettext
@@ -27,7 +28,6 @@ from cuatrola_solver.notation.hand_entry import (HandEntry, describe_entry, pars
 from cuatrola_solver.notation.lines import LineTooLong, read_line
 from cuatrola_solver.notation.match_sheet import MatchSheet
 from cuatrola_solver.notation.record import format_rules, read_text, write_text
-from cuatrola_solver.notation.replay import replay
 
 from .cmd_check import check_lines
 from .common import check_writable, fail, load_rules, user_errors
@@ -133,7 +133,7 @@ def finish(entry: HandEntry, out: Path | None) -> None:
         _say(_("record written to {path}").format(path=out))
     try:
         rec = read_text(text, str(out or "record"))
-        lines = check_lines(rec, replay(rec))
+        lines = check_lines(check(rec))
     except CuatrolaError as e:
         lines = [_("check: {why}").format(why=e)]
     typer.echo(colour_cards("\n".join(lines)))

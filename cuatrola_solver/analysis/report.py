@@ -1,7 +1,7 @@
 """The analysis report to look at: one self-contained HTML page, and the graph of the
 win chances as PNG/SVG.
 
-:func:`html_report` turns the ``analyze --json`` object (``Analysis.to_dict()``) into
+:func:`html_report` turns an :class:`~cuatrola_solver.analysis.review.Analysis` into
 one HTML page that opens offline: the CSS, the script and the suit drawings are
 inline, nothing is fetched.  It shows the deal drawn as cards, each baza in turn
 (stepping through the hand with the buttons or the arrow keys), the graph of each
