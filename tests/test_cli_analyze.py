@@ -135,6 +135,8 @@ def test_tables_in_one_unit_and_no_blank_column():
                        command_models(rec.rules, "played", inference=True))
     d = analysis.to_dict()
     text = render(analysis)
+    # the command prints that report (then the note on the played-odds model)
+    assert run("analyze", BLUNDER, "--samples", "200", "--seed", "1").stdout.startswith(text)
     ae = next(c for c in d["cards"] if c["card"] == "Ae")
     row = next(x for x in text.splitlines() if x.split()[1:2] == ["Ae??"])
     assert f"{100 * ae['loss']:.0f}%" in row.split() and f"{ae['loss']:.2f}" not in row
