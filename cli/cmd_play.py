@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Iterable, Optional, Sequence
 
 import typer
 
@@ -78,10 +78,10 @@ class Screen:
         text = format_card(c) + ("*" if trump is not None and suit_of(c) == trump else "")
         return typer.style(text, fg=SUIT_COLOURS[suit_of(c)], bold=True) if self.colour else text
 
-    def cards(self, cs, trump: int | None = None) -> str:
+    def cards(self, cs: Iterable[int], trump: int | None = None) -> str:
         return " ".join(self.card(c, trump) for c in cs)
 
-    def hand(self, cards, trump: int) -> str:
+    def hand(self, cards: int | Sequence[int], trump: int) -> str:
         """Cards (a mask or a list) in :func:`in_hand_order`."""
         cs = cards_of(cards) if isinstance(cards, int) else cards
         return self.cards(in_hand_order(cs, trump), trump)
@@ -124,7 +124,7 @@ class Chair:
         mine, theirs = self.table.score()
         return _("your pair {mine} - the other pair {other}").format(mine=mine, other=theirs)
 
-    def who(self, seat: int, player=None) -> str:
+    def who(self, seat: int, player: Any = None) -> str:
         """``you``, and the others by seat with their role and player: ``seat 3 (your
         partner, pimc)``, ``seat 2 (pimc)``; without a player ``seat 2 (the other
         pair)``."""
