@@ -729,13 +729,13 @@ _PUZZLE_SCRIPT = r"""
 """
 
 
-def _mini(cards: list[tuple[Any, str]], label: str = "", tail: str = "") -> str:
+def _mini(cards: list, label: str = "", tail: str = "") -> str:
     inner = "".join(f'<span class="who">{_e(s)}</span>{_card(c)}' for s, c in cards)
     end = f'<span class="who">{_e(tail)}</span>' if tail else ""
     return f'<span class="mini">{_e(label)}{inner}{end}</span>'
 
 
-def _puzzle_section(i: int, p: dict[str, Any]) -> str:
+def _puzzle_section(i: int, p: dict) -> str:
     d = p["shown"]
     decl = d["declarer"]
     contract = (_("paso (all four play)") if d["contract"] == "paso" or not decl else
@@ -780,7 +780,7 @@ def _puzzle_section(i: int, p: dict[str, Any]) -> str:
             + _table([_("card"), _("P(win)"), _("tricks")], rows) + "</div></section>")
 
 
-def html_puzzles(report: dict[str, Any], title: str = "cuatrola puzzles") -> str:
+def html_puzzles(report: dict, title: str = "cuatrola puzzles") -> str:
     """One self-contained page from a ``puzzles --json`` object: each puzzle drawn from
     the seat's view, a question, the cards of the hand to click, and "show the answer"
     with why.  The script sets ``data-puzzles="ok"`` on ``<body>`` when it has run."""
