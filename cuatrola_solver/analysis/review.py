@@ -103,9 +103,9 @@ from ..models.preset import Models
 from ..notation.record import HandRecord
 from ..notation.replay import replay_cards, replay_deal
 
-__all__ = ["analyze", "Analysis", "CardReview", "BidReview", "SeatSummary", "DDSwing",
-           "WinPoint", "win_chances", "label_of", "annotate", "reported", "DEFAULT_SAMPLES",
-           "THRESHOLDS"]
+__all__ = ["analyze", "Analysis", "CardReview", "BidReview", "SeatSummary", "DDValue",
+           "DDSwing", "WinPoint", "win_chances", "label_of", "annotate", "reported",
+           "DEFAULT_SAMPLES", "THRESHOLDS"]
 
 #: deals per card and per bid review (the default of ``cuatrola analyze``)
 DEFAULT_SAMPLES = 1000
@@ -118,8 +118,7 @@ THRESHOLDS = ((0.30, "blunder", "??"), (0.20, "mistake", "?"), (0.10, "inaccurac
 SOUND = THRESHOLDS[-1][0]
 _EPS = 1e-9
 OBJECTIVES = ("makes", "game_points", "tricks", "margin")
-#: double-dummy figures by name, as ``analyze --json`` writes them: a position's for one
-#: side (``makes``, ``game_points``, ``tricks``, ``margin``), a row of the deal's table
+#: a row of the deal's double-dummy table, as :func:`solver.dd_table` gives it
 Figures = dict[str, Any]
 
 
@@ -148,6 +147,29 @@ def _declarer(decl: tuple[int, ...]) -> int | list[int] | None:
 # --- results -----------------------------------------------------------------------
 
 @dataclass(frozen=True)
+class DDValue:
+    """A position's double-dummy value for one side, each objective its own optimum
+    (docs/rules.md 8.9): whether the side wins, its match points, its tricks and its
+    margin of points (None where the contract is decided on tricks, and after a
+    renuncio, whose value is its penalty)."""
+
+    makes: bool
+    game_points: int
+    tricks: int | None
+    margin: int | None
+
+    def other_side(self) -> DDValue:
+        """The same position valued for the other side."""
+        return DDValue(not self.makes, -self.game_points,
+                       None if self.tricks is None else 5 - self.tricks,
+                       None if self.margin is None else -self.margin)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"makes": self.makes, "game_points": self.game_points, "tricks": self.tricks,
+                "margin": self.margin}
+
+
+@dataclass(frozen=True)
 class DDSwing:
     """A card's double-dummy value for its side: before it (the value of the position,
     the best card's) and after it, ``(before, after)`` of each figure."""
@@ -164,8 +186,8 @@ class CardReview:
     card: int
     kind: str                   # choice | forced | renuncio | after_renuncio
     legal: tuple[int, ...] = ()
-    dd_before: Figures | None = None
-    dd_after: Figures | None = None
+    dd_before: DDValue | None = None
+    dd_after: DDValue | None = None
     p_win: float | None = None
     best_p_win: float | None = None
     best: tuple[int, ...] = ()
@@ -218,8 +240,7 @@ class CardReview:
         if self.dd_before is None or self.dd_after is None:     # both or neither
             return None
         b, a = self.dd_before, self.dd_after
-        return DDSwing((bool(b["makes"]), bool(a["makes"])),
-                       (int(b["game_points"]), int(a["game_points"])))
+        return DDSwing((bool(b.makes), bool(a.makes)), (int(b.game_points), int(a.game_points)))
 
     @property
     def dd_loss(self) -> int | None:
@@ -287,8 +308,8 @@ class CardReview:
             "side": str(self.side), "card": format_card(self.card), "kind": self.kind,
             "legal": [format_card(c) for c in self.legal],
             "obligation": self.obligation,
-            "dd": None if self.dd_before is None else {"before": self.dd_before,
-                                                       "after": self.dd_after},
+            "dd": None if self.dd_before is None or self.dd_after is None
+            else {"before": self.dd_before.to_dict(), "after": self.dd_after.to_dict()},
             "dd_loss": self.dd_loss, "dd_points_lost": self.dd_points_lost,
             "p_win": self.p_win, "best_p_win": self.best_p_win,
             "p_played": self.p_played, "best_p_played": self.best_p_played,
@@ -611,7 +632,7 @@ def win_chances(analysis: Analysis) -> tuple[WinPoint, ...]:
     for i, c in enumerate(cards, 1):
         decided = decided or c.kind in ("renuncio", "after_renuncio") or i == len(cards)
         if c.dd_after is not None:
-            m = int(bool(c.dd_after["makes"]))
+            m = int(bool(c.dd_after.makes))
             dd = m if c.side == 0 else 1 - m
         played = c.kind == "choice" and c.p_rated is not None
         if played:
@@ -627,31 +648,30 @@ def win_chances(analysis: Analysis) -> tuple[WinPoint, ...]:
 
 # --- the work ----------------------------------------------------------------------
 
-def _seat_view(values: Figures, seat_side: int, declaring: int) -> Figures:
-    """Solver values (for the declaring side) seen from ``seat_side``."""
-    if seat_side == declaring:
-        return dict(values)
-    return {"makes": not values["makes"], "game_points": -values["game_points"],
-            "tricks": 5 - values["tricks"],
-            "margin": None if values["margin"] is None else -values["margin"]}
+def _seat_view(value: DDValue, seat_side: int, declaring: int) -> DDValue:
+    """A value for the declaring side seen from ``seat_side``."""
+    return value if seat_side == declaring else value.other_side()
 
 
-def _dd_card_values(hand: HandState) -> dict[int, Figures]:
-    """``{card: {objective: value for the seat on turn's side}}`` for every legal card."""
+def _dd_card_values(hand: HandState) -> dict[int, DDValue]:
+    """``{card: its value for the seat on turn's side}`` for every legal card."""
     pos = hand.play_position
-    per = {obj: solver.solve_cards(pos, hand.rules, obj) for obj in OBJECTIVES}
+    makes, points, tricks, margin = (solver.solve_cards(pos, hand.rules, obj)
+                                     for obj in OBJECTIVES)
     mine = side_of(pos.to_play)
-    return {c: _seat_view({obj: per[obj][c] for obj in OBJECTIVES}, mine, pos.declaring_side)
-            for c in per["makes"]}
+    return {c: _seat_view(DDValue(bool(valued(makes[c])), valued(points[c]), tricks[c],
+                                  margin[c]), mine, pos.declaring_side)
+            for c in makes}
 
 
-def _best_of(values: dict[int, Figures]) -> Figures:
-    out = {}
-    for obj in OBJECTIVES:
-        vals = [v[obj] for v in values.values()]
-        out[obj] = None if vals[0] is None else max(vals)
-    out["makes"] = bool(out["makes"])
-    return out
+def _best_of(values: dict[int, DDValue]) -> DDValue:
+    """The value of the position: each objective's best over the cards."""
+    vs = list(values.values())
+    tricks = [v.tricks for v in vs]
+    margin = [v.margin for v in vs]
+    return DDValue(bool(max(v.makes for v in vs)), max(v.game_points for v in vs),
+                   None if tricks[0] is None else max(valued(t) for t in tricks),
+                   None if margin[0] is None else max(valued(m) for m in margin))
 
 
 @dataclass(frozen=True)
@@ -717,8 +737,7 @@ def _review_card(hand: HandState, trick: int, position: int, card: int, how: _Me
         return CardReview(trick, position, seat, card, "choice", legal, before, dd[card],
                           p[card], best_p, best, h.deals, h.exact, h.seed, None,
                           pp[card], best_pp)
-    after = {"makes": False, "game_points": -hand.rules.renuncio_value(hand.contract),
-             "tricks": None, "margin": None}
+    after = DDValue(False, -hand.rules.renuncio_value(hand.contract), None, None)
     obligation = renuncio_obligation(pos.hand(seat), pos.trick, hand.trump, card)
     return CardReview(trick, position, seat, card, "renuncio", legal, before, after, 0.0,
                       best_p, best, h.deals, h.exact, h.seed, obligation,
@@ -745,10 +764,9 @@ def _review_bids(hand: HandState, table: list[Figures],
             o = r.option
             if o.allowed:
                 row = by_key[valued(o.key)]
-                v = _seat_view({"makes": row["makes"], "game_points": row["game_points"],
-                                "tricks": row["tricks"], "margin": row["margin"]},
-                               mine, Side.parse(row["side"]))
-                dd[o.bid] = (bool(v["makes"]), v["game_points"])
+                v = _seat_view(DDValue(bool(row["makes"]), row["game_points"], row["tricks"],
+                                       row["margin"]), mine, Side.parse(row["side"]))
+                dd[o.bid] = (v.makes, v.game_points)
         out.append(BidReview(seat, calls[seat - 1], answer, dd))
     return out
 
