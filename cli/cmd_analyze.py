@@ -25,8 +25,8 @@ from .progress import progress_bar
 from .common import (JsonOption, RecordRulesOption, SeedOption, card_model_note,
                      check_outputs, check_writable, command_budget, command_constraints,
                      command_models, constrain_option, emit_json, exact_option, fail,
-                     help_text, model_option, read_input, record_rules, samples_option, user_errors,
-                     workers_option, write_output)
+                     help_text, model_option, read_input, record_rules, samples_option,
+                     user_errors, workers_option, write_output)
 from .render import colour_cards, muestra_text, result_lines
 
 #: the labels of the cards (analysis.review.THRESHOLDS), translated where shown
