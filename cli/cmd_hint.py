@@ -105,31 +105,44 @@ def source_of(record: str | None, hand: str | None, muestra: str | None, seat: i
               score: str | None) -> View:
     """The seat's View the hint answers for: from a record (by default the seat on turn)
     or from the live options."""
+    if record is None:
+        return live_view(hand, muestra, seat, auction, played, rules, score)
     live = {"--hand": hand, "--muestra": muestra, "--auction": auction, "--played": played,
             "--score": score}
-    if record is not None:
-        given = [name for name, value in live.items() if value is not None]
-        if given:
-            fail(_("give a record or the live options, not both ({options} with a record)")
-                 .format(options=", ".join(given)))
-        text, where = read_input(record)
-        rec = record_rules(read_record(text, where), rules)
+    given = [name for name, value in live.items() if value is not None]
+    if given:
+        fail(_("give a record or the live options, not both ({options} with a record)")
+             .format(options=", ".join(given)))
+    return record_view(record, seat, rules)
+
+
+def record_view(record: str, seat: int | None, rules: str | None) -> View:
+    """The view of ``seat`` (default: the seat on turn) in the record read from
+    ``record`` (a path, or - for stdin)."""
+    text, where = read_input(record)
+    rec = record_rules(read_record(text, where), rules)
+    if seat is None:
+        state = replay(rec)
+        if rec.complete:
+            return View.on_turn(state)
+        seat = state.to_play                    # whose turn it is, from the seen side
         if seat is None:
-            state = replay(rec)
-            if rec.complete:
-                return View.on_turn(state)
-            seat = state.to_play                    # whose turn it is, from the seen side
-            if seat is None:
-                fail(_("{where}: there is no card to play (the auction is not over, or the "
-                       "hand is)").format(where=where))
-        return view_of(rec, seat)
+            fail(_("{where}: there is no card to play (the auction is not over, or the "
+                   "hand is)").format(where=where))
+    return view_of(rec, seat)
+
+
+def live_view(hand: str | None, muestra: str | None, seat: int | None, auction: str | None,
+              played: str | None, rules: str | None, score: str | None) -> View:
+    """The seat's view from its cards given live (``--hand --muestra --seat``, which
+    are needed, and the calls and the cards played so far)."""
     if hand is None or muestra is None or seat is None:
         missing = [name for name, value in (("--hand", hand), ("--muestra", muestra),
                                             ("--seat", seat)) if value is None]
         fail(_("give a record, or your cards live: missing {options} (e.g. --hand \"Ao 3c Rb "
                "Ce Sb\" --muestra 3b --seat 2)").format(options=", ".join(missing)))
     return read_view(hand, muestra, seat, auction, played, load_rules(rules or "online"),
-                           parse_score(score) if score is not None else None)
+                     parse_score(score) if score is not None else None)
 
 
 @user_errors
