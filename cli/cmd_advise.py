@@ -7,7 +7,9 @@ from typing import List, Optional
 import typer
 from tabulate import tabulate
 
-from cuatrola_solver.advice.bidding import DEFAULT_SAMPLES, advise
+from cuatrola_solver.advice.bidding import (DEFAULT_SAMPLES, Advice, Option, OptionResult,
+                                             advise, valued)
+from cuatrola_solver.game.cards import format_card, format_cards
 from cuatrola_solver.game.match import parse_score
 from cuatrola_solver.game.seats import check_seat
 from cuatrola_solver.game.view import View
@@ -20,25 +22,27 @@ from .common import (JsonOption, RulesOption, SeedOption, command_budget,
 from .progress import progress_bar
 from .render import colour_cards, histogram, muestra_text
 
+
 def _pct(p: float) -> str:
     return percent(p) if p >= 0.01 or p == 0 else "<" + percent(0.01)
 
 
-def _half(ci) -> str:
+def _half(ci: tuple[float, float]) -> str:
     half = (ci[1] - ci[0]) / 2
     return ("±" + percent(half) if half >= 0.005 else "±<" + percent(0.01) if half > 0
             else _("exact"))
 
 
-def describe_contract(opt: dict, seat: int) -> str:
-    decl = opt["declarer"]
-    if opt["contract"] == "paso":
+def describe_contract(option: Option, seat: int) -> str:
+    """``solo by 1 (you)``: the contract a call leads to, and who plays it."""
+    decl = option.declarer
+    if option.contract == "paso":
         return _("paso (all four play)")
-    if isinstance(decl, list):
+    if len(decl) == 2:
         return _("contrasolo {seat} v {other}").format(seat=decl[0], other=decl[1])
-    who = _("you") if decl == seat else (_("partner") if (decl - seat) % 4 == 2
-                                         else _("opponent"))
-    return _("{contract} by {seat} ({who})").format(contract=opt["contract"], seat=decl,
+    who = _("you") if decl[0] == seat else (_("partner") if (decl[0] - seat) % 4 == 2
+                                            else _("opponent"))
+    return _("{contract} by {seat} ({who})").format(contract=option.contract, seat=decl[0],
                                                     who=who)
 
 
@@ -46,95 +50,148 @@ def _side(seat: int) -> int:
     return (seat - 1) % 2
 
 
-def _yardstick(report: dict) -> tuple[str, str]:
-    """The keys of the P(win) and the EV the advice was chosen on: as played with the
-    played-odds model, else double dummy."""
-    return ("p_played", "ev_played") if report.get("model") == "played" else ("p_win", "ev")
+def _verb(advice: Advice) -> str:
+    """``Call paso (defend seat 1's solo)``: the advised call, and for a paso under a
+    bid, who plays the contract."""
+    best = advice.best.option
+    if best.bid != "paso" or best.contract == "paso":
+        return _("Call {bid}").format(bid=best.bid)
+    seat = best.declarer[0]
+    if _side(seat) != _side(advice.seat):
+        return _("Call {bid} (defend seat {seat}'s {contract})").format(
+            bid=best.bid, seat=seat, contract=best.contract)
+    return _("Call {bid} (your partner plays the {contract})").format(
+        bid=best.bid, contract=best.contract)
 
 
-def advice_sentence(report: dict) -> str:
+def advice_sentence(advice: Advice) -> str:
     """``Call solo: you win 83% (±1%), +1.32 points per hand on average; paso: 61%,
-    +0.22``: the advised call named as the others are, by its word in the game."""
-    seat = report["seat"]
-    opts = {o["bid"]: o for o in report["options"]}
-    best = opts[report["advice"]]
-    verb = _("Call {bid}").format(bid=best["bid"])
-    if best["bid"] == "paso" and best["contract"] != "paso":
-        decl = best["declarer"]
-        if _side(decl[0] if isinstance(decl, list) else decl) != _side(seat):
-            verb = _("Call {bid} (defend seat {seat}'s {contract})").format(
-                bid=best["bid"], seat=decl[0] if isinstance(decl, list) else decl,
-                contract=best["contract"])
-        else:
-            verb = _("Call {bid} (your partner plays the {contract})").format(
-                bid=best["bid"], contract=best["contract"])
-    you = best["contract"] != "paso" and best["declarer"] == seat
-    match = "advice_per_hand" in report
-    played = report.get("model") == "played"
-    p, ev = _yardstick(report)
+    +0.22``: the advised call named as the others are, by its word in the game (the
+    figures the advice was chosen on: played odds with a played-odds model)."""
+    best = advice.best
+    you = best.option.contract != "paso" and best.option.declarer == (advice.seat,)
     text = ((_("{call}: you win {p}") if you else _("{call}: your side wins {p}")).format(
-                call=verb, p=_pct(best[p]))
-            + (_(" at the table ({p} double dummy)").format(p=_pct(best["p_win"])) if played
-               else "" if report["exact"] else f" ({_half(best['ci95'])})")
-            + _(", {ev} points per hand on average").format(ev=signed(best[ev]))
-            + (_(", {p} to win the match").format(p=_pct(best["p_match"])) if match else ""))
-    others = [f"{o['bid']}: {_pct(o[p])}, {signed(o[ev])}"
-              + (_(", match {p}").format(p=_pct(o["p_match"])) if match else "")
-              for o in report["options"] if o["allowed"] and o["bid"] != best["bid"]]
+                call=_verb(advice), p=_pct(valued(best.p_rated)))
+            + (_(" at the table ({p} double dummy)").format(p=_pct(valued(best.p_win)))
+               if advice.played else "" if advice.exact else f" ({_half(valued(best.ci95))})")
+            + _(", {ev} points per hand on average").format(ev=signed(valued(best.ev_rated)))
+            + (_(", {p} to win the match").format(p=_pct(valued(best.p_match)))
+               if advice.for_match else ""))
+    others = [f"{o.option.bid}: {_pct(valued(o.p_rated))}, {signed(valued(o.ev_rated))}"
+              + (_(", match {p}").format(p=_pct(valued(o.p_match))) if advice.for_match else "")
+              for o in advice.options if o.option.allowed and o.option.bid != advice.advice]
     return text + ("; " + "; ".join(others) if others else "")
 
 
-def dd_note(report: dict) -> str | None:
+def dd_note(advice: Advice) -> str | None:
     """With played odds, when double dummy would advise another call."""
-    dd = report.get("advice_dd")
-    if dd is None or dd == report["advice"]:
+    dd = advice.advice_dd
+    if dd is None or dd == advice.advice:
         return None
     return _("Double dummy (every card seen) the advice would be {dd}; at the table, where "
              "each player sees only his own cards, {advice} does better.").format(
-                 dd=dd, advice=report["advice"])
+                 dd=dd, advice=advice.advice)
 
 
-def match_note(report: dict) -> str | None:
+def match_note(advice: Advice) -> str | None:
     """With the match score, when the call for the match is not the call for the hand."""
-    hand = report.get("advice_per_hand")
-    if hand is None or hand == report["advice"]:
+    hand = advice.advice_per_hand
+    if hand is None or hand == advice.advice or advice.score is None:
         return None
-    opts = {o["bid"]: o for o in report["options"]}
-    best, alt = opts[report["advice"]], opts[hand]
-    ev = _yardstick(report)[1]           # the points the per-hand advice was chosen on
+    best, alt = advice.best, advice.option(hand)
+    # the points the per-hand advice was chosen on
+    ev, best_ev = valued(alt.ev_rated), valued(best.ev_rated)
     places = 2
-    while places < 4 and f"{alt[ev]:+.{places}f}" == f"{best[ev]:+.{places}f}":
+    while places < 4 and f"{ev:+.{places}f}" == f"{best_ev:+.{places}f}":
         places += 1                      # show the difference that decided it
     return _("At {a}-{b} the match comes first: {hand} scores more per hand ({ev} against "
              "{best_ev}) but wins the match {p} of the time, {best} {best_p}.").format(
-                 a=report["score"]["A"], b=report["score"]["B"], hand=hand,
-                 ev=signed(alt[ev], places), best_ev=signed(best[ev], places),
-                 p=_pct(alt["p_match"]), best=best["bid"], best_p=_pct(best["p_match"]))
+                 a=advice.score.A, b=advice.score.B, hand=hand,
+                 ev=signed(ev, places), best_ev=signed(best_ev, places),
+                 p=_pct(valued(alt.p_match)), best=advice.advice,
+                 best_p=_pct(valued(best.p_match)))
 
 
-def render(report: dict) -> str:
-    match = "advice_per_hand" in report
-    played = report.get("model") == "played"
-    head = ([_("call"), _("contract")] + ([_("P(win) played"), _("EV played")] if played else [])
+def _headers(advice: Advice) -> list[str]:
+    played = advice.played
+    return ([_("call"), _("contract")] + ([_("P(win) played"), _("EV played")] if played else [])
             + [_("P(win) dd") if played else _("P(win)"), _("{p} interval").format(p=percent(0.95)),
                _("EV dd") if played else _("EV")]
-            + ([_("P(match)")] if match else []) + [_("tricks 0-5"), _("note")])
-    rows = []
-    for o in report["options"]:
-        if not o["allowed"]:
-            rows.append([o["bid"], _("not allowed")] + [""] * (len(head) - 3)
-                        + [_(o["reason"])])
-            continue
-        lo, hi = o["ci95"]
-        mark = _("<- advice") if o["bid"] == report["advice"] else ""
-        rows.append([o["bid"], describe_contract(o, report["seat"])]
-                    + ([percent(o["p_played"], 1), signed(o["ev_played"])] if played
-                       else [])
-                    + [percent(o["p_win"], 1),
-                       _("exact") if report["exact"] else f"{decimal(100 * lo, 1)}-{percent(hi, 1)}",
-                       signed(o["ev"])] + ([percent(o["p_match"], 1)] if match else [])
-                    + [histogram(o["tricks"]) + f" ({o['side']})", mark])
-    return tabulate(rows, headers=head, disable_numparse=True)
+            + ([_("P(match)")] if advice.for_match else []) + [_("tricks 0-5"), _("note")])
+
+
+def _row(advice: Advice, r: OptionResult, columns: int) -> list[str]:
+    """An option's row of the table: a refused call with its reason."""
+    o = r.option
+    if not o.allowed:
+        return [o.bid, _("not allowed")] + [""] * (columns - 3) + [_(valued(o.reason))]
+    lo, hi = valued(r.ci95)
+    return ([o.bid, describe_contract(o, advice.seat)]
+            + ([percent(valued(r.p_played), 1), signed(valued(r.ev_played))] if advice.played
+               else [])
+            + [percent(valued(r.p_win), 1),
+               _("exact") if advice.exact else f"{decimal(100 * lo, 1)}-{percent(hi, 1)}",
+               signed(valued(r.ev))]
+            + ([percent(valued(r.p_match), 1)] if advice.for_match else [])
+            + [histogram(valued(r.tricks)) + f" ({o.side_name})",
+               _("<- advice") if o.bid == advice.advice else ""])
+
+
+def render(advice: Advice) -> str:
+    """The table of every call: its contract, odds, interval, EV and tricks."""
+    head = _headers(advice)
+    return str(tabulate([_row(advice, r, len(head)) for r in advice.options], headers=head,
+                        disable_numparse=True))
+
+
+def describe_deals(advice: Advice) -> str:
+    """``300 sampled deals, seed 4, weighted by the calls made so far (worth 212 deals)``."""
+    n = advice.deals
+    how = (ngettext("all {n} consistent deal", "all {n} consistent deals", n)
+           if advice.exact else
+           ngettext("{n} sampled deal, seed {seed}", "{n} sampled deals, seed {seed}", n)
+           ).format(n=count(n), seed=advice.seed)
+    shown = advice.effective_deals_shown
+    if shown is not None:
+        how += _(", weighted by the calls made so far (worth {n} deals)").format(
+            n=count(round(shown)))
+    return how
+
+
+def heading(advice: Advice) -> str:
+    """``seat 1, Ac 3c Ro Co So, muestra 3c (triunfo copas), rules online; ...``."""
+    odds = (_("played odds (the preset's self-play model) beside double dummy")
+            if advice.played else _("double dummy"))
+    if advice.seat < 4:
+        odds += _(", later seats pass")
+    return _("seat {seat}, {hand}, {muestra}, rules {rules}; {how}; {odds}").format(
+        seat=advice.seat, hand=format_cards(advice.hand),
+        muestra=muestra_text(format_card(advice.muestra)), rules=advice.rules.name,
+        how=describe_deals(advice), odds=odds)
+
+
+def report(advice: Advice) -> str:
+    """The human answer: the advice in a sentence, its notes, what it was computed on,
+    the constraints assumed, and the table."""
+    lines = [advice_sentence(advice) + "."]
+    lines += [note for note in (match_note(advice), dd_note(advice)) if note]
+    lines.append(colour_cards(heading(advice)))
+    line = constraints_line(advice.constraints, advice.layouts)
+    if line:
+        lines.append(colour_cards(line))
+    lines.append(render(advice))
+    return "\n".join(lines)
+
+
+def bidding_view(hand: str, muestra: str, seat: int, auction: str | None, score: str | None,
+                 rules: str, constrain: list[str] | None) -> View:
+    """The seat's view on its turn to speak, from the command's options."""
+    check_seat(seat, "--seat")
+    rs = load_rules(rules)
+    assumed = command_constraints(constrain)
+    return View.bidding(hand, muestra, seat, auction, rs,
+                        parse_score(score, rules=rs) if score is not None else None
+                        ).assuming(assumed)
 
 
 @user_errors
@@ -167,43 +224,14 @@ def advise_command(
 ) -> None:
     """Odds and advice for each call this seat may make now (later seats assumed to pass)."""
     budget = command_budget(exact, samples, seed, workers)
-    check_seat(seat, "--seat")
-    rs = load_rules(rules)
-    assumed = command_constraints(constrain)
-    view = View.bidding(hand, muestra, seat, auction, rs,
-                        parse_score(score, rules=rs) if score is not None else None
-                        ).assuming(assumed)
-    models = command_models(rs, model_name, inference=not no_inference)
+    view = bidding_view(hand, muestra, seat, auction, score, rules, constrain)
+    models = command_models(view.rules, model_name, inference=not no_inference)
     with progress_bar(_("advise")) as bar:
         result = advise(view, budget, models, progress=bar)
-    report = result.to_dict()
     if json_out:
-        emit_json(report)
-        return
-    typer.echo(advice_sentence(report) + ".")
-    for note in (match_note(report), dd_note(report)):
-        if note:
-            typer.echo(note)
-    n = report["deals"]
-    how = (ngettext("all {n} consistent deal", "all {n} consistent deals", n)
-           if report["exact"] else
-           ngettext("{n} sampled deal, seed {seed}", "{n} sampled deals, seed {seed}", n)
-           ).format(n=count(n), seed=report["seed"])
-    if report.get("effective_deals") is not None:
-        how += _(", weighted by the calls made so far (worth {n} deals)").format(
-            n=count(round(report["effective_deals"])))
-    odds = (_("played odds (the preset's self-play model) beside double dummy")
-            if report.get("model") == "played" else _("double dummy"))
-    if report["seat"] < 4:
-        odds += _(", later seats pass")
-    typer.echo(colour_cards(_("seat {seat}, {hand}, {muestra}, rules {rules}; {how}; "
-                              "{odds}").format(seat=report["seat"], hand=report["hand"],
-                                               muestra=muestra_text(report["muestra"]),
-                                               rules=rs.name, how=how, odds=odds)))
-    line = constraints_line(report)
-    if line:
-        typer.echo(colour_cards(line))
-    typer.echo(render(report))
+        emit_json(result.to_dict())
+    else:
+        typer.echo(report(result))
 
 
 def register(app: typer.Typer) -> None:

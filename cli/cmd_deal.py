@@ -11,12 +11,13 @@ import typer
 from cuatrola_solver.i18n import N_
 
 from cuatrola_solver.game.cards import random_deal
+from cuatrola_solver.game.rules import RuleSet
 from cuatrola_solver.notation.record import HandRecord, write_text
 
 from .common import JsonOption, RulesOption, emit_json, load_rules, user_errors
 
 
-def random_record(rng: random.Random, rules) -> HandRecord:
+def random_record(rng: random.Random, rules: RuleSet) -> HandRecord:
     """Shuffle the 20 cards and deal five to each seat; the last one is the muestra."""
     hands, muestra = random_deal(rng)
     return HandRecord(rules=rules, muestra=muestra, hands=list(hands))

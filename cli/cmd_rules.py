@@ -9,7 +9,8 @@ from typing import Optional
 import typer
 from tabulate import tabulate
 
-from cuatrola_solver.game.rules import PARAMETERS, PRESETS, get_rules
+from cuatrola_solver.game.jsonvalue import JSONObject
+from cuatrola_solver.game.rules import PARAMETERS, PRESETS, Parameter, RuleSet, get_rules
 from cuatrola_solver.i18n import N_, _
 
 from .common import JsonOption, emit_json, user_errors
@@ -23,7 +24,7 @@ NOTES = (N_("interp."), N_("interp.: rule 24 is silent; tute tradition"),
          N_("(cantes in the normal hand, solo and contrasolo: all decided on points)"))
 
 
-def _show(value) -> str:
+def _show(value: object) -> str:
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     if isinstance(value, tuple):
@@ -92,44 +93,65 @@ def wrapped_table(rows: list[list[str]], headers: list[str], flexible: list[int]
     widths = fit_widths(rows, headers, flexible)
     cells = [[wrap_cell(c, w, i not in flexible) for i, (c, w) in enumerate(zip(r, widths))]
              for r in rows]
-    return tabulate(cells, headers=headers)
+    return str(tabulate(cells, headers=headers))
+
+
+def presets_json() -> JSONObject:
+    """``rules --json``: every preset, and what each parameter means."""
+    return {"presets": {n: r.to_dict() for n, r in PRESETS.items()},
+            "parameters": {p.name: {"section": p.section, "meaning": p.meaning}
+                           for p in _parameters()}}
+
+
+def presets_table() -> str:
+    """Every parameter of every preset side by side, with its meaning."""
+    rows = [[p.name] + [_show(getattr(r, p.name)) for r in PRESETS.values()]
+            + [_(p.meaning)] for p in _parameters()]
+    headers = [_("parameter"), *PRESETS, _("meaning")]
+    return wrapped_table(rows, headers, [len(headers) - 1])
+
+
+def preset_text(rules: RuleSet) -> str:
+    """One rule set: its name and changes, then every parameter's value, meaning and
+    source."""
+    rows = []
+    for p in _parameters():
+        source = p.sources.get(rules.name, "")
+        rows.append([p.name, _show(getattr(rules, p.name)), _(p.meaning),
+                     _(source) if source else ""])
+    changed = rules.differences()
+    title = (_("rules: {rules} with {changed} changed").format(
+                 rules=rules.name, changed=", ".join(changed)) if changed
+             else _("rules: {rules}").format(rules=rules.name))
+    headers = [_("parameter"), _("value"), _("meaning"), _("source")]
+    return title + "\n" + wrapped_table(rows, headers, [2, 3])
+
+
+def _parameters() -> list[Parameter]:
+    """The rule parameters shown (all but the preset's name)."""
+    return [p for p in PARAMETERS.values() if p.name != "name"]
+
+
+@user_errors
+def rules_command(
+    preset: Optional[str] = typer.Argument(
+        None, help=N_("A preset (with optional overrides, 'narro,tie_break=mano'); "
+                      "all presets side by side if omitted.")),
+    json_out: bool = JsonOption,
+) -> None:
+    """Show the presets: every rule parameter with a one-line explanation."""
+    if preset is None:
+        if json_out:
+            emit_json(presets_json())
+        else:
+            typer.echo(presets_table())
+        return
+    rules = get_rules(preset)
+    if json_out:
+        emit_json({"rules": rules.name, "parameters": rules.to_dict()})
+    else:
+        typer.echo(preset_text(rules))
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("rules")
-    @user_errors
-    def rules_command(
-        preset: Optional[str] = typer.Argument(
-            None, help=_("A preset (with optional overrides, 'narro,tie_break=mano'); "
-                         "all presets side by side if omitted.")),
-        json_out: bool = JsonOption,
-    ) -> None:
-        """Show the presets: every rule parameter with a one-line explanation."""
-        params = [p for p in PARAMETERS.values() if p.name != "name"]
-        if preset is None:
-            if json_out:
-                emit_json({"presets": {n: r.to_dict() for n, r in PRESETS.items()},
-                           "parameters": {p.name: {"section": p.section, "meaning": p.meaning}
-                                          for p in params}})
-                return
-            rows = [[p.name] + [_show(getattr(r, p.name)) for r in PRESETS.values()]
-                    + [_(p.meaning)] for p in params]
-            headers = [_("parameter"), *PRESETS, _("meaning")]
-            typer.echo(wrapped_table(rows, headers, [len(headers) - 1]))
-            return
-        rules = get_rules(preset)
-        if json_out:
-            emit_json({"rules": rules.name, "parameters": rules.to_dict()})
-            return
-        rows = []
-        for p in params:
-            source = p.sources.get(rules.name, "")
-            rows.append([p.name, _show(getattr(rules, p.name)), _(p.meaning),
-                         _(source) if source else ""])
-        changed = rules.differences()
-        title = (_("rules: {rules} with {changed} changed").format(
-                     rules=rules.name, changed=", ".join(changed)) if changed
-                 else _("rules: {rules}").format(rules=rules.name))
-        typer.echo(title)
-        headers = [_("parameter"), _("value"), _("meaning"), _("source")]
-        typer.echo(wrapped_table(rows, headers, [2, 3]))
+    app.command("rules")(rules_command)

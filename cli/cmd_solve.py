@@ -7,15 +7,16 @@ import io
 import json
 import os
 import sys
-from typing import IO, Iterator, Optional
+from typing import IO, Any, Iterator, Optional
 
 import typer
 from tabulate import tabulate
 
 from cuatrola_solver.game.cards import format_card, parse_card, parse_deal
-from cuatrola_solver.dd.batch import solve_lines, table_report
+from cuatrola_solver.game.rules import RuleSet
+from cuatrola_solver.dd.batch import SolveTable, solve_lines, solve_table
 from cuatrola_solver.errors import CuatrolaError
-from cuatrola_solver.i18n import _
+from cuatrola_solver.i18n import N_, _
 from cuatrola_solver.notation.lines import bounded_lines
 
 from .common import (JsonOption, RulesOption, emit_json, fail, load_rules, user_errors,
@@ -23,58 +24,58 @@ from .common import (JsonOption, RulesOption, emit_json, fail, load_rules, user_
 from .render import colour_cards, muestra_text
 
 
-def render_table(report: dict) -> str:
-    rows = []
-    for r in report["results"]:
-        decl = r["declarer"]
-        decl = "-" if decl is None else ("/".join(map(str, decl)) if isinstance(decl, list) else decl)
-        rows.append([r["contract"], decl, r["side"], r["tricks"],
-                     "-" if r["margin"] is None else f"{r['margin']:+d}",
-                     _("yes") if r["makes"] else _("no"), f"{r['game_points']:+d}"])
-    return tabulate(rows, headers=[_("contract"), _("declarer"), _("side"), _("tricks"),
+def render_table(table: SolveTable) -> str:
+    rows = [[r.contract, "/".join(map(str, r.declarer)) if r.declarer else "-", r.side, r.tricks,
+             "-" if r.margin is None else f"{r.margin:+d}", _("yes") if r.makes else _("no"),
+             f"{r.game_points:+d}"] for r in table.rows]
+    return str(tabulate(rows, headers=[_("contract"), _("declarer"), _("side"), _("tricks"),
                                    _("margin"), _("makes"), _("game points")],
-                    colalign=("left", "center", "center"))
+                    colalign=("left", "center", "center")))
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("solve")
-    @user_errors
-    def solve_command(
-        deal: Optional[str] = typer.Argument(
-            None, help=_("The four hands, seats 1 to 4, separated by '/'.")),
-        muestra: Optional[str] = typer.Option(None, "--muestra", "-m",
-                                              help=_("The muestra (in seat 4's hand).")),
-        batch: Optional[str] = typer.Option(
-            None, "--batch", help=_("A file of JSON lines (record objects), or - for stdin.")),
-        keep_going: bool = typer.Option(
-            False, "--keep-going", help=_("With --batch: report each bad line on stderr and go "
-            "on (exit 2 at the end if any line was bad).")),
-        workers: Optional[int] = workers_option(_("all cores")),
-        rules: str = RulesOption,
-        json_out: bool = JsonOption,
-    ) -> None:
-        """Double-dummy table: every contract and declarer, all cards visible."""
-        default_rules = load_rules(rules)
-        if batch is not None:
-            if deal is not None:
-                fail(_("give either a DEAL or --batch FILE, not both"))
-            run_batch(batch, default_rules, workers or os.cpu_count() or 1, keep_going)
-            return
-        if keep_going:
-            fail(_("--keep-going goes with --batch FILE"))
-        if deal is None or muestra is None:
-            fail(_("give a DEAL (four hands separated by '/') and --muestra, or --batch FILE"))
-        report = table_report(parse_deal(deal), parse_card(muestra, "(--muestra)"), default_rules)
-        if json_out:
-            emit_json(report)
-            return
-        typer.echo(colour_cards(_("{muestra}   rules: {rules}   (double dummy: all cards "
-                                  "visible, both sides perfect)").format(
-            muestra=muestra_text(format_card(parse_card(muestra))), rules=default_rules.name)))
-        typer.echo(render_table(report))
+def render(table: SolveTable, muestra: int) -> str:
+    """The muestra and rules line, then the table."""
+    head = colour_cards(_("{muestra}   rules: {rules}   (double dummy: all cards "
+                          "visible, both sides perfect)").format(
+        muestra=muestra_text(format_card(muestra)), rules=table.rules.name))
+    return head + "\n" + render_table(table)
 
 
-def open_lines(path: str) -> tuple[IO, str]:
+@user_errors
+def solve_command(
+    deal: Optional[str] = typer.Argument(
+        None, help=N_("The four hands, seats 1 to 4, separated by '/'.")),
+    muestra: Optional[str] = typer.Option(None, "--muestra", "-m",
+                                          help=N_("The muestra (in seat 4's hand).")),
+    batch: Optional[str] = typer.Option(
+        None, "--batch", help=N_("A file of JSON lines (record objects), or - for stdin.")),
+    keep_going: bool = typer.Option(
+        False, "--keep-going", help=N_("With --batch: report each bad line on stderr and go "
+        "on (exit 2 at the end if any line was bad).")),
+    workers: Optional[int] = workers_option(N_("all cores")),
+    rules: str = RulesOption,
+    json_out: bool = JsonOption,
+) -> None:
+    """Double-dummy table: every contract and declarer, all cards visible."""
+    default_rules = load_rules(rules)
+    if batch is not None:
+        if deal is not None:
+            fail(_("give either a DEAL or --batch FILE, not both"))
+        run_batch(batch, default_rules, workers or os.cpu_count() or 1, keep_going)
+        return
+    if keep_going:
+        fail(_("--keep-going goes with --batch FILE"))
+    if deal is None or muestra is None:
+        fail(_("give a DEAL (four hands separated by '/') and --muestra, or --batch FILE"))
+    card = parse_card(muestra, "(--muestra)")
+    table = solve_table(parse_deal(deal), card, default_rules)
+    if json_out:
+        emit_json(table.to_dict())
+    else:
+        typer.echo(render(table, card))
+
+
+def open_lines(path: str) -> tuple[IO[Any], str]:
     """The batch input as bytes (lines are split on b'\\n' only: a bare CR, form feed or
     U+2028 inside a line is part of it; a stdin without bytes gives text), and its name
     for messages."""
@@ -93,7 +94,7 @@ def open_lines(path: str) -> tuple[IO, str]:
     raise AssertionError  # unreachable
 
 
-def read_lines(stream: IO, name: str) -> Iterator[bytes | str]:
+def read_lines(stream: IO[Any], name: str) -> Iterator[bytes | str]:
     """The lines of ``stream``, each at most :data:`MAX_LINE_BYTES` long; a read error or
     a longer line (``< /dev/zero``) is bad input, raised (by ``solve_lines``) after the
     tables of the lines before it."""
@@ -102,7 +103,7 @@ def read_lines(stream: IO, name: str) -> Iterator[bytes | str]:
         yield line
 
 
-def run_batch(path: str, default_rules, workers: int, keep_going: bool) -> None:
+def run_batch(path: str, default_rules: RuleSet, workers: int, keep_going: bool) -> None:
     """Solve the JSON lines of ``path``, writing each chunk's tables as soon as it is
     done, in input order.  A bad line stops the batch (exit 2) after the tables of the
     lines before it, or with ``keep_going`` is reported on stderr and skipped (exit 2
@@ -140,3 +141,7 @@ def quiet_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
         pass
+
+
+def register(app: typer.Typer) -> None:
+    app.command("solve")(solve_command)

@@ -111,13 +111,15 @@ def command_constraints(values: Sequence[str] | None, *, dealt: bool = False):
     return Constraints.parse(";".join(values or ()), dealt=dealt)
 
 
-def constraints_line(report: dict) -> str | None:
-    """``assuming 3: void o; 4: >=2 triunfo: 72,072 of the 252,252 layouts remain``."""
-    if not report.get("constraints"):
+def constraints_line(constraints: Sequence[str],
+                     layouts: tuple[int, int] | None) -> str | None:
+    """``assuming 3: void o; 4: >=2 triunfo: 72,072 of the 252,252 layouts remain``: an
+    answer's what-if constraints and the layouts that meet them, of how many (None
+    without constraints)."""
+    if not constraints or layouts is None:
         return None
     return _("assuming {constraints}: {n} of the {total} layouts remain").format(
-        constraints="; ".join(report["constraints"]), n=count(report["layouts"]),
-        total=count(report["layouts_unconstrained"]))
+        constraints="; ".join(constraints), n=count(layouts[0]), total=count(layouts[1]))
 
 
 def command_models(rules: RuleSet, model: str, inference: bool = True) -> "Models":

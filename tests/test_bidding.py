@@ -300,6 +300,28 @@ def test_json_shape():
         assert o["ci95"][0] <= o["p_win"] <= o["ci95"][1]
 
 
+@pytest.mark.parametrize("score", [None, Score(19, 20)])
+def test_typed_figures_are_the_json_figures(score):
+    """What the human answer reads from the Advice (the advised option, the yardstick of
+    played odds, the declarer and side as shown, the match, the effective deals) is what
+    its JSON says."""
+    rules = get_rules("narro")
+    view = View.bidding("Ac 3c Ro Co Ab", "So", 2, "paso", rules, score)
+    a = bidding.advise(view, Budget(samples=300, seed=1), Models.of(rules))
+    d = a.to_dict()
+    assert a.played == (d["model"] == "played") and a.played
+    assert a.for_match == ("advice_per_hand" in d) == (score is not None)
+    assert a.best.option.bid == d["advice"]
+    assert a.effective_deals_shown is not None
+    assert a.effective_deals_shown == d["effective_deals"]
+    for r, o in zip(a.options, d["options"], strict=True):
+        if not o["allowed"]:
+            assert r.p_rated is None and r.ev_rated is None
+            continue
+        assert (r.p_rated, r.ev_rated) == (o["p_played"], o["ev_played"])
+        assert (r.option.shown_declarer, r.option.side_name) == (o["declarer"], o["side"])
+
+
 # --- exhaustive (slow) ---------------------------------------------------------------------
 
 @pytest.mark.slow

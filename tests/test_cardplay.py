@@ -176,6 +176,20 @@ def test_hint_seeded_reproducible():
     assert a == cardplay.hint(as_view(h), Budget(samples=100, seed=9), Models.NONE).to_dict() and a["seed"] == 9
 
 
+def test_typed_figures_are_the_json_figures():
+    """What the human answer reads from the Hint (the side, the declarer, played odds,
+    the effective deals) is what its JSON says."""
+    view = read_view("Sc 3c Se 3e Sb", "Rc", 2, "paso solo paso paso", "1. Rb", ONLINE)
+    h = cardplay.hint(view, Budget(samples=200, seed=3), Models.of(ONLINE))
+    d = h.to_dict()
+    assert (h.side_name, solver.shown_declarer(h.declarer)) == (d["side"], d["declarer"]) \
+        == ("B", 2)
+    assert h.played == (d["model"] == "played")
+    assert h.effective_deals_shown is not None
+    assert h.effective_deals_shown == d["effective_deals"]
+    assert [c.p_played for c in h.cards] == [c.get("p_played") for c in d["cards"]]
+
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

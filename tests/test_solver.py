@@ -610,6 +610,20 @@ def test_table_rows_shape_the_json_rows():
         assert type(r["tricks"]) is int and type(r["game_points"]) is int
 
 
+def test_table_entries_are_the_json_rows_typed():
+    """The typed rows a renderer reads say what the JSON rows say, row for row."""
+    rules = PRESETS["online"]
+    hands, trumps = random_deals(3, seed=8)
+    for table in solver.dd_tables(hands, trumps, rules):
+        typed = solver.table_entries(table, rules)
+        assert [r.contract for r in typed] == [c for c, _ in solver.contract_rows(rules)]
+        for row, d in zip(typed, solver.table_rows(table, rules), strict=True):
+            assert solver.shown_declarer(row.declarer) == d["declarer"]
+            assert (row.contract, row.side, row.tricks, row.margin, row.makes,
+                    row.game_points) == (d["contract"], d["side"], d["tricks"], d["margin"],
+                                         d["makes"], d["game_points"])
+
+
 @compiled
 def test_monte_at_the_solver_limit_and_beyond():
     """The largest monte the rules allow (1000, well inside the search's 16-bit bounds)

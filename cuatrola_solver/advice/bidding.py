@@ -106,6 +106,17 @@ class Option:
         return side_of(self.declarer[0]) if self.declarer else 0
 
     @property
+    def shown_declarer(self) -> int | list[int] | None:
+        """The declarer as the answers show it: None (paso), a seat, or the contrasolo's
+        two bidders."""
+        return solver.shown_declarer(self.declarer)
+
+    @property
+    def side_name(self) -> str:
+        """``A`` or ``B``: the side whose tricks are counted."""
+        return str(Side(self.side))
+
+    @property
     def key(self) -> ContractKey | None:
         # an allowed option has its contract, a refused one none
         if not self.allowed or self.contract is None:
@@ -218,6 +229,11 @@ class OptionResult:
         double dummy."""
         return self.ev_played if self.ev_played is not None else self.ev
 
+    @property
+    def p_rated(self) -> float | None:
+        """The P(win) the advice is chosen on, as :attr:`ev_rated`."""
+        return self.p_played if self.p_played is not None else self.p_win
+
     def to_dict(self, match: bool = False, played: bool = False) -> JSONObject:
         o = self.option
         d: JSONObject = {"bid": o.bid, "allowed": o.allowed, "p_win": self.p_win,
@@ -229,10 +245,9 @@ class OptionResult:
             d["p_played"] = self.p_played
             d["ev_played"] = self.ev_played
         if o.allowed:
-            decl = o.declarer
             d["contract"] = o.contract
-            d["declarer"] = (None if not decl else list(decl) if len(decl) == 2 else decl[0])
-            d["side"] = str(Side(o.side))
+            d["declarer"] = o.shown_declarer
+            d["side"] = o.side_name
         else:
             d["reason"] = o.reason
         return d
@@ -269,21 +284,41 @@ class Advice:
                 return r
         raise KeyError(bid)
 
+    @property
+    def best(self) -> OptionResult:
+        """The advised call's result."""
+        return self.option(self.advice)
+
+    @property
+    def played(self) -> bool:
+        """Whether the advice is chosen on played odds (``p_played``, ``ev_played``)."""
+        return self.model == "played"
+
+    @property
+    def for_match(self) -> bool:
+        """Whether the advice plays for the match (a score given: ``p_match``)."""
+        return self.advice_per_hand is not None
+
+    @property
+    def effective_deals_shown(self) -> float | None:
+        """:attr:`effective_deals` to one decimal, as the answer reports it."""
+        return None if self.effective_deals is None else round(self.effective_deals, 1)
+
     def to_dict(self) -> dict[str, Any]:
         """The ``advise --json`` object (docs/json.md; without ``schema``); with a match
         score, every option has ``p_match`` and ``advice_per_hand`` is added."""
-        match = self.advice_per_hand is not None
+        match = self.for_match
         d: dict[str, Any] = {"rules": rules_spec(self.rules), "seat": self.seat,
              "hand": format_cards(self.hand), "muestra": format_card(self.muestra),
              "exact": self.exact, "deals": self.deals, "seed": self.seed,
-             "options": [r.to_dict(match, self.model == "played") for r in self.options],
+             "options": [r.to_dict(match, self.played) for r in self.options],
              "advice": self.advice, "model": self.model,
              "auction": list(self.auction),
              "score": self.score.to_dict() if self.score else None}
         if match:
             d["advice_per_hand"] = self.advice_per_hand
         if self.effective_deals is not None:
-            d["effective_deals"] = round(self.effective_deals, 1)
+            d["effective_deals"] = self.effective_deals_shown
         if self.advice_dd is not None:
             d["advice_dd"] = self.advice_dd
         d.update(constraints_dict(self.constraints, self.layouts))

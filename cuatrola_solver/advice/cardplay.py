@@ -98,17 +98,31 @@ class Hint:
         """The best card; None for a hint that is only about a cante (not on lead)."""
         return self.cards[0].card if self.cards else None
 
+    @property
+    def side_name(self) -> str:
+        """``A`` or ``B``: the side tricks and margin are measured for."""
+        return str(Side(self.side))
+
+    @property
+    def played(self) -> bool:
+        """Whether the cards carry their played P(win) (and are ranked on it)."""
+        return self.model == "played"
+
+    @property
+    def effective_deals_shown(self) -> float | None:
+        """:attr:`effective_deals` to one decimal, as the answer reports it."""
+        return None if self.effective_deals is None else round(self.effective_deals, 1)
+
     def to_dict(self) -> dict[str, Any]:
-        decl = self.declarer
         return {"seat": self.seat, "trick": self.trick, "contract": self.contract,
-                "declarer": None if not decl else list(decl) if len(decl) == 2 else decl[0],
-                "side": str(Side(self.side)), "exact": self.exact, "deals": self.deals,
+                "declarer": solver.shown_declarer(self.declarer),
+                "side": self.side_name, "exact": self.exact, "deals": self.deals,
                 "seed": self.seed, "cards": [c.to_dict() for c in self.cards],
                 "best": None if self.best is None else format_card(self.best),
                 "cante": None if self.cante is None else SUIT_NAMES[self.cante],
                 "note": self.note, "model": self.model, "method": METHOD,
                 **({} if self.effective_deals is None
-                   else {"effective_deals": round(self.effective_deals, 1)}),
+                   else {"effective_deals": self.effective_deals_shown}),
                 **constraints_dict(self.constraints, self.layouts)}
 
 

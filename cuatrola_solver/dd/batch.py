@@ -60,13 +60,35 @@ class _Job:
     rules: RuleSet
 
 
-def table_report(hands: Sequence[Iterable[int] | None], muestra: int,
-                 rules: RuleSet) -> JSONObject:
-    """The ``solve --json`` object of one deal (without ``schema``), after checking it."""
+@dataclass(frozen=True)
+class SolveTable:
+    """The double-dummy table of one deal (``cuatrola solve``): its rules, the trump
+    suit, and the ``(rows, 4)`` figures of :func:`solver.dd_tables`, read as typed rows
+    (:attr:`rows`) or written as the ``solve --json`` object (:meth:`to_dict`)."""
+
+    rules: RuleSet
+    trump: int
+    table: solver.Values
+
+    @property
+    def rows(self) -> tuple[solver.TableRow, ...]:
+        """Every contract and declarer, in table order."""
+        return solver.table_entries(self.table, self.rules)
+
+    def to_dict(self) -> JSONObject:
+        """The ``solve --json`` object (docs/json.md; without ``schema``)."""
+        return {"rules": _spec(self.rules), "trump": SUIT_LETTERS[self.trump],
+                "results": solver.table_rows(self.table, self.rules)}
+
+
+def solve_table(hands: Sequence[Iterable[int] | None], muestra: int,
+                rules: RuleSet) -> SolveTable:
+    """The double-dummy table of one deal, after checking it."""
     masks = check_deal(hands, muestra)
     trump = muestra // 5
-    return {"rules": rules_spec(rules), "trump": SUIT_LETTERS[trump],
-            "results": solver.dd_table(masks, trump, rules)}
+    tables = solver.dd_tables(np.array([masks], dtype=np.int64),
+                              np.array([trump], dtype=np.int64), rules, workers=1)
+    return SolveTable(rules, trump, tables[0])
 
 
 #: the record form of a rule set (``rules_spec`` takes some 150 us: once per rule set)
@@ -182,9 +204,8 @@ def solve_lines(lines: Iterable[bytes | str], name: str, default_rules: RuleSet,
             if isinstance(job, LineResult):
                 out.append(job)
                 continue
-            out.append(LineResult(job.line, report={
-                "schema": 1, "rules": _spec(job.rules), "trump": SUIT_LETTERS[job.trump],
-                "results": solver.table_rows(tables[job.line], job.rules)}))
+            table = SolveTable(job.rules, job.trump, tables[job.line])
+            out.append(LineResult(job.line, report={"schema": 1, **table.to_dict()}))
         return out
 
     reader = threading.Thread(target=read, name="cuatrola-read", daemon=True)

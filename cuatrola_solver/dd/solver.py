@@ -25,6 +25,7 @@ import functools
 import os
 import sys
 import threading
+from dataclasses import dataclass
 from typing import (TYPE_CHECKING, Any, Callable, Hashable, Iterable, Literal, Sequence, Union,
                     overload)
 
@@ -45,7 +46,8 @@ if TYPE_CHECKING:
     from ._solver import Params, Solver, State
 
 __all__ = ["BACKEND", "OBJECTIVES", "solve", "solve_cards", "analyse_play", "solve_batch",
-           "dd_table", "dd_tables", "table_rows", "TABLE_FIGURES", "deal_position",
+           "dd_table", "dd_tables", "table_rows", "table_entries", "TableRow",
+           "shown_declarer", "TABLE_FIGURES", "deal_position",
            "context_params", "set_tt_bits", "contract_rows", "solve_layouts",
            "card_figures", "HINT_FIGURES", "Evaluator", "search_order", "in_own_order"]
 
@@ -676,31 +678,54 @@ def dd_tables(hands: npt.ArrayLike, trumps: npt.ArrayLike, rules: RuleSet,
 RowHead = tuple[str, Union[int, list[int], None], str, bool]
 
 
+def shown_declarer(declarer: Sequence[int]) -> int | list[int] | None:
+    """The declarer as ``solve --json`` (and every answer that names one) shows it:
+    None for paso, the seat, or ``[solo bidder, contrasolo bidder]``."""
+    return None if not declarer else list(declarer) if len(declarer) == 2 else declarer[0]
+
+
 @functools.lru_cache(maxsize=64)
 def _row_heads(rules: RuleSet) -> tuple[RowHead, ...]:
     """Per row: contract, declarer as shown, side, whether it has a margin."""
-    heads = []
-    for contract, declarer in contract_rows(rules):
-        shown: int | list[int] | None
-        if contract == "paso":
-            shown = None
-        elif contract == "contrasolo":
-            shown = list(declarer)
-        else:
-            shown = declarer[0]
-        heads.append((contract, shown, str(play.declaring_side(declarer)),
-                      points_based(contract, rules)))
-    return tuple(heads)
+    return tuple((contract, shown_declarer(declarer), str(play.declaring_side(declarer)),
+                  points_based(contract, rules))
+                 for contract, declarer in contract_rows(rules))
 
 
 def table_rows(table: Values, rules: RuleSet) -> list[JSONObject]:
     """One deal's table from :func:`dd_tables` (``(rows, 4)``) as the ``results`` of
-    ``solve --json`` (docs/json.md): one dict per contract and declarer."""
+    ``solve --json`` (docs/json.md): one dict per contract and declarer.  The one
+    writer of those rows (:class:`TableRow` is the same row for a reader)."""
     return [{"contract": contract, "declarer": list(shown) if isinstance(shown, list) else shown,
              "side": side, "tricks": tricks, "margin": margin if has_margin else None,
              "makes": bool(makes), "game_points": game}
             for (contract, shown, side, has_margin), (tricks, margin, makes, game)
             in zip(_row_heads(rules), table.tolist())]
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """One contract and declarer of a double-dummy table, as :func:`table_rows` writes
+    it: the declaring side's tricks, points margin (None on tricks), whether it makes,
+    and its game points."""
+
+    contract: str
+    declarer: tuple[int, ...]
+    side: str
+    tricks: int
+    margin: int | None
+    makes: bool
+    game_points: int
+
+
+def table_entries(table: Values, rules: RuleSet) -> tuple[TableRow, ...]:
+    """One deal's table from :func:`dd_tables` (``(rows, 4)``) as typed rows, in the
+    order of :func:`table_rows`."""
+    return tuple(TableRow(contract, declarer, side, tricks, margin if has_margin else None,
+                          bool(makes), game)
+                 for (contract, declarer), (_c, _s, side, has_margin),
+                 (tricks, margin, makes, game)
+                 in zip(contract_rows(rules), _row_heads(rules), table.tolist()))
 
 
 def dd_table(hands: Sequence[int], trump: int, rules: RuleSet) -> list[JSONObject]:
