@@ -139,9 +139,9 @@ def test_bid_review_missed_cuatrola():
     assert b.dd_game_points("paso") == 1 and b.dd_points_lost == 3
     assert [x.seat for x in a.bids] == [1, 2, 3, 4]
     # dd values are the dd_table's rows, seen from the seat's side
-    rows = {(r["contract"], r["declarer"]): r for r in a.dd_table}
-    assert b.dd_game_points("cuatrola") == rows[("cuatrola", 2)]["game_points"]
-    assert b.dd_game_points("paso") == -rows[("paso", None)]["game_points"]
+    rows = {(r.contract, r.declarer): r for r in a.dd_table.rows}
+    assert b.dd_game_points("cuatrola") == rows[("cuatrola", (2,))].game_points
+    assert b.dd_game_points("paso") == -rows[("paso", ())].game_points
     for r in a.bids:
         assert r.ev_loss >= 0 and r.option(r.advice).option.allowed
 

@@ -48,8 +48,8 @@ own hand at its turn (the calls before it, the record's score), i.e. ``p_win`` a
 ``ev`` of every call it could have made, the advice, the call it made and
 ``ev_loss`` (expected match points given away by the call made); and, per option,
 what the contract it leads to would have given on the actual deal double dummy
-(the row of :func:`solver.dd_table`, seen from the seat's side: ``makes`` and
-``game_points``).  ``dd_best`` is the call that would have scored most on the
+(the row of the deal's table, :func:`~cuatrola_solver.dd.batch.solve_table`, seen
+from the seat's side: ``makes`` and ``game_points``).  ``dd_best`` is the call that would have scored most on the
 actual deal, ``missed`` is set when it is a bid the seat did not make although the
 contract makes double dummy (e.g. a cuatrola that was there to be made).
 When the record has the match score, every option also has ``p_match`` (the seat's
@@ -89,6 +89,7 @@ from ..advice.bidding import Advice, OptionResult, advise, layouts_of, valued
 from ..advice.budget import Budget, Progress
 from ..advice.cardplay import Hint, hint
 from ..dd import solver
+from ..dd.batch import SolveTable, solve_table
 from ..errors import InconsistentDealError
 from ..game.cards import Card, format_card, format_cards
 from ..game.constraints import Constraints
@@ -118,8 +119,6 @@ THRESHOLDS = ((0.30, "blunder", "??"), (0.20, "mistake", "?"), (0.10, "inaccurac
 SOUND = THRESHOLDS[-1][0]
 _EPS = 1e-9
 OBJECTIVES = ("makes", "game_points", "tricks", "margin")
-#: a row of the deal's double-dummy table, as :func:`solver.dd_table` gives it
-Figures = dict[str, Any]
 
 
 
@@ -137,11 +136,6 @@ def reported(x: float | None, digits: int = 6) -> float | None:
     """A figure as the report gives it (``analyze --json``, and the text and the page
     that show it): rounded to ``digits`` decimals."""
     return None if x is None else round(x, digits)
-
-
-def _declarer(decl: tuple[int, ...]) -> int | list[int] | None:
-    """The declarer as in ``solve --json``: None, a seat, or [solo, contrasolo]."""
-    return None if not decl else list(decl) if len(decl) == 2 else decl[0]
 
 
 # --- results -----------------------------------------------------------------------
@@ -408,7 +402,7 @@ class BidReview:
         o = r.option
         makes, points = self.dd.get(o.bid, (None, None))
         d = {"bid": o.bid, "allowed": o.allowed, "contract": o.contract,
-             "declarer": _declarer(o.declarer), "p_win": r.p_win, "ev": r.ev,
+             "declarer": o.shown_declarer, "p_win": r.p_win, "ev": r.ev,
              "dd_makes": makes, "dd_game_points": points, "reason": o.reason}
         if played:
             d["p_played"], d["ev_played"] = r.p_played, r.ev_played
@@ -481,7 +475,8 @@ class Analysis:
     seed: int | None
     cards: tuple[CardReview, ...]
     bids: tuple[BidReview, ...]
-    dd_table: tuple[Figures, ...]
+    #: the actual deal's double-dummy table
+    dd_table: SolveTable
     summary: tuple[SeatSummary, ...] = field(default=())
     model: str = "dd"       # "played": the cards' labels on played odds
     #: the what-if constraints on the hands as dealt, and per seat the layouts that meet
@@ -525,7 +520,7 @@ class Analysis:
             "auction": list(hand.auction.calls),
             "score": hand.score.to_dict() if hand.score else None,
             "contract": hand.contract,
-            "declarer": _declarer(decl),
+            "declarer": solver.shown_declarer(decl),
             "exact": self.exact, "samples": self.samples, "seed": self.seed,
             "model": self.model,
             "renuncios": [r.to_dict() for r in hand.renuncios],
@@ -533,7 +528,7 @@ class Analysis:
             "result": result.to_dict() if result else None,
             "cards": [c.to_dict() for c in self.cards],
             "bids": [b.to_dict() for b in self.bids],
-            "dd_table": list(self.dd_table),
+            "dd_table": solver.table_rows(self.dd_table.table, self.dd_table.rules),
             "summary": [s.to_dict() for s in self.summary],
         } | ({"constraints": list(self.constraints),
               "layouts": [None if n is None else {"seat": s, "layouts": n[0],
@@ -601,12 +596,11 @@ def win_chances(analysis: Analysis) -> tuple[WinPoint, ...]:
     that was not valued (forced, after a renuncio); ``decided`` is True on the points
     that are the result."""
     hand = analysis.hand
-    decl = _declarer(hand.declarer)
     cards = analysis.cards
     dd0 = None
-    for row in analysis.dd_table:
-        if row["contract"] == hand.contract and row["declarer"] == decl:
-            dd0 = int(row["makes"]) if row["side"] == "A" else 1 - int(row["makes"])
+    for row in analysis.dd_table.rows:
+        if row.contract == hand.contract and row.declarer == tuple(hand.declarer):
+            dd0 = int(row.makes) if row.side == "A" else 1 - int(row.makes)
     result = hand.result()
     winner = None if result is None else int(result.winner)
     knew: list[float | None] = [None, None]     # side A's, side B's
@@ -744,10 +738,9 @@ def _review_card(hand: HandState, trick: int, position: int, card: int, how: _Me
                       None if best_pp is None else 0.0, best_pp)
 
 
-def _review_bids(hand: HandState, table: list[Figures],
-                 rows: list[tuple[str, tuple[int, ...]]], how: _Method) -> list[BidReview]:
+def _review_bids(hand: HandState, table: SolveTable, how: _Method) -> list[BidReview]:
     seed = how.budget.seed
-    by_key = {(contract, tuple(decl)): row for (contract, decl), row in zip(rows, table)}
+    by_key = {(row.contract, row.declarer): row for row in table.rows}
     out = []
     calls = list(hand.auction.calls)
     for seat in (1, 2, 3, 4):
@@ -764,8 +757,8 @@ def _review_bids(hand: HandState, table: list[Figures],
             o = r.option
             if o.allowed:
                 row = by_key[valued(o.key)]
-                v = _seat_view(DDValue(bool(row["makes"]), row["game_points"], row["tricks"],
-                                       row["margin"]), mine, Side.parse(row["side"]))
+                v = _seat_view(DDValue(row.makes, row.game_points, row.tricks, row.margin),
+                               mine, Side.parse(row.side))
                 dd[o.bid] = (v.makes, v.game_points)
         out.append(BidReview(seat, calls[seat - 1], answer, dd))
     return out
@@ -897,17 +890,16 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
         done += 1
         if progress:
             progress(done, total)
-    rows = solver.contract_rows(final.rules)
-    table = solver.dd_table(final.deal, final.trump, final.rules)
+    table = solve_table(rec.hands, rec.muestra, final.rules)
     reviews = []
     if bids:
-        reviews = _review_bids(final, table, rows, how)
+        reviews = _review_bids(final, table, how)
         if progress:
             progress(total, total)
     reviewed = [valued(c) for c in cards]          # each task has filled its place
     return Analysis(rec, final, budget.exact, budget.samples_or(DEFAULT_SAMPLES), seed,
                     tuple(reviewed), tuple(reviews),
-                    tuple(table), tuple(_summaries(reviewed)),
+                    table, tuple(_summaries(reviewed)),
                     "dd" if how.card_model is None else "played",
                     tuple(assumed.to_list()), layouts)
 
