@@ -303,6 +303,18 @@ class Human:
             s.say(_("  {text} is not one of your cantes: answer {names}, or no").format(
                 text=quote(typed), names=_(" or ").join(names)))
 
+    def card_hint(self, view: View, seed: int) -> None:
+        """Each card's chance, as ``cuatrola hint`` gives it: hint's own budget, every
+        layout when they fit it, else sampled."""
+        h = hint(view, Budget(seed=view.seed(seed)), self.models)
+        how = (_("{n} deals").format(n=count(h.deals)) if not h.exact
+               else _("the one layout left") if h.deals == 1
+               else _("all {n} layouts").format(n=count(h.deals)))
+        self.screen.say(_("  hint: {cards}  ({how})").format(cards="  ".join(
+            f"{format_card(c.card)} "
+            f"{percent(c.p_win if c.p_played is None else c.p_played)}"
+            for c in h.cards), how=how))
+
     def card(self, view: View, seed: int) -> int:
         self.refused = 0
         s = self.screen
@@ -316,15 +328,7 @@ class Human:
             s.say(_("trick {n}: you lead").format(n=view.trick_number))
         legal = in_hand_order(view.legal_cards(), view.trump)
         if self.hints:
-            # hint's own budget: every layout when they fit it, else sampled
-            h = hint(view, Budget(seed=view.seed(seed)), self.models)
-            how = (_("{n} deals").format(n=count(h.deals)) if not h.exact
-                   else _("the one layout left") if h.deals == 1
-                   else _("all {n} layouts").format(n=count(h.deals)))
-            s.say(_("  hint: {cards}  ({how})").format(cards="  ".join(
-                f"{format_card(c.card)} "
-                f"{percent(c.p_win if c.p_played is None else c.p_played)}"
-                for c in h.cards), how=how))
+            self.card_hint(view, seed)
         forced = len(legal) == 1
         while True:
             text = self.ask(_("your card [{card}]:").format(card=s.card(legal[0], view.trump))
