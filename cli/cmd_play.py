@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Any, Iterable, Optional, Sequence
 
 import typer
 
@@ -32,7 +32,7 @@ from cuatrola_solver.errors import CuatrolaError, quote
 from cuatrola_solver.game.hand import HandState
 from cuatrola_solver.game.play import SUIT_NAMES, cante_points, partner_of, side_of
 from cuatrola_solver.bots.players import parse_player, split_players
-from cuatrola_solver.notation.record import format_rules, write_text
+from cuatrola_solver.notation.record import HandRecord, format_rules, write_text
 from cuatrola_solver.notation.lines import LineTooLong, read_line
 from cuatrola_solver.notation.replay import replay
 from cuatrola_solver.bots.table import Table, card_refusal, in_hand_order
@@ -78,10 +78,10 @@ class Screen:
         text = format_card(c) + ("*" if trump is not None and suit_of(c) == trump else "")
         return typer.style(text, fg=SUIT_COLOURS[suit_of(c)], bold=True) if self.colour else text
 
-    def cards(self, cs, trump: int | None = None) -> str:
+    def cards(self, cs: Iterable[int], trump: int | None = None) -> str:
         return " ".join(self.card(c, trump) for c in cs)
 
-    def hand(self, cards, trump: int) -> str:
+    def hand(self, cards: int | Sequence[int], trump: int) -> str:
         """Cards (a mask or a list) in :func:`in_hand_order`."""
         cs = cards_of(cards) if isinstance(cards, int) else cards
         return self.cards(in_hand_order(cs, trump), trump)
@@ -116,17 +116,15 @@ class Chair:
         """The person's side in this hand (it changes between hands of a match)."""
         return self.table.side
 
-    def pair(self, side: Side | str) -> str:
-        """``your pair`` or ``the other pair``, for a side (or its letter, as a result's
-        dict gives it)."""
-        theirs = Side.parse(side) if isinstance(side, str) else Side(side)
-        return _("your pair") if theirs is self.side else _("the other pair")
+    def pair(self, side: Side) -> str:
+        """``your pair`` or ``the other pair``, for a side."""
+        return _("your pair") if side is self.side else _("the other pair")
 
     def score_text(self) -> str:
         mine, theirs = self.table.score()
         return _("your pair {mine} - the other pair {other}").format(mine=mine, other=theirs)
 
-    def who(self, seat: int, player=None) -> str:
+    def who(self, seat: int, player: Any = None) -> str:
         """``you``, and the others by seat with their role and player: ``seat 3 (your
         partner, pimc)``, ``seat 2 (pimc)``; without a player ``seat 2 (the other
         pair)``."""
@@ -151,6 +149,36 @@ class Chair:
                           "its record; match: {score} (to {target})").format(
                               n=self.k + 1, seat=self.seat, role=role, side=self.side,
                               score=self.score_text(), target=self.rules.target))
+
+
+    def observe(self, hand: HandState, kind: str, who: int, choice: Any) -> None:
+        """Say what another seat did (a call, a card), any cante, and after the last call
+        the contract, after each baza who took it and the score (the table's observer)."""
+        self.begin_hand()
+        player = self.table.player_at(who)
+        label = self.who(who, player)
+        if kind == "call" and player is not None:
+            self.screen.say(_("{who} calls {call}").format(who=label, call=choice))
+        elif kind == "cante":
+            self.screen.say(self._cante_text(hand, player is None, choice).format(
+                who=label, suit=SUIT_NAMES[choice], points=cante_points(choice, hand.trump),
+                pair=self.pair(side_of(who))))
+        elif kind == "card" and player is not None:
+            self.screen.say(_("{who} plays {card}").format(
+                who=label, card=self.screen.card(choice, hand.trump)))
+        if kind == "card" and not hand.current and hand.tricks:
+            _trick_done(self.screen, self, hand)
+        if kind == "call" and hand.auction.is_complete:
+            _contract(self.screen, self, hand)
+
+    @staticmethod
+    def _cante_text(hand: HandState, you: bool, suit: int) -> str:
+        forty = cante_points(suit, hand.trump) == 40
+        if you:
+            return (_("{who} sing las cuarenta in {suit}: +{points} for {pair}") if forty
+                    else _("{who} sing las veinte in {suit}: +{points} for {pair}"))
+        return (_("{who} sings las cuarenta in {suit}: +{points} for {pair}") if forty
+                else _("{who} sings las veinte in {suit}: +{points} for {pair}"))
 
 
 class Human:
@@ -275,6 +303,18 @@ class Human:
             s.say(_("  {text} is not one of your cantes: answer {names}, or no").format(
                 text=quote(typed), names=_(" or ").join(names)))
 
+    def card_hint(self, view: View, seed: int) -> None:
+        """Each card's chance, as ``cuatrola hint`` gives it: hint's own budget, every
+        layout when they fit it, else sampled."""
+        h = hint(view, Budget(seed=view.seed(seed)), self.models)
+        how = (_("{n} deals").format(n=count(h.deals)) if not h.exact
+               else _("the one layout left") if h.deals == 1
+               else _("all {n} layouts").format(n=count(h.deals)))
+        self.screen.say(_("  hint: {cards}  ({how})").format(cards="  ".join(
+            f"{format_card(c.card)} "
+            f"{percent(c.p_win if c.p_played is None else c.p_played)}"
+            for c in h.cards), how=how))
+
     def card(self, view: View, seed: int) -> int:
         self.refused = 0
         s = self.screen
@@ -288,15 +328,7 @@ class Human:
             s.say(_("trick {n}: you lead").format(n=view.trick_number))
         legal = in_hand_order(view.legal_cards(), view.trump)
         if self.hints:
-            # hint's own budget: every layout when they fit it, else sampled
-            h = hint(view, Budget(seed=view.seed(seed)), self.models)
-            how = (_("{n} deals").format(n=count(h.deals)) if not h.exact
-                   else _("the one layout left") if h.deals == 1
-                   else _("all {n} layouts").format(n=count(h.deals)))
-            s.say(_("  hint: {cards}  ({how})").format(cards="  ".join(
-                f"{format_card(c.card)} "
-                f"{percent(c.p_win if c.p_played is None else c.p_played)}"
-                for c in h.cards), how=how))
+            self.card_hint(view, seed)
         forced = len(legal) == 1
         while True:
             text = self.ask(_("your card [{card}]:").format(card=s.card(legal[0], view.trump))
@@ -319,121 +351,120 @@ class Human:
             s.say(f"  {reason}")
 
 
+def _bot_players(bots: str) -> list[Any]:
+    """The three players of ``--bots`` (one for all, or three in seat order)."""
+    specs = split_players(bots)
+    if len(specs) == 1:
+        specs *= 3
+    if len(specs) != 3:
+        fail(_("--bots {bots}: expected one player or three (in seat order, separated by "
+               "';' or ','), got {n}").format(bots=quote(bots), n=len(specs)))
+    return [parse_player(b) for b in specs]
+
+
+def _check_streams() -> None:
+    """The game is shown on stdout and read from stdin: both must be there."""
+    if sys.stdout is None or sys.stdout.closed:
+        fail(_("cannot show the game: stdout is closed (play shows it there)"))
+    if sys.stdin is None or sys.stdin.closed:
+        fail(_("cannot read your calls and cards: stdin is closed (play reads them there, "
+               "one a line; give it /dev/null to end the game at once)"))
+
+
+def _save_folder(save: Optional[Path]) -> bool:
+    """Make the folder of --save when missing; whether it was made (to be said)."""
+    if save is None:
+        return False
+    if save.exists() and not save.is_dir():
+        fail(_("cannot write to --save {path}: it is a file, not a folder").format(
+            path=quote(str(save))))
+    made = not save.exists()
+    try:
+        save.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        fail(_("cannot write to --save {path}: {reason}").format(
+            path=quote(str(save)), reason=e.strerror))
+    return made
+
+
+def _finish_hand(screen: Screen, table: Table, rec: HandRecord, save: Optional[Path],
+                 seed: int) -> None:
+    """The hand's result, said from the person's pair, and its record saved."""
+    result = replay(rec).final_result()
+    screen.say(_("hand {n} over:").format(n=table.k + 1))
+    for line in result_lines(result, mine=table.side):
+        screen.say("  " + line)
+    if save is not None:
+        path = save / f"hand-{seed}-{table.k + 1:03d}.txt"
+        path.write_text(write_text(rec), encoding="utf-8")
+        screen.say(_("record saved: {path}").format(path=path))
+
+
+def _play(screen: Screen, table: Table, human: Human, save: Optional[Path], seed: int) -> None:
+    """Deal and play hand after hand until the game is over or the input ends."""
+    ask = {"call": human.call, "cante": human.sing, "card": human.card}
+    try:
+        while not table.over:
+            table.deal()
+            while table.turn is not None:
+                table.answer(ask[table.turn.kind](table.turn.view, table.hand_seed))
+            _finish_hand(screen, table, table.records[-1], save, seed)
+        if table.is_match:
+            mine, theirs = table.score()
+            screen.say(_("match over: {pair} wins, your pair {mine} - the other pair "
+                         "{other}").format(pair=_("your pair") if mine > theirs
+                                           else _("the other pair"),
+                                           mine=mine, other=theirs))
+    except EndOfInput:
+        screen.say(_("end of input: game over"))
+
+
+@user_errors
+def play_command(
+    seat: int = typer.Option(1, "--seat", "-s", metavar="N", help=N_(
+        "Your seat, 1-4 (seat 4 deals; in a match everyone moves one seat on each "
+        "hand).")),
+    bots: str = typer.Option("best", "--bots", "-b", help=N_(
+        "The other three players: one for all (best, the strongest measured; pimc, "
+        "alphamu, heuristic, random) or three in seat order, separated by ';' (or ','); "
+        "options as pimc:samples=80,bid=heuristic.")),
+    rules: str = RulesOption,
+    seed: Optional[int] = typer.Option(None, "--seed", min=0, help=N_(
+        "Seed of the deals and the bots.")),
+    hints: bool = typer.Option(False, "--hints", help=N_(
+        "Show the hint before each decision (as hint and advise give it: odds as the "
+        "hand will be played, the calls weighed; about a second each).")),
+    save: Optional[Path] = typer.Option(None, "--save", metavar="DIR", help=N_(
+        "Write each hand's record to this folder (made if missing, and said).")),
+    match: bool = typer.Option(False, "--match", help=N_("Play a whole match to the "
+                                                         "target.")),
+) -> None:
+    """Play one seat against three bots: calls, cantes and cards typed as lines."""
+    check_seat(seat, "--seat")
+    rs = load_rules(rules)
+    others = _bot_players(bots)
+    _check_streams()
+    made = _save_folder(save)
+    seed = random_seed() if seed is None else seed
+    screen = Screen(sys.stdout.isatty() and "NO_COLOR" not in os.environ)
+    table = Table(others, seat, rs, seed, match)
+    chair = Chair(screen, table)
+    table.observe = chair.observe           # the person sees the others' calls and cards
+    # the hints' odds are at the table: played, the hidden hands weighted by the calls
+    human = Human(screen, chair, hints,
+                  models=command_models(rs, "played") if hints else Models.NONE)
+    screen.say((_("cuatrola, rules {rules}, seed {seed}; you are seat {seat} in the first "
+                  "hand; trumps are marked *; ? shows the commands") if match else
+                _("cuatrola, rules {rules}, seed {seed}; you are seat {seat}; trumps are "
+                  "marked *; ? shows the commands")).format(
+                      rules=format_rules(rs), seed=seed, seat=seat))
+    if made:
+        screen.say(_("made the folder {path} for the records").format(path=save))
+    _play(screen, table, human, save, seed)
+
+
 def register(app: typer.Typer) -> None:
-    @app.command("play")
-    @user_errors
-    def play_command(
-        seat: int = typer.Option(1, "--seat", "-s", metavar="N", help=_(
-            "Your seat, 1-4 (seat 4 deals; in a match everyone moves one seat on each "
-            "hand).")),
-        bots: str = typer.Option("best", "--bots", "-b", help=_(
-            "The other three players: one for all (best, the strongest measured; pimc, "
-            "alphamu, heuristic, random) or three in seat order, separated by ';' (or ','); "
-            "options as pimc:samples=80,bid=heuristic.")),
-        rules: str = RulesOption,
-        seed: Optional[int] = typer.Option(None, "--seed", min=0, help=_(
-            "Seed of the deals and the bots.")),
-        hints: bool = typer.Option(False, "--hints", help=_(
-            "Show the hint before each decision (as hint and advise give it: odds as the "
-            "hand will be played, the calls weighed; about a second each).")),
-        save: Optional[Path] = typer.Option(None, "--save", metavar="DIR", help=_(
-            "Write each hand's record to this folder (made if missing, and said).")),
-        match: bool = typer.Option(False, "--match", help=_("Play a whole match to the "
-                                                            "target.")),
-    ) -> None:
-        """Play one seat against three bots: calls, cantes and cards typed as lines."""
-        check_seat(seat, "--seat")
-        rs = load_rules(rules)
-        specs = split_players(bots)
-        if len(specs) == 1:
-            specs *= 3
-        if len(specs) != 3:
-            fail(_("--bots {bots}: expected one player or three (in seat order, separated by "
-                   "';' or ','), got {n}").format(bots=quote(bots), n=len(specs)))
-        others = [parse_player(b) for b in specs]
-        # the game is shown on stdout and read from stdin: both must be there
-        if sys.stdout is None or sys.stdout.closed:
-            fail(_("cannot show the game: stdout is closed (play shows it there)"))
-        if sys.stdin is None or sys.stdin.closed:
-            fail(_("cannot read your calls and cards: stdin is closed (play reads them there, "
-                   "one a line; give it /dev/null to end the game at once)"))
-        made = False                # --save names a folder: made when missing, and said
-        if save is not None:
-            if save.exists() and not save.is_dir():
-                fail(_("cannot write to --save {path}: it is a file, not a folder").format(
-                    path=quote(str(save))))
-            made = not save.exists()
-            try:
-                save.mkdir(parents=True, exist_ok=True)
-            except OSError as e:
-                fail(_("cannot write to --save {path}: {reason}").format(
-                    path=quote(str(save)), reason=e.strerror))
-        if seed is None:
-            seed = random_seed()
-        colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
-        screen = Screen(colour)
-        def observe(hand: HandState, kind: str, who: int, choice) -> None:
-            chair.begin_hand()
-            player = table.player_at(who)
-            label = chair.who(who, player)
-            if kind == "call" and player is not None:
-                screen.say(_("{who} calls {call}").format(who=label, call=choice))
-            elif kind == "cante":
-                forty = cante_points(choice, hand.trump) == 40
-                screen.say((
-                    (_("{who} sing las cuarenta in {suit}: +{points} for {pair}") if forty
-                     else _("{who} sing las veinte in {suit}: +{points} for {pair}"))
-                    if player is None else
-                    (_("{who} sings las cuarenta in {suit}: +{points} for {pair}") if forty
-                     else _("{who} sings las veinte in {suit}: +{points} for {pair}"))).format(
-                        who=label, suit=SUIT_NAMES[choice],
-                        points=cante_points(choice, hand.trump), pair=chair.pair(side_of(who))))
-            elif kind == "card" and player is not None:
-                screen.say(_("{who} plays {card}").format(
-                    who=label, card=screen.card(choice, hand.trump)))
-            if kind == "card" and not hand.current and hand.tricks:
-                _trick_done(screen, chair, hand)
-            if kind == "call" and hand.auction.is_complete:
-                _contract(screen, chair, hand)
-
-        table = Table(others, seat, rs, seed, match, observe)
-        chair = Chair(screen, table)
-        # the hints' odds are at the table: played, the hidden hands weighted by the calls
-        human = Human(screen, chair, hints,
-                      models=command_models(rs, "played") if hints else Models.NONE)
-        screen.say((_("cuatrola, rules {rules}, seed {seed}; you are seat {seat} in the first "
-                      "hand; trumps are marked *; ? shows the commands") if match else
-                    _("cuatrola, rules {rules}, seed {seed}; you are seat {seat}; trumps are "
-                      "marked *; ? shows the commands")).format(
-                          rules=format_rules(rs), seed=seed, seat=seat))
-        if made:
-            screen.say(_("made the folder {path} for the records").format(path=save))
-
-        def finish(rec) -> None:
-            result = replay(rec).final_result()
-            screen.say(_("hand {n} over:").format(n=table.k + 1))
-            for line in result_lines(result.to_dict(), mine=str(table.side)):
-                screen.say("  " + line)
-            if save is not None:
-                path = save / f"hand-{seed}-{table.k + 1:03d}.txt"
-                path.write_text(write_text(rec), encoding="utf-8")
-                screen.say(_("record saved: {path}").format(path=path))
-
-        ask = {"call": human.call, "cante": human.sing, "card": human.card}
-        try:
-            while not table.over:
-                table.deal()
-                while table.turn is not None:
-                    table.answer(ask[table.turn.kind](table.turn.view, table.hand_seed))
-                finish(table.records[-1])
-            if match:
-                mine, theirs = table.score()
-                screen.say(_("match over: {pair} wins, your pair {mine} - the other pair "
-                             "{other}").format(pair=_("your pair") if mine > theirs
-                                               else _("the other pair"),
-                                               mine=mine, other=theirs))
-        except EndOfInput:
-            screen.say(_("end of input: game over"))
+    app.command("play")(play_command)
 
 
 def _contract(screen: Screen, table: Chair, hand: HandState) -> None:

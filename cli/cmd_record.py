@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import IO, Optional
 
 import typer
 
+from cuatrola_solver.analysis.check import check
 from cuatrola_solver.analysis.match_summary import summarize_match
 from cuatrola_solver.errors import CuatrolaError, quote
 from cuatrola_solver.i18n import _, ngettext
@@ -27,7 +28,6 @@ from cuatrola_solver.notation.hand_entry import (HandEntry, describe_entry, pars
 from cuatrola_solver.notation.lines import LineTooLong, read_line
 from cuatrola_solver.notation.match_sheet import MatchSheet
 from cuatrola_solver.notation.record import format_rules, read_text, write_text
-from cuatrola_solver.notation.replay import replay
 
 from .cmd_check import check_lines
 from .common import check_writable, fail, load_rules, user_errors
@@ -57,7 +57,7 @@ def _prompt(entry: HandEntry) -> str:
     return _("over ('end' writes the record)> ")
 
 
-def _skip_line(stream) -> None:
+def _skip_line(stream: IO[str]) -> None:
     """Read on to the end of a line too long, a bounded piece at a time."""
     while True:
         piece = stream.readline(MAX_ENTRY)
@@ -65,7 +65,7 @@ def _skip_line(stream) -> None:
             return
 
 
-def take_down(entry: HandEntry, stream, interactive: bool) -> None:
+def take_down(entry: HandEntry, stream: IO[str], interactive: bool) -> None:
     """Read entries from ``stream`` into ``entry`` until ``end`` or the end of input."""
     while True:
         if interactive:
@@ -133,7 +133,7 @@ def finish(entry: HandEntry, out: Path | None) -> None:
         _say(_("record written to {path}").format(path=out))
     try:
         rec = read_text(text, str(out or "record"))
-        lines = check_lines(rec, replay(rec))
+        lines = check_lines(check(rec))
     except CuatrolaError as e:
         lines = [_("check: {why}").format(why=e)]
     typer.echo(colour_cards("\n".join(lines)))
@@ -190,63 +190,76 @@ def match_lines(sheet: MatchSheet) -> list[str]:
     return lines
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("record")
-    @user_errors
-    def record_command(
-        rules: Optional[str] = typer.Option(
-            None, "--rules", "-r", metavar="PRESET",
-            help="Preset (online, app, narro, italiano), optionally with overrides: "
-                 "'narro,tie_break=mano' (default online; with --match, the sheet's)."),
-        hand: Optional[list[str]] = typer.Option(
-            None, "--hand", metavar="SEAT=CARDS",
-            help="A hand you know, e.g. '2=Co Ro Sb Rb 3b' (your own, another you saw); "
-                 "give it once per seat, or not at all."),
-        players: Optional[str] = typer.Option(
-            None, "--players", metavar="NAMES",
-            help="The players' names, seat 1 (the mano) first, the dealer last: "
-                 "'Ana,Luis,Eva,Marta' (an empty name for a seat without one)."),
-        out: Optional[Path] = typer.Option(
-            None, "--out", "-o", metavar="FILE",
-            help="Write the record to FILE (atomically) instead of stdout."),
-        match: Optional[Path] = typer.Option(
-            None, "--match", metavar="SHEET",
-            help="Add the hand to the match sheet SHEET (a JSON file, made on the first "
-                 "hand with --rules and --players): the score before the hand and the "
-                 "names in their seats come from it; then the running score, and at the "
-                 "end of the match who won and each player's summary."),
-    ) -> None:
-        """Take down a hand as it is played: the muestra, the calls, the cards, typed as lines.
+def _entry(rules: Optional[str], hand: Optional[list[str]], players: Optional[str],
+           sheet: MatchSheet | None) -> HandEntry:
+    """The hand to take down: of the match sheet (its rules, score and players' seats)
+    or of the options."""
+    if sheet is not None:
+        return HandEntry(sheet.rules, parse_hands(hand or ()), sheet.seat_players(),
+                         score=sheet.score)
+    return HandEntry(load_rules(rules or "online"), parse_hands(hand or ()),
+                     None if players is None else parse_players(players))
 
-        One entry a line, in the order of the table (several cards on one line are read
-        too): the muestra; the calls in speaking order from seat 1; the cards in playing
-        order, trick by trick; 'cante SEAT SUIT' between tricks. 'undo' takes back the
-        last entry, '?' shows what may be typed now, 'end' or the end of input finishes.
-        A renuncio is kept, with a warning naming the obligation broken. The record is
-        written (the record so far on Ctrl-C), then check's verdict."""
-        if out is not None:
-            check_writable(out)
-        sheet = None if match is None else open_sheet(match, rules, players)
-        if sheet is not None:
-            entry = HandEntry(sheet.rules, parse_hands(hand or ()), sheet.seat_players(),
-                              score=sheet.score)
-        else:
-            entry = HandEntry(load_rules(rules or "online"), parse_hands(hand or ()),
-                              None if players is None else parse_players(players))
-        try:
-            take_down(entry, sys.stdin, sys.stdin.isatty())
-        except KeyboardInterrupt:
-            _say("")
-            finish(entry, out)
-            raise typer.Exit(130) from None
+
+def _add_to_sheet(sheet: MatchSheet, entry: HandEntry, path: Path) -> None:
+    """The hand added to the match sheet, the sheet saved, the running score said."""
+    try:
+        sheet.add(entry.record())
+    except CuatrolaError as e:
+        fail(_("the hand is not added to the match sheet: {why}").format(why=e))
+    try:
+        sheet.save(path)
+    except OSError as e:
+        fail(f"cannot write the match sheet {str(path)!r}: {e.strerror or e}")
+    typer.echo("\n".join(match_lines(sheet)))
+
+
+@user_errors
+def record_command(
+    rules: Optional[str] = typer.Option(
+        None, "--rules", "-r", metavar="PRESET",
+        help="Preset (online, app, narro, italiano), optionally with overrides: "
+             "'narro,tie_break=mano' (default online; with --match, the sheet's)."),
+    hand: Optional[list[str]] = typer.Option(
+        None, "--hand", metavar="SEAT=CARDS",
+        help="A hand you know, e.g. '2=Co Ro Sb Rb 3b' (your own, another you saw); "
+             "give it once per seat, or not at all."),
+    players: Optional[str] = typer.Option(
+        None, "--players", metavar="NAMES",
+        help="The players' names, seat 1 (the mano) first, the dealer last: "
+             "'Ana,Luis,Eva,Marta' (an empty name for a seat without one)."),
+    out: Optional[Path] = typer.Option(
+        None, "--out", "-o", metavar="FILE",
+        help="Write the record to FILE (atomically) instead of stdout."),
+    match: Optional[Path] = typer.Option(
+        None, "--match", metavar="SHEET",
+        help="Add the hand to the match sheet SHEET (a JSON file, made on the first "
+             "hand with --rules and --players): the score before the hand and the "
+             "names in their seats come from it; then the running score, and at the "
+             "end of the match who won and each player's summary."),
+) -> None:
+    """Take down a hand as it is played: the muestra, the calls, the cards, typed as lines.
+
+    One entry a line, in the order of the table (several cards on one line are read
+    too): the muestra; the calls in speaking order from seat 1; the cards in playing
+    order, trick by trick; 'cante SEAT SUIT' between tricks. 'undo' takes back the
+    last entry, '?' shows what may be typed now, 'end' or the end of input finishes.
+    A renuncio is kept, with a warning naming the obligation broken. The record is
+    written (the record so far on Ctrl-C), then check's verdict."""
+    if out is not None:
+        check_writable(out)
+    sheet = None if match is None else open_sheet(match, rules, players)
+    entry = _entry(rules, hand, players, sheet)
+    try:
+        take_down(entry, sys.stdin, sys.stdin.isatty())
+    except KeyboardInterrupt:
+        _say("")
         finish(entry, out)
-        if sheet is not None and match is not None:
-            try:
-                sheet.add(entry.record())
-            except CuatrolaError as e:
-                fail(_("the hand is not added to the match sheet: {why}").format(why=e))
-            try:
-                sheet.save(match)
-            except OSError as e:
-                fail(f"cannot write the match sheet {str(match)!r}: {e.strerror or e}")
-            typer.echo("\n".join(match_lines(sheet)))
+        raise typer.Exit(130) from None
+    finish(entry, out)
+    if sheet is not None and match is not None:
+        _add_to_sheet(sheet, entry, match)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("record")(record_command)

@@ -126,10 +126,17 @@ def test_tables_in_one_unit_and_no_blank_column():
     columns; 'best: Re Ac 57%' (which card, at what?); accuracy 100% beside points lost."""
     import re
     from cuatrola_cli.cmd_analyze import render
+    from cuatrola_cli.common import command_budget, command_models
     from cuatrola_solver.analysis.report import html_report
-    r = run("analyze", BLUNDER, "--samples", "200", "--seed", "1", "--json")
-    d = json.loads(r.stdout)
-    text = render(d)
+    from cuatrola_solver.analysis.review import analyze
+    rec = read_record(Path(BLUNDER).read_text(encoding="utf-8"))
+    # as `cuatrola analyze BLUNDER --samples 200 --seed 1` makes it
+    analysis = analyze(rec, command_budget(False, 200, 1, None),
+                       command_models(rec.rules, "played", inference=True))
+    d = analysis.to_dict()
+    text = render(analysis)
+    # the command prints that report (then the note on the played-odds model)
+    assert run("analyze", BLUNDER, "--samples", "200", "--seed", "1").stdout.startswith(text)
     ae = next(c for c in d["cards"] if c["card"] == "Ae")
     row = next(x for x in text.splitlines() if x.split()[1:2] == ["Ae??"])
     assert f"{100 * ae['loss']:.0f}%" in row.split() and f"{ae['loss']:.2f}" not in row
@@ -145,7 +152,7 @@ def test_tables_in_one_unit_and_no_blank_column():
     assert all(b["ev_loss"] < 0.005 and not b["missed"] for b in d["bids"])
     bidding = text.split("Bidding", 1)[1].split("\n\n", 1)[0]
     assert "EV lost" not in bidding
-    page = html_report(d)
+    page = html_report(analysis)
     bids = page.split("<h2>The bidding</h2>", 1)[1].split("</table>", 1)[0]
     assert "EV lost" not in bids and "<th>note</th>" not in bids
     assert "<td></td>" not in bids

@@ -29,6 +29,22 @@ def test_check_json_contract():
                               "tricks": {"A": 0, "B": 1}, "ended_by": "renuncio"}}
 
 
+def test_check_json_is_the_verdicts_own_writer():
+    """check --json is Check.to_dict() (with the schema), and the text is drawn from the
+    same typed verdict: its renuncios and result, read by attribute."""
+    from cuatrola_cli.cmd_check import check_lines
+    from cuatrola_solver.analysis.check import check
+    from cuatrola_solver.notation.record import read_record
+    path = EXAMPLES / "records" / "online-renuncio.json"
+    verdict = check(read_record(path.read_text(encoding="utf-8"), str(path)))
+    assert verdict.result is not None and verdict.result.ended_by == "renuncio"
+    assert [(r.trick, r.seat) for r in verdict.renuncios] == [(1, 2)]
+    r = run("check", str(path), "--json")
+    assert json.loads(r.stdout) == {"schema": 1, **verdict.to_dict()}
+    r = run("check", str(path))
+    assert r.stdout.rstrip("\n").split("\n") == check_lines(verdict)
+
+
 def test_check_text_record_from_stdin():
     text = (EXAMPLES / "records" / "narro-solo.txt").read_text()
     r = run("check", "-", "--json", input=text)

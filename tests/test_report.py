@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from cuatrola_solver.advice.budget import Budget
-from cuatrola_solver.analysis.report import card_odds, html_report
-from cuatrola_solver.analysis.review import analyze
+from cuatrola_solver.analysis.report import html_report
+from cuatrola_solver.analysis.review import Analysis, analyze
 from cuatrola_solver.models.preset import Models
 from cuatrola_solver.notation.record import read_record
 
@@ -25,9 +25,20 @@ FAST = ("--samples", "60", "--seed", "1", "--no-bids", "--workers", "1")
 
 
 @pytest.fixture(scope="module")
-def blunder_report() -> dict:
+def blunder_analysis() -> Analysis:
     return analyze(read_record(BLUNDER.read_text()), Budget(samples=60, seed=1, workers=1),
-                   Models.NONE, bids=True).to_dict()
+                   Models.NONE, bids=True)
+
+
+@pytest.fixture(scope="module")
+def blunder_report(blunder_analysis) -> dict:
+    return blunder_analysis.to_dict()
+
+
+def rated(card: dict) -> float | None:
+    """The P(win) a card of ``analyze --json`` is rated on: as played with a played-odds
+    model, else double dummy."""
+    return card["p_played"] if card["p_played"] is not None else card["p_win"]
 
 
 def test_win_chances_follow_the_hand(blunder_report):
@@ -50,7 +61,7 @@ def test_win_chances_follow_the_hand(blunder_report):
         assert p["valued"] == (c["kind"] != "forced")
         if c["kind"] == "choice" and not p["decided"]:
             key, view = ("knew", "view_a") if c["side"] == "A" else ("knew_b", "view_b")
-            assert p[key] == pytest.approx(card_odds(c)[0], abs=1e-6) and p[view] == c["seat"]
+            assert p[key] == pytest.approx(rated(c), abs=1e-6) and p[view] == c["seat"]
     # after Ae?? seat 4 knows side B is lost (15%), while seat 1 values its side from its
     # own view: the two lines do not mirror each other
     assert pts[ae]["knew_b"] < 0.3 and pts[ae]["view_a"] == 1
@@ -74,8 +85,8 @@ def test_win_chances_after_a_renuncio_are_the_result():
     assert d["win_chances"][-1]["knew"] == float(winner_a)
 
 
-def test_page_is_self_contained(blunder_report):
-    page = html_report(blunder_report, "test")
+def test_page_is_self_contained(blunder_analysis, blunder_report):
+    page = html_report(blunder_analysis, "test")
     assert page.startswith("<!DOCTYPE html>")
     assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", page)
     assert "<link" not in page and "@import" not in page and "url(" not in page
@@ -119,10 +130,10 @@ def test_page_loads_in_chromium_with_no_console_error_and_draws_the_graph(tmp_pa
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (.ci/run installs it)")
-def test_chromium_reports_a_broken_script(tmp_path, blunder_report):
+def test_chromium_reports_a_broken_script(tmp_path, blunder_analysis):
     """The check above can fail: a page whose script throws is caught by it."""
     page = tmp_path / "broken.html"
-    page.write_text(html_report(blunder_report).replace('var R = JSON.parse',
+    page.write_text(html_report(blunder_analysis).replace('var R = JSON.parse',
                                                         'nosuchfunction(); var R = JSON.parse'))
     p = chromium("--dump-dom", url=page.as_uri())
     assert not re.search(r'data-report="ok"', p.stdout)

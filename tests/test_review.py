@@ -13,7 +13,7 @@ import pytest
 from cuatrola_solver.advice import budget, cardplay
 from cuatrola_solver.advice.budget import Budget
 from cuatrola_solver.analysis import review
-from cuatrola_solver.analysis.review import CardReview, analyze, annotate, label_of
+from cuatrola_solver.analysis.review import CardReview, DDValue, analyze, annotate, label_of
 from cuatrola_solver.dd import solver
 from cuatrola_solver.game import play
 from cuatrola_solver.game.cards import parse_card
@@ -58,7 +58,7 @@ def test_blunder_known_by_construction():
     assert c.loss == pytest.approx(7 / 12)
     assert (c.label, c.symbol) == ("blunder", "??")
     assert c.best == (parse_card("Ce"),)
-    assert c.dd_before["makes"] and not c.dd_after["makes"]
+    assert c.dd_before.makes and not c.dd_after.makes
     assert (c.dd_loss, c.dd_points_lost) == (1, 2)
     assert not c.dd_only
     s = a.summary[3]
@@ -88,8 +88,7 @@ def test_renuncios(name, kind):
     assert (c.label, c.symbol, c.p_win) == ("renuncio", "??", 0.0)
     assert c.card not in c.legal and set(c.best) <= set(c.legal)
     penalty = 2 if rec.rules.renuncio_penalty == "double" else 1   # paso: base value 1
-    assert c.dd_after == {"makes": False, "game_points": -penalty, "tricks": None,
-                          "margin": None}
+    assert c.dd_after == DDValue(False, -penalty, None, None)
     assert kinds[i + 1:] and set(kinds[i + 1:]) == {"after_renuncio"}
     assert all(x.dd_before is None and x.p_win is None for x in a.cards[i + 1:])
     assert a.decided_by == first
@@ -103,9 +102,9 @@ def test_invariants_and_sides():
         hand = a.hand
         for c in a.cards:
             if c.kind == "choice":
-                assert c.dd_before["makes"] >= c.dd_after["makes"]
-                assert c.dd_before["game_points"] >= c.dd_after["game_points"]
-                assert c.dd_before["tricks"] >= c.dd_after["tricks"]
+                assert c.dd_before.makes >= c.dd_after.makes
+                assert c.dd_before.game_points >= c.dd_after.game_points
+                assert c.dd_before.tricks >= c.dd_after.tricks
                 assert 0 <= c.p_win <= c.best_p_win <= 1
                 assert c.card in c.legal and len(c.legal) > 1
             if c.kind == "forced":
@@ -117,7 +116,7 @@ def test_invariants_and_sides():
         if side_of(first.seat) != pos.declaring_side:
             gp = -gp
         if first.kind == "choice":
-            assert first.dd_before["game_points"] == gp
+            assert first.dd_before.game_points == gp
 
 
 def test_seat_view_for_side_b():
@@ -128,8 +127,8 @@ def test_seat_view_for_side_b():
     assert c.seat == 2
     hand = a.hand
     pos = play.deal_position(hand.deal, hand.trump, hand.contract, hand.declarer)
-    assert c.dd_before["makes"] == (not solver.solve(pos, hand.rules, "makes"))
-    assert c.dd_before["tricks"] == 5 - solver.solve(pos, hand.rules, "tricks")
+    assert c.dd_before.makes == (not solver.solve(pos, hand.rules, "makes"))
+    assert c.dd_before.tricks == 5 - solver.solve(pos, hand.rules, "tricks")
 
 
 def test_bid_review_missed_cuatrola():
@@ -140,9 +139,9 @@ def test_bid_review_missed_cuatrola():
     assert b.dd_game_points("paso") == 1 and b.dd_points_lost == 3
     assert [x.seat for x in a.bids] == [1, 2, 3, 4]
     # dd values are the dd_table's rows, seen from the seat's side
-    rows = {(r["contract"], r["declarer"]): r for r in a.dd_table}
-    assert b.dd_game_points("cuatrola") == rows[("cuatrola", 2)]["game_points"]
-    assert b.dd_game_points("paso") == -rows[("paso", None)]["game_points"]
+    rows = {(r.contract, r.declarer): r for r in a.dd_table.rows}
+    assert b.dd_game_points("cuatrola") == rows[("cuatrola", (2,))].game_points
+    assert b.dd_game_points("paso") == -rows[("paso", ())].game_points
     for r in a.bids:
         assert r.ev_loss >= 0 and r.option(r.advice).option.allowed
 
@@ -182,8 +181,8 @@ def test_annotate_round_trip():
 
 
 def test_dd_only_and_unpunished_flags():
-    won = {"makes": True, "game_points": 1, "tricks": 3, "margin": 10}
-    lost = {"makes": False, "game_points": -1, "tricks": 2, "margin": -4}
+    won = DDValue(makes=True, game_points=1, tricks=3, margin=10)
+    lost = DDValue(makes=False, game_points=-1, tricks=2, margin=-4)
     sound = CardReview(2, 1, 1, 0, "choice", (0, 1), won, lost, 0.55, 0.60, (1,))
     assert sound.dd_loss == 1 and sound.dd_only and sound.label is None
     assert "sound on what was known" in sound.comment()

@@ -12,7 +12,9 @@ counted in ``hands_unanalysed``).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 from ..advice.budget import Budget
 from ..models.preset import Models
@@ -39,12 +41,25 @@ class PlayerSummary:
     points_lost: int
     hands_unanalysed: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"player": self.player, "name": self.name, "hands": self.hands,
                 "renuncios": self.renuncios, "renuncio_cost": self.renuncio_cost,
                 "inaccuracies": self.inaccuracies, "mistakes": self.mistakes,
                 "blunders": self.blunders, "points_lost": self.points_lost,
                 "hands_unanalysed": self.hands_unanalysed}
+
+
+@dataclass
+class _Tally:
+    """A player's counts, added up hand by hand."""
+
+    renuncios: int = 0
+    renuncio_cost: int = 0
+    inaccuracies: int = 0
+    mistakes: int = 0
+    blunders: int = 0
+    points_lost: int = 0
+    hands_unanalysed: int = 0
 
 
 def summarize_match(sheet: MatchSheet, budget: Budget | None = None,
@@ -56,23 +71,23 @@ def summarize_match(sheet: MatchSheet, budget: Budget | None = None,
     if analyses is None:
         analyses = [analyze(h.record, budget, models, bids=False) if h.record.complete else None
                     for h in sheet.hands]
-    tally = {p: dict(renuncios=0, renuncio_cost=0, inaccuracies=0, mistakes=0, blunders=0,
-                     points_lost=0, hands_unanalysed=0) for p in (1, 2, 3, 4)}
+    tally = {p: _Tally() for p in (1, 2, 3, 4)}
     for k, (h, a) in enumerate(zip(sheet.hands, analyses)):
         for i, r in enumerate(h.renuncios):
             t = tally[player_at(r.seat, k)]
-            t["renuncios"] += 1
+            t.renuncios += 1
             if i == 0 and h.result.ended_by == "renuncio":
-                t["renuncio_cost"] += h.result.game_points
+                t.renuncio_cost += h.result.game_points
         for seat in (1, 2, 3, 4):
             t = tally[player_at(seat, k)]
             if a is None:
-                t["hands_unanalysed"] += 1
+                t.hands_unanalysed += 1
                 continue
             s = {x.seat: x for x in a.summary}[seat]
-            t["inaccuracies"] += s.inaccuracies
-            t["mistakes"] += s.mistakes
-            t["blunders"] += s.blunders
-            t["points_lost"] += s.points_lost
-    return tuple(PlayerSummary(p, sheet.players[p - 1], len(sheet.hands), **tally[p])
+            t.inaccuracies += s.inaccuracies
+            t.mistakes += s.mistakes
+            t.blunders += s.blunders
+            t.points_lost += s.points_lost
+    return tuple(PlayerSummary(p, sheet.players[p - 1], len(sheet.hands),
+                               **dataclasses.asdict(tally[p]))
                  for p in (1, 2, 3, 4))

@@ -1,7 +1,7 @@
 """The analysis report to look at: one self-contained HTML page, and the graph of the
 win chances as PNG/SVG.
 
-:func:`html_report` turns the ``analyze --json`` object (``Analysis.to_dict()``) into
+:func:`html_report` turns an :class:`~cuatrola_solver.analysis.review.Analysis` into
 one HTML page that opens offline: the CSS, the script and the suit drawings are
 inline, nothing is fetched.  It shows the deal drawn as cards, each baza in turn
 (stepping through the hand with the buttons or the arrow keys), the graph of each
@@ -24,11 +24,18 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
+from typing import Any, Mapping
 
+from ..advice.bidding import OptionResult, valued
 from ..errors import CuatrolaError
-from ..game.play import SUIT_NAMES
+from ..game.cards import format_card, suit_of
+from ..game.hand import CanteScore, HandState, PointsBreakdown
+from ..game.play import SUIT_NAMES, side_of
+from ..game.rules import rules_spec
+from ..game.seats import Side
 from ..i18n import _, language, ngettext, percent
 from .cards_svg import card_name, card_sheet, card_svg
+from .review import Analysis, BidReview, CardReview, SeatSummary, WinPoint
 
 __all__ = ["html_report", "plot_win_chances", "html_puzzles", "SIDE_COLOURS"]
 
@@ -234,25 +241,18 @@ _SCRIPT = r"""
 """
 
 
-def card_odds(card: dict) -> tuple[float | None, float | None]:
-    """``(P(win), best P(win))`` a card of ``analyze --json`` is rated on: as played when
-    the analysis has a played-odds model, else double dummy."""
-    if card.get("p_played") is not None:
-        return card["p_played"], card["best_p_played"]
-    return card.get("p_win"), card.get("best_p_win")
+def call_odds(option: OptionResult) -> tuple[float | None, float | None]:
+    """``(P(win), EV)`` a call of the bid review is rated on: as played when the review
+    has a played-odds model, else double dummy."""
+    if option.p_played is not None:
+        return option.p_played, option.ev_played
+    return option.p_win, option.ev
 
 
-def call_odds(option: dict) -> tuple[float | None, float | None]:
-    """``(P(win), EV)`` a call of the bid review is rated on, the same way."""
-    if option.get("p_played") is not None:
-        return option["p_played"], option["ev_played"]
-    return option.get("p_win"), option.get("ev")
-
-
-def best_cards(card: dict) -> str:
+def best_cards(card: CardReview) -> str:
     """The card that did best on what the seat knew (``Ac``); cards that tie for it as
     ``Re or Ac`` (at most three named): the P(win) shown beside is each one's."""
-    best = card["best"]
+    best = [format_card(c) for c in card.best]
     return _(" or ").join(best[:3]) + (_(" or ") + "…" if len(best) > 3 else "")
 
 
@@ -265,7 +265,7 @@ def drop_empty_columns(headers: list[str], rows: list[list[str]],
     return [headers[i] for i in used], [[r[i] for i in used] for r in rows]
 
 
-def _e(x) -> str:
+def _e(x: object) -> str:
     return html.escape(str(x), quote=True)
 
 
@@ -278,12 +278,8 @@ def _card(text: str, extra: str = "", attrs: str = "", symbol: str | None = None
             f'title="{_e(card_name(text))}" {attrs}>{card_svg(text)}{sym}</{tag}>')
 
 
-def _pct(p) -> str:
+def _pct(p: float | None) -> str:
     return "–" if p is None else f"{100 * p:.0f}%"
-
-
-def _side(seat: int) -> str:
-    return "A" if seat % 2 else "B"
 
 
 def _table(headers: list[str], rows: list[list[str]]) -> str:
@@ -297,201 +293,212 @@ def _table(headers: list[str], rows: list[list[str]]) -> str:
     return f'<table class="data"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
-def _contract(report: dict) -> str:
-    decl = report["declarer"]
-    if report["contract"] == "paso" or decl is None:
+def _contract(hand: HandState) -> str:
+    decl = hand.declarer
+    if hand.contract == "paso" or not decl:
         return _("paso (all four play)")
-    if isinstance(decl, list):
+    if len(decl) == 2:
         return _("contrasolo, seat {seat} against seat {other}").format(seat=decl[0],
                                                                         other=decl[1])
-    return _("{contract} by seat {seat}").format(contract=report["contract"], seat=decl)
+    return _("{contract} by seat {seat}").format(contract=hand.contract, seat=decl[0])
 
 
-def _rules_text(rules) -> str:
+def _rules_text(rules: str | Mapping[str, Any]) -> str:
+    """A rule set's spec (:func:`~cuatrola_solver.game.rules.rules_spec`) as the pages
+    show it: ``narro, tie_break=mano``."""
     if isinstance(rules, str):
         return rules
     rest = {k: v for k, v in rules.items() if k != "preset"}
-    return rules["preset"] + "".join(f", {k}={v}" for k, v in rest.items())
+    return str(rules["preset"]) + "".join(f", {k}={v}" for k, v in rest.items())
 
 
-def _deal_section(report: dict, played_at: dict[str, int]) -> str:
+def _deal_section(a: Analysis, played_at: dict[int, int]) -> str:
     parts = []
-    names = report.get("players") or [None] * 4
-    for seat, hand in enumerate(report["hands"], 1):
+    auction = a.hand.auction.calls
+    for seat, (name, hand) in enumerate(zip(a.players, a.dealt), 1):
         cards = "".join(
-            _card(c, "in-hand" + (" muestra" if c == report["muestra"] else ""),
-                  f'data-step="{played_at.get(c, 999)}"') for c in hand.split())
+            _card(format_card(c), "in-hand" + (" muestra" if c == a.hand.muestra else ""),
+                  f'data-step="{played_at.get(c, 999)}"') for c in hand)
         role = (_(" (mano)") if seat == 1 else _(" (dealer, holds the muestra)") if seat == 4
                 else "")
         call = ""
-        if report["auction"] and len(report["auction"]) >= seat:
-            call = _(" — called {call}").format(call=report["auction"][seat - 1])
-        name = f" — {names[seat - 1]}" if names[seat - 1] else ""
+        if auction and len(auction) >= seat:
+            call = _(" — called {call}").format(call=auction[seat - 1])
         parts.append('<div class="seat"><h3>'
                      + _e(_("Seat {seat}{name}, side {side}{role}{call}").format(
-                         seat=seat, name=name, side=_side(seat), role=role, call=call))
+                         seat=seat, name=f" — {name}" if name else "", side=side_of(seat),
+                         role=role, call=call))
                      + f'</h3><div class="cards">{cards}</div></div>')
     return '<div class="table">' + "".join(parts) + "</div>"
 
 
-def _tricks_section(report: dict) -> str:
-    res = report.get("result") or {}
-    winners = ((res.get("breakdown") or {}).get("trick_winners")) or []
-    cantes = ((res.get("breakdown") or {}).get("cantes")) or []
-    by_trick: dict[int, list[tuple[int, dict]]] = {}
-    for i, c in enumerate(report["cards"], 1):
-        by_trick.setdefault(c["trick"], []).append((i, c))
+def _trick_notes(t: int, cards: list[CardReview], winner: int | None,
+                 cantes: tuple[CanteScore, ...]) -> list[str]:
+    """Who took baza ``t``, the cantes sung after it, its renuncios."""
+    notes = []
+    if winner is not None:
+        notes.append(_("seat {seat} (side {side}) takes the baza").format(
+            seat=winner, side=side_of(winner)))
+    for k in cantes:
+        if k.after_trick == t:
+            notes.append((_("seat {seat} sings las cuarenta in {suit} (+{points})")
+                           if k.points == 40 else
+                           _("seat {seat} sings las veinte in {suit} (+{points})")).format(
+                seat=k.seat, suit=SUIT_NAMES[k.suit], points=k.points))
+    for c in cards:
+        if c.kind == "renuncio":
+            notes.append(_("renuncio by seat {seat} ({obligation})").format(
+                seat=c.seat, obligation=valued(c.obligation).replace("_", " ")))
+    return notes
+
+
+def _tricks_section(a: Analysis) -> str:
+    res = a.result
+    bd = None if res is None else res.breakdown
+    winners = () if bd is None else bd.trick_winners
+    by_trick: dict[int, list[tuple[int, CardReview]]] = {}
+    for i, c in enumerate(a.cards, 1):
+        by_trick.setdefault(c.trick, []).append((i, c))
     out = []
     for t, cards in by_trick.items():
-        cells = []
         winner = winners[t - 1] if t - 1 < len(winners) else None
-        for i, c in cards:
-            won = " won" if c["seat"] == winner else ""
-            who = _e(_("seat {seat}").format(seat=c["seat"]))
-            cells.append(f'<div class="{won.strip()}"><div class="who side-{c["side"]}">{who}'
-                         f'</div>{_card(c["card"], "", f"data-step={i!s}", c["symbol"])}</div>')
-        notes = []
-        if winner is not None:
-            notes.append(_("seat {seat} (side {side}) takes the baza").format(
-                seat=winner, side=_side(winner)))
-        for k in cantes:
-            if k["after_trick"] == t:
-                notes.append((_("seat {seat} sings las cuarenta in {suit} (+{points})")
-                               if k["points"] == 40 else
-                               _("seat {seat} sings las veinte in {suit} (+{points})")).format(
-                    seat=k["seat"], suit=SUIT_NAMES["oceb".index(k["suit"])], points=k["points"]))
-        for c in (c for _i, c in cards):
-            if c["kind"] == "renuncio":
-                notes.append(_("renuncio by seat {seat} ({obligation})").format(
-                    seat=c["seat"], obligation=c["obligation"].replace("_", " ")))
+        cells = [f'<div class="{"won" if c.seat == winner else ""}"><div class="who '
+                 f'side-{c.side}">{_e(_("seat {seat}").format(seat=c.seat))}</div>'
+                 f'{_card(format_card(c.card), "", f"data-step={i!s}", c.symbol)}</div>'
+                 for i, c in cards]
+        notes = _trick_notes(t, [c for _i, c in cards], winner, () if bd is None else bd.cantes)
         baza = _e(_("Baza {trick}").format(trick=t))
         out.append(f'<div class="trick" data-trick="{t}"><div class="t">{baza}</div>'
                    + "".join(cells) + f'<div class="note">{_e("; ".join(notes))}</div></div>')
     return '<div class="tricks">' + "".join(out) + "</div>"
 
 
-def _play_table(report: dict) -> str:
-    rows = []
-    for c in report["cards"]:
-        if c["kind"] == "forced":
-            note, pw, best, loss = _("forced (one legal card)"), "", "", ""
-        elif c["kind"] == "after_renuncio":
-            note, pw, best, loss = _("after the renuncio: not valued"), "", "", ""
-        else:
-            note = _(c["label"]) if c["label"] else ""
-            if c["kind"] == "renuncio":
-                note = _("renuncio ({obligation})").format(
-                    obligation=c["obligation"].replace("_", " "))
-            if c["dd_only"]:
-                note += ("; " if note else "") + _("double-dummy error, sound on what was known")
-            p, best_p = card_odds(c)
-            pw = _pct(p)
-            best = f"{best_cards(c)} {_pct(best_p)}"
-            loss = _pct(c["loss"])
-        dd = ""
-        if c["dd"]:
-            word = {True: _("win"), False: _("lose")}
-            dd = f"{word[c['dd']['before']['makes']]} → {word[c['dd']['after']['makes']]}"
-        card = c["card"] + (c["symbol"] or "")
-        cls = ' class="bad"' if c["symbol"] else ""
-        rows.append([str(c["trick"]), str(c["seat"]), f"<td{cls}>{_e(card)}</td>", pw, best,
-                     loss, dd, note])
+def _play_row(c: CardReview) -> list[str]:
+    if c.kind == "forced":
+        note, pw, best, loss = _("forced (one legal card)"), "", "", ""
+    elif c.kind == "after_renuncio":
+        note, pw, best, loss = _("after the renuncio: not valued"), "", "", ""
+    else:
+        note = _(c.label) if c.label else ""
+        if c.kind == "renuncio":
+            note = _("renuncio ({obligation})").format(
+                obligation=valued(c.obligation).replace("_", " "))
+        if c.dd_only:
+            note += ("; " if note else "") + _("double-dummy error, sound on what was known")
+        pw = _pct(c.p_rated)
+        best = f"{best_cards(c)} {_pct(c.best_p_rated)}"
+        loss = _pct(c.loss_reported)
+    dd = ""
+    swing = c.dd_swing
+    if swing is not None:
+        word = {True: _("win"), False: _("lose")}
+        dd = f"{word[swing.makes[0]]} → {word[swing.makes[1]]}"
+    card = format_card(c.card) + (c.symbol or "")
+    cls = ' class="bad"' if c.symbol else ""
+    return [str(c.trick), str(c.seat), f"<td{cls}>{_e(card)}</td>", pw, best, loss, dd, note]
+
+
+def _play_table(a: Analysis) -> str:
     return _table([_("baza"), _("seat"), _("card"), _("P(win) knew"), _("best card"),
-                   _("win lost"), _("double dummy"), _("label")], rows)
+                   _("win lost"), _("double dummy"), _("label")],
+                  [_play_row(c) for c in a.cards])
 
 
-def _bids_table(report: dict) -> str:
-    rows = []
-    for b in report["bids"]:
-        opts = {o["bid"]: o for o in b["options"]}
-        call, adv, best = opts[b["call"]], opts[b["advice"]], opts[b["dd_best"]]
-        (cp, cev), (ap, aev) = call_odds(call), call_odds(adv)
-        rows.append([str(b["seat"]), b["call"], f"{_pct(cp)} {cev:+.2f}",
-                     f"{b['advice']} {_pct(ap)} {aev:+.2f}",
-                     "" if b["ev_loss"] < 0.005 else f"{b['ev_loss']:.2f}",
-                     f"{call['dd_game_points']:+d}",
-                     f"{b['dd_best']} {best['dd_game_points']:+d}",
-                     _("{call} was there to be made").format(call=b["missed"])
-                     if b["missed"] else ""])
+def _bid_row(b: BidReview) -> list[str]:
+    (cp, cev), (ap, aev) = call_odds(b.option(b.call)), call_odds(b.option(b.advice))
+    lost = b.ev_loss_reported
+    return [str(b.seat), b.call, f"{_pct(cp)} {valued(cev):+.2f}",
+            f"{b.advice} {_pct(ap)} {valued(aev):+.2f}",
+            "" if lost < 0.005 else f"{lost:.2f}",
+            f"{valued(b.dd_game_points(b.call)):+d}",
+            f"{b.dd_best} {valued(b.dd_game_points(b.dd_best)):+d}",
+            _("{call} was there to be made").format(call=b.missed) if b.missed else ""]
+
+
+def _bids_table(a: Analysis) -> str:
     return _table(*drop_empty_columns([_("seat"), _("call"), _("P(win) EV"), _("advice"),
                                        _("EV lost"), _("double dummy"),
-                                       _("best double dummy"), _("note")], rows))
+                                       _("best double dummy"), _("note")],
+                                      [_bid_row(b) for b in a.bids]))
 
 
-def _summary_table(report: dict) -> str:
-    rows = []
-    for s in report["summary"]:
-        if not s["cards"]:
-            continue
-        rows.append([str(s["seat"]), s["side"],
-                     "–" if s["accuracy"] is None else f"{s['accuracy']:.0f}%",
-                     str(s["choices"]), str(s["inaccuracies"]), str(s["mistakes"]),
-                     str(s["blunders"]), str(s["renuncios"]),
-                     f"{100 * s['win_chance_lost']:.0f}%", str(s["points_lost"]),
-                     f"{s['dd_errors']} ({s['dd_only']})"])
+def _summary_row(s: SeatSummary) -> list[str]:
+    acc = s.accuracy_reported
+    return [str(s.seat), str(s.side), "–" if acc is None else f"{acc:.0f}%",
+            str(s.choices), str(s.inaccuracies), str(s.mistakes), str(s.blunders),
+            str(s.renuncios), f"{100 * s.win_chance_lost_reported:.0f}%", str(s.points_lost),
+            f"{s.dd_errors} ({s.dd_only})"]
+
+
+def _summary_table(a: Analysis) -> str:
     return _table([_("seat"), _("side"), _("accuracy"), _("choices"), _("?! inaccuracies"),
                    _("? mistakes"), _("?? blunders"), _("renuncios"), _("win chance lost"),
-                   _("match points lost (dd)"), _("dd errors (sound)")], rows)
+                   _("match points lost (dd)"), _("dd errors (sound)")],
+                  [_summary_row(s) for s in a.summary if s.cards])
 
 
-def _result_section(report: dict) -> str:
-    res = report["result"]
+def _breakdown_line(bd: PointsBreakdown) -> str:
+    """The points of the cards, the monte and each cante."""
+    line = _("Cards A {a} – B {b}").format(a=bd.cards[0], b=bd.cards[1])
+    for side in Side:
+        if bd.monte[side]:
+            line += _("; monte (last baza) {side} +{points}").format(
+                side=side, points=bd.monte[side])
+    for k in bd.cantes:
+        line += (_("; seat {seat} sang las cuarenta in {suit} after baza {trick} ({side} "
+                   "+{points})") if k.points == 40 else
+                 _("; seat {seat} sang las veinte in {suit} after baza {trick} ({side} "
+                   "+{points})")).format(
+            seat=k.seat, suit=SUIT_NAMES[k.suit], trick=k.after_trick, side=k.side,
+            points=k.points)
+    return line + "."
+
+
+def _result_section(a: Analysis) -> str:
+    res = a.result
     if res is None:
         return "<p>" + _e(_("Not decided yet.")) + "</p>"
     how = {"play": _("after five bazas"), "renuncio": _("by the first renuncio"),
-           "early_end": _("ended early: the bazas decide it")}[res["ended_by"]]
+           "early_end": _("ended early: the bazas decide it")}[res.ended_by]
     items = ["<b>" + _e(_("Side {side} scores {points}").format(
-                 side=res["winner"], points=res["game_points"])) + f"</b> ({_e(how)}).",
+                 side=res.winner, points=res.game_points)) + f"</b> ({_e(how)}).",
              _("Points A {a} – B {b}; bazas A {ta} – B {tb}.").format(
-                 a=res["points"]["A"], b=res["points"]["B"], ta=res["tricks"]["A"],
-                 tb=res["tricks"]["B"])]
-    bd = res.get("breakdown")
-    if bd:
-        line = _("Cards A {a} – B {b}").format(a=bd["cards"]["A"], b=bd["cards"]["B"])
-        for side in "AB":
-            if bd["monte"][side]:
-                line += _("; monte (last baza) {side} +{points}").format(
-                    side=side, points=bd["monte"][side])
-        for k in bd["cantes"]:
-            line += (_("; seat {seat} sang las cuarenta in {suit} after baza {trick} ({side} "
-                       "+{points})") if k["points"] == 40 else
-                     _("; seat {seat} sang las veinte in {suit} after baza {trick} ({side} "
-                       "+{points})")).format(
-                seat=k["seat"], suit=SUIT_NAMES["oceb".index(k["suit"])],
-                trick=k["after_trick"], side=k["side"], points=k["points"])
-        items.append(line + ".")
-    if res.get("tie_break"):
+                 a=res.points[0], b=res.points[1], ta=res.tricks[0], tb=res.tricks[1])]
+    if res.breakdown is not None:
+        items.append(_breakdown_line(res.breakdown))
+    if res.tie_break:
         items.append(_("A tie on points, broken by {how}.").format(
-            how=res["tie_break"].replace("_", " ")))
-    if res.get("score_after"):
-        sa, sb = res["score_before"], res["score_after"]
+            how=res.tie_break.replace("_", " ")))
+    if res.score_before is not None and res.score_after is not None:
+        sa, sb = res.score_before, res.score_after
         items.append(_("Match: A {a} – B {b} before the hand, A {a2} – B {b2} after.").format(
-            a=sa["A"], b=sa["B"], a2=sb["A"], b2=sb["B"]))
+            a=sa.A, b=sa.B, a2=sb.A, b2=sb.B))
     return "<p>" + "<br>".join(_e(x) if not x.startswith("<b>") else x for x in items) + "</p>"
 
 
-def html_report(report: dict, title: str = "cuatrola analysis") -> str:
-    """One self-contained HTML page from an ``analyze --json`` object (see the module)."""
-    played_at = {}
-    for i, c in enumerate(report["cards"], 1):
-        played_at[c["card"]] = i
-    suit = SUIT_NAMES["oceb".index(report["muestra"][-1])]
-    how = (_("every consistent deal") if report["exact"] else
-           _("{n} sampled deals per card and bid (every deal when they are few), seed {seed}")
-           .format(n=report["samples"], seed=report["seed"]))
-    score = report.get("score")
-    res = report.get("result")
+def _page_data(a: Analysis) -> str:
+    """The data the page's script draws from: the win chances (as ``analyze --json``
+    writes them), the result and the page's words, in the language of the page."""
+    res = a.result
     words = {"start": _("before the first card"),
              "card": _("card {step} of {n}: seat {seat} plays {card}"),
              "decided": _("the hand is decided: side {side} scores {points}."),
              "side": _("side {side} {p} (from seat {seat}'s view)"),
              "dd": _("; double dummy side {side} wins"),
              "percent": "\u00a0%" if language() == "es" else "%"}
-    data = json.dumps({"win_chances": report["win_chances"], "words": words,
+    return json.dumps({"win_chances": [p.to_dict() for p in a.win_chances], "words": words,
                        "result": None if res is None else {
-                           "winner": res["winner"], "game_points": res["game_points"]}}
+                           "winner": str(res.winner), "game_points": res.game_points}}
                       ).replace("</", "<\\/")
-    parts = [
+
+
+def _intro(a: Analysis, title: str) -> list[str]:
+    """The page's head and title; the rules, the contract, the score, how it was valued."""
+    hand, score = a.hand, a.hand.score
+    how = (_("every consistent deal") if a.exact else
+           _("{n} sampled deals per card and bid (every deal when they are few), seed {seed}")
+           .format(n=a.samples, seed=a.seed))
+    return [
         "<!DOCTYPE html>", f'<html lang="{language()}"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body><main>",
@@ -499,12 +506,16 @@ def html_report(report: dict, title: str = "cuatrola analysis") -> str:
         f"<h1>{_e(title)}</h1>",
         '<p class="sub">' + _e(_("rules {rules}; muestra {muestra} (triunfo {suit}); contract "
                                  "{contract}").format(
-            rules=_rules_text(report["rules"]), muestra=report["muestra"], suit=suit,
-            contract=_contract(report)))
-        + (_e(_("; match score A {a} – B {b}").format(a=score["A"], b=score["B"]))
-           if score else "")
-        + _e(_("; values from {how}").format(how=how)) + "</p>",
-        "<h2>" + _e(_("The deal")) + "</h2>", _deal_section(report, played_at),
+            rules=_rules_text(rules_spec(hand.rules)), muestra=format_card(hand.muestra),
+            suit=SUIT_NAMES[suit_of(hand.muestra)], contract=_contract(hand)))
+        + (_e(_("; match score A {a} – B {b}").format(a=score.A, b=score.B))
+           if score is not None else "")
+        + _e(_("; values from {how}").format(how=how)) + "</p>"]
+
+
+def _graph(a: Analysis) -> list[str]:
+    """The graph of the win chances (drawn by the script), its legend, the buttons."""
+    return [
         "<h2>" + _e(_("Win chances along the hand")) + "</h2>",
         '<p class="legend"><span class="side-A">━ ' + _e(_("side A (seats 1, 3)")) + "</span>"
         '<span class="side-B">━ ' + _e(_("side B (seats 2, 4)")) + "</span><span>"
@@ -513,7 +524,7 @@ def html_report(report: dict, title: str = "cuatrola analysis") -> str:
                 "one to play next), as the hand will be played; the two need not add up to "
                 "100%: each side sees only its own cards. The last point is the result. "
                 "Shading: the side that wins double dummy (every card seen, perfect play from "
-                "there). ○ a mistake.") if report.get("model") == "played" else
+                "there). ○ a mistake.") if a.model == "played" else
               _("each line is that side's chance of winning the hand after every card, from "
                 "what that side's own players knew then (the one who played the card, or the "
                 "one to play next); the two need not add up to 100%: each side sees only its "
@@ -525,44 +536,97 @@ def html_report(report: dict, title: str = "cuatrola analysis") -> str:
         '<div class="controls"><button id="first">« ' + _e(_("start")) + '</button>'
         '<button id="prev">‹ ' + _e(_("back")) + '</button><button id="next">'
         + _e(_("next")) + ' ›</button><button id="last">' + _e(_("end")) + " »</button>"
-        '<span id="step-text"></span></div>',
-        "<h2>" + _e(_("The bazas")) + "</h2>", _tricks_section(report),
+        '<span id="step-text"></span></div>']
+
+
+def _cards_part(a: Analysis) -> list[str]:
+    """The bazas, then every card with its value."""
+    return [
+        "<h2>" + _e(_("The bazas")) + "</h2>", _tricks_section(a),
         "<h2>" + _e(_("Every card")) + "</h2>",
         "<p>" + _e((_("P(win): the chance of the card's side from what its player knew, as "
                       "the hand will be played (the played-odds model); best card: the card "
                       "that did best on that knowledge (cards that tie joined by 'or'), and its "
                       "P(win); win lost: the win chance given away. ?! an inaccuracy (10 points "
                       "or more), ? a mistake (20), ?? a blunder (30).")
-                    if report.get("model") == "played" else
+                    if a.model == "played" else
                     _("P(win): the chance of the card's side from what its player knew, double "
                       "dummy; best card: the card that did best on that knowledge (cards that "
                       "tie joined by 'or'), and its P(win); win lost: the win chance given "
                       "away. ?! an inaccuracy (10 points or more), ? a mistake (20), ?? a "
                       "blunder (30).")))
         + "</p>",
-        _play_table(report),
-    ]
-    if report["bids"]:
+        _play_table(a)]
+
+
+def _closing(a: Analysis) -> list[str]:
+    """The bid review, the result, the summary per seat, the page's data and script."""
+    parts = []
+    if a.bids:
         parts += ["<h2>" + _e(_("The bidding")) + "</h2>",
                   "<p>" + _e(_("P(win) and EV from the seat's own hand; double dummy: the "
                                "match points on the actual deal.")) + "</p>",
-                  _bids_table(report)]
-    parts += ["<h2>" + _e(_("The result")) + "</h2>", _result_section(report),
-              "<h2>" + _e(_("Per seat")) + "</h2>",
-              "<p>" + _e(_("Accuracy (the share of a seat's choices losing less than {p} of "
-                           "winning chances) and the win chance lost: on what the seat knew. "
-                           "Match points lost and errors: double dummy, with every card seen; "
-                           "in brackets the errors that were sound on what the seat knew, "
-                           "which is how an accurate seat can still lose points.").format(
-                  p=percent(0.10))) + "</p>", _summary_table(report),
-              '<p class="foot">' + _e(_("Written by cuatrola analyze --html. This page needs "
-                                        "no network.")) + "</p></main>",
-              f'<script type="application/json" id="report-data">{data}</script>',
-              f"<script>{_SCRIPT}</script></body></html>"]
-    return "\n".join(parts)
+                  _bids_table(a)]
+    return parts + [
+        "<h2>" + _e(_("The result")) + "</h2>", _result_section(a),
+        "<h2>" + _e(_("Per seat")) + "</h2>",
+        "<p>" + _e(_("Accuracy (the share of a seat's choices losing less than {p} of "
+                     "winning chances) and the win chance lost: on what the seat knew. "
+                     "Match points lost and errors: double dummy, with every card seen; "
+                     "in brackets the errors that were sound on what the seat knew, "
+                     "which is how an accurate seat can still lose points.").format(
+            p=percent(0.10))) + "</p>", _summary_table(a),
+        '<p class="foot">' + _e(_("Written by cuatrola analyze --html. This page needs "
+                                  "no network.")) + "</p></main>",
+        f'<script type="application/json" id="report-data">{_page_data(a)}</script>',
+        f"<script>{_SCRIPT}</script></body></html>"]
 
 
-def plot_win_chances(report: dict, path: str | Path, title: str = "") -> None:
+def html_report(analysis: Analysis, title: str = "cuatrola analysis") -> str:
+    """One self-contained HTML page of an analysis (see the module)."""
+    played_at = {c.card: i for i, c in enumerate(analysis.cards, 1)}
+    return "\n".join(_intro(analysis, title)
+                     + ["<h2>" + _e(_("The deal")) + "</h2>", _deal_section(analysis, played_at)]
+                     + _graph(analysis) + _cards_part(analysis) + _closing(analysis))
+
+
+def _draw_chances(ax: Any, pts: tuple[WinPoint, ...], colour: dict[Side, str]) -> None:
+    """The graph's background shaded by the side that wins double dummy, each side's
+    line, the mistakes marked."""
+    for p, after in zip(pts, pts[1:]):
+        if p.dd is not None:
+            ax.axvspan(p.index, after.index, color=colour[Side.A if p.dd else Side.B],
+                       alpha=0.10, lw=0)
+    for side in Side:
+        known = [p for p in pts if p.knew_of(side) is not None]
+        ax.plot([p.index for p in known], [valued(p.knew_of(side)) for p in known],
+                color=colour[side], lw=2.2,
+                label=f"side {side} ({'seats 1, 3' if side is Side.A else 'seats 2, 4'})")
+    for p in pts:
+        if p.symbol and p.seat is not None and p.card is not None:
+            side = side_of(p.seat)
+            v = p.knew_of(side)
+            if v is None:
+                continue
+            ax.plot([p.index], [v], "o", ms=9, mfc="white", mec=colour[side], mew=2.5)
+            ax.annotate(format_card(p.card) + p.symbol, (p.index, v), xytext=(0, 9),
+                        textcoords="offset points", ha="center", color=colour[side],
+                        fontweight="bold")
+
+
+def _draw_bazas(ax: Any, pts: tuple[WinPoint, ...]) -> None:
+    """A line where each baza begins, and each card under its point."""
+    last = None
+    for p in pts[1:]:
+        if p.trick != last:
+            ax.axvline(p.index - 1, color="#c9c2b0", ls=":", lw=1)
+            ax.text(p.index - 0.9, -0.16, f"baza {p.trick}", fontsize=8, color="#555")
+            last = p.trick
+    ax.set_xticks([p.index for p in pts[1:]])
+    ax.set_xticklabels([format_card(valued(p.card)) for p in pts[1:]], fontsize=7)
+
+
+def plot_win_chances(analysis: Analysis, path: str | Path, title: str = "") -> None:
     """The graph of the report to a .png or .svg file: each side's chance of winning
     after every card, from what that side's own players knew (``knew``, ``knew_b``),
     ending at the result, over a background shaded by the side that wins double dummy,
@@ -575,45 +639,20 @@ def plot_win_chances(report: dict, path: str | Path, title: str = "") -> None:
     except ImportError:
         raise CuatrolaError("--plot needs matplotlib: pip install 'cuatrola-solver[lab]'") \
             from None
-    pts = report["win_chances"]
-    xs = [p["index"] for p in pts]
-    played = report.get("model") == "played"
+    pts = analysis.win_chances
+    xs = [p.index for p in pts]
+    played = analysis.model == "played"
+    colour = {side: SIDE_COLOURS[str(side)] for side in Side}
     fig, ax = plt.subplots(figsize=(10, 5.2), dpi=100)
-    for i, p in enumerate(pts[:-1]):
-        if p["dd"] is not None:
-            ax.axvspan(p["index"], pts[i + 1]["index"], color=SIDE_COLOURS["A" if p["dd"] else "B"],
-                       alpha=0.10, lw=0)
-    key = {"A": "knew", "B": "knew_b"}
-    for side, colour in SIDE_COLOURS.items():
-        kx = [p["index"] for p in pts if p[key[side]] is not None]
-        ky = [p[key[side]] for p in pts if p[key[side]] is not None]
-        ax.plot(kx, ky, color=colour, lw=2.2,
-                label=f"side {side} ({'seats 1, 3' if side == 'A' else 'seats 2, 4'})")
-    for p in pts:
-        if p["symbol"]:
-            side = "A" if p["seat"] % 2 else "B"
-            v = p[key[side]]
-            if v is None:
-                continue
-            ax.plot([p["index"]], [v], "o", ms=9, mfc="white", mec=SIDE_COLOURS[side], mew=2.5)
-            ax.annotate(p["card"] + p["symbol"], (p["index"], v), xytext=(0, 9),
-                        textcoords="offset points", ha="center", color=SIDE_COLOURS[side],
-                        fontweight="bold")
-    last = None
-    for p in pts[1:]:
-        if p["trick"] != last:
-            ax.axvline(p["index"] - 1, color="#c9c2b0", ls=":", lw=1)
-            ax.text(p["index"] - 0.9, -0.16, f"baza {p['trick']}", fontsize=8, color="#555")
-            last = p["trick"]
-    ax.set_xticks(xs[1:])
-    ax.set_xticklabels([p["card"] for p in pts[1:]], fontsize=7)
+    _draw_chances(ax, pts, colour)
+    _draw_bazas(ax, pts)
     ax.set_ylim(-0.05, 1.08)
     ax.set_xlim(0, max(xs) if xs else 1)
     ax.yaxis.set_major_formatter(matplotlib.ticker.PercentFormatter(1.0))
     ax.set_ylabel("chance of winning the hand")
     ax.set_title(title or "Win chances along the hand")
     handles, labels = ax.get_legend_handles_labels()
-    handles += [Patch(color=SIDE_COLOURS["A"], alpha=0.18), Patch(color=SIDE_COLOURS["B"], alpha=0.18)]
+    handles += [Patch(color=colour[Side.A], alpha=0.18), Patch(color=colour[Side.B], alpha=0.18)]
     labels += ["shaded: side A wins double dummy (every card seen)",
                "shaded: side B wins double dummy"]
     ax.legend(handles, labels, fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2),

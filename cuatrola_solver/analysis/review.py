@@ -48,8 +48,8 @@ own hand at its turn (the calls before it, the record's score), i.e. ``p_win`` a
 ``ev`` of every call it could have made, the advice, the call it made and
 ``ev_loss`` (expected match points given away by the call made); and, per option,
 what the contract it leads to would have given on the actual deal double dummy
-(the row of :func:`solver.dd_table`, seen from the seat's side: ``makes`` and
-``game_points``).  ``dd_best`` is the call that would have scored most on the
+(the row of the deal's table, :func:`~cuatrola_solver.dd.batch.solve_table`, seen
+from the seat's side: ``makes`` and ``game_points``).  ``dd_best`` is the call that would have scored most on the
 actual deal, ``missed`` is set when it is a bid the seat did not make although the
 contract makes double dummy (e.g. a cuatrola that was there to be made).
 When the record has the match score, every option also has ``p_match`` (the seat's
@@ -89,10 +89,11 @@ from ..advice.bidding import Advice, OptionResult, advise, layouts_of, valued
 from ..advice.budget import Budget, Progress
 from ..advice.cardplay import Hint, hint
 from ..dd import solver
+from ..dd.batch import SolveTable, solve_table
 from ..errors import InconsistentDealError
-from ..game.cards import format_card, format_cards
+from ..game.cards import Card, format_card, format_cards
 from ..game.constraints import Constraints
-from ..game.hand import HandState, Renuncio
+from ..game.hand import HandState, Renuncio, Result
 from ..game.play import renuncio_obligation, side_of
 from ..game.seats import Side
 from ..game.rules import rules_spec
@@ -103,8 +104,9 @@ from ..models.preset import Models
 from ..notation.record import HandRecord
 from ..notation.replay import replay_cards, replay_deal
 
-__all__ = ["analyze", "Analysis", "CardReview", "BidReview", "SeatSummary", "label_of",
-           "annotate", "DEFAULT_SAMPLES", "THRESHOLDS"]
+__all__ = ["analyze", "Analysis", "CardReview", "BidReview", "SeatSummary", "DDValue",
+           "DDSwing", "WinPoint", "win_chances", "label_of", "annotate", "reported",
+           "DEFAULT_SAMPLES", "THRESHOLDS"]
 
 #: deals per card and per bid review (the default of ``cuatrola analyze``)
 DEFAULT_SAMPLES = 1000
@@ -117,9 +119,6 @@ THRESHOLDS = ((0.30, "blunder", "??"), (0.20, "mistake", "?"), (0.10, "inaccurac
 SOUND = THRESHOLDS[-1][0]
 _EPS = 1e-9
 OBJECTIVES = ("makes", "game_points", "tricks", "margin")
-#: double-dummy figures by name, as ``analyze --json`` writes them: a position's for one
-#: side (``makes``, ``game_points``, ``tricks``, ``margin``), a row of the deal's table
-Figures = dict[str, Any]
 
 
 
@@ -133,12 +132,45 @@ def label_of(loss: float | None) -> tuple[str | None, str | None]:
     return None, None
 
 
-def _declarer(decl: tuple[int, ...]) -> int | list[int] | None:
-    """The declarer as in ``solve --json``: None, a seat, or [solo, contrasolo]."""
-    return None if not decl else list(decl) if len(decl) == 2 else decl[0]
+def reported(x: float | None, digits: int = 6) -> float | None:
+    """A figure as the report gives it (``analyze --json``, and the text and the page
+    that show it): rounded to ``digits`` decimals."""
+    return None if x is None else round(x, digits)
 
 
 # --- results -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DDValue:
+    """A position's double-dummy value for one side, each objective its own optimum
+    (docs/rules.md 8.9): whether the side wins, its match points, its tricks and its
+    margin of points (None where the contract is decided on tricks, and after a
+    renuncio, whose value is its penalty)."""
+
+    makes: bool
+    game_points: int
+    tricks: int | None
+    margin: int | None
+
+    def other_side(self) -> DDValue:
+        """The same position valued for the other side."""
+        return DDValue(not self.makes, -self.game_points,
+                       None if self.tricks is None else 5 - self.tricks,
+                       None if self.margin is None else -self.margin)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"makes": self.makes, "game_points": self.game_points, "tricks": self.tricks,
+                "margin": self.margin}
+
+
+@dataclass(frozen=True)
+class DDSwing:
+    """A card's double-dummy value for its side: before it (the value of the position,
+    the best card's) and after it, ``(before, after)`` of each figure."""
+
+    makes: tuple[bool, bool]
+    game_points: tuple[int, int]
+
 
 @dataclass(frozen=True)
 class CardReview:
@@ -148,8 +180,8 @@ class CardReview:
     card: int
     kind: str                   # choice | forced | renuncio | after_renuncio
     legal: tuple[int, ...] = ()
-    dd_before: Figures | None = None
-    dd_after: Figures | None = None
+    dd_before: DDValue | None = None
+    dd_after: DDValue | None = None
     p_win: float | None = None
     best_p_win: float | None = None
     best: tuple[int, ...] = ()
@@ -191,16 +223,28 @@ class CardReview:
         return max(0.0, self.best_p_win - self.p_win)
 
     @property
-    def dd_loss(self) -> int | None:
+    def loss_reported(self) -> float | None:
+        """:attr:`loss` as the report gives it (6 decimals)."""
+        return reported(self.loss)
+
+    @property
+    def dd_swing(self) -> DDSwing | None:
+        """Whether the side wins and its match points double dummy, before the card and
+        after it (None for a card not valued)."""
         if self.dd_before is None or self.dd_after is None:     # both or neither
             return None
-        return int(self.dd_before["makes"]) - int(self.dd_after["makes"])
+        b, a = self.dd_before, self.dd_after
+        return DDSwing((bool(b.makes), bool(a.makes)), (int(b.game_points), int(a.game_points)))
+
+    @property
+    def dd_loss(self) -> int | None:
+        swing = self.dd_swing
+        return None if swing is None else int(swing.makes[0]) - int(swing.makes[1])
 
     @property
     def dd_points_lost(self) -> int | None:
-        if self.dd_before is None or self.dd_after is None:
-            return None
-        return int(self.dd_before["game_points"]) - int(self.dd_after["game_points"])
+        swing = self.dd_swing
+        return None if swing is None else swing.game_points[0] - swing.game_points[1]
 
     @property
     def label(self) -> str | None:
@@ -253,19 +297,17 @@ class CardReview:
         return "; ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
-        loss, loss_dd = self.loss, self.loss_dd
         return {
             "trick": self.trick, "position": self.position, "seat": self.seat,
             "side": str(self.side), "card": format_card(self.card), "kind": self.kind,
             "legal": [format_card(c) for c in self.legal],
             "obligation": self.obligation,
-            "dd": None if self.dd_before is None else {"before": self.dd_before,
-                                                       "after": self.dd_after},
+            "dd": None if self.dd_before is None or self.dd_after is None
+            else {"before": self.dd_before.to_dict(), "after": self.dd_after.to_dict()},
             "dd_loss": self.dd_loss, "dd_points_lost": self.dd_points_lost,
             "p_win": self.p_win, "best_p_win": self.best_p_win,
             "p_played": self.p_played, "best_p_played": self.best_p_played,
-            "loss": None if loss is None else round(loss, 6),
-            "loss_dd": None if loss_dd is None else round(loss_dd, 6),
+            "loss": self.loss_reported, "loss_dd": reported(self.loss_dd),
             "best": [format_card(c) for c in self.best],
             "label": self.label, "symbol": self.symbol,
             "dd_only": self.dd_only, "unpunished": self.unpunished,
@@ -312,6 +354,21 @@ class BidReview:
         return max(0.0, valued(best.ev_rated) - valued(self.option(self.call).ev_rated))
 
     @property
+    def ev_loss_reported(self) -> float:
+        """:attr:`ev_loss` as the report gives it (6 decimals)."""
+        return round(self.ev_loss, 6)
+
+    @property
+    def match_loss_reported(self) -> float | None:
+        """:attr:`match_loss` as the report gives it (6 decimals)."""
+        return reported(self.match_loss)
+
+    @property
+    def played(self) -> bool:
+        """Whether the calls were rated as played (a played-odds model)."""
+        return any(r.p_played is not None for r in self.answer.options)
+
+    @property
     def match_loss(self) -> float | None:
         """The chance of winning the match given away by the call (with the score)."""
         if self.advice_per_hand is None:
@@ -345,7 +402,7 @@ class BidReview:
         o = r.option
         makes, points = self.dd.get(o.bid, (None, None))
         d = {"bid": o.bid, "allowed": o.allowed, "contract": o.contract,
-             "declarer": _declarer(o.declarer), "p_win": r.p_win, "ev": r.ev,
+             "declarer": o.shown_declarer, "p_win": r.p_win, "ev": r.ev,
              "dd_makes": makes, "dd_game_points": points, "reason": o.reason}
         if played:
             d["p_played"], d["ev_played"] = r.p_played, r.ev_played
@@ -355,17 +412,17 @@ class BidReview:
 
     def to_dict(self) -> dict[str, Any]:
         match = self.advice_per_hand is not None
-        played = any(r.p_played is not None for r in self.answer.options)
+        played = self.played
         a = self.answer
         d = {"seat": self.seat, "side": str(side_of(self.seat)), "call": self.call,
-             "advice": self.advice, "ev_loss": round(self.ev_loss, 6),
+             "advice": self.advice, "ev_loss": self.ev_loss_reported,
              "dd_best": self.dd_best, "dd_points_lost": self.dd_points_lost,
              "missed": self.missed, "deals": a.deals, "exact": a.exact,
              "seed": a.seed,
              "options": [self._option_dict(r, match, played) for r in a.options]}
         if match:
             d["advice_per_hand"] = self.advice_per_hand
-            d["match_loss"] = round(valued(self.match_loss), 6)
+            d["match_loss"] = valued(self.match_loss_reported)
         return d
 
 
@@ -384,13 +441,27 @@ class SeatSummary:
     dd_errors: int
     dd_only: int
 
+    @property
+    def side(self) -> Side:
+        return side_of(self.seat)
+
+    @property
+    def accuracy_reported(self) -> float | None:
+        """:attr:`accuracy` (a percentage) as the report gives it (1 decimal)."""
+        return reported(self.accuracy, 1)
+
+    @property
+    def win_chance_lost_reported(self) -> float:
+        """:attr:`win_chance_lost` as the report gives it (6 decimals)."""
+        return round(self.win_chance_lost, 6)
+
     def to_dict(self) -> dict[str, Any]:
-        return {"seat": self.seat, "side": str(side_of(self.seat)),
+        return {"seat": self.seat, "side": str(self.side),
                 "cards": self.cards, "choices": self.choices,
-                "accuracy": None if self.accuracy is None else round(self.accuracy, 1),
+                "accuracy": self.accuracy_reported,
                 "inaccuracies": self.inaccuracies, "mistakes": self.mistakes,
                 "blunders": self.blunders, "renuncios": self.renuncios,
-                "win_chance_lost": round(self.win_chance_lost, 6),
+                "win_chance_lost": self.win_chance_lost_reported,
                 "points_lost": self.points_lost, "dd_errors": self.dd_errors,
                 "dd_only": self.dd_only}
 
@@ -404,7 +475,8 @@ class Analysis:
     seed: int | None
     cards: tuple[CardReview, ...]
     bids: tuple[BidReview, ...]
-    dd_table: tuple[Figures, ...]
+    #: the actual deal's double-dummy table
+    dd_table: SolveTable
     summary: tuple[SeatSummary, ...] = field(default=())
     model: str = "dd"       # "played": the cards' labels on played odds
     #: the what-if constraints on the hands as dealt, and per seat the layouts that meet
@@ -416,19 +488,39 @@ class Analysis:
     def decided_by(self) -> Renuncio | None:
         return self.hand.renuncios[0] if self.hand.renuncios else None
 
+    @property
+    def result(self) -> Result | None:
+        """The hand's result (None when the record stops before it is decided)."""
+        return self.hand.result()
+
+    @property
+    def dealt(self) -> tuple[tuple[Card, ...], ...]:
+        """The four hands as dealt (an analysed record has the whole deal)."""
+        return tuple(tuple(valued(h)) for h in self.record.hands)
+
+    @property
+    def players(self) -> tuple[str | None, ...]:
+        """The players' names at seats 1 to 4 (None: not given)."""
+        return self.record.players
+
+    @property
+    def win_chances(self) -> tuple[WinPoint, ...]:
+        """Each side's chance of winning along the play (:func:`win_chances`)."""
+        return win_chances(self)
+
     def to_dict(self) -> dict[str, Any]:
         """The ``analyze --json`` object (without ``schema``)."""
         hand = self.hand
         decl = hand.declarer
-        result = hand.result()
+        result = self.result
         first = self.decided_by
         return {
             "rules": rules_spec(hand.rules), "muestra": format_card(hand.muestra),
-            "hands": [format_cards(valued(h)) for h in self.record.hands],   # a whole deal
+            "hands": [format_cards(h) for h in self.dealt],   # a whole deal
             "auction": list(hand.auction.calls),
             "score": hand.score.to_dict() if hand.score else None,
             "contract": hand.contract,
-            "declarer": _declarer(decl),
+            "declarer": solver.shown_declarer(decl),
             "exact": self.exact, "samples": self.samples, "seed": self.seed,
             "model": self.model,
             "renuncios": [r.to_dict() for r in hand.renuncios],
@@ -436,17 +528,51 @@ class Analysis:
             "result": result.to_dict() if result else None,
             "cards": [c.to_dict() for c in self.cards],
             "bids": [b.to_dict() for b in self.bids],
-            "dd_table": list(self.dd_table),
+            "dd_table": solver.table_rows(self.dd_table.table, self.dd_table.rules),
             "summary": [s.to_dict() for s in self.summary],
         } | ({"constraints": list(self.constraints),
               "layouts": [None if n is None else {"seat": s, "layouts": n[0],
                                                   "layouts_unconstrained": n[1]}
                           for s, n in enumerate(self.layouts, 1)]}
-             if self.constraints else {}) | {"win_chances": win_chances(self)} \
-            | ({"players": list(self.record.players)} if any(self.record.players) else {})
+             if self.constraints else {}) \
+            | {"win_chances": [p.to_dict() for p in self.win_chances]} \
+            | ({"players": list(self.players)} if any(self.players) else {})
 
 
-def win_chances(analysis: "Analysis") -> list[dict[str, Any]]:
+@dataclass(frozen=True)
+class WinPoint:
+    """One point of the graph of the win chances (:func:`win_chances`): before the first
+    card (``index`` 0, no card) or after card ``index``, its figures as the report gives
+    them (6 decimals)."""
+
+    index: int
+    trick: int
+    seat: int | None
+    card: Card | None
+    knew: float | None          # side A's chance, from side A's view
+    knew_b: float | None        # side B's, from side B's
+    view_a: int | None          # the seat whose view it is
+    view_b: int | None
+    dd: int | None              # 1: side A wins double dummy from here, 0: side B
+    symbol: str | None
+    label: str | None
+    valued: bool
+    decided: bool
+
+    def knew_of(self, side: Side) -> float | None:
+        """The chance of ``side``, from its own view."""
+        return self.knew if side is Side.A else self.knew_b
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "trick": self.trick, "seat": self.seat,
+                "card": None if self.card is None else format_card(self.card),
+                "knew": self.knew, "knew_b": self.knew_b,
+                "view_a": self.view_a, "view_b": self.view_b, "dd": self.dd,
+                "symbol": self.symbol, "label": self.label,
+                "valued": self.valued, "decided": self.decided}
+
+
+def win_chances(analysis: Analysis) -> tuple[WinPoint, ...]:
     """Each side's chance of winning the hand along the play, for the graph of the report:
     one point before the first card (``index`` 0) and one after each card.
 
@@ -470,28 +596,22 @@ def win_chances(analysis: "Analysis") -> list[dict[str, Any]]:
     that was not valued (forced, after a renuncio); ``decided`` is True on the points
     that are the result."""
     hand = analysis.hand
-    decl = _declarer(hand.declarer)
     cards = analysis.cards
     dd0 = None
-    for row in analysis.dd_table:
-        if row["contract"] == hand.contract and row["declarer"] == decl:
-            dd0 = int(row["makes"]) if row["side"] == "A" else 1 - int(row["makes"])
+    for row in analysis.dd_table.rows:
+        if row.contract == hand.contract and row.declarer == tuple(hand.declarer):
+            dd0 = int(row.makes) if row.side == "A" else 1 - int(row.makes)
     result = hand.result()
     winner = None if result is None else int(result.winner)
     knew: list[float | None] = [None, None]     # side A's, side B's
     view: list[int | None] = [None, None]
 
-    def point(i: int, c: CardReview | None, dd: int | None, decided: bool) -> dict[str, Any]:
-        return {"index": i, "trick": 1 if c is None else c.trick,
-                "seat": None if c is None else c.seat,
-                "card": None if c is None else format_card(c.card),
-                "knew": None if knew[0] is None else round(knew[0], 6),
-                "knew_b": None if knew[1] is None else round(knew[1], 6),
-                "view_a": view[0], "view_b": view[1],
-                "dd": None if dd is None else int(dd),
-                "symbol": None if c is None else c.symbol,
-                "label": None if c is None else c.label,
-                "valued": c is None or c.p_win is not None, "decided": decided}
+    def point(i: int, c: CardReview | None, dd: int | None, decided: bool) -> WinPoint:
+        return WinPoint(i, 1 if c is None else c.trick, None if c is None else c.seat,
+                        None if c is None else c.card, reported(knew[0]), reported(knew[1]),
+                        view[0], view[1], None if dd is None else int(dd),
+                        None if c is None else c.symbol, None if c is None else c.label,
+                        c is None or c.p_win is not None, decided)
 
     def facing(j: int, skip_side: int | None = None) -> None:
         """Card ``j``'s seat, on turn with a choice, values the position it faces."""
@@ -506,7 +626,7 @@ def win_chances(analysis: "Analysis") -> list[dict[str, Any]]:
     for i, c in enumerate(cards, 1):
         decided = decided or c.kind in ("renuncio", "after_renuncio") or i == len(cards)
         if c.dd_after is not None:
-            m = int(bool(c.dd_after["makes"]))
+            m = int(bool(c.dd_after.makes))
             dd = m if c.side == 0 else 1 - m
         played = c.kind == "choice" and c.p_rated is not None
         if played:
@@ -517,36 +637,35 @@ def win_chances(analysis: "Analysis") -> list[dict[str, Any]]:
             view = [None, None]
             dd = 1 if winner == 0 else 0
         points.append(point(i, c, dd, decided and winner is not None))
-    return points
+    return tuple(points)
 
 
 # --- the work ----------------------------------------------------------------------
 
-def _seat_view(values: Figures, seat_side: int, declaring: int) -> Figures:
-    """Solver values (for the declaring side) seen from ``seat_side``."""
-    if seat_side == declaring:
-        return dict(values)
-    return {"makes": not values["makes"], "game_points": -values["game_points"],
-            "tricks": 5 - values["tricks"],
-            "margin": None if values["margin"] is None else -values["margin"]}
+def _seat_view(value: DDValue, seat_side: int, declaring: int) -> DDValue:
+    """A value for the declaring side seen from ``seat_side``."""
+    return value if seat_side == declaring else value.other_side()
 
 
-def _dd_card_values(hand: HandState) -> dict[int, Figures]:
-    """``{card: {objective: value for the seat on turn's side}}`` for every legal card."""
+def _dd_card_values(hand: HandState) -> dict[int, DDValue]:
+    """``{card: its value for the seat on turn's side}`` for every legal card."""
     pos = hand.play_position
-    per = {obj: solver.solve_cards(pos, hand.rules, obj) for obj in OBJECTIVES}
+    makes, points, tricks, margin = (solver.solve_cards(pos, hand.rules, obj)
+                                     for obj in OBJECTIVES)
     mine = side_of(pos.to_play)
-    return {c: _seat_view({obj: per[obj][c] for obj in OBJECTIVES}, mine, pos.declaring_side)
-            for c in per["makes"]}
+    return {c: _seat_view(DDValue(bool(valued(makes[c])), valued(points[c]), tricks[c],
+                                  margin[c]), mine, pos.declaring_side)
+            for c in makes}
 
 
-def _best_of(values: dict[int, Figures]) -> Figures:
-    out = {}
-    for obj in OBJECTIVES:
-        vals = [v[obj] for v in values.values()]
-        out[obj] = None if vals[0] is None else max(vals)
-    out["makes"] = bool(out["makes"])
-    return out
+def _best_of(values: dict[int, DDValue]) -> DDValue:
+    """The value of the position: each objective's best over the cards."""
+    vs = list(values.values())
+    tricks = [v.tricks for v in vs]
+    margin = [v.margin for v in vs]
+    return DDValue(bool(max(v.makes for v in vs)), max(v.game_points for v in vs),
+                   None if tricks[0] is None else max(valued(t) for t in tricks),
+                   None if margin[0] is None else max(valued(m) for m in margin))
 
 
 @dataclass(frozen=True)
@@ -612,18 +731,16 @@ def _review_card(hand: HandState, trick: int, position: int, card: int, how: _Me
         return CardReview(trick, position, seat, card, "choice", legal, before, dd[card],
                           p[card], best_p, best, h.deals, h.exact, h.seed, None,
                           pp[card], best_pp)
-    after = {"makes": False, "game_points": -hand.rules.renuncio_value(hand.contract),
-             "tricks": None, "margin": None}
+    after = DDValue(False, -hand.rules.renuncio_value(hand.contract), None, None)
     obligation = renuncio_obligation(pos.hand(seat), pos.trick, hand.trump, card)
     return CardReview(trick, position, seat, card, "renuncio", legal, before, after, 0.0,
                       best_p, best, h.deals, h.exact, h.seed, obligation,
                       None if best_pp is None else 0.0, best_pp)
 
 
-def _review_bids(hand: HandState, table: list[Figures],
-                 rows: list[tuple[str, tuple[int, ...]]], how: _Method) -> list[BidReview]:
+def _review_bids(hand: HandState, table: SolveTable, how: _Method) -> list[BidReview]:
     seed = how.budget.seed
-    by_key = {(contract, tuple(decl)): row for (contract, decl), row in zip(rows, table)}
+    by_key = {(row.contract, row.declarer): row for row in table.rows}
     out = []
     calls = list(hand.auction.calls)
     for seat in (1, 2, 3, 4):
@@ -640,10 +757,9 @@ def _review_bids(hand: HandState, table: list[Figures],
             o = r.option
             if o.allowed:
                 row = by_key[valued(o.key)]
-                v = _seat_view({"makes": row["makes"], "game_points": row["game_points"],
-                                "tricks": row["tricks"], "margin": row["margin"]},
-                               mine, Side.parse(row["side"]))
-                dd[o.bid] = (bool(v["makes"]), v["game_points"])
+                v = _seat_view(DDValue(row.makes, row.game_points, row.tricks, row.margin),
+                               mine, Side.parse(row.side))
+                dd[o.bid] = (v.makes, v.game_points)
         out.append(BidReview(seat, calls[seat - 1], answer, dd))
     return out
 
@@ -774,17 +890,16 @@ def analyze(rec: HandRecord, budget: Budget | None = None, models: Models | None
         done += 1
         if progress:
             progress(done, total)
-    rows = solver.contract_rows(final.rules)
-    table = solver.dd_table(final.deal, final.trump, final.rules)
+    table = solve_table(rec.hands, rec.muestra, final.rules)
     reviews = []
     if bids:
-        reviews = _review_bids(final, table, rows, how)
+        reviews = _review_bids(final, table, how)
         if progress:
             progress(total, total)
     reviewed = [valued(c) for c in cards]          # each task has filled its place
     return Analysis(rec, final, budget.exact, budget.samples_or(DEFAULT_SAMPLES), seed,
                     tuple(reviewed), tuple(reviews),
-                    tuple(table), tuple(_summaries(reviewed)),
+                    table, tuple(_summaries(reviewed)),
                     "dd" if how.card_model is None else "played",
                     tuple(assumed.to_list()), layouts)
 

@@ -333,8 +333,8 @@ async def analyze_endpoint(request: Request) -> Response:
     title = f"cuatrola analysis: {ask.name if isinstance(ask.name, str) else 'upload'}"
 
     def work(progress: Progress, workers: int) -> ReportAnswer:
-        report = analyze(rec, Budget(workers=workers), progress=progress).to_dict()
-        return ReportAnswer(html_report(report, title))
+        return ReportAnswer(html_report(analyze(rec, Budget(workers=workers),
+                                            progress=progress), title))
     return answer(await compute(request, page, "the analysis", work, wanted=s.cores.total))
 
 
