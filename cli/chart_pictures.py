@@ -12,7 +12,8 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from cuatrola_solver.models.charts import COLUMNS, ROWS, Cell, Chart, describe_key, possible
+from cuatrola_solver.models.charts import (COLUMNS, ROWS, Cell, Chart, ChartSet, Measure,
+                                           describe_key, possible)
 from cuatrola_solver.i18n import (N_, _, count, decimal, language, ngettext, percent,
                                   signed)
 
@@ -141,8 +142,8 @@ def plot_chart(charts: list[Chart], path: str | Path, title: str) -> None:
         m = chart.measured
         sub = (_("{hands} hands; same call as advise on {agreement} of {fresh} fresh hands, "
                  "{given} given up per hand").format(
-                   hands=count(chart.hands), agreement=percent(m["agreement"]),
-                   fresh=m["hands"], given=decimal(m["given_up"], 3)) if m
+                   hands=count(chart.hands), agreement=percent(m.agreement),
+                   fresh=m.hands, given=decimal(m.given_up, 3)) if m
                else _("{hands} hands").format(hands=count(chart.hands)))
         ax.set_title(f"{situation(chart)}\n{sub}", fontsize=9)
         ax.set_ylabel(_("triunfos held (+A, +3: the as, the tres of trumps)"), fontsize=8)
@@ -174,16 +175,16 @@ def _aces(n: str, nouns: tuple[str, str]) -> str:
     return _(message).format(n=n)
 
 
-def _measured(m: dict) -> str:
+def _measured(m: Measure) -> str:
     """How a chart agrees with advise on fresh hands, and what following it gives up."""
     def pct(x: float) -> str:
         return decimal(100 * x, 0)
 
-    values = dict(hands=m["hands"], agreement=percent(m["agreement"]), ci=percent(0.95),
-                  lo=pct(m["agreement_ci95"][0]), hi=percent(m["agreement_ci95"][1]),
-                  given=decimal(m["given_up"], 3), given_lo=decimal(m["given_up_ci95"][0], 3),
-                  given_hi=decimal(m["given_up_ci95"][1], 3))
-    if not m.get("bid_hands"):
+    values = dict(hands=m.hands, agreement=percent(m.agreement), ci=percent(0.95),
+                  lo=pct(m.agreement_ci95[0]), hi=percent(m.agreement_ci95[1]),
+                  given=decimal(m.given_up, 3), given_lo=decimal(m.given_up_ci95[0], 3),
+                  given_hi=decimal(m.given_up_ci95[1], 3))
+    if not m.bid_hands or m.bid_agreement is None or m.bid_agreement_ci95 is None:
         return _("On {hands} fresh hands the chart made the call advise made on {agreement} "
                  "({ci} interval {lo}-{hi}); following it gave up {given} points per hand "
                  "({ci} interval {given_lo}-{given_hi}).").format(**values)
@@ -191,8 +192,8 @@ def _measured(m: dict) -> str:
              "({ci} interval {lo}-{hi}); following it gave up {given} points per hand ({ci} "
              "interval {given_lo}-{given_hi}); on the {bids} of them where the chart or advise "
              "bids, the same call on {bid_agreement} ({ci} interval {bid_lo}-{bid_hi}).").format(
-        bids=m["bid_hands"], bid_agreement=percent(m["bid_agreement"]),
-        bid_lo=pct(m["bid_agreement_ci95"][0]), bid_hi=percent(m["bid_agreement_ci95"][1]),
+        bids=m.bid_hands, bid_agreement=percent(m.bid_agreement),
+        bid_lo=pct(m.bid_agreement_ci95[0]), bid_hi=percent(m.bid_agreement_ci95[1]),
         **values)
 
 
@@ -270,9 +271,11 @@ def _cells_table(chart: Chart) -> str:
             + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
 
 
-def html_charts(charts: list[Chart], provenance: dict, title: str) -> str:
-    """One self-contained page: each chart as a coloured grid, its cells' numbers and how
-    well it agrees with the advisor; the page sets ``data-charts="ok"`` when shown."""
+def html_charts(chartset: ChartSet, title: str) -> str:
+    """One self-contained page: each chart of ``chartset`` as a coloured grid, its cells'
+    numbers and how well it agrees with the advisor, and how the charts were made; the
+    page sets ``data-charts="ok"`` when shown."""
+    charts = chartset.charts
     used = {cell.call for chart in charts for cell in chart.cells.values()}
     legend = "".join(f'<span style="background:{c}">{_e(k)}</span>'
                      for k, c in CALL_COLOURS.items() if k in used)
@@ -300,8 +303,7 @@ def html_charts(charts: list[Chart], provenance: dict, title: str) -> str:
             parts.append(f'<p class="sub">{_e(_measured(m))}</p>')
         parts += [_chart_table(chart), f"<details><summary>{_e(_('every cell'))}</summary>",
                   _cells_table(chart), "</details>"]
-    how = "; ".join(f"{k}: {v}" for k, v in provenance.items()
-                    if v is not None and not isinstance(v, dict))
+    how = chartset.how_made()
     parts += ['<p class="foot">' + _e(_("How it was made: {how}. Written by cuatrola charts "
                                         "--html; this page needs no network.").format(how=how))
               + "</p></main>",

@@ -216,12 +216,12 @@ def test_measure_is_the_agreement_with_advise_on_fresh_hands():
         if call != "paso" or a.advice != "paso":
             bids.append(call == a.advice)
         lost.append(a.option(a.advice).ev_rated - a.option(call).ev_rated)
-    assert m["hands"] == 12
-    assert (m["bid_hands"], m["bid_same"]) == (len(bids), sum(bids))
-    assert m["agreement"] == pytest.approx(same / 12, abs=1e-4)
-    assert m["given_up"] == pytest.approx(np.mean(lost), abs=1e-4)
-    lo, hi = m["agreement_ci95"]
-    assert lo <= m["agreement"] <= hi and m["given_up_ci95"][0] <= m["given_up"]
+    assert m.hands == 12
+    assert (m.bid_hands, m.bid_same) == (len(bids), sum(bids))
+    assert m.agreement == pytest.approx(same / 12, abs=1e-4)
+    assert m.given_up == pytest.approx(np.mean(lost), abs=1e-4)
+    lo, hi = m.agreement_ci95
+    assert lo <= m.agreement <= hi and m.given_up_ci95[0] <= m.given_up
 
 
 def test_the_shipped_cells_against_advise_on_sampled_hands():
@@ -255,15 +255,15 @@ def test_shipped_charts(preset):
     prov = cs.provenance
     assert prov["command"].startswith("cuatrola charts") and prov["hands_per_chart"] >= 5000
     assert "Budget(samples=300)" in prov["advise_budget"]
-    assert prov["measured"] == lc.pooled([c.measured for c in cs.charts])   # every seat's
+    assert prov["measured"] == lc.pooled([c.measured for c in cs.charts]).to_dict()  # all seats
     for chart in cs.charts:
         assert chart.auction == ("paso",) * (chart.seat - 1) and chart.score is None
         assert sum(c.hands for c in chart.cells.values()) == chart.hands
         small = [c for c in chart.cells.values() if c.hands < chart.min_hands]
         assert not small, [c.label for c in small]
         m = chart.measured
-        assert m["hands"] >= 50 and 0 <= m["agreement"] <= 1 and m["given_up"] >= 0
-        assert m["bid_same"] <= m["bid_hands"] <= m["hands"] - m["same"] + m["bid_same"]
+        assert m.hands >= 50 and 0 <= m.agreement <= 1 and m.given_up >= 0
+        assert m.bid_same <= m.bid_hands <= m.hands - m.same + m.bid_same
         for cell in chart.cells.values():
             best = max(cell.calls, key=lambda b: getattr(cell.calls[b], chart.value))
             assert getattr(cell.calls[best], chart.value) == pytest.approx(

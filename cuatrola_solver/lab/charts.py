@@ -48,7 +48,7 @@ from ..game.rules import get_rules, rules_spec
 from ..game.view import View
 from ..i18n import _
 from ..models.charts import (CHARTS_VERSION, DOMAINS, LEVELS, CallStats, Cell, Chart,
-                             ChartSet, hand_class, passed_before)
+                             ChartSet, Measure, hand_class, passed_before)
 from ..models.preset import Models
 from .records import json_lines, shown
 from .selfplay import Z95, connect_ray
@@ -369,7 +369,7 @@ def _groups(by_value: dict, domain: tuple, min_hands: int) -> list[tuple]:
 
 
 def build(spec: ChartSpec, lines: list[dict], min_hands: int = MIN_HANDS,
-          measured: dict | None = None) -> Chart:
+          measured: Measure | None = None) -> Chart:
     """The chart of valued hands: the hands grouped level by level (:data:`LEVELS`),
     each level's values cut into runs of at least ``min_hands`` hands (a value seldom
     seen merged into its neighbour), so that every cell rests on at least ``min_hands``
@@ -402,7 +402,7 @@ def build(spec: ChartSpec, lines: list[dict], min_hands: int = MIN_HANDS,
 
 def measure(chart: Chart, spec: ChartSpec, count: int = DEFAULT_MEASURE, *,
             workers: int | None = None, ray: str | None = None, path: str | None = None,
-            progress: Progress | None = None, lines: list[dict] | None = None) -> dict:
+            progress: Progress | None = None, lines: list[dict] | None = None) -> Measure:
     """The chart against :func:`advise` with its default budget on ``count`` fresh
     hands: ``agreement`` (the share of hands where the chart's call is the advice, with
     its Wilson 95% interval), ``given_up`` (the mean value per hand the advice's numbers
@@ -430,7 +430,7 @@ def measure(chart: Chart, spec: ChartSpec, count: int = DEFAULT_MEASURE, *,
 
 
 def _summary(n: int, same: int, total: float, squares: float, unit: str,
-             bids: int, bids_same: int) -> dict:
+             bids: int, bids_same: int) -> Measure:
     """Agreement with its Wilson interval and the mean given up with a normal 95%
     interval, from the counts and sums (so that several can be pooled); ``bids``: the
     hands on which the chart or advise (or both) calls more than paso, ``bids_same``
@@ -441,27 +441,31 @@ def _summary(n: int, same: int, total: float, squares: float, unit: str,
     var = (squares - n * mean * mean) / (n - 1) if n > 1 else 0.0
     half = Z95 * math.sqrt(max(var, 0.0) / n)
     blo, bhi = wilson(bids_same, bids) if bids else (0.0, 1.0)
-    return {"hands": n, "same": same, "agreement": round(same / n, 4),
-            "agreement_ci95": [round(lo, 4), round(hi, 4)],
-            "given_up": round(mean, 4),
-            "given_up_ci95": [round(max(0.0, mean - half), 4), round(mean + half, 4)],
-            "given_up_sum": round(total, 6), "given_up_squares": round(squares, 6),
-            "bid_hands": bids, "bid_same": bids_same,
-            "bid_agreement": round(bids_same / bids, 4) if bids else None,
-            "bid_agreement_ci95": [round(blo, 4), round(bhi, 4)],
-            "unit": unit, "advise": "default budget (Budget())",
-            "seed_stream": MEASURE_STREAM}
+    return Measure(hands=n, same=same, agreement=round(same / n, 4),
+                   agreement_ci95=(round(lo, 4), round(hi, 4)),
+                   given_up=round(mean, 4),
+                   given_up_ci95=(round(max(0.0, mean - half), 4), round(mean + half, 4)),
+                   given_up_sum=round(total, 6), given_up_squares=round(squares, 6),
+                   bid_hands=bids, bid_same=bids_same,
+                   bid_agreement=round(bids_same / bids, 4) if bids else None,
+                   bid_agreement_ci95=(round(blo, 4), round(bhi, 4)),
+                   unit=unit, advise="default budget (Budget())",
+                   seed_stream=MEASURE_STREAM)
 
 
-def pooled(measured: Sequence[dict | None]) -> dict | None:
+def pooled(measured: Sequence[Measure | None]) -> Measure | None:
     """The measures of several charts as one (the hands of all of them)."""
     ms = [m for m in measured if m]
-    if not ms or len({m["unit"] for m in ms}) != 1:
+    if not ms or len({m.unit for m in ms}) != 1:
         return None
-    return _summary(sum(m["hands"] for m in ms), sum(m["same"] for m in ms),
-                    sum(m["given_up_sum"] for m in ms),
-                    sum(m["given_up_squares"] for m in ms), ms[0]["unit"],
-                    sum(m["bid_hands"] for m in ms), sum(m["bid_same"] for m in ms))
+    return _summary(sum(m.hands for m in ms), sum(m.same for m in ms),
+                    sum(m.given_up_sum for m in ms),
+                    sum(m.given_up_squares for m in ms), ms[0].unit,
+                    sum(m.bid_hands or 0 for m in ms), sum(m.bid_same or 0 for m in ms))
+
+
+def _json_of(m: Measure | None) -> dict | None:
+    return None if m is None else m.to_dict()
 
 
 def to_json(chartset: ChartSet) -> str:
@@ -507,6 +511,6 @@ def compute(specs: Sequence[ChartSpec], hands: int = DEFAULT_HANDS, *,
             "kept_by_trumps": None if specs[0].keep is None else list(specs[0].keep),
             "measured_on": f"{measure_hands} fresh hands per chart, advise's default budget"
                            if measure_hands else None,
-            "measured": pooled([c.measured for c in charts]),
+            "measured": _json_of(pooled([c.measured for c in charts])),
             "date": datetime.date.today().isoformat(), "charts_version": CHARTS_VERSION}
     return ChartSet(rules, tuple(charts), prov)
