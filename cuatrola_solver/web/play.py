@@ -24,6 +24,7 @@ from ..i18n import _
 from ..models.preset import Models
 from ..notation.record import HandRecord
 from ..notation.replay import replay
+from .events import CallEvent, CanteEvent, CardEvent, ContractEvent, Event, TrickEvent
 from .records import RecordsFolder
 
 __all__ = ["PlayTable", "BOTS"]
@@ -40,7 +41,7 @@ class PlayTable:
                  bots: str = BOTS) -> None:
         self.records = records
         self.seed = seed
-        self.log: list[dict] = []
+        self.log: list[Event] = []
         self.saved: list[str] = []
         #: the decisions taken back in the hand being played (written in its record)
         self.takebacks = 0
@@ -58,25 +59,27 @@ class PlayTable:
                 else f"seat {seat}")
 
     def _observe(self, hand, kind: str, seat: int, choice) -> None:
-        event = {"kind": kind, "seat": seat, "who": self.who(seat)}
-        if kind == "call":
-            event["call"] = choice
-        elif kind == "cante":
-            event.update(suit=SUIT_LETTERS[choice], name=SUIT_NAMES[choice],
-                         points=cante_points(choice, hand.trump))
-        else:
-            event["card"] = format_card(choice)
-            event["forced"] = False
-        self.log.append(event)
+        who = self.who(seat)
+        self.log.append(CallEvent(seat, who, choice) if kind == "call" else
+                        CanteEvent(seat, who, SUIT_LETTERS[choice], SUIT_NAMES[choice],
+                                   cante_points(choice, hand.trump)) if kind == "cante" else
+                        CardEvent(seat, who, format_card(choice)))
         if kind == "card" and not hand.current and hand.tricks:
             winner = hand.pos.leader
-            self.log.append({"kind": "trick", "trick": len(hand.tricks), "seat": winner,
-                             "who": self.who(winner),
-                             "yours": side_of(winner) == self.table.side})
+            self.log.append(TrickEvent(len(hand.tricks), winner, self.who(winner),
+                                       side_of(winner) == self.table.side))
         if kind == "call" and hand.auction.is_complete:
-            self.log.append({"kind": "contract", "contract": hand.contract,
-                             "declarer": [self.who(s) for s in hand.declarer],
-                             "declarer_seats": list(hand.declarer)})
+            self.log.append(ContractEvent(hand.contract,
+                                          tuple(self.who(s) for s in hand.declarer),
+                                          tuple(hand.declarer)))
+
+    def _forced(self, seat: int) -> None:
+        """Mark the last card of ``seat`` as its only legal card."""
+        for i in range(len(self.log) - 1, -1, -1):
+            e = self.log[i]
+            if isinstance(e, CardEvent) and e.seat == seat:
+                self.log[i] = dataclasses.replace(e, forced=True)
+                return
 
     def deal(self) -> None:
         """The next hand of the match, played up to the person's first decision."""
@@ -110,8 +113,7 @@ class PlayTable:
         reason = self.table.answer(choice)
         if reason is None:
             if forced:
-                next(e for e in reversed(self.log) if e["kind"] == "card"
-                     and e["seat"] == turn.seat)["forced"] = True
+                self._forced(turn.seat)
             self._saved_if_over()
         return reason
 
@@ -143,7 +145,8 @@ class PlayTable:
         t = self.table
         mine, theirs = t.score()
         state: dict[str, Any] = {
-                 "seat": t.seat, "side": str(t.side), "hand": t.k + 1, "log": self.log,
+                 "seat": t.seat, "side": str(t.side), "hand": t.k + 1,
+                 "log": [e.to_json() for e in self.log],
                  "match": {"you": mine, "them": theirs, "target": t.rules.target,
                            "over": t.over},
                  "records": list(self.saved)}
@@ -168,8 +171,8 @@ class PlayTable:
             state["points"] = {"you": pos.points[side], "them": pos.points[1 - side]}
         turn = t.turn
         if turn is None:
-            state["result"] = replay(t.records[-1]).final_result().to_dict()
-            state["result"]["yours"] = state["result"]["winner"] == str(t.side)
+            result = replay(t.records[-1]).final_result()
+            state["result"] = {**result.to_dict(), "yours": result.winner == t.side}
         elif turn.kind == "call":
             state["turn"] = {"kind": "call", "legal": view.legal_calls()}
         elif turn.kind == "cante":
@@ -192,7 +195,7 @@ class PlayTable:
         declarer = view.declarer if over else ()
         active = active_seats(declarer)
         winners = view.seen.points_breakdown().trick_winners if over else []
-        calls = {e["seat"]: e["call"] for e in self.log if e["kind"] == "call"}
+        calls = {e.seat: e.call for e in self.log if isinstance(e, CallEvent)}
         where = ("you", "right", "partner", "left")
         seats = []
         for s in (1, 2, 3, 4):
