@@ -95,7 +95,6 @@ def plot_chart(charts: list[Chart], path: str | Path, title: str) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.patches import Patch, Rectangle
 
     n = len(charts)
     cols = min(n, 2)
@@ -105,55 +104,8 @@ def plot_chart(charts: list[Chart], path: str | Path, title: str) -> None:
     for ax in axes.flat[n:]:
         ax.axis("off")
     for chart, ax in zip(charts, axes.flat):
-        squares = _cells_by_square(chart)
-        anchors = _anchors(squares)
-        nr, nc = len(ROWS), len(COLUMNS)
-        for (i, j), cell in squares.items():
-            ax.add_patch(Rectangle((j, nr - 1 - i), 1, 1, color=CALL_COLOURS[cell.call], lw=0))
-        # borders only between squares of different cells
-        for (i, j), cell in squares.items():
-            y = nr - 1 - i
-            for di, dj, seg in ((0, 1, ((j + 1, y), (j + 1, y + 1))),
-                                (1, 0, ((j, y), (j + 1, y)))):
-                other = squares.get((i + di, j + dj))
-                if other is None or other.key != cell.key:
-                    ax.plot(*zip(*seg), color="#5b5648", lw=0.8)
-            if (i - 1, j) not in squares:
-                ax.plot([j, j + 1], [y + 1, y + 1], color="#5b5648", lw=0.8)
-            if (i, j - 1) not in squares:
-                ax.plot([j, j], [y, y + 1], color="#5b5648", lw=0.8)
-        for key, (i, j) in anchors.items():
-            cell = next(c for c in squares.values() if c.key == key)
-            s = cell.stats
-            p = s.p_rated
-            ax.text(j + 0.5, nr - 1 - i + 0.5,
-                    f"{cell.call}\n{percent(p)} {signed(s.ev_rated)}\nn={cell.hands}",
-                    ha="center", va="center", fontsize=6.2, linespacing=1.15)
-        ax.set_xlim(0, nc)
-        ax.set_ylim(0, nr)
-        ax.set_xticks([j + 0.5 for j in range(nc)])
-        ax.set_xticklabels([f"{_aces(a, ACES)}\n{_aces(v, VOIDS)}"
-                            for a, v in (column_label(c) for c in COLUMNS)], fontsize=7)
-        ax.set_yticks([nr - 1 - i + 0.5 for i in range(nr)])
-        ax.set_yticklabels([row_label(r) for r in ROWS], fontsize=8)
-        ax.tick_params(length=0)
-        for spine in ax.spines.values():
-            spine.set_visible(False)
-        m = chart.measured
-        sub = (_("{hands} hands; same call as advise on {agreement} of {fresh} fresh hands, "
-                 "{given} given up per hand").format(
-                   hands=count(chart.hands), agreement=percent(m.agreement),
-                   fresh=m.hands, given=decimal(m.given_up, 3)) if m
-               else _("{hands} hands").format(hands=count(chart.hands)))
-        ax.set_title(f"{situation(chart)}\n{sub}", fontsize=9)
-        ax.set_ylabel(_("triunfos held (+A, +3: the as, the tres of trumps)"), fontsize=8)
-    handles = [Patch(color=CALL_COLOURS[c], label=c) for c in CALL_COLOURS
-               if any(cell.call == c for ch in charts for cell in ch.cells.values())]
-    fig.legend(handles=handles, loc="lower center", ncol=len(handles), frameon=False,
-               fontsize=9, title=_("each region: the call, its P(win) and EV as played, and "
-                                   "the hands it rests on") if charts[0].value == "ev_played"
-               else _("each region: the call, its P(win) and EV, and the hands it rests on"),
-               title_fontsize=8)
+        _panel(ax, chart)
+    _legend(fig, charts)
     fig.suptitle(title, fontsize=12)
     fig.tight_layout(rect=(0, 0.05, 1, 0.97))
     kind = Path(path).suffix.lstrip(".").lower() or "png"
@@ -161,6 +113,70 @@ def plot_chart(charts: list[Chart], path: str | Path, title: str) -> None:
         fig.savefig(str(path), format=kind,
                     metadata={"Date": None} if kind == "svg" else {"Software": None})
     plt.close(fig)
+
+
+def _panel(ax, chart: Chart) -> None:
+    """One chart's grid on ``ax``: its regions coloured by call, each region's numbers,
+    the labels of its rows and columns, and whom it is for."""
+    from matplotlib.patches import Rectangle
+
+    squares = _cells_by_square(chart)
+    nr, nc = len(ROWS), len(COLUMNS)
+    for (i, j), cell in squares.items():
+        ax.add_patch(Rectangle((j, nr - 1 - i), 1, 1, color=CALL_COLOURS[cell.call], lw=0))
+    _borders(ax, squares, nr)
+    for key, (i, j) in _anchors(squares).items():
+        cell = next(c for c in squares.values() if c.key == key)
+        s = cell.stats
+        ax.text(j + 0.5, nr - 1 - i + 0.5,
+                f"{cell.call}\n{percent(s.p_rated)} {signed(s.ev_rated)}\nn={cell.hands}",
+                ha="center", va="center", fontsize=6.2, linespacing=1.15)
+    ax.set_xlim(0, nc)
+    ax.set_ylim(0, nr)
+    ax.set_xticks([j + 0.5 for j in range(nc)])
+    ax.set_xticklabels([f"{_aces(a, ACES)}\n{_aces(v, VOIDS)}"
+                        for a, v in (column_label(c) for c in COLUMNS)], fontsize=7)
+    ax.set_yticks([nr - 1 - i + 0.5 for i in range(nr)])
+    ax.set_yticklabels([row_label(r) for r in ROWS], fontsize=8)
+    ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    m = chart.measured
+    sub = (_("{hands} hands; same call as advise on {agreement} of {fresh} fresh hands, "
+             "{given} given up per hand").format(
+               hands=count(chart.hands), agreement=percent(m.agreement),
+               fresh=m.hands, given=decimal(m.given_up, 3)) if m
+           else _("{hands} hands").format(hands=count(chart.hands)))
+    ax.set_title(f"{situation(chart)}\n{sub}", fontsize=9)
+    ax.set_ylabel(_("triunfos held (+A, +3: the as, the tres of trumps)"), fontsize=8)
+
+
+def _borders(ax, squares: dict[tuple[int, int], Cell], nr: int) -> None:
+    """Lines only between squares of different cells, and around the grid."""
+    for (i, j), cell in squares.items():
+        y = nr - 1 - i
+        for di, dj, seg in ((0, 1, ((j + 1, y), (j + 1, y + 1))),
+                            (1, 0, ((j, y), (j + 1, y)))):
+            other = squares.get((i + di, j + dj))
+            if other is None or other.key != cell.key:
+                ax.plot(*zip(*seg), color="#5b5648", lw=0.8)
+        if (i - 1, j) not in squares:
+            ax.plot([j, j + 1], [y + 1, y + 1], color="#5b5648", lw=0.8)
+        if (i, j - 1) not in squares:
+            ax.plot([j, j], [y, y + 1], color="#5b5648", lw=0.8)
+
+
+def _legend(fig, charts: list[Chart]) -> None:
+    """The calls' colours (of the calls the charts make) under the panels."""
+    from matplotlib.patches import Patch
+
+    handles = [Patch(color=CALL_COLOURS[c], label=c) for c in CALL_COLOURS
+               if any(cell.call == c for ch in charts for cell in ch.cells.values())]
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), frameon=False,
+               fontsize=9, title=_("each region: the call, its P(win) and EV as played, and "
+                                   "the hands it rests on") if charts[0].value == "ev_played"
+               else _("each region: the call, its P(win) and EV, and the hands it rests on"),
+               title_fontsize=8)
 
 
 #: a column's count with its noun, for one and for any other count (``0``, ``2+``)
