@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
+from typing import Any
 
-from cuatrola_solver.models.charts import (COLUMNS, ROWS, Cell, Chart, ChartSet, Measure,
-                                           describe_key, possible)
+from cuatrola_solver.models.charts import (COLUMNS, ROWS, Cell, CellKey, Chart, ChartSet,
+                                           Measure, describe_key, possible)
 from cuatrola_solver.i18n import (N_, _, count, decimal, language, ngettext, percent,
                                   signed)
 
@@ -77,9 +78,9 @@ def _cells_by_square(chart: Chart) -> dict[tuple[int, int], Cell]:
     return out
 
 
-def _anchors(squares: dict) -> dict[tuple, tuple[int, int]]:
+def _anchors(squares: dict[tuple[int, int], Cell]) -> dict[CellKey, tuple[int, int]]:
     """The square each cell's numbers are written in: the one nearest its middle."""
-    by_cell: dict[tuple, list] = {}
+    by_cell: dict[CellKey, list[tuple[int, int]]] = {}
     for sq, cell in squares.items():
         by_cell.setdefault(cell.key, []).append(sq)
     out = {}
@@ -115,7 +116,7 @@ def plot_chart(charts: list[Chart], path: str | Path, title: str) -> None:
     plt.close(fig)
 
 
-def _panel(ax, chart: Chart) -> None:
+def _panel(ax: Any, chart: Chart) -> None:
     """One chart's grid on ``ax``: its regions coloured by call, each region's numbers,
     the labels of its rows and columns, and whom it is for."""
     from matplotlib.patches import Rectangle
@@ -151,7 +152,7 @@ def _panel(ax, chart: Chart) -> None:
     ax.set_ylabel(_("triunfos held (+A, +3: the as, the tres of trumps)"), fontsize=8)
 
 
-def _borders(ax, squares: dict[tuple[int, int], Cell], nr: int) -> None:
+def _borders(ax: Any, squares: dict[tuple[int, int], Cell], nr: int) -> None:
     """Lines only between squares of different cells, and around the grid."""
     for (i, j), cell in squares.items():
         y = nr - 1 - i
@@ -166,7 +167,7 @@ def _borders(ax, squares: dict[tuple[int, int], Cell], nr: int) -> None:
             ax.plot([j, j], [y, y + 1], color="#5b5648", lw=0.8)
 
 
-def _legend(fig, charts: list[Chart]) -> None:
+def _legend(fig: Any, charts: list[Chart]) -> None:
     """The calls' colours (of the calls the charts make) under the panels."""
     from matplotlib.patches import Patch
 
@@ -213,7 +214,7 @@ def _measured(m: Measure) -> str:
         **values)
 
 
-def _e(x) -> str:
+def _e(x: object) -> str:
     return html.escape(str(x), quote=True)
 
 

@@ -22,6 +22,7 @@ from tabulate import tabulate
 
 from cuatrola_solver.game.auction import parse_auction
 from cuatrola_solver.game.cards import format_card, format_cards
+from cuatrola_solver.game.jsonvalue import JSONObject
 from cuatrola_solver.game.match import Score, parse_score
 from cuatrola_solver.game.rules import RuleSet
 from cuatrola_solver.game.seats import check_seat
@@ -39,7 +40,7 @@ from .progress import progress_bar
 from .render import colour_cards, muestra_text
 
 
-def _pct(p) -> str:
+def _pct(p: float | None) -> str:
     return "-" if p is None else percent(p)
 
 
@@ -83,7 +84,7 @@ def cells_table(chart: Chart) -> str:
     head = ([_("cell"), _("hands"), _("call"), _("P(win) played") if played else _("P(win)"),
              _("EV played") if played else _("EV")]
             + ([_("P(match)")] if chart.value == "p_match" else []) + [_("advise agrees")])
-    return tabulate(rows, headers=head, disable_numparse=True)
+    return str(tabulate(rows, headers=head, disable_numparse=True))
 
 
 def cell_text(chart: Chart, view: View) -> str:
@@ -226,7 +227,7 @@ def charts_text(charts: ChartSet) -> str:
     return "\n\n".join(blocks)
 
 
-def charts_json(charts: ChartSet, view: View | None) -> dict:
+def charts_json(charts: ChartSet, view: View | None) -> JSONObject:
     """``--json``: the charts shown, with the cell of ``--hand`` when given."""
     cell = {} if view is None else {
         "cell": charts.charts[0].cell_of(view.hand, view.trump).to_dict()}

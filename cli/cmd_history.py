@@ -76,8 +76,8 @@ def _trend_table(p: PlayerFigures) -> str:
         first, last = i + 1, i + len(part)
         rows.append([str(first) if first == last else f"{first}-{last}", str(choices),
                      _pct(rate.value), sparkline([h.accuracy for h in part])])
-    return tabulate(rows, headers=[_("hands"), _("choices"), _("accuracy"), _("per hand")],
-                    disable_numparse=True)
+    return str(tabulate(rows, headers=[_("hands"), _("choices"), _("accuracy"),
+                                       _("per hand")], disable_numparse=True))
 
 
 def _situation_name(s: str) -> str:

@@ -36,6 +36,7 @@ from ..advice.cardplay import CardHint, Hint, hint
 from ..errors import CuatrolaError, RecordError
 from ..game.cards import cards_of, format_card, mask_of, parse_card
 from ..game.hand import Cante
+from ..game.jsonvalue import JSONObject, ParsedJSON
 from ..game.match import Score
 from ..game.play import SUIT_NAMES, side_of
 from ..game.rules import RuleSet, rules_spec
@@ -71,7 +72,7 @@ class ShownTrick:
     cards: tuple[tuple[int, int], ...]
     winner: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         return {"cards": [[s, format_card(c)] for s, c in self.cards], "winner": self.winner}
 
 
@@ -103,7 +104,7 @@ class Shown:
     def trump_name(self) -> str:
         return SUIT_NAMES[self.trump]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         return {"rules": rules_spec(self.rules), "muestra": format_card(self.muestra),
                 "trump": self.trump_name, "contract": self.contract,
                 "declarer": None if not self.declarer else list(self.declarer),
@@ -208,7 +209,7 @@ class Puzzle:
                                     for t, w in zip(seen.tricks, winners)),
                      tuple((s, c) for s, c in seen.current), tuple(v.cantes), tuple(held))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         return {"source": self.source, "seat": self.seat, "trick": self.trick,
                 "position": self.position, "shown": self.shown().to_dict(),
                 "record": record_of(self.view).to_json_obj(),
@@ -223,7 +224,7 @@ class Puzzle:
                 "cards": [c.to_dict() for c in self.cards]}
 
     @classmethod
-    def from_dict(cls, d: dict, where: str = "puzzle") -> "Puzzle":
+    def from_dict(cls, d: ParsedJSON, where: str = "puzzle") -> "Puzzle":
         """A puzzle read back (``--out`` files): its record is replayed and checked, so a
         puzzle that cannot have happened is refused."""
         try:
@@ -270,7 +271,7 @@ class Search:
     skipped: int = 0
     puzzles: list[Puzzle] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         return {"records": self.records, "positions": self.positions,
                 "screened": self.screened, "judged": self.judged, "skipped": self.skipped,
                 "puzzles": len(self.puzzles)}
@@ -287,7 +288,7 @@ class PuzzleReport:
     min_loss: float
     margin: float
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         return {"puzzles": [p.to_dict() for p in self.puzzles],
                 **({} if self.search is None else {"search": self.search.to_dict()}),
                 "min_loss": self.min_loss, "margin": self.margin}
@@ -424,7 +425,7 @@ def _weighted_by(h: Hint, view: View, models: Models) -> str:
 WEIGHTED_BY = (N_("the calls"), N_("the play"), N_("the calls and the play"))
 
 
-def _weighted_by_of(d: dict) -> str:
+def _weighted_by_of(d: ParsedJSON) -> str:
     """``weighted_by`` of a puzzle read back (files written before it say ``weighted``)."""
     w = d.get("weighted_by")
     if isinstance(w, str) and w in ("", "the calls", "the play", "the calls and the play"):

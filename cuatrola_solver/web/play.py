@@ -17,6 +17,7 @@ from ..bots.table import Table, in_hand_order
 from ..errors import IllegalCanteError, IllegalPlayError, NotationError, quote
 from ..game.auction import parse_call
 from ..game.cards import SUIT_LETTERS, format_card, parse_card
+from ..game.hand import HandState
 from ..game.play import SUIT_NAMES, active_seats, cante_points, partner_of, side_of
 from ..game.rules import RuleSet
 from ..game.view import View
@@ -58,13 +59,13 @@ class PlayTable:
         return (f"your partner (seat {seat})" if seat == partner_of(self.table.seat)
                 else f"seat {seat}")
 
-    def _observe(self, hand, kind: str, seat: int, choice) -> None:
+    def _observe(self, hand: HandState, kind: str, seat: int, choice: Any) -> None:
         who = self.who(seat)
         self.log.append(CallEvent(seat, who, choice) if kind == "call" else
                         CanteEvent(seat, who, SUIT_LETTERS[choice], SUIT_NAMES[choice],
                                    cante_points(choice, hand.trump)) if kind == "cante" else
                         CardEvent(seat, who, format_card(choice)))
-        if kind == "card" and not hand.current and hand.tricks:
+        if kind == "card" and hand.pos is not None and not hand.current and hand.tricks:
             winner = hand.pos.leader
             self.log.append(TrickEvent(len(hand.tricks), winner, self.who(winner),
                                        side_of(winner) == self.table.side))
@@ -141,7 +142,7 @@ class PlayTable:
             return t.turn.view
         return View.from_hand(replay(t.records[-1]), t.seat) if t.records else None
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         t = self.table
         mine, theirs = t.score()
         state: dict[str, Any] = {
@@ -169,23 +170,27 @@ class PlayTable:
             side = int(t.side)
             state["bazas"] = {"you": pos.tricks[side], "them": pos.tricks[1 - side]}
             state["points"] = {"you": pos.points[side], "them": pos.points[1 - side]}
-        turn = t.turn
-        if turn is None:
+        if t.turn is None:
             result = replay(t.records[-1]).final_result()
             state["result"] = {**result.to_dict(), "yours": result.winner == t.side}
-        elif turn.kind == "call":
-            state["turn"] = {"kind": "call", "legal": view.legal_calls()}
-        elif turn.kind == "cante":
-            state["turn"] = {"kind": "cante", "legal": [
-                {"suit": SUIT_LETTERS[o], "name": SUIT_NAMES[o],
-                 "points": cante_points(o, trump)} for o in view.cante_options()]}
         else:
-            legal = in_hand_order(view.legal_cards(), trump)
-            state["turn"] = {"kind": "card", "legal": [format_card(c) for c in legal],
-                             "forced": len(legal) == 1}
+            state["turn"] = self._turn(t.turn.kind, view)
         return state
 
-    def seats(self, view: View) -> list[dict]:
+    @staticmethod
+    def _turn(kind: str, view: View) -> dict[str, Any]:
+        """The decision awaited (``kind``: call, cante or card) and its legal choices."""
+        if kind == "call":
+            return {"kind": "call", "legal": view.legal_calls()}
+        if kind == "cante":
+            return {"kind": "cante", "legal": [
+                {"suit": SUIT_LETTERS[o], "name": SUIT_NAMES[o],
+                 "points": cante_points(o, view.trump)} for o in view.cante_options()]}
+        legal = in_hand_order(view.legal_cards(), view.trump)
+        return {"kind": "card", "legal": [format_card(c) for c in legal],
+                "forced": len(legal) == 1}
+
+    def seats(self, view: View) -> list[dict[str, Any]]:
         """Each seat as the page draws it around the table: where it sits from the
         person's chair (``you`` at the bottom, ``right`` the next to play, ``partner``
         across, ``left``), its roles (``mano``, ``dealer``: it holds the muestra,
@@ -209,7 +214,7 @@ class PlayTable:
     # --- the hint ------------------------------------------------------------------
 
     def hint(self, progress: Callable[[int, int], None] | None = None,
-             workers: int = 1) -> dict:
+             workers: int = 1) -> dict[str, Any]:
         """The hint of the person's decision, as ``cuatrola play --hints`` gives it: the
         advice on a call, the value of each card, whether to sing (on ``workers`` threads:
         the same answer on any number)."""
