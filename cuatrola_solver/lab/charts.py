@@ -48,13 +48,13 @@ from ..game.rules import get_rules, rules_spec
 from ..game.view import View
 from ..i18n import _
 from ..models.charts import (CHARTS_VERSION, DOMAINS, LEVELS, CallStats, Cell, Chart,
-                             ChartSet, Measure, hand_class, passed_before)
+                             ChartSet, HandClass, Measure, hand_class, passed_before)
 from ..models.preset import Models
 from .records import json_lines, shown
 from .selfplay import Z95, connect_ray
 
-__all__ = ["ChartSpec", "to_json", "pooled", "hand_of", "value_hand", "value_batch",
-           "value_hands", "build", "measure", "compute", "DEFAULT_HANDS", "DEFAULT_SAMPLES",
+__all__ = ["ChartSpec", "ValuedHand", "to_json", "pooled", "hand_of", "value_hand",
+           "value_batch", "value_hands", "build", "measure", "compute", "DEFAULT_HANDS", "DEFAULT_SAMPLES",
            "MIN_HANDS", "DEFAULT_MEASURE"]
 
 #: random hands a chart is computed from, per seat
@@ -138,23 +138,65 @@ def hand_of(spec: ChartSpec, index: int, stream: int = CHART_STREAM) -> tuple[li
     raise AssertionError  # unreachable
 
 
+#: the place of each value in a valued hand's numbers of a call
+_INDEX = {"p_win": 0, "p_played": 1, "ev": 2, "ev_played": 3, "p_match": 4}
+
+
+@dataclass(frozen=True)
+class ValuedHand:
+    """Hand ``i`` of a run, as the advisor valued it: the seat's five cards ``hand`` and
+    the ``muestra`` (as written), the call advised, and per allowed call (weakest first,
+    as advise lists them) its numbers ``[p_win, p_played, ev, ev_played, p_match]`` (None
+    where the answer has none); a line of a hands file (:meth:`to_json`)."""
+
+    i: int
+    hand: str
+    muestra: str
+    advice: str
+    calls: dict[str, list[float | None]]
+
+    @property
+    def hand_class(self) -> HandClass:
+        return hand_class(mask_of(parse_cards(self.hand)),
+                          int(suit_of(parse_card(self.muestra))))
+
+    def value(self, bid: str, value: str) -> float | None:
+        """The number ``value`` (``p_win`` ... ``p_match``) of the call ``bid``."""
+        return self.calls[bid][_INDEX[value]]
+
+    def worth(self, bid: str, value: str) -> float:
+        """:meth:`value` where a chart rests on it (a chart's value is valued for every
+        call of its hands)."""
+        v = self.value(bid, value)
+        if v is None:
+            raise TypeError(f"hand {self.i}: no {value} for {bid}")
+        return v
+
+    def to_json(self) -> dict:
+        return {"i": self.i, "hand": self.hand, "muestra": self.muestra,
+                "advice": self.advice, "calls": self.calls}
+
+    @classmethod
+    def from_json(cls, line: dict) -> "ValuedHand":
+        """A line read back, once :func:`_checked_hand` has checked its fields."""
+        return cls(line["i"], line["hand"], line["muestra"], line["advice"], line["calls"])
+
+
 def value_hand(spec: ChartSpec, index: int, stream: int = CHART_STREAM,
-               models: Models | None = None) -> dict:
-    """The advice of hand ``index``: ``{"i", "hand", "muestra", "advice", "calls"}``, with
-    per allowed call ``[p_win, p_played, ev, ev_played, p_match]`` (None where the
-    answer has none)."""
+               models: Models | None = None) -> ValuedHand:
+    """The advice of hand ``index`` (:class:`ValuedHand`)."""
     rules = spec.ruleset
     cards, muestra, seed = hand_of(spec, index, stream)
     view = View.bidding(cards, muestra, spec.seat, list(spec.auction), rules, spec.score_value)
     a = advise(view, Budget(samples=spec.samples, seed=seed, workers=1),
                Models.of(rules) if models is None else models)
-    return {"i": index, "hand": format_cards(cards), "muestra": format_card(muestra),
-            "advice": a.advice,
-            "calls": {r.option.bid: [r.p_win, r.p_played, r.ev, r.ev_played, r.p_match]
-                      for r in a.options if r.option.allowed}}
+    return ValuedHand(index, format_cards(cards), format_card(muestra), a.advice,
+                      {r.option.bid: [r.p_win, r.p_played, r.ev, r.ev_played, r.p_match]
+                       for r in a.options if r.option.allowed})
 
 
-def value_batch(spec: ChartSpec, indices: Sequence[int], stream: int = CHART_STREAM) -> list[dict]:
+def value_batch(spec: ChartSpec, indices: Sequence[int],
+                stream: int = CHART_STREAM) -> list[ValuedHand]:
     """The hands of the given indices of a run: one task, wherever it runs."""
     return [value_hand(spec, i, stream) for i in indices]
 
@@ -204,12 +246,12 @@ def _checked_hand(line: dict, where: str, bids: Sequence[str], seat: int) -> int
     return i
 
 
-def _read_hands(path: str, key: dict) -> dict[int, dict]:
+def _read_hands(path: str, key: dict) -> dict[int, ValuedHand]:
     """The valued hands of a hands file that belong to the run ``key`` (others are left
     alone: one file may hold several runs), read through the lab's reader (bounded lines,
     each a JSON object) and checked field by field.  A last line cut by an interrupted
     run is cut off the file: its hands are valued again."""
-    found: dict[int, dict] = {}
+    found: dict[int, ValuedHand] = {}
     if not os.path.exists(path):
         return found
     bids = list(CALLS)
@@ -224,7 +266,7 @@ def _read_hands(path: str, key: dict) -> dict[int, dict]:
             continue
         line = {k: v for k, v in obj.items() if k != "run"}
         where = _("{where}, line {n}").format(where=path, n=n)
-        found[_checked_hand(line, where, bids, key["seat"])] = line
+        found[_checked_hand(line, where, bids, key["seat"])] = ValuedHand.from_json(line)
     if end < os.path.getsize(path):
         with open(path, "r+b") as f:
             f.truncate(end)
@@ -233,7 +275,8 @@ def _read_hands(path: str, key: dict) -> dict[int, dict]:
 
 def value_hands(spec: ChartSpec, count: int, *, stream: int = CHART_STREAM,
                 workers: int | None = None, ray: str | None = None,
-                path: str | None = None, progress: Progress | None = None) -> list[dict]:
+                path: str | None = None, progress: Progress | None = None
+                ) -> list[ValuedHand]:
     """Hands ``0 .. count - 1`` valued on ``workers`` local processes (default: all
     cores) or on the Ray cluster at ``ray``, in index order.  With ``path`` (a hands
     file) the hands are appended to it batch by batch as they are valued, and those it
@@ -252,9 +295,10 @@ def value_hands(spec: ChartSpec, count: int, *, stream: int = CHART_STREAM,
     try:
         for lines in _run(spec, batches, stream, workers, ray):
             for line in lines:
-                have[line["i"]] = line
+                have[line.i] = line
                 if f is not None:
-                    f.write(json.dumps({"run": key, **line}, ensure_ascii=False) + "\n")
+                    f.write(json.dumps({"run": key, **line.to_json()}, ensure_ascii=False)
+                            + "\n")
             if f is not None:
                 f.flush()
             done += len(lines)
@@ -267,7 +311,7 @@ def value_hands(spec: ChartSpec, count: int, *, stream: int = CHART_STREAM,
 
 
 def _run(spec: ChartSpec, batches: list[list[int]], stream: int, workers: int | None,
-         ray: str | None) -> Iterator[list[dict]]:
+         ray: str | None) -> Iterator[list[ValuedHand]]:
     """The valued hands of each batch, as the batches finish (in any order)."""
     if not batches:
         return
@@ -298,31 +342,24 @@ def _run(spec: ChartSpec, batches: list[list[int]], stream: int, workers: int | 
 
 # --- the chart ------------------------------------------------------------------------
 
-def _value_name(spec: ChartSpec, lines: list[dict]) -> str:
+def _value_name(spec: ChartSpec, lines: list[ValuedHand]) -> str:
     if spec.score is not None:
         return "p_match"
-    played = any(v[3] is not None for line in lines for v in line["calls"].values())
+    played = any(line.value(b, "ev_played") is not None for line in lines for b in line.calls)
     return "ev_played" if played else "ev"
 
 
-_INDEX = {"p_win": 0, "p_played": 1, "ev": 2, "ev_played": 3, "p_match": 4}
-
-
-def _value(line: dict, bid: str, value: str) -> float:
-    return line["calls"][bid][_INDEX[value]]
-
-
-def _cell(key: tuple, group: list[tuple[tuple, dict]], value: str,
+def _cell(key: tuple, group: list[tuple[tuple, ValuedHand]], value: str,
           keep: tuple[float, ...] | None) -> Cell:
     """A cell from its hands, ``(class key, valued hand)``: each call's means, weighted by
     the inverse of the chance each hand had to be kept (uniform within a number of
     trumps, so only a cell that groups several numbers of trumps feels it)."""
     lines = [line for _, line in group]
     weights = np.array([1.0 if keep is None else 1.0 / keep[k[0]] for k, _ in group])
-    bids = list(lines[0]["calls"])                # weakest first, as advise lists them
+    bids = list(lines[0].calls)                   # weakest first, as advise lists them
     calls = {}
     for b in bids:
-        cols = list(zip(*(line["calls"][b] for line in lines)))
+        cols = list(zip(*(line.calls[b] for line in lines)))
 
         def mean(j):
             vals = cols[j]
@@ -336,7 +373,7 @@ def _cell(key: tuple, group: list[tuple[tuple, dict]], value: str,
     assert best is not None, "a valued hand has its calls (checked when it is read)"
     advised: dict[str, int] = {}
     for line in lines:
-        advised[line["advice"]] = advised.get(line["advice"], 0) + 1
+        advised[line.advice] = advised.get(line.advice, 0) + 1
     return Cell(key, len(lines), best, calls, dict(sorted(advised.items())))
 
 
@@ -368,7 +405,7 @@ def _groups(by_value: dict, domain: tuple, min_hands: int) -> list[tuple]:
     return [tuple(sorted(r, key=domain.index)) for r in out]
 
 
-def build(spec: ChartSpec, lines: list[dict], min_hands: int = MIN_HANDS,
+def build(spec: ChartSpec, lines: list[ValuedHand], min_hands: int = MIN_HANDS,
           measured: Measure | None = None) -> Chart:
     """The chart of valued hands: the hands grouped level by level (:data:`LEVELS`),
     each level's values cut into runs of at least ``min_hands`` hands (a value seldom
@@ -376,9 +413,7 @@ def build(spec: ChartSpec, lines: list[dict], min_hands: int = MIN_HANDS,
     hands (unless the hands given are fewer) and the cells cover every class once."""
     if not lines:
         raise LabError(_("no hands to make a chart from"))
-    keyed = [(hand_class(mask_of(parse_cards(line["hand"])),
-                         int(suit_of(parse_card(line["muestra"])))).key, line)
-             for line in lines]
+    keyed = [(line.hand_class.key, line) for line in lines]
     value = _value_name(spec, lines)
     cells: dict[tuple, Cell] = {}
 
@@ -402,7 +437,8 @@ def build(spec: ChartSpec, lines: list[dict], min_hands: int = MIN_HANDS,
 
 def measure(chart: Chart, spec: ChartSpec, count: int = DEFAULT_MEASURE, *,
             workers: int | None = None, ray: str | None = None, path: str | None = None,
-            progress: Progress | None = None, lines: list[dict] | None = None) -> Measure:
+            progress: Progress | None = None, lines: list[ValuedHand] | None = None
+            ) -> Measure:
     """The chart against :func:`advise` with its default budget on ``count`` fresh
     hands: ``agreement`` (the share of hands where the chart's call is the advice, with
     its Wilson 95% interval), ``given_up`` (the mean value per hand the advice's numbers
@@ -415,16 +451,15 @@ def measure(chart: Chart, spec: ChartSpec, count: int = DEFAULT_MEASURE, *,
                             path=path, progress=progress)
     same, losses, bids, bids_same = 0, [], 0, 0
     for line in lines:
-        call = chart.cell_of(mask_of(parse_cards(line["hand"])),
-                             int(suit_of(parse_card(line["muestra"])))).call
-        same += call == line["advice"]
-        if "paso" not in (call, line["advice"]):
+        call = chart.cell_at(line.hand_class.key).call
+        same += call == line.advice
+        if "paso" not in (call, line.advice):
             bids += 1
-            bids_same += call == line["advice"]
-        elif call != line["advice"]:
+            bids_same += call == line.advice
+        elif call != line.advice:
             bids += 1
-        losses.append(max(0.0, _value(line, line["advice"], chart.value)
-                          - _value(line, call, chart.value)))
+        losses.append(max(0.0, line.worth(line.advice, chart.value)
+                          - line.worth(call, chart.value)))
     return _summary(len(lines), same, float(np.sum(losses)),
                     float(np.sum(np.square(losses))), chart.value, bids, bids_same)
 
