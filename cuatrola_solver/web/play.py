@@ -26,6 +26,7 @@ from ..models.preset import Models
 from ..notation.record import HandRecord
 from ..notation.replay import replay
 from .events import CallEvent, CanteEvent, CardEvent, ContractEvent, Event, TrickEvent
+from .hints import CallHint, CanteHint, CardsHint, TableHint
 from .records import RecordsFolder
 
 __all__ = ["PlayTable", "BOTS"]
@@ -214,7 +215,7 @@ class PlayTable:
     # --- the hint ------------------------------------------------------------------
 
     def hint(self, progress: Callable[[int, int], None] | None = None,
-             workers: int = 1) -> dict[str, Any]:
+             workers: int = 1) -> TableHint:
         """The hint of the person's decision, as ``cuatrola play --hints`` gives it: the
         advice on a call, the value of each card, whether to sing (on ``workers`` threads:
         the same answer on any number)."""
@@ -225,22 +226,18 @@ class PlayTable:
         seed = view.seed(self.table.hand_seed)
         if turn.kind == "call":
             a = advise(view, Budget(seed=seed, workers=workers), self.models, progress=progress)
-            return {"kind": "call", "advice": a.advice, "exact": a.exact, "deals": a.deals,
-                    "options": [{"bid": o.option.bid,
-                                 "p": o.p_played if o.p_played is not None else o.p_win,
-                                 "ev": o.ev_played if o.p_played is not None else o.ev}
-                                for o in a.options if o.option.allowed]}
+            return CallHint(a.advice, a.exact, a.deals, tuple(
+                (o.option.bid, o.p_played if o.p_played is not None else o.p_win,
+                 o.ev_played if o.p_played is not None else o.ev)
+                for o in a.options if o.option.allowed))
         if turn.kind == "card":
             h = hint(view, Budget(seed=seed, workers=workers), self.models, progress=progress)
-            return {"kind": "card", "best": format_card(valued(h.best)), "exact": h.exact,
-                    "deals": h.deals,
-                    "cards": [{"card": format_card(c.card),
-                               "p": c.p_win if c.p_played is None else c.p_played}
-                              for c in h.cards]}
+            return CardsHint(format_card(valued(h.best)), h.exact, h.deals, tuple(
+                (format_card(c.card), c.p_win if c.p_played is None else c.p_played)
+                for c in h.cards))
         options = [None] + view.cante_options()
         values = cante_values(view, options, samples=CANTE_HINT_SAMPLES, seed=seed)
         best = best_cante(values)
-        return {"kind": "cante", "best": "no" if best is None else SUIT_LETTERS[best],
-                "exact": False, "deals": CANTE_HINT_SAMPLES,
-                "options": [{"suit": "no" if o is None else SUIT_LETTERS[o],
-                             "p": values[o][0]} for o in options]}
+        return CanteHint("no" if best is None else SUIT_LETTERS[best], CANTE_HINT_SAMPLES,
+                         tuple(("no" if o is None else SUIT_LETTERS[o], values[o][0])
+                               for o in options))
