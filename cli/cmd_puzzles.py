@@ -238,7 +238,7 @@ def write_files(report: PuzzleReport, out: Path | None, html: Path | None) -> No
         write_output(out, json.dumps({"schema": SCHEMA, **report.to_dict()},
                                      ensure_ascii=False, indent=1) + "\n")
     if html is not None:
-        write_output(html, html_puzzles(report.to_dict(), _("cuatrola puzzles")))
+        write_output(html, html_puzzles(report, _("cuatrola puzzles")))
 
 
 def show(report: PuzzleReport, do_quiz: bool) -> None:

@@ -354,7 +354,7 @@ async def puzzles(request: Request) -> Response:
     def work(progress: Progress, workers: int) -> PuzzlesAnswer:
         search = find_puzzles(found, workers=workers, progress=progress)
         report = PuzzleReport(tuple(search.puzzles), search, MIN_LOSS, MARGIN)
-        return PuzzlesAnswer(html_puzzles(report.to_dict(), "cuatrola puzzles"), len(found),
+        return PuzzlesAnswer(html_puzzles(report, "cuatrola puzzles"), len(found),
                              tuple(skipped), len(search.puzzles))
     return answer(await compute(request, page, "the puzzles", work, wanted=s.cores.total))
 
