@@ -31,7 +31,7 @@ import math
 import os
 import random
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator, NoReturn, Sequence
+from typing import Any, Callable, Iterator, Mapping, NoReturn, Sequence
 
 import numpy as np
 
@@ -44,11 +44,13 @@ from ..game.auction import parse_auction
 from ..game.cards import (format_card, format_cards, mask_of, parse_card, parse_cards,
                           random_deal, suit_of)
 from ..game.match import Score, check_score
-from ..game.rules import get_rules, rules_spec
+from ..game.jsonvalue import JSONObject
+from ..game.rules import RuleSet, get_rules, rules_spec
 from ..game.view import View
 from ..i18n import _
-from ..models.charts import (CHARTS_VERSION, DOMAINS, LEVELS, CallStats, Cell, Chart,
-                             ChartSet, HandClass, Measure, hand_class, passed_before)
+from ..models.charts import (CHARTS_VERSION, DOMAINS, LEVELS, CallStats, Cell, CellKey,
+                             Chart, ChartSet, ClassKey, HandClass, Level, Measure, hand_class,
+                             passed_before)
 from ..models.preset import Models
 from .records import json_lines, shown
 from .selfplay import Z95, connect_ray
@@ -84,7 +86,7 @@ class ChartSpec:
     seat about to speak, the calls of the seats before it, the match score (None: no
     score), the seed, and the deals of each hand's advice (None: advise's default)."""
 
-    rules: object = "online"
+    rules: str | dict[str, Any] = "online"
     seat: int = 1
     auction: tuple[str, ...] = ()
     score: tuple[int, int] | None = None
@@ -94,7 +96,7 @@ class ChartSpec:
     keep: tuple[float, ...] | None = KEEP
 
     @classmethod
-    def make(cls, rules="online", seat: int = 1, auction: str | Sequence[str] | None = None,
+    def make(cls, rules: str | Mapping[str, Any] | RuleSet = "online", seat: int = 1, auction: str | Sequence[str] | None = None,
              score: Score | tuple[int, int] | None = None, seed: int = 0,
              samples: int | None = DEFAULT_SAMPLES,
              keep: tuple[float, ...] | None = KEEP) -> "ChartSpec":
@@ -111,7 +113,7 @@ class ChartSpec:
                    seed, samples, keep)
 
     @property
-    def ruleset(self):
+    def ruleset(self) -> RuleSet:
         return get_rules(self.rules)
 
     @property
@@ -172,12 +174,12 @@ class ValuedHand:
             raise TypeError(f"hand {self.i}: no {value} for {bid}")
         return v
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"i": self.i, "hand": self.hand, "muestra": self.muestra,
                 "advice": self.advice, "calls": self.calls}
 
     @classmethod
-    def from_json(cls, line: dict) -> "ValuedHand":
+    def from_json(cls, line: dict[str, Any]) -> "ValuedHand":
         """A line read back, once :func:`_checked_hand` has checked its fields."""
         return cls(line["i"], line["hand"], line["muestra"], line["advice"], line["calls"])
 
@@ -201,12 +203,12 @@ def value_batch(spec: ChartSpec, indices: Sequence[int],
     return [value_hand(spec, i, stream) for i in indices]
 
 
-def _task(args):
+def _task(args: tuple[ChartSpec, Sequence[int], int]) -> list[ValuedHand]:
     return value_batch(*args)
 
 
-def _spec_key(spec: ChartSpec, stream: int) -> dict:
-    key = {"rules": spec.rules, "seat": spec.seat, "auction": list(spec.auction),
+def _spec_key(spec: ChartSpec, stream: int) -> dict[str, Any]:
+    key: dict[str, Any] = {"rules": spec.rules, "seat": spec.seat, "auction": list(spec.auction),
            "score": None if spec.score is None else list(spec.score), "seed": spec.seed,
            "samples": spec.samples, "stream": stream}
     if stream == CHART_STREAM and spec.keep is not None:
@@ -214,7 +216,7 @@ def _spec_key(spec: ChartSpec, stream: int) -> dict:
     return key
 
 
-def _checked_hand(line: dict, where: str, bids: Sequence[str], seat: int) -> int:
+def _checked_hand(line: dict[str, Any], where: str, bids: Sequence[str], seat: int) -> int:
     """The index of a valued hand read back, its fields checked (``where`` names the
     line): five cards and a muestra (among them for the dealer, seat 4, who holds it),
     the advice among the calls, each call's five numbers or nulls."""
@@ -246,7 +248,7 @@ def _checked_hand(line: dict, where: str, bids: Sequence[str], seat: int) -> int
     return i
 
 
-def _read_hands(path: str, key: dict) -> dict[int, ValuedHand]:
+def _read_hands(path: str, key: dict[str, Any]) -> dict[int, ValuedHand]:
     """The valued hands of a hands file that belong to the run ``key`` (others are left
     alone: one file may hold several runs), read through the lab's reader (bounded lines,
     each a JSON object) and checked field by field.  A last line cut by an interrupted
@@ -349,22 +351,25 @@ def _value_name(spec: ChartSpec, lines: list[ValuedHand]) -> str:
     return "ev_played" if played else "ev"
 
 
-def _cell(key: tuple, group: list[tuple[tuple, ValuedHand]], value: str,
+def _cell(key: CellKey, group: list[tuple[ClassKey, ValuedHand]], value: str,
           keep: tuple[float, ...] | None) -> Cell:
     """A cell from its hands, ``(class key, valued hand)``: each call's means, weighted by
     the inverse of the chance each hand had to be kept (uniform within a number of
     trumps, so only a cell that groups several numbers of trumps feels it)."""
     lines = [line for _, line in group]
-    weights = np.array([1.0 if keep is None else 1.0 / keep[k[0]] for k, _ in group])
+    weights = np.array([1.0 if keep is None else 1.0 / keep[int(k[0])] for k, _ in group])
     bids = list(lines[0].calls)                   # weakest first, as advise lists them
     calls = {}
     for b in bids:
         cols = list(zip(*(line.calls[b] for line in lines)))
 
-        def mean(j):
+        def mean(j: int) -> float | None:
             vals = cols[j]
             return None if vals[0] is None else float(np.average(vals, weights=weights))
-        calls[b] = CallStats(mean(0), mean(2), mean(1), mean(3), mean(4))
+
+        def valued(j: int) -> float:          # p_win and ev: advise values every call
+            return float(np.average(cols[j], weights=weights))
+        calls[b] = CallStats(valued(0), valued(2), mean(1), mean(3), mean(4))
     best = None
     for b in bids:
         v = getattr(calls[b], value)
@@ -377,13 +382,17 @@ def _cell(key: tuple, group: list[tuple[tuple, ValuedHand]], value: str,
     return Cell(key, len(lines), best, calls, dict(sorted(advised.items())))
 
 
-def _groups(by_value: dict, domain: tuple, min_hands: int) -> list[tuple]:
+def _groups(by_value: dict[Level, list[Any]], domain: Sequence[Level],
+            min_hands: int) -> list[tuple[Level, ...]]:
     """The values of one level cut into runs: each value seen is a run, a run of fewer
     than ``min_hands`` hands is merged with its smaller neighbour until none is (or one
     run is left), then the values not seen join the run before them (the first run, when
     none is before): the runs cover the domain."""
     runs = [[v] for v in domain if by_value.get(v)]
-    size = lambda run: sum(len(by_value[v]) for v in run if v in by_value)  # noqa: E731
+
+    def size(run: Sequence[Level]) -> int:
+        return sum(len(by_value[v]) for v in run if v in by_value)
+
     while len(runs) > 1 and min(size(r) for r in runs) < min_hands:
         i = min(range(len(runs)), key=lambda j: (size(runs[j]), j))
         if i == 0:
@@ -415,14 +424,14 @@ def build(spec: ChartSpec, lines: list[ValuedHand], min_hands: int = MIN_HANDS,
         raise LabError(_("no hands to make a chart from"))
     keyed = [(line.hand_class.key, line) for line in lines]
     value = _value_name(spec, lines)
-    cells: dict[tuple, Cell] = {}
+    cells: dict[CellKey, Cell] = {}
 
-    def split(key: tuple, group: list) -> None:
+    def split(key: CellKey, group: list[tuple[ClassKey, ValuedHand]]) -> None:
         depth = len(key)
         if depth == len(LEVELS):
             cells[key] = _cell(key, group, value, spec.keep)
             return
-        by_value: dict = {}
+        by_value: dict[Level, list[tuple[ClassKey, ValuedHand]]] = {}
         for k, line in group:
             by_value.setdefault(k[depth], []).append((k, line))
         for g in _groups(by_value, DOMAINS[depth], min_hands):
@@ -499,7 +508,7 @@ def pooled(measured: Sequence[Measure | None]) -> Measure | None:
                     sum(m.bid_hands or 0 for m in ms), sum(m.bid_same or 0 for m in ms))
 
 
-def _json_of(m: Measure | None) -> dict | None:
+def _json_of(m: Measure | None) -> JSONObject | None:
     return None if m is None else m.to_dict()
 
 
