@@ -107,7 +107,8 @@ class Serving:
 
 
 def serving(request: Request) -> Serving:
-    return request.app.state.serving
+    state: Serving = request.app.state.serving
+    return state
 
 
 # --- reading a request ------------------------------------------------------------------
