@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
+from typing import Any
 
-from cuatrola_solver.models.charts import COLUMNS, ROWS, Cell, Chart, describe_key, possible
+from cuatrola_solver.models.charts import (COLUMNS, ROWS, Cell, CellKey, Chart, ChartSet,
+                                           Measure, describe_key, possible)
 from cuatrola_solver.i18n import (N_, _, count, decimal, language, ngettext, percent,
                                   signed)
 
@@ -76,9 +78,9 @@ def _cells_by_square(chart: Chart) -> dict[tuple[int, int], Cell]:
     return out
 
 
-def _anchors(squares: dict) -> dict[tuple, tuple[int, int]]:
+def _anchors(squares: dict[tuple[int, int], Cell]) -> dict[CellKey, tuple[int, int]]:
     """The square each cell's numbers are written in: the one nearest its middle."""
-    by_cell: dict[tuple, list] = {}
+    by_cell: dict[CellKey, list[tuple[int, int]]] = {}
     for sq, cell in squares.items():
         by_cell.setdefault(cell.key, []).append(sq)
     out = {}
@@ -94,7 +96,6 @@ def plot_chart(charts: list[Chart], path: str | Path, title: str) -> None:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.patches import Patch, Rectangle
 
     n = len(charts)
     cols = min(n, 2)
@@ -104,55 +105,8 @@ def plot_chart(charts: list[Chart], path: str | Path, title: str) -> None:
     for ax in axes.flat[n:]:
         ax.axis("off")
     for chart, ax in zip(charts, axes.flat):
-        squares = _cells_by_square(chart)
-        anchors = _anchors(squares)
-        nr, nc = len(ROWS), len(COLUMNS)
-        for (i, j), cell in squares.items():
-            ax.add_patch(Rectangle((j, nr - 1 - i), 1, 1, color=CALL_COLOURS[cell.call], lw=0))
-        # borders only between squares of different cells
-        for (i, j), cell in squares.items():
-            y = nr - 1 - i
-            for di, dj, seg in ((0, 1, ((j + 1, y), (j + 1, y + 1))),
-                                (1, 0, ((j, y), (j + 1, y)))):
-                other = squares.get((i + di, j + dj))
-                if other is None or other.key != cell.key:
-                    ax.plot(*zip(*seg), color="#5b5648", lw=0.8)
-            if (i - 1, j) not in squares:
-                ax.plot([j, j + 1], [y + 1, y + 1], color="#5b5648", lw=0.8)
-            if (i, j - 1) not in squares:
-                ax.plot([j, j], [y, y + 1], color="#5b5648", lw=0.8)
-        for key, (i, j) in anchors.items():
-            cell = next(c for c in squares.values() if c.key == key)
-            s = cell.stats
-            p = s.p_rated
-            ax.text(j + 0.5, nr - 1 - i + 0.5,
-                    f"{cell.call}\n{percent(p)} {signed(s.ev_rated)}\nn={cell.hands}",
-                    ha="center", va="center", fontsize=6.2, linespacing=1.15)
-        ax.set_xlim(0, nc)
-        ax.set_ylim(0, nr)
-        ax.set_xticks([j + 0.5 for j in range(nc)])
-        ax.set_xticklabels([f"{_aces(a, ACES)}\n{_aces(v, VOIDS)}"
-                            for a, v in (column_label(c) for c in COLUMNS)], fontsize=7)
-        ax.set_yticks([nr - 1 - i + 0.5 for i in range(nr)])
-        ax.set_yticklabels([row_label(r) for r in ROWS], fontsize=8)
-        ax.tick_params(length=0)
-        for spine in ax.spines.values():
-            spine.set_visible(False)
-        m = chart.measured
-        sub = (_("{hands} hands; same call as advise on {agreement} of {fresh} fresh hands, "
-                 "{given} given up per hand").format(
-                   hands=count(chart.hands), agreement=percent(m["agreement"]),
-                   fresh=m["hands"], given=decimal(m["given_up"], 3)) if m
-               else _("{hands} hands").format(hands=count(chart.hands)))
-        ax.set_title(f"{situation(chart)}\n{sub}", fontsize=9)
-        ax.set_ylabel(_("triunfos held (+A, +3: the as, the tres of trumps)"), fontsize=8)
-    handles = [Patch(color=CALL_COLOURS[c], label=c) for c in CALL_COLOURS
-               if any(cell.call == c for ch in charts for cell in ch.cells.values())]
-    fig.legend(handles=handles, loc="lower center", ncol=len(handles), frameon=False,
-               fontsize=9, title=_("each region: the call, its P(win) and EV as played, and "
-                                   "the hands it rests on") if charts[0].value == "ev_played"
-               else _("each region: the call, its P(win) and EV, and the hands it rests on"),
-               title_fontsize=8)
+        _panel(ax, chart)
+    _legend(fig, charts)
     fig.suptitle(title, fontsize=12)
     fig.tight_layout(rect=(0, 0.05, 1, 0.97))
     kind = Path(path).suffix.lstrip(".").lower() or "png"
@@ -160,6 +114,70 @@ def plot_chart(charts: list[Chart], path: str | Path, title: str) -> None:
         fig.savefig(str(path), format=kind,
                     metadata={"Date": None} if kind == "svg" else {"Software": None})
     plt.close(fig)
+
+
+def _panel(ax: Any, chart: Chart) -> None:
+    """One chart's grid on ``ax``: its regions coloured by call, each region's numbers,
+    the labels of its rows and columns, and whom it is for."""
+    from matplotlib.patches import Rectangle
+
+    squares = _cells_by_square(chart)
+    nr, nc = len(ROWS), len(COLUMNS)
+    for (i, j), cell in squares.items():
+        ax.add_patch(Rectangle((j, nr - 1 - i), 1, 1, color=CALL_COLOURS[cell.call], lw=0))
+    _borders(ax, squares, nr)
+    for key, (i, j) in _anchors(squares).items():
+        cell = next(c for c in squares.values() if c.key == key)
+        s = cell.stats
+        ax.text(j + 0.5, nr - 1 - i + 0.5,
+                f"{cell.call}\n{percent(s.p_rated)} {signed(s.ev_rated)}\nn={cell.hands}",
+                ha="center", va="center", fontsize=6.2, linespacing=1.15)
+    ax.set_xlim(0, nc)
+    ax.set_ylim(0, nr)
+    ax.set_xticks([j + 0.5 for j in range(nc)])
+    ax.set_xticklabels([f"{_aces(a, ACES)}\n{_aces(v, VOIDS)}"
+                        for a, v in (column_label(c) for c in COLUMNS)], fontsize=7)
+    ax.set_yticks([nr - 1 - i + 0.5 for i in range(nr)])
+    ax.set_yticklabels([row_label(r) for r in ROWS], fontsize=8)
+    ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    m = chart.measured
+    sub = (_("{hands} hands; same call as advise on {agreement} of {fresh} fresh hands, "
+             "{given} given up per hand").format(
+               hands=count(chart.hands), agreement=percent(m.agreement),
+               fresh=m.hands, given=decimal(m.given_up, 3)) if m
+           else _("{hands} hands").format(hands=count(chart.hands)))
+    ax.set_title(f"{situation(chart)}\n{sub}", fontsize=9)
+    ax.set_ylabel(_("triunfos held (+A, +3: the as, the tres of trumps)"), fontsize=8)
+
+
+def _borders(ax: Any, squares: dict[tuple[int, int], Cell], nr: int) -> None:
+    """Lines only between squares of different cells, and around the grid."""
+    for (i, j), cell in squares.items():
+        y = nr - 1 - i
+        for di, dj, seg in ((0, 1, ((j + 1, y), (j + 1, y + 1))),
+                            (1, 0, ((j, y), (j + 1, y)))):
+            other = squares.get((i + di, j + dj))
+            if other is None or other.key != cell.key:
+                ax.plot(*zip(*seg), color="#5b5648", lw=0.8)
+        if (i - 1, j) not in squares:
+            ax.plot([j, j + 1], [y + 1, y + 1], color="#5b5648", lw=0.8)
+        if (i, j - 1) not in squares:
+            ax.plot([j, j], [y, y + 1], color="#5b5648", lw=0.8)
+
+
+def _legend(fig: Any, charts: list[Chart]) -> None:
+    """The calls' colours (of the calls the charts make) under the panels."""
+    from matplotlib.patches import Patch
+
+    handles = [Patch(color=CALL_COLOURS[c], label=c) for c in CALL_COLOURS
+               if any(cell.call == c for ch in charts for cell in ch.cells.values())]
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), frameon=False,
+               fontsize=9, title=_("each region: the call, its P(win) and EV as played, and "
+                                   "the hands it rests on") if charts[0].value == "ev_played"
+               else _("each region: the call, its P(win) and EV, and the hands it rests on"),
+               title_fontsize=8)
 
 
 #: a column's count with its noun, for one and for any other count (``0``, ``2+``)
@@ -174,16 +192,16 @@ def _aces(n: str, nouns: tuple[str, str]) -> str:
     return _(message).format(n=n)
 
 
-def _measured(m: dict) -> str:
+def _measured(m: Measure) -> str:
     """How a chart agrees with advise on fresh hands, and what following it gives up."""
     def pct(x: float) -> str:
         return decimal(100 * x, 0)
 
-    values = dict(hands=m["hands"], agreement=percent(m["agreement"]), ci=percent(0.95),
-                  lo=pct(m["agreement_ci95"][0]), hi=percent(m["agreement_ci95"][1]),
-                  given=decimal(m["given_up"], 3), given_lo=decimal(m["given_up_ci95"][0], 3),
-                  given_hi=decimal(m["given_up_ci95"][1], 3))
-    if not m.get("bid_hands"):
+    values = dict(hands=m.hands, agreement=percent(m.agreement), ci=percent(0.95),
+                  lo=pct(m.agreement_ci95[0]), hi=percent(m.agreement_ci95[1]),
+                  given=decimal(m.given_up, 3), given_lo=decimal(m.given_up_ci95[0], 3),
+                  given_hi=decimal(m.given_up_ci95[1], 3))
+    if not m.bid_hands or m.bid_agreement is None or m.bid_agreement_ci95 is None:
         return _("On {hands} fresh hands the chart made the call advise made on {agreement} "
                  "({ci} interval {lo}-{hi}); following it gave up {given} points per hand "
                  "({ci} interval {given_lo}-{given_hi}).").format(**values)
@@ -191,12 +209,12 @@ def _measured(m: dict) -> str:
              "({ci} interval {lo}-{hi}); following it gave up {given} points per hand ({ci} "
              "interval {given_lo}-{given_hi}); on the {bids} of them where the chart or advise "
              "bids, the same call on {bid_agreement} ({ci} interval {bid_lo}-{bid_hi}).").format(
-        bids=m["bid_hands"], bid_agreement=percent(m["bid_agreement"]),
-        bid_lo=pct(m["bid_agreement_ci95"][0]), bid_hi=percent(m["bid_agreement_ci95"][1]),
+        bids=m.bid_hands, bid_agreement=percent(m.bid_agreement),
+        bid_lo=pct(m.bid_agreement_ci95[0]), bid_hi=percent(m.bid_agreement_ci95[1]),
         **values)
 
 
-def _e(x) -> str:
+def _e(x: object) -> str:
     return html.escape(str(x), quote=True)
 
 
@@ -270,9 +288,11 @@ def _cells_table(chart: Chart) -> str:
             + "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
 
 
-def html_charts(charts: list[Chart], provenance: dict, title: str) -> str:
-    """One self-contained page: each chart as a coloured grid, its cells' numbers and how
-    well it agrees with the advisor; the page sets ``data-charts="ok"`` when shown."""
+def html_charts(chartset: ChartSet, title: str) -> str:
+    """One self-contained page: each chart of ``chartset`` as a coloured grid, its cells'
+    numbers and how well it agrees with the advisor, and how the charts were made; the
+    page sets ``data-charts="ok"`` when shown."""
+    charts = chartset.charts
     used = {cell.call for chart in charts for cell in chart.cells.values()}
     legend = "".join(f'<span style="background:{c}">{_e(k)}</span>'
                      for k, c in CALL_COLOURS.items() if k in used)
@@ -300,8 +320,7 @@ def html_charts(charts: list[Chart], provenance: dict, title: str) -> str:
             parts.append(f'<p class="sub">{_e(_measured(m))}</p>')
         parts += [_chart_table(chart), f"<details><summary>{_e(_('every cell'))}</summary>",
                   _cells_table(chart), "</details>"]
-    how = "; ".join(f"{k}: {v}" for k, v in provenance.items()
-                    if v is not None and not isinstance(v, dict))
+    how = chartset.how_made()
     parts += ['<p class="foot">' + _e(_("How it was made: {how}. Written by cuatrola charts "
                                         "--html; this page needs no network.").format(how=how))
               + "</p></main>",

@@ -23,22 +23,23 @@ from cuatrola_solver.history.importing import ImportResult, import_paths
 from cuatrola_solver.history.merge import merge_names
 from cuatrola_solver.history.rebuild import rebuild
 from cuatrola_solver.history.stored import Pending, analyse_pending
-from cuatrola_solver.i18n import _, ngettext
+from cuatrola_solver.i18n import N_, _, ngettext
 
 from .render import BARS
-from .common import (HelpCommand, JsonOption, check_writable, emit_json, load_rules,
-                     need_matplotlib, samples_option, save_figure, user_errors)
+from .common import (HELP_MESSAGES, HelpCommand, JsonOption, check_writable, emit_json,
+                     help_text, load_rules, need_matplotlib, samples_option, save_figure,
+                     user_errors)
 
 
-def db_option():
-    return typer.Option(None, "--db", metavar="FILE", help=_(
-        "The history database (default {path}).").format(path=default_path()))
+def db_option() -> Any:
+    return typer.Option(None, "--db", metavar="FILE", help=help_text(
+        "The history database (default {path}).", path=default_path()))
 
 
-def _samples_option():
-    return samples_option(_("Deals per card and per bid review of each hand's analysis "
-                            "(default {n}, as cuatrola analyze).").format(
-                              n=review.DEFAULT_SAMPLES))
+def _samples_option() -> Any:
+    return samples_option(help_text("Deals per card and per bid review of each hand's "
+                                    "analysis (default {n}, as cuatrola analyze).",
+                                    n=review.DEFAULT_SAMPLES))
 
 
 def _pct(x: float | None) -> str:
@@ -75,8 +76,8 @@ def _trend_table(p: PlayerFigures) -> str:
         first, last = i + 1, i + len(part)
         rows.append([str(first) if first == last else f"{first}-{last}", str(choices),
                      _pct(rate.value), sparkline([h.accuracy for h in part])])
-    return tabulate(rows, headers=[_("hands"), _("choices"), _("accuracy"), _("per hand")],
-                    disable_numparse=True)
+    return str(tabulate(rows, headers=[_("hands"), _("choices"), _("accuracy"),
+                                       _("per hand")], disable_numparse=True))
 
 
 def _situation_name(s: str) -> str:
@@ -216,126 +217,144 @@ class HistoryGroup(TyperGroup):
     """``cuatrola history`` and its commands: its help drawn as the top-level help is
     (cli/group_help.py), each value by its name."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for command in self.commands.values():
+            for param in command.params:      # the options' helps in the interface's language
+                text = getattr(param, "help", None)
+                if text:
+                    setattr(param, "help", _(HELP_MESSAGES.get(" ".join(text.split()), text)))
+
     def format_help(self, ctx: Any, formatter: Any) -> None:
         from .group_help import print_group_help       # rich: only for a help
         print_group_help(self, ctx, [(name, self.commands[name].get_short_help_str(200))
                                      for name in self.list_commands(ctx)])
 
 
+def _filters(player: str | None, rules: str | None, since: str | None) -> Filters:
+    return Filters(player, None if rules is None else load_rules(rules).name, _day(since))
+
+
+def read_history(db_path: Path | None, filters: Filters) -> tuple[History, Path]:
+    """The figures of the database (which a read does not make), and its path."""
+    path = db_path or default_path()
+    if db_path is not None and not db_path.exists():     # a read makes no file, no folder
+        raise HistoryError(_("no history database {db}: keep hands in it with 'cuatrola "
+                             "history import RECORDS --db {path}'").format(
+            db=quote(str(db_path)), path=db_path))
+    with open_database(path) as db:
+        history = figures(db, filters)
+    if filters.player is not None and not history.players:
+        raise HistoryError(f"no hand of player {quote(filters.player)} in {path}"
+                           + (" with these filters" if filters.preset or filters.since
+                              else ""))
+    return history, path
+
+
+@user_errors
+def history_command(
+    ctx: typer.Context,
+    db_path: Optional[Path] = db_option(),
+    player: Optional[str] = typer.Option(None, "--player", metavar="NAME", help=N_(
+        "Only this player (a Player tag's name).")),
+    rules: Optional[str] = typer.Option(None, "--rules", metavar="PRESET", help=N_(
+        "Only the hands of this preset.")),
+    since: Optional[str] = typer.Option(None, "--since", metavar="DATE", help=N_(
+        "Only the hands played on or after this day (YYYY-MM-DD).")),
+    plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE", help=N_(
+        "Also write the accuracy per hand to FILE, .png or .svg (needs matplotlib).")),
+    json_out: bool = JsonOption,
+) -> None:
+    """A player's history across every hand: results, bids against the advisor,
+    cards, renuncios.
+
+    The hands come from 'cuatrola history import RECORDS...' (and from the table in
+    the browser); a player is a name of the records' Player tags. Without a
+    subcommand, shows each player's figures."""
+    if ctx.invoked_subcommand is not None:
+        return
+    if plot is not None:
+        check_writable(plot, (".png", ".svg"))
+        need_matplotlib()
+    history, path = read_history(db_path, _filters(player, rules, since))
+    if plot is not None:
+        plot_trend(history, plot)
+    if json_out:
+        emit_json(history.to_dict())
+        return
+    typer.echo(render(history, path))
+
+
+@user_errors
+def import_command(
+    records: List[Path] = typer.Argument(..., metavar="RECORDS", help=N_(
+        "Record files (text, JSON, JSON lines, self-play runs) and folders.")),
+    db_path: Optional[Path] = db_option(),
+    samples: Optional[int] = _samples_option(),
+    analyse: bool = typer.Option(True, "--analyze/--no-analyze", help=N_(
+        "Analyse the new hands (and those waiting).")),
+) -> None:
+    """Keep the hands of RECORDS, each once, then analyse them one by one.
+
+    A hand already in is recognised and skipped. The analysis can be stopped at any
+    moment: the next import or 'cuatrola history analyze' goes on with the rest."""
+    with open_database(db_path or default_path()) as db:
+        _report_import(import_paths(db, records), db)
+        _analyse(db, samples, analyse)
+
+
+@user_errors
+def analyze_command(
+    db_path: Optional[Path] = db_option(),
+    samples: Optional[int] = _samples_option(),
+    again: bool = typer.Option(False, "--again", help=N_(
+        "Analyse anew the hands analysed by another version of the package or its "
+        "models.")),
+) -> None:
+    """Analyse the hands waiting for their analysis, one by one."""
+    with open_database(db_path or default_path()) as db:
+        _analyse(db, samples, True, again)
+
+
+@user_errors
+def rebuild_command(
+    records: List[Path] = typer.Argument(..., metavar="RECORDS", help=N_(
+        "The records folder(s) and files.")),
+    db_path: Optional[Path] = db_option(),
+    samples: Optional[int] = _samples_option(),
+    analyse: bool = typer.Option(True, "--analyze/--no-analyze", help=N_(
+        "Analyse the hands without an analysis.")),
+) -> None:
+    """Make the database again from the records (a file that cannot be read too).
+
+    The merges of names and the analyses of the hands still there are kept from the
+    old file when it can be read."""
+    path = db_path or default_path()
+    result = rebuild(path, records)
+    with open_database(path) as db:
+        _report_import(result, db)
+        _analyse(db, samples, analyse)
+
+
+@user_errors
+def merge_command(
+    old: str = typer.Argument(..., metavar="OLD", help=N_("The name to give up.")),
+    new: str = typer.Argument(..., metavar="NEW", help=N_("The name to keep.")),
+    db_path: Optional[Path] = db_option(),
+) -> None:
+    """Merge two names of one player: OLD becomes NEW, now and in later imports."""
+    with open_database(db_path or default_path()) as db:
+        n = merge_names(db, old, new)
+    typer.echo(ngettext("{old} is now {new}: {n} seat renamed",
+                        "{old} is now {new}: {n} seats renamed", n).format(
+        old=old, new=new, n=n))
+
+
 def register(app: typer.Typer) -> None:
     group = typer.Typer(cls=HistoryGroup, add_completion=False, no_args_is_help=False,
                         rich_markup_mode="rich")
-
-    @group.callback(invoke_without_command=True)
-    @user_errors
-    def history_command(
-        ctx: typer.Context,
-        db_path: Optional[Path] = db_option(),
-        player: Optional[str] = typer.Option(None, "--player", metavar="NAME",
-                                             help=_("Only this player (a Player tag's name).")),
-        rules: Optional[str] = typer.Option(None, "--rules", metavar="PRESET",
-                                            help=_("Only the hands of this preset.")),
-        since: Optional[str] = typer.Option(None, "--since", metavar="DATE",
-                                            help=_("Only the hands played on or after this "
-                                                 "day (YYYY-MM-DD).")),
-        plot: Optional[Path] = typer.Option(None, "--plot", metavar="FILE",
-                                            help=_("Also write the accuracy per hand to FILE, "
-                                                 ".png or .svg (needs matplotlib).")),
-        json_out: bool = JsonOption,
-    ) -> None:
-        """A player's history across every hand: results, bids against the advisor,
-        cards, renuncios.
-
-        The hands come from 'cuatrola history import RECORDS...' (and from the table in
-        the browser); a player is a name of the records' Player tags. Without a
-        subcommand, shows each player's figures."""
-        if ctx.invoked_subcommand is not None:
-            return
-        if plot is not None:
-            check_writable(plot, (".png", ".svg"))
-            need_matplotlib()
-        filters = Filters(player, None if rules is None else load_rules(rules).name,
-                          _day(since))
-        path = db_path or default_path()
-        if db_path is not None and not db_path.exists():     # a read makes no file, no folder
-            raise HistoryError(_("no history database {db}: keep hands in it with 'cuatrola "
-                                 "history import RECORDS --db {path}'").format(
-                db=quote(str(db_path)), path=db_path))
-        with open_database(path) as db:
-            history = figures(db, filters)
-        if player is not None and not history.players:
-            raise HistoryError(f"no hand of player {quote(player)} in {path}"
-                               + (" with these filters" if rules or since else ""))
-        if plot is not None:
-            plot_trend(history, plot)
-        if json_out:
-            emit_json(history.to_dict())
-            return
-        typer.echo(render(history, path))
-
-    @group.command("import", cls=HelpCommand)
-    @user_errors
-    def import_command(
-        records: List[Path] = typer.Argument(..., metavar="RECORDS",
-                                             help=_("Record files (text, JSON, JSON lines, "
-                                                  "self-play runs) and folders.")),
-        db_path: Optional[Path] = db_option(),
-        samples: Optional[int] = _samples_option(),
-        analyse: bool = typer.Option(True, "--analyze/--no-analyze",
-                                     help=_("Analyse the new hands (and those waiting).")),
-    ) -> None:
-        """Keep the hands of RECORDS, each once, then analyse them one by one.
-
-        A hand already in is recognised and skipped. The analysis can be stopped at any
-        moment: the next import or 'cuatrola history analyze' goes on with the rest."""
-        with open_database(db_path or default_path()) as db:
-            _report_import(import_paths(db, records), db)
-            _analyse(db, samples, analyse)
-
-    @group.command("analyze", cls=HelpCommand)
-    @user_errors
-    def analyze_command(
-        db_path: Optional[Path] = db_option(),
-        samples: Optional[int] = _samples_option(),
-        again: bool = typer.Option(False, "--again", help=_("Analyse anew the hands analysed "
-                                   "by another version of the package or its models.")),
-    ) -> None:
-        """Analyse the hands waiting for their analysis, one by one."""
-        with open_database(db_path or default_path()) as db:
-            _analyse(db, samples, True, again)
-
-    @group.command("rebuild", cls=HelpCommand)
-    @user_errors
-    def rebuild_command(
-        records: List[Path] = typer.Argument(..., metavar="RECORDS",
-                                             help=_("The records folder(s) and files.")),
-        db_path: Optional[Path] = db_option(),
-        samples: Optional[int] = _samples_option(),
-        analyse: bool = typer.Option(True, "--analyze/--no-analyze",
-                                     help=_("Analyse the hands without an analysis.")),
-    ) -> None:
-        """Make the database again from the records (a file that cannot be read too).
-
-        The merges of names and the analyses of the hands still there are kept from the
-        old file when it can be read."""
-        path = db_path or default_path()
-        result = rebuild(path, records)
-        with open_database(path) as db:
-            _report_import(result, db)
-            _analyse(db, samples, analyse)
-
-    @group.command("merge", cls=HelpCommand)
-    @user_errors
-    def merge_command(
-        old: str = typer.Argument(..., metavar="OLD", help=_("The name to give up.")),
-        new: str = typer.Argument(..., metavar="NEW", help=_("The name to keep.")),
-        db_path: Optional[Path] = db_option(),
-    ) -> None:
-        """Merge two names of one player: OLD becomes NEW, now and in later imports."""
-        with open_database(db_path or default_path()) as db:
-            n = merge_names(db, old, new)
-        typer.echo(ngettext("{old} is now {new}: {n} seat renamed",
-                            "{old} is now {new}: {n} seats renamed", n).format(
-            old=old, new=new, n=n))
-
+    group.callback(invoke_without_command=True)(history_command)
+    for name, command in (("import", import_command), ("analyze", analyze_command),
+                          ("rebuild", rebuild_command), ("merge", merge_command)):
+        group.command(name, cls=HelpCommand)(command)
     app.add_typer(group, name="history")

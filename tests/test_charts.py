@@ -52,7 +52,7 @@ def test_the_grid_holds_every_class():
 
 # --- building a chart from valued hands (no search) --------------------------------------
 
-def _lines(n: int, seed: int, seat: int = 1) -> list[dict]:
+def _lines(n: int, seed: int, seat: int = 1) -> list[lc.ValuedHand]:
     """Made-up valued hands: solo pays with 3 trumps or more, else paso."""
     rng = random.Random(seed)
     out = []
@@ -61,10 +61,10 @@ def _lines(n: int, seed: int, seat: int = 1) -> list[dict]:
         hand, m = cards[:5], cards[5]
         trumps = sum(1 for c in hand if c // 5 == m // 5)
         solo = 0.8 if trumps >= 3 else -0.5
-        out.append({"i": i, "hand": " ".join(_fmt(c) for c in hand), "muestra": _fmt(m),
-                    "advice": "solo" if solo > 0.1 else "paso",
-                    "calls": {"paso": [0.5, 0.5, 0.1, 0.1, None],
-                              "solo": [0.6, 0.6, solo, solo + rng.uniform(-.1, .1), None]}})
+        out.append(lc.ValuedHand(i, " ".join(_fmt(c) for c in hand), _fmt(m),
+                                 "solo" if solo > 0.1 else "paso",
+                                 {"paso": [0.5, 0.5, 0.1, 0.1, None],
+                                  "solo": [0.6, 0.6, solo, solo + rng.uniform(-.1, .1), None]}))
     return out
 
 
@@ -100,12 +100,12 @@ def test_the_call_of_a_cell_is_the_best_mean_and_kept_hands_are_weighted():
     chart = lc.build(spec, lines, min_hands=10 ** 6)   # one cell: every number of trumps
     assert len(chart.cells) == 1
     for cell in chart.cells.values():
-        mine = [ln for ln in lines if hand_class(mask_of(parse_cards(ln["hand"])),
-                                                 parse_card(ln["muestra"]) // 5).key[0]
+        mine = [ln for ln in lines if hand_class(mask_of(parse_cards(ln.hand)),
+                                                 parse_card(ln.muestra) // 5).key[0]
                 in cell.key[0]]
-        w = [1 / spec.keep[hand_class(mask_of(parse_cards(ln["hand"])),
-                                      parse_card(ln["muestra"]) // 5).key[0]] for ln in mine]
-        ev = {b: np.average([ln["calls"][b][3] for ln in mine], weights=w)
+        w = [1 / spec.keep[hand_class(mask_of(parse_cards(ln.hand)),
+                                      parse_card(ln.muestra) // 5).key[0]] for ln in mine]
+        ev = {b: np.average([ln.calls[b][3] for ln in mine], weights=w)
               for b in ("paso", "solo")}
         assert cell.calls["solo"].ev_played == pytest.approx(ev["solo"])
         assert cell.call == max(ev, key=ev.get)
@@ -177,7 +177,7 @@ def test_the_dealers_hands_hold_the_muestra(tmp_path):
     spec = lc.ChartSpec.make("online", seat=4, seed=0, samples=20)
     path = tmp_path / "hands.jsonl"
     first = lc.value_hands(spec, 2, workers=1, path=str(path))
-    assert all(h["muestra"] in h["hand"].split() for h in first)
+    assert all(h.muestra in h.hand.split() for h in first)
     assert lc.value_hands(spec, 2, workers=1, path=str(path)) == first
     d = json.loads(path.read_text().splitlines()[1])
     d["hand"] = " ".join(c for c in lc.format_cards(range(20)).split()
@@ -216,12 +216,12 @@ def test_measure_is_the_agreement_with_advise_on_fresh_hands():
         if call != "paso" or a.advice != "paso":
             bids.append(call == a.advice)
         lost.append(a.option(a.advice).ev_rated - a.option(call).ev_rated)
-    assert m["hands"] == 12
-    assert (m["bid_hands"], m["bid_same"]) == (len(bids), sum(bids))
-    assert m["agreement"] == pytest.approx(same / 12, abs=1e-4)
-    assert m["given_up"] == pytest.approx(np.mean(lost), abs=1e-4)
-    lo, hi = m["agreement_ci95"]
-    assert lo <= m["agreement"] <= hi and m["given_up_ci95"][0] <= m["given_up"]
+    assert m.hands == 12
+    assert (m.bid_hands, m.bid_same) == (len(bids), sum(bids))
+    assert m.agreement == pytest.approx(same / 12, abs=1e-4)
+    assert m.given_up == pytest.approx(np.mean(lost), abs=1e-4)
+    lo, hi = m.agreement_ci95
+    assert lo <= m.agreement <= hi and m.given_up_ci95[0] <= m.given_up
 
 
 def test_the_shipped_cells_against_advise_on_sampled_hands():
@@ -255,15 +255,15 @@ def test_shipped_charts(preset):
     prov = cs.provenance
     assert prov["command"].startswith("cuatrola charts") and prov["hands_per_chart"] >= 5000
     assert "Budget(samples=300)" in prov["advise_budget"]
-    assert prov["measured"] == lc.pooled([c.measured for c in cs.charts])   # every seat's
+    assert prov["measured"] == lc.pooled([c.measured for c in cs.charts]).to_dict()  # all seats
     for chart in cs.charts:
         assert chart.auction == ("paso",) * (chart.seat - 1) and chart.score is None
         assert sum(c.hands for c in chart.cells.values()) == chart.hands
         small = [c for c in chart.cells.values() if c.hands < chart.min_hands]
         assert not small, [c.label for c in small]
         m = chart.measured
-        assert m["hands"] >= 50 and 0 <= m["agreement"] <= 1 and m["given_up"] >= 0
-        assert m["bid_same"] <= m["bid_hands"] <= m["hands"] - m["same"] + m["bid_same"]
+        assert m.hands >= 50 and 0 <= m.agreement <= 1 and m.given_up >= 0
+        assert m.bid_same <= m.bid_hands <= m.hands - m.same + m.bid_same
         for cell in chart.cells.values():
             best = max(cell.calls, key=lambda b: getattr(cell.calls[b], chart.value))
             assert getattr(cell.calls[best], chart.value) == pytest.approx(

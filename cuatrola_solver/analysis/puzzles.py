@@ -35,8 +35,11 @@ from ..advice.budget import Budget, Progress
 from ..advice.cardplay import CardHint, Hint, hint
 from ..errors import CuatrolaError, RecordError
 from ..game.cards import cards_of, format_card, mask_of, parse_card
+from ..game.hand import Cante
+from ..game.jsonvalue import JSONObject, ParsedJSON
+from ..game.match import Score
 from ..game.play import SUIT_NAMES, side_of
-from ..game.rules import rules_spec
+from ..game.rules import RuleSet, rules_spec
 from ..game.view import View
 from ..hidden.deals import count_deals
 from ..hidden.inference import knowledge_of
@@ -45,8 +48,9 @@ from ..models.preset import Models
 from ..notation.record import HandRecord, record_from_obj
 from ..notation.replay import record_of, replay, view_of
 
-__all__ = ["Puzzle", "Search", "positions", "judge", "find_puzzles", "MIN_LOSS", "MARGIN",
-           "SLACK", "SCREEN_SAMPLES", "MAX_LAYOUTS"]
+__all__ = ["Puzzle", "Shown", "ShownTrick", "Search", "PuzzleReport", "positions", "judge",
+           "find_puzzles", "puzzles_of_file", "MIN_LOSS", "MARGIN", "SLACK", "SCREEN_SAMPLES",
+           "MAX_LAYOUTS"]
 
 #: the least win chance the card played gives away (lichess's "mistake")
 MIN_LOSS = 0.20
@@ -58,6 +62,58 @@ SLACK = 0.10
 SCREEN_SAMPLES = 300
 #: positions with more layouts than this are not judged (an exact hint's cost grows with them)
 MAX_LAYOUTS = 100_000
+
+
+@dataclass(frozen=True)
+class ShownTrick:
+    """A trick played, as the seat saw it: ``(seat, card)`` in the order played, and the
+    seat that took it."""
+
+    cards: tuple[tuple[int, int], ...]
+    winner: int
+
+    def to_dict(self) -> JSONObject:
+        return {"cards": [[s, format_card(c)] for s, c in self.cards], "winner": self.winner}
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the seat of a puzzle sees, to draw it: the rules, the muestra and its suit
+    (``trump``), the contract and its ``declarer`` seats (none: paso), the seat and its
+    side, the match score, the tricks played, the trick so far (``current``, ``(seat,
+    card)``), the cantes, the cards it holds (``held``: trumps first, the strongest
+    first)."""
+
+    rules: RuleSet
+    muestra: int
+    trump: int
+    contract: str
+    declarer: tuple[int, ...]
+    seat: int
+    score: Score | None
+    tricks: tuple[ShownTrick, ...]
+    current: tuple[tuple[int, int], ...]
+    cantes: tuple[Cante, ...]
+    held: tuple[int, ...]
+
+    @property
+    def side(self) -> str:
+        return str(side_of(self.seat))
+
+    @property
+    def trump_name(self) -> str:
+        return SUIT_NAMES[self.trump]
+
+    def to_dict(self) -> JSONObject:
+        return {"rules": rules_spec(self.rules), "muestra": format_card(self.muestra),
+                "trump": self.trump_name, "contract": self.contract,
+                "declarer": None if not self.declarer else list(self.declarer),
+                "seat": self.seat, "side": self.side,
+                "score": None if self.score is None else self.score.to_dict(),
+                "tricks": [t.to_dict() for t in self.tricks],
+                "current": [[s, format_card(c)] for s, c in self.current],
+                "cantes": [k.to_dict() for k in self.cantes],
+                "held": [format_card(c) for c in self.held]}
 
 
 @dataclass(frozen=True)
@@ -141,30 +197,21 @@ class Puzzle:
                      "the next best, {second}, {p_second}", second=format_card(second.card),
                      p_second=_pct(self.p(second.card)), **values)
 
-    def shown(self) -> dict:
-        """What the seat sees, to draw the puzzle: the rules, the muestra, the contract,
-        the tricks played (each card with its seat, and the trick's winner), the trick so
-        far, the cantes, the cards it holds (trumps first, the strongest first)."""
+    def shown(self) -> Shown:
+        """What the seat sees, to draw the puzzle (:class:`Shown`)."""
         v = self.view
         seen = v.seen
         winners = seen.points_breakdown().trick_winners
         trump = v.trump
         held = sorted(cards_of(v.held), key=lambda c: (c // 5 != trump, c // 5, -c))
-        decl = v.declarer
-        return {"rules": rules_spec(v.rules), "muestra": format_card(v.muestra),
-                "trump": SUIT_NAMES[trump], "contract": v.contract,
-                "declarer": None if not decl else list(decl),
-                "seat": v.seat, "side": str(side_of(v.seat)),
-                "score": None if v.score is None else v.score.to_dict(),
-                "tricks": [{"cards": [[s, format_card(c)] for s, c in t], "winner": w}
-                           for t, w in zip(seen.tricks, winners)],
-                "current": [[s, format_card(c)] for s, c in seen.current],
-                "cantes": [k.to_dict() for k in v.cantes],
-                "held": [format_card(c) for c in held]}
+        return Shown(v.rules, v.muestra, trump, v.contract, tuple(v.declarer), v.seat,
+                     v.score, tuple(ShownTrick(tuple((s, c) for s, c in t), w)
+                                    for t, w in zip(seen.tricks, winners)),
+                     tuple((s, c) for s, c in seen.current), tuple(v.cantes), tuple(held))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         return {"source": self.source, "seat": self.seat, "trick": self.trick,
-                "position": self.position, "shown": self.shown(),
+                "position": self.position, "shown": self.shown().to_dict(),
                 "record": record_of(self.view).to_json_obj(),
                 "question": self.question(), "answer": format_card(self.answer),
                 "played": format_card(self.played), "why": self.why(),
@@ -177,7 +224,7 @@ class Puzzle:
                 "cards": [c.to_dict() for c in self.cards]}
 
     @classmethod
-    def from_dict(cls, d: dict, where: str = "puzzle") -> "Puzzle":
+    def from_dict(cls, d: ParsedJSON, where: str = "puzzle") -> "Puzzle":
         """A puzzle read back (``--out`` files): its record is replayed and checked, so a
         puzzle that cannot have happened is refused."""
         try:
@@ -224,10 +271,44 @@ class Search:
     skipped: int = 0
     puzzles: list[Puzzle] = field(default_factory=list)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> JSONObject:
         return {"records": self.records, "positions": self.positions,
                 "screened": self.screened, "judged": self.judged, "skipped": self.skipped,
                 "puzzles": len(self.puzzles)}
+
+
+@dataclass(frozen=True)
+class PuzzleReport:
+    """The puzzles shown (read back or found), what the ``search`` went through (None:
+    none, every puzzle read back) and the thresholds: what ``cuatrola puzzles --json``
+    writes, and its pages show."""
+
+    puzzles: tuple[Puzzle, ...]
+    search: Search | None
+    min_loss: float
+    margin: float
+
+    def to_dict(self) -> JSONObject:
+        return {"puzzles": [p.to_dict() for p in self.puzzles],
+                **({} if self.search is None else {"search": self.search.to_dict()}),
+                "min_loss": self.min_loss, "margin": self.margin}
+
+
+def puzzles_of_file(obj: object, where: str) -> list[Puzzle] | None:
+    """The puzzles of a puzzles file (the JSON ``cuatrola puzzles --out`` writes), read
+    as ``obj`` from ``where``; None when ``obj`` is not one (a record, say); RecordError
+    when a puzzle is not one."""
+    if not isinstance(obj, dict) or "puzzles" not in obj:
+        return None
+    items = obj["puzzles"]
+    if not isinstance(items, list):
+        raise RecordError(_("{where}: 'puzzles' is not a list of puzzles").format(where=where))
+    puzzles = []
+    for i, d in enumerate(items, 1):
+        if not isinstance(d, dict):
+            raise RecordError(_("{where}, puzzle {i}: not a puzzle").format(where=where, i=i))
+        puzzles.append(Puzzle.from_dict(d, f"{where}, puzzle {i}"))
+    return puzzles
 
 
 def positions(rec: HandRecord) -> Iterator[tuple[View, int]]:
@@ -344,7 +425,7 @@ def _weighted_by(h: Hint, view: View, models: Models) -> str:
 WEIGHTED_BY = (N_("the calls"), N_("the play"), N_("the calls and the play"))
 
 
-def _weighted_by_of(d: dict) -> str:
+def _weighted_by_of(d: ParsedJSON) -> str:
     """``weighted_by`` of a puzzle read back (files written before it say ``weighted``)."""
     w = d.get("weighted_by")
     if isinstance(w, str) and w in ("", "the calls", "the play", "the calls and the play"):

@@ -24,7 +24,7 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ..advice.bidding import OptionResult, valued
 from ..errors import CuatrolaError
@@ -35,6 +35,7 @@ from ..game.rules import rules_spec
 from ..game.seats import Side
 from ..i18n import _, language, ngettext, percent
 from .cards_svg import card_name, card_sheet, card_svg
+from .puzzles import Puzzle, PuzzleReport
 from .review import Analysis, BidReview, CardReview, SeatSummary, WinPoint
 
 __all__ = ["html_report", "plot_win_chances", "html_puzzles", "SIDE_COLOURS"]
@@ -729,66 +730,73 @@ _PUZZLE_SCRIPT = r"""
 """
 
 
-def _mini(cards: list, label: str = "", tail: str = "") -> str:
-    inner = "".join(f'<span class="who">{_e(s)}</span>{_card(c)}' for s, c in cards)
+def _mini(cards: Sequence[tuple[int, int]], label: str = "", tail: str = "") -> str:
+    """Cards played, each after its seat: ``(seat, card)``."""
+    inner = "".join(f'<span class="who">{_e(s)}</span>{_card(format_card(c))}'
+                    for s, c in cards)
     end = f'<span class="who">{_e(tail)}</span>' if tail else ""
     return f'<span class="mini">{_e(label)}{inner}{end}</span>'
 
 
-def _puzzle_section(i: int, p: dict) -> str:
-    d = p["shown"]
-    decl = d["declarer"]
-    contract = (_("paso (all four play)") if d["contract"] == "paso" or not decl else
-                _("{contract} by seat {seat}").format(contract=d["contract"], seat=decl[0])
-                if len(decl) == 1 else
-                _("{contract} by seat {seat} against seat {other}").format(
-                    contract=d["contract"], seat=decl[0], other=decl[1]))
-    score = d.get("score")
-    tricks = "".join(_mini(t["cards"], f"{n}.", _("won by {seat}").format(seat=t["winner"]))
-                     for n, t in enumerate(d["tricks"], 1)) or "–"
-    now = _mini(d["current"]) if d["current"] else _e(_("you lead"))
-    hand = "".join(_card(c, "muestra" if c == d["muestra"] else "", tag="button")
-                   for c in d["held"])
+def _puzzle_contract(contract: str, decl: tuple[int, ...]) -> str:
+    if contract == "paso" or not decl:
+        return _("paso (all four play)")
+    if len(decl) == 1:
+        return _("{contract} by seat {seat}").format(contract=contract, seat=decl[0])
+    return _("{contract} by seat {seat} against seat {other}").format(
+        contract=contract, seat=decl[0], other=decl[1])
+
+
+def _puzzle_section(i: int, p: Puzzle) -> str:
+    d = p.shown()
+    score = d.score
+    tricks = "".join(_mini(t.cards, f"{n}.", _("won by {seat}").format(seat=t.winner))
+                     for n, t in enumerate(d.tricks, 1)) or "–"
+    now = _mini(d.current) if d.current else _e(_("you lead"))
+    hand = "".join(_card(format_card(c), "muestra" if c == d.muestra else "", tag="button")
+                   for c in d.held)
     cantes = ", ".join(_("seat {seat} sang {suit} after trick {trick}").format(
-                           seat=k["seat"], suit=SUIT_NAMES["oceb".index(k["suit"])],
-                           trick=k["after_trick"]) for k in d["cantes"])
-    how = _("as the hand will be played") if p["model"] == "played" else _("double dummy")
-    rows = [[c["card"] + (_(" (answer)") if c["card"] == p["answer"] else "")
-             + (_(" (played)") if c["card"] == p["played"] else ""),
-             _pct(c["p_played"] if p["model"] == "played" else c["p_win"]),
-             f"{c['tricks']:.2f}"] for c in p["cards"]]
-    return (f'<section class="puzzle" data-answer="{_e(p["answer"])}" '
-            f'data-legal="{_e(" ".join(c["card"] for c in p["cards"]))}">'
-            f'<h2>{_e(_("Puzzle {i}").format(i=i))}</h2><p class="sub">{_e(_(p["source"]))}</p>'
+                           seat=k.seat, suit=SUIT_NAMES[k.suit], trick=k.after_trick)
+                       for k in d.cantes)
+    how = _("as the hand will be played") if p.model == "played" else _("double dummy")
+    answer, played = format_card(p.answer), format_card(p.played)
+    rows = [[format_card(c.card) + (_(" (answer)") if c.card == p.answer else "")
+             + (_(" (played)") if c.card == p.played else ""),
+             _pct(c.p_played if p.model == "played" else c.p_win),
+             f"{c.tricks:.2f}"] for c in p.cards]
+    return (f'<section class="puzzle" data-answer="{_e(answer)}" '
+            f'data-legal="{_e(" ".join(format_card(c.card) for c in p.cards))}">'
+            f'<h2>{_e(_("Puzzle {i}").format(i=i))}</h2><p class="sub">{_e(_(p.source))}</p>'
             '<p class="sub">' + _e(_("rules {rules}; muestra {muestra} (triunfo {trump}); "
                                      "contract {contract}; you are seat {seat}").format(
-                rules=_rules_text(d["rules"]), muestra=d["muestra"], trump=d["trump"],
-                contract=contract, seat=d["seat"]))
-            + f' ({_e(_("side"))} <span class="side-{d["side"]}">{d["side"]}</span>)'
-            + (_e(_("; match score A {a} – B {b}").format(a=score["A"], b=score["B"]))
+                rules=_rules_text(rules_spec(d.rules)), muestra=format_card(d.muestra),
+                trump=d.trump_name, contract=_puzzle_contract(d.contract, d.declarer),
+                seat=d.seat))
+            + f' ({_e(_("side"))} <span class="side-{d.side}">{d.side}</span>)'
+            + (_e(_("; match score A {a} – B {b}").format(a=score.A, b=score.B))
                if score else "") + "</p>"
             f'<div class="row"><span class="lbl">{_e(_("played so far"))}</span>{tricks}</div>'
             + (f'<div class="row"><span class="lbl">{_e(_("cantes"))}</span>{_e(cantes)}</div>'
                if cantes else "")
             + f'<div class="row"><span class="lbl">{_e(_("this trick"))}</span>{now}</div>'
             f'<div class="row hand"><span class="lbl">{_e(_("you hold"))}</span>{hand}</div>'
-            + (f'<p class="sub">{_e(p["note"])}</p>' if p.get("note") else "")
-            + f'<p class="q">{_e(_(p["question"]))}</p><p class="said"></p>'
+            + (f'<p class="sub">{_e(p.note)}</p>' if p.note else "")
+            + f'<p class="q">{_e(_(p.question()))}</p><p class="said"></p>'
             f'<button class="show">{_e(_("show the answer"))}</button>'
-            f'<div class="answer" hidden><p><b>{_e(p["answer"])}</b>. {_e(_(p["why"]))}</p>'
+            f'<div class="answer" hidden><p><b>{_e(answer)}</b>. {_e(_(p.why()))}</p>'
             f'<p>{_e(_("Every card, judged exactly over every layout ({how}):").format(how=how))}</p>'
             + _table([_("card"), _("P(win)"), _("tricks")], rows) + "</div></section>")
 
 
-def html_puzzles(report: dict, title: str = "cuatrola puzzles") -> str:
-    """One self-contained page from a ``puzzles --json`` object: each puzzle drawn from
-    the seat's view, a question, the cards of the hand to click, and "show the answer"
-    with why.  The script sets ``data-puzzles="ok"`` on ``<body>`` when it has run."""
-    puzzles = report["puzzles"]
-    search = report.get("search")
+def html_puzzles(report: PuzzleReport, title: str = "cuatrola puzzles") -> str:
+    """One self-contained page of the puzzles of ``report``: each puzzle drawn from the
+    seat's view, a question, the cards of the hand to click, and "show the answer" with
+    why.  The script sets ``data-puzzles="ok"`` on ``<body>`` when it has run."""
+    puzzles = report.puzzles
+    search = report.search
     found = (_("{records} records, {positions} positions with a choice, {judged} judged "
-               "exactly").format(records=search["records"], positions=search["positions"],
-                                 judged=search["judged"]) if search
+               "exactly").format(records=search.records, positions=search.positions,
+                                 judged=search.judged) if search
              else _("puzzles read back"))
     parts = [
         "<!DOCTYPE html>", f'<html lang="{language()}"><head><meta charset="utf-8">',
@@ -804,8 +812,8 @@ def html_puzzles(report: dict, title: str = "cuatrola puzzles") -> str:
             "least {loss} of the win chance while one card led the next by {margin} or more, "
             "judged exactly over every layout of the hidden cards the seat could not tell "
             "apart. Click the card you would play.", len(puzzles)).format(
-                n=len(puzzles), found=found, loss=percent(report["min_loss"]),
-                margin=percent(report["margin"]))) + "</p>",
+                n=len(puzzles), found=found, loss=percent(report.min_loss),
+                margin=percent(report.margin))) + "</p>",
     ]
     parts += [_puzzle_section(i, p) for i, p in enumerate(puzzles, 1)]
     if not puzzles:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any, Sequence
 
 from ..advice.stats import wilson
 from ..game.auction import STRENGTH
@@ -62,7 +62,7 @@ class Rate:
     def interval(self) -> tuple[float, float] | None:
         return wilson(self.count, self.of) if self.of else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         low_high = self.interval
         return {"count": self.count, "of": self.of,
                 "rate": None if self.value is None else round(self.value, 4),
@@ -80,7 +80,7 @@ class Split:
     points_won: int
     points_lost: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, "hands": self.hands, "won": Rate(self.won, self.hands).to_dict(),
                 "points_won": self.points_won, "points_lost": self.points_lost}
 
@@ -93,7 +93,7 @@ class BidKind:
     count: int
     ev_lost: float
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "count": self.count,
                 "ev_lost": round(float(self.ev_lost), 4)}
 
@@ -113,7 +113,7 @@ class HandPlay:
     def accuracy(self) -> float | None:
         return 100.0 * self.sound / self.choices if self.choices else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"hand": self.hand, "played": self.played, "source": self.source,
                 "choices": self.choices,
                 "accuracy": None if self.accuracy is None else round(self.accuracy, 1),
@@ -135,7 +135,7 @@ class Situation:
     def labelled(self) -> Rate:
         return Rate(self.inaccuracies + self.mistakes + self.blunders, self.choices)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"situation": self.situation, "choices": self.choices,
                 "mistakes": {"?!": self.inaccuracies, "?": self.mistakes, "??": self.blunders},
                 "labelled": self.labelled.to_dict()}
@@ -149,7 +149,7 @@ class Obligation:
     count: int
     cost: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"obligation": self.obligation, "count": self.count, "cost": self.cost}
 
 
@@ -192,7 +192,7 @@ class PlayerFigures:
     def ev_lost_per_hand(self) -> float | None:
         return self.ev_lost_bidding / self.analysed if self.analysed else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name, "hands": self.hands, "analysed": self.analysed,
             "renuncios": self.renuncios,
@@ -230,7 +230,7 @@ class History:
     waiting: int
     players: tuple[PlayerFigures, ...]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The ``cuatrola history --json`` object (schema 1)."""
         return {"schema": 1, "hands": self.hands, "analysed": self.analysed,
                 "waiting": self.waiting, "players": [p.to_dict() for p in self.players]}
@@ -245,7 +245,7 @@ class Filters:
     preset: str | None = None
     since: str | None = None
 
-    def sql(self) -> tuple[str, tuple]:
+    def sql(self) -> tuple[str, tuple[Any, ...]]:
         """The CTE ``sat`` (hand_id, seat, player) of the named seats that count."""
         where, args = ["s.player IS NOT NULL"], []
         if self.player is not None:
@@ -285,14 +285,17 @@ def bid_kind(call: str, advice: str) -> str:
     return "bid_lower" if STRENGTH[call] < STRENGTH[advice] else "bid_higher"
 
 
-def _by(rows: Sequence[tuple], name: str) -> list[tuple]:
+def _by(rows: Sequence[tuple[Any, ...]], name: str) -> list[tuple[Any, ...]]:
     return [r[1:] for r in rows if r[0] == name]
 
 
 def figures(db: Database, filters: Filters = Filters()) -> History:
     """The figures of every player (or of ``filters.player``) on the hands that count."""
     cte, args = filters.sql()
-    q = lambda sql: db.query(cte + sql, args)  # noqa: E731
+
+    def q(sql: str) -> list[tuple[Any, ...]]:
+        return db.query(cte + sql, args)
+
     total = db.query("SELECT count(*), (SELECT count(*) FROM analyses WHERE error IS NULL),"
                      " (SELECT count(*) FROM hands h WHERE complete = 1 AND NOT EXISTS "
                      "(SELECT 1 FROM analyses a WHERE a.hand_id = h.id)) FROM hands")[0]
@@ -323,7 +326,7 @@ def figures(db: Database, filters: Filters = Filters()) -> History:
     return History(total[0], total[1], total[2], players)
 
 
-def _split(rows: list[tuple], key: int) -> tuple[Split, ...]:
+def _split(rows: list[tuple[Any, ...]], key: int) -> tuple[Split, ...]:
     out = []
     for k in sorted({r[key] for r in rows}):
         mine = [r for r in rows if r[key] == k]
@@ -333,9 +336,10 @@ def _split(rows: list[tuple], key: int) -> tuple[Split, ...]:
     return tuple(out)
 
 
-def _player(name: str, results: list[tuple], analysed: int, bids: list[tuple],
-            plays: list[tuple], cards: list[tuple], cantes: int,
-            renuncios: list[tuple]) -> PlayerFigures:
+def _player(name: str, results: list[tuple[Any, ...]], analysed: int,
+            bids: list[tuple[Any, ...]],
+            plays: list[tuple[Any, ...]], cards: list[tuple[Any, ...]], cantes: int,
+            renuncios: list[tuple[Any, ...]]) -> PlayerFigures:
     # results: preset, seat, won, decided, match over, match won, game points
     won = [r for r in results if r[2]]
     lost = [r for r in results if r[3] and not r[2]]

@@ -31,7 +31,7 @@ import math
 import os
 import random
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator, NoReturn, Sequence
+from typing import Any, Callable, Iterator, Mapping, NoReturn, Sequence
 
 import numpy as np
 
@@ -44,17 +44,19 @@ from ..game.auction import parse_auction
 from ..game.cards import (format_card, format_cards, mask_of, parse_card, parse_cards,
                           random_deal, suit_of)
 from ..game.match import Score, check_score
-from ..game.rules import get_rules, rules_spec
+from ..game.jsonvalue import JSONObject
+from ..game.rules import RuleSet, get_rules, rules_spec
 from ..game.view import View
 from ..i18n import _
-from ..models.charts import (CHARTS_VERSION, DOMAINS, LEVELS, CallStats, Cell, Chart,
-                             ChartSet, hand_class, passed_before)
+from ..models.charts import (CHARTS_VERSION, DOMAINS, LEVELS, CallStats, Cell, CellKey,
+                             Chart, ChartSet, ClassKey, HandClass, Level, Measure, hand_class,
+                             passed_before)
 from ..models.preset import Models
 from .records import json_lines, shown
 from .selfplay import Z95, connect_ray
 
-__all__ = ["ChartSpec", "to_json", "pooled", "hand_of", "value_hand", "value_batch",
-           "value_hands", "build", "measure", "compute", "DEFAULT_HANDS", "DEFAULT_SAMPLES",
+__all__ = ["ChartSpec", "ValuedHand", "to_json", "pooled", "hand_of", "value_hand",
+           "value_batch", "value_hands", "build", "measure", "compute", "DEFAULT_HANDS", "DEFAULT_SAMPLES",
            "MIN_HANDS", "DEFAULT_MEASURE"]
 
 #: random hands a chart is computed from, per seat
@@ -84,7 +86,7 @@ class ChartSpec:
     seat about to speak, the calls of the seats before it, the match score (None: no
     score), the seed, and the deals of each hand's advice (None: advise's default)."""
 
-    rules: object = "online"
+    rules: str | dict[str, Any] = "online"
     seat: int = 1
     auction: tuple[str, ...] = ()
     score: tuple[int, int] | None = None
@@ -94,7 +96,7 @@ class ChartSpec:
     keep: tuple[float, ...] | None = KEEP
 
     @classmethod
-    def make(cls, rules="online", seat: int = 1, auction: str | Sequence[str] | None = None,
+    def make(cls, rules: str | Mapping[str, Any] | RuleSet = "online", seat: int = 1, auction: str | Sequence[str] | None = None,
              score: Score | tuple[int, int] | None = None, seed: int = 0,
              samples: int | None = DEFAULT_SAMPLES,
              keep: tuple[float, ...] | None = KEEP) -> "ChartSpec":
@@ -111,7 +113,7 @@ class ChartSpec:
                    seed, samples, keep)
 
     @property
-    def ruleset(self):
+    def ruleset(self) -> RuleSet:
         return get_rules(self.rules)
 
     @property
@@ -138,33 +140,75 @@ def hand_of(spec: ChartSpec, index: int, stream: int = CHART_STREAM) -> tuple[li
     raise AssertionError  # unreachable
 
 
+#: the place of each value in a valued hand's numbers of a call
+_INDEX = {"p_win": 0, "p_played": 1, "ev": 2, "ev_played": 3, "p_match": 4}
+
+
+@dataclass(frozen=True)
+class ValuedHand:
+    """Hand ``i`` of a run, as the advisor valued it: the seat's five cards ``hand`` and
+    the ``muestra`` (as written), the call advised, and per allowed call (weakest first,
+    as advise lists them) its numbers ``[p_win, p_played, ev, ev_played, p_match]`` (None
+    where the answer has none); a line of a hands file (:meth:`to_json`)."""
+
+    i: int
+    hand: str
+    muestra: str
+    advice: str
+    calls: dict[str, list[float | None]]
+
+    @property
+    def hand_class(self) -> HandClass:
+        return hand_class(mask_of(parse_cards(self.hand)),
+                          int(suit_of(parse_card(self.muestra))))
+
+    def value(self, bid: str, value: str) -> float | None:
+        """The number ``value`` (``p_win`` ... ``p_match``) of the call ``bid``."""
+        return self.calls[bid][_INDEX[value]]
+
+    def worth(self, bid: str, value: str) -> float:
+        """:meth:`value` where a chart rests on it (a chart's value is valued for every
+        call of its hands)."""
+        v = self.value(bid, value)
+        if v is None:
+            raise TypeError(f"hand {self.i}: no {value} for {bid}")
+        return v
+
+    def to_json(self) -> dict[str, Any]:
+        return {"i": self.i, "hand": self.hand, "muestra": self.muestra,
+                "advice": self.advice, "calls": self.calls}
+
+    @classmethod
+    def from_json(cls, line: dict[str, Any]) -> "ValuedHand":
+        """A line read back, once :func:`_checked_hand` has checked its fields."""
+        return cls(line["i"], line["hand"], line["muestra"], line["advice"], line["calls"])
+
+
 def value_hand(spec: ChartSpec, index: int, stream: int = CHART_STREAM,
-               models: Models | None = None) -> dict:
-    """The advice of hand ``index``: ``{"i", "hand", "muestra", "advice", "calls"}``, with
-    per allowed call ``[p_win, p_played, ev, ev_played, p_match]`` (None where the
-    answer has none)."""
+               models: Models | None = None) -> ValuedHand:
+    """The advice of hand ``index`` (:class:`ValuedHand`)."""
     rules = spec.ruleset
     cards, muestra, seed = hand_of(spec, index, stream)
     view = View.bidding(cards, muestra, spec.seat, list(spec.auction), rules, spec.score_value)
     a = advise(view, Budget(samples=spec.samples, seed=seed, workers=1),
                Models.of(rules) if models is None else models)
-    return {"i": index, "hand": format_cards(cards), "muestra": format_card(muestra),
-            "advice": a.advice,
-            "calls": {r.option.bid: [r.p_win, r.p_played, r.ev, r.ev_played, r.p_match]
-                      for r in a.options if r.option.allowed}}
+    return ValuedHand(index, format_cards(cards), format_card(muestra), a.advice,
+                      {r.option.bid: [r.p_win, r.p_played, r.ev, r.ev_played, r.p_match]
+                       for r in a.options if r.option.allowed})
 
 
-def value_batch(spec: ChartSpec, indices: Sequence[int], stream: int = CHART_STREAM) -> list[dict]:
+def value_batch(spec: ChartSpec, indices: Sequence[int],
+                stream: int = CHART_STREAM) -> list[ValuedHand]:
     """The hands of the given indices of a run: one task, wherever it runs."""
     return [value_hand(spec, i, stream) for i in indices]
 
 
-def _task(args):
+def _task(args: tuple[ChartSpec, Sequence[int], int]) -> list[ValuedHand]:
     return value_batch(*args)
 
 
-def _spec_key(spec: ChartSpec, stream: int) -> dict:
-    key = {"rules": spec.rules, "seat": spec.seat, "auction": list(spec.auction),
+def _spec_key(spec: ChartSpec, stream: int) -> dict[str, Any]:
+    key: dict[str, Any] = {"rules": spec.rules, "seat": spec.seat, "auction": list(spec.auction),
            "score": None if spec.score is None else list(spec.score), "seed": spec.seed,
            "samples": spec.samples, "stream": stream}
     if stream == CHART_STREAM and spec.keep is not None:
@@ -172,7 +216,7 @@ def _spec_key(spec: ChartSpec, stream: int) -> dict:
     return key
 
 
-def _checked_hand(line: dict, where: str, bids: Sequence[str], seat: int) -> int:
+def _checked_hand(line: dict[str, Any], where: str, bids: Sequence[str], seat: int) -> int:
     """The index of a valued hand read back, its fields checked (``where`` names the
     line): five cards and a muestra (among them for the dealer, seat 4, who holds it),
     the advice among the calls, each call's five numbers or nulls."""
@@ -204,12 +248,12 @@ def _checked_hand(line: dict, where: str, bids: Sequence[str], seat: int) -> int
     return i
 
 
-def _read_hands(path: str, key: dict) -> dict[int, dict]:
+def _read_hands(path: str, key: dict[str, Any]) -> dict[int, ValuedHand]:
     """The valued hands of a hands file that belong to the run ``key`` (others are left
     alone: one file may hold several runs), read through the lab's reader (bounded lines,
     each a JSON object) and checked field by field.  A last line cut by an interrupted
     run is cut off the file: its hands are valued again."""
-    found: dict[int, dict] = {}
+    found: dict[int, ValuedHand] = {}
     if not os.path.exists(path):
         return found
     bids = list(CALLS)
@@ -224,7 +268,7 @@ def _read_hands(path: str, key: dict) -> dict[int, dict]:
             continue
         line = {k: v for k, v in obj.items() if k != "run"}
         where = _("{where}, line {n}").format(where=path, n=n)
-        found[_checked_hand(line, where, bids, key["seat"])] = line
+        found[_checked_hand(line, where, bids, key["seat"])] = ValuedHand.from_json(line)
     if end < os.path.getsize(path):
         with open(path, "r+b") as f:
             f.truncate(end)
@@ -233,7 +277,8 @@ def _read_hands(path: str, key: dict) -> dict[int, dict]:
 
 def value_hands(spec: ChartSpec, count: int, *, stream: int = CHART_STREAM,
                 workers: int | None = None, ray: str | None = None,
-                path: str | None = None, progress: Progress | None = None) -> list[dict]:
+                path: str | None = None, progress: Progress | None = None
+                ) -> list[ValuedHand]:
     """Hands ``0 .. count - 1`` valued on ``workers`` local processes (default: all
     cores) or on the Ray cluster at ``ray``, in index order.  With ``path`` (a hands
     file) the hands are appended to it batch by batch as they are valued, and those it
@@ -252,9 +297,10 @@ def value_hands(spec: ChartSpec, count: int, *, stream: int = CHART_STREAM,
     try:
         for lines in _run(spec, batches, stream, workers, ray):
             for line in lines:
-                have[line["i"]] = line
+                have[line.i] = line
                 if f is not None:
-                    f.write(json.dumps({"run": key, **line}, ensure_ascii=False) + "\n")
+                    f.write(json.dumps({"run": key, **line.to_json()}, ensure_ascii=False)
+                            + "\n")
             if f is not None:
                 f.flush()
             done += len(lines)
@@ -267,7 +313,7 @@ def value_hands(spec: ChartSpec, count: int, *, stream: int = CHART_STREAM,
 
 
 def _run(spec: ChartSpec, batches: list[list[int]], stream: int, workers: int | None,
-         ray: str | None) -> Iterator[list[dict]]:
+         ray: str | None) -> Iterator[list[ValuedHand]]:
     """The valued hands of each batch, as the batches finish (in any order)."""
     if not batches:
         return
@@ -298,36 +344,32 @@ def _run(spec: ChartSpec, batches: list[list[int]], stream: int, workers: int | 
 
 # --- the chart ------------------------------------------------------------------------
 
-def _value_name(spec: ChartSpec, lines: list[dict]) -> str:
+def _value_name(spec: ChartSpec, lines: list[ValuedHand]) -> str:
     if spec.score is not None:
         return "p_match"
-    played = any(v[3] is not None for line in lines for v in line["calls"].values())
+    played = any(line.value(b, "ev_played") is not None for line in lines for b in line.calls)
     return "ev_played" if played else "ev"
 
 
-_INDEX = {"p_win": 0, "p_played": 1, "ev": 2, "ev_played": 3, "p_match": 4}
-
-
-def _value(line: dict, bid: str, value: str) -> float:
-    return line["calls"][bid][_INDEX[value]]
-
-
-def _cell(key: tuple, group: list[tuple[tuple, dict]], value: str,
+def _cell(key: CellKey, group: list[tuple[ClassKey, ValuedHand]], value: str,
           keep: tuple[float, ...] | None) -> Cell:
     """A cell from its hands, ``(class key, valued hand)``: each call's means, weighted by
     the inverse of the chance each hand had to be kept (uniform within a number of
     trumps, so only a cell that groups several numbers of trumps feels it)."""
     lines = [line for _, line in group]
-    weights = np.array([1.0 if keep is None else 1.0 / keep[k[0]] for k, _ in group])
-    bids = list(lines[0]["calls"])                # weakest first, as advise lists them
+    weights = np.array([1.0 if keep is None else 1.0 / keep[int(k[0])] for k, _ in group])
+    bids = list(lines[0].calls)                   # weakest first, as advise lists them
     calls = {}
     for b in bids:
-        cols = list(zip(*(line["calls"][b] for line in lines)))
+        cols = list(zip(*(line.calls[b] for line in lines)))
 
-        def mean(j):
+        def mean(j: int) -> float | None:
             vals = cols[j]
             return None if vals[0] is None else float(np.average(vals, weights=weights))
-        calls[b] = CallStats(mean(0), mean(2), mean(1), mean(3), mean(4))
+
+        def valued(j: int) -> float:          # p_win and ev: advise values every call
+            return float(np.average(cols[j], weights=weights))
+        calls[b] = CallStats(valued(0), valued(2), mean(1), mean(3), mean(4))
     best = None
     for b in bids:
         v = getattr(calls[b], value)
@@ -336,17 +378,21 @@ def _cell(key: tuple, group: list[tuple[tuple, dict]], value: str,
     assert best is not None, "a valued hand has its calls (checked when it is read)"
     advised: dict[str, int] = {}
     for line in lines:
-        advised[line["advice"]] = advised.get(line["advice"], 0) + 1
+        advised[line.advice] = advised.get(line.advice, 0) + 1
     return Cell(key, len(lines), best, calls, dict(sorted(advised.items())))
 
 
-def _groups(by_value: dict, domain: tuple, min_hands: int) -> list[tuple]:
+def _groups(by_value: dict[Level, list[Any]], domain: Sequence[Level],
+            min_hands: int) -> list[tuple[Level, ...]]:
     """The values of one level cut into runs: each value seen is a run, a run of fewer
     than ``min_hands`` hands is merged with its smaller neighbour until none is (or one
     run is left), then the values not seen join the run before them (the first run, when
     none is before): the runs cover the domain."""
     runs = [[v] for v in domain if by_value.get(v)]
-    size = lambda run: sum(len(by_value[v]) for v in run if v in by_value)  # noqa: E731
+
+    def size(run: Sequence[Level]) -> int:
+        return sum(len(by_value[v]) for v in run if v in by_value)
+
     while len(runs) > 1 and min(size(r) for r in runs) < min_hands:
         i = min(range(len(runs)), key=lambda j: (size(runs[j]), j))
         if i == 0:
@@ -368,26 +414,24 @@ def _groups(by_value: dict, domain: tuple, min_hands: int) -> list[tuple]:
     return [tuple(sorted(r, key=domain.index)) for r in out]
 
 
-def build(spec: ChartSpec, lines: list[dict], min_hands: int = MIN_HANDS,
-          measured: dict | None = None) -> Chart:
+def build(spec: ChartSpec, lines: list[ValuedHand], min_hands: int = MIN_HANDS,
+          measured: Measure | None = None) -> Chart:
     """The chart of valued hands: the hands grouped level by level (:data:`LEVELS`),
     each level's values cut into runs of at least ``min_hands`` hands (a value seldom
     seen merged into its neighbour), so that every cell rests on at least ``min_hands``
     hands (unless the hands given are fewer) and the cells cover every class once."""
     if not lines:
         raise LabError(_("no hands to make a chart from"))
-    keyed = [(hand_class(mask_of(parse_cards(line["hand"])),
-                         int(suit_of(parse_card(line["muestra"])))).key, line)
-             for line in lines]
+    keyed = [(line.hand_class.key, line) for line in lines]
     value = _value_name(spec, lines)
-    cells: dict[tuple, Cell] = {}
+    cells: dict[CellKey, Cell] = {}
 
-    def split(key: tuple, group: list) -> None:
+    def split(key: CellKey, group: list[tuple[ClassKey, ValuedHand]]) -> None:
         depth = len(key)
         if depth == len(LEVELS):
             cells[key] = _cell(key, group, value, spec.keep)
             return
-        by_value: dict = {}
+        by_value: dict[Level, list[tuple[ClassKey, ValuedHand]]] = {}
         for k, line in group:
             by_value.setdefault(k[depth], []).append((k, line))
         for g in _groups(by_value, DOMAINS[depth], min_hands):
@@ -402,7 +446,8 @@ def build(spec: ChartSpec, lines: list[dict], min_hands: int = MIN_HANDS,
 
 def measure(chart: Chart, spec: ChartSpec, count: int = DEFAULT_MEASURE, *,
             workers: int | None = None, ray: str | None = None, path: str | None = None,
-            progress: Progress | None = None, lines: list[dict] | None = None) -> dict:
+            progress: Progress | None = None, lines: list[ValuedHand] | None = None
+            ) -> Measure:
     """The chart against :func:`advise` with its default budget on ``count`` fresh
     hands: ``agreement`` (the share of hands where the chart's call is the advice, with
     its Wilson 95% interval), ``given_up`` (the mean value per hand the advice's numbers
@@ -415,22 +460,21 @@ def measure(chart: Chart, spec: ChartSpec, count: int = DEFAULT_MEASURE, *,
                             path=path, progress=progress)
     same, losses, bids, bids_same = 0, [], 0, 0
     for line in lines:
-        call = chart.cell_of(mask_of(parse_cards(line["hand"])),
-                             int(suit_of(parse_card(line["muestra"])))).call
-        same += call == line["advice"]
-        if "paso" not in (call, line["advice"]):
+        call = chart.cell_at(line.hand_class.key).call
+        same += call == line.advice
+        if "paso" not in (call, line.advice):
             bids += 1
-            bids_same += call == line["advice"]
-        elif call != line["advice"]:
+            bids_same += call == line.advice
+        elif call != line.advice:
             bids += 1
-        losses.append(max(0.0, _value(line, line["advice"], chart.value)
-                          - _value(line, call, chart.value)))
+        losses.append(max(0.0, line.worth(line.advice, chart.value)
+                          - line.worth(call, chart.value)))
     return _summary(len(lines), same, float(np.sum(losses)),
                     float(np.sum(np.square(losses))), chart.value, bids, bids_same)
 
 
 def _summary(n: int, same: int, total: float, squares: float, unit: str,
-             bids: int, bids_same: int) -> dict:
+             bids: int, bids_same: int) -> Measure:
     """Agreement with its Wilson interval and the mean given up with a normal 95%
     interval, from the counts and sums (so that several can be pooled); ``bids``: the
     hands on which the chart or advise (or both) calls more than paso, ``bids_same``
@@ -441,27 +485,31 @@ def _summary(n: int, same: int, total: float, squares: float, unit: str,
     var = (squares - n * mean * mean) / (n - 1) if n > 1 else 0.0
     half = Z95 * math.sqrt(max(var, 0.0) / n)
     blo, bhi = wilson(bids_same, bids) if bids else (0.0, 1.0)
-    return {"hands": n, "same": same, "agreement": round(same / n, 4),
-            "agreement_ci95": [round(lo, 4), round(hi, 4)],
-            "given_up": round(mean, 4),
-            "given_up_ci95": [round(max(0.0, mean - half), 4), round(mean + half, 4)],
-            "given_up_sum": round(total, 6), "given_up_squares": round(squares, 6),
-            "bid_hands": bids, "bid_same": bids_same,
-            "bid_agreement": round(bids_same / bids, 4) if bids else None,
-            "bid_agreement_ci95": [round(blo, 4), round(bhi, 4)],
-            "unit": unit, "advise": "default budget (Budget())",
-            "seed_stream": MEASURE_STREAM}
+    return Measure(hands=n, same=same, agreement=round(same / n, 4),
+                   agreement_ci95=(round(lo, 4), round(hi, 4)),
+                   given_up=round(mean, 4),
+                   given_up_ci95=(round(max(0.0, mean - half), 4), round(mean + half, 4)),
+                   given_up_sum=round(total, 6), given_up_squares=round(squares, 6),
+                   bid_hands=bids, bid_same=bids_same,
+                   bid_agreement=round(bids_same / bids, 4) if bids else None,
+                   bid_agreement_ci95=(round(blo, 4), round(bhi, 4)),
+                   unit=unit, advise="default budget (Budget())",
+                   seed_stream=MEASURE_STREAM)
 
 
-def pooled(measured: Sequence[dict | None]) -> dict | None:
+def pooled(measured: Sequence[Measure | None]) -> Measure | None:
     """The measures of several charts as one (the hands of all of them)."""
     ms = [m for m in measured if m]
-    if not ms or len({m["unit"] for m in ms}) != 1:
+    if not ms or len({m.unit for m in ms}) != 1:
         return None
-    return _summary(sum(m["hands"] for m in ms), sum(m["same"] for m in ms),
-                    sum(m["given_up_sum"] for m in ms),
-                    sum(m["given_up_squares"] for m in ms), ms[0]["unit"],
-                    sum(m["bid_hands"] for m in ms), sum(m["bid_same"] for m in ms))
+    return _summary(sum(m.hands for m in ms), sum(m.same for m in ms),
+                    sum(m.given_up_sum for m in ms),
+                    sum(m.given_up_squares for m in ms), ms[0].unit,
+                    sum(m.bid_hands or 0 for m in ms), sum(m.bid_same or 0 for m in ms))
+
+
+def _json_of(m: Measure | None) -> JSONObject | None:
+    return None if m is None else m.to_dict()
 
 
 def to_json(chartset: ChartSet) -> str:
@@ -507,6 +555,6 @@ def compute(specs: Sequence[ChartSpec], hands: int = DEFAULT_HANDS, *,
             "kept_by_trumps": None if specs[0].keep is None else list(specs[0].keep),
             "measured_on": f"{measure_hands} fresh hands per chart, advise's default budget"
                            if measure_hands else None,
-            "measured": pooled([c.measured for c in charts]),
+            "measured": _json_of(pooled([c.measured for c in charts])),
             "date": datetime.date.today().isoformat(), "charts_version": CHARTS_VERSION}
     return ChartSet(rules, tuple(charts), prov)

@@ -35,7 +35,7 @@ import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Sequence, Union
 
 from ..errors import ModelError
 from ..game.cards import SUIT_MASKS, CardMask, popcount
@@ -45,7 +45,7 @@ from ..game.rules import RuleSet
 from ..i18n import _, later
 from .store import corrupt, data_path, read
 
-__all__ = ["HandClass", "Cell", "CallStats", "Chart", "ChartSet", "hand_class",
+__all__ = ["HandClass", "Cell", "CallStats", "Measure", "Chart", "ChartSet", "hand_class",
            "load_charts", "charts_path", "LEVELS", "DOMAINS", "ROWS", "COLUMNS",
            "CHARTS_VERSION", "describe_key", "possible", "group_label", "Situation",
            "passed_before", "seat_after", "situation_asked", "SHIPPED_SITUATIONS"]
@@ -189,6 +189,75 @@ class CallStats:
 
 
 @dataclass(frozen=True)
+class Measure:
+    """How well a chart agrees with the advisor on ``hands`` fresh hands (see
+    :func:`cuatrola_solver.lab.charts.measure`): the chart made advise's call on ``same``
+    of them (``agreement``, with its Wilson 95% interval); following the chart gave up
+    ``given_up`` per hand in the unit of the chart's value (``unit``), with a normal 95%
+    interval (``given_up_sum`` and ``given_up_squares`` let measures be pooled); on the
+    ``bid_hands`` where the chart or advise bids, the same call on ``bid_same``
+    (``bid_agreement``: None when there were none; the four ``bid_`` fields None in
+    files measured before them)."""
+
+    hands: int
+    same: int
+    agreement: float
+    agreement_ci95: tuple[float, float]
+    given_up: float
+    given_up_ci95: tuple[float, float]
+    given_up_sum: float
+    given_up_squares: float
+    unit: str
+    advise: str
+    seed_stream: int
+    bid_hands: int | None = None
+    bid_same: int | None = None
+    bid_agreement: float | None = None
+    bid_agreement_ci95: tuple[float, float] | None = None
+
+    def to_dict(self) -> JSONObject:
+        bids: JSONObject = {} if self.bid_hands is None else {
+            "bid_hands": self.bid_hands, "bid_same": self.bid_same,
+            "bid_agreement": self.bid_agreement,
+            "bid_agreement_ci95": None if self.bid_agreement_ci95 is None
+            else list(self.bid_agreement_ci95)}
+        return {"hands": self.hands, "same": self.same, "agreement": self.agreement,
+                "agreement_ci95": list(self.agreement_ci95), "given_up": self.given_up,
+                "given_up_ci95": list(self.given_up_ci95), "given_up_sum": self.given_up_sum,
+                "given_up_squares": self.given_up_squares, **bids, "unit": self.unit,
+                "advise": self.advise, "seed_stream": self.seed_stream}
+
+    @classmethod
+    def from_dict(cls, d: ParsedJSON) -> "Measure":
+        """A measure read back (its numbers as written, so that it is written again the
+        same); KeyError, TypeError or ValueError when it is not one."""
+        bids = d.get("bid_hands") is not None
+        return cls(_number(d["hands"], int), _number(d["same"], int),
+                   _number(d["agreement"]), _pair(d["agreement_ci95"]),
+                   _number(d["given_up"]), _pair(d["given_up_ci95"]),
+                   _number(d["given_up_sum"]), _number(d["given_up_squares"]),
+                   str(d["unit"]), str(d["advise"]), _number(d["seed_stream"], int),
+                   _number(d["bid_hands"], int) if bids else None,
+                   _number(d["bid_same"], int) if bids else None,
+                   None if not bids or d["bid_agreement"] is None
+                   else _number(d["bid_agreement"]),
+                   _pair(d["bid_agreement_ci95"]) if bids else None)
+
+
+def _number(v: Any, kind: type = float) -> Any:
+    """``v`` as read when it is a number of ``kind`` (an int is a float too), else
+    TypeError."""
+    if isinstance(v, bool) or not isinstance(v, (int,) if kind is int else (int, float)):
+        raise TypeError(f"not a number: {v!r}")
+    return v
+
+
+def _pair(v: Any) -> tuple[float, float]:
+    lo, hi = v
+    return _number(lo), _number(hi)
+
+
+@dataclass(frozen=True)
 class Cell:
     """One cell of a chart: its classes ``key`` (per level of :data:`LEVELS` a run of
     values), the number of hands it rests on, the chart's ``call`` and each allowed
@@ -217,8 +286,11 @@ class Cell:
         """Whether the class ``key`` (a :attr:`HandClass.key`) is one of the cell's."""
         return all(v in g for v, g in zip(key, self.key))
 
-    def to_dict(self) -> JSONObject:
-        return {"key": [list(g) for g in self.key], "class": self.label, "hands": self.hands,
+    def to_dict(self, translate: Callable[[str], str] = str) -> JSONObject:
+        """The cell's JSON; ``translate``: what its ``class`` (the English of
+        :attr:`label`) is shown through (the web page's language)."""
+        return {"key": [list(g) for g in self.key], "class": translate(self.label),
+                "hands": self.hands,
                 "call": self.call, "advised": dict(self.advised),
                 "calls": {b: s.to_dict() for b, s in self.calls.items()}}
 
@@ -240,7 +312,7 @@ class Chart:
     value: str
     cells: dict[CellKey, Cell]
     min_hands: int
-    measured: ParsedJSON | None = None
+    measured: Measure | None = None
 
     def cell_of(self, hand: CardMask, trump: int) -> Cell:
         """The cell a hand (mask of five cards) falls in."""
@@ -258,13 +330,15 @@ class Chart:
         return (self.seat == seat and tuple(auction) == self.auction
                 and (None if score is None else tuple(score)) == self.score)
 
-    def to_dict(self) -> JSONObject:
+    def to_dict(self, translate: Callable[[str], str] = str) -> JSONObject:
+        """The chart's JSON; ``translate`` as :meth:`Cell.to_dict`'s."""
         return {"seat": self.seat, "auction": list(self.auction),
                 "score": None if self.score is None else list(self.score),
                 "hands": self.hands, "value": self.value, "min_hands": self.min_hands,
-                "cells": [c.to_dict() for c in sorted(self.cells.values(),
-                                                      key=lambda c: sort_key(c.key))],
-                **({"measured": self.measured} if self.measured is not None else {})}
+                "cells": [c.to_dict(translate) for c in sorted(self.cells.values(),
+                                                               key=lambda c: sort_key(c.key))],
+                **({"measured": self.measured.to_dict()} if self.measured is not None
+                   else {})}
 
     @classmethod
     def from_dict(cls, rules: Any, d: ParsedJSON) -> "Chart":
@@ -278,10 +352,11 @@ class Chart:
             cells[key] = Cell(key, int(c["hands"]), c["call"], calls,
                               {b: int(n) for b, n in c.get("advised", {}).items()})
         score = d.get("score")
+        measured = d.get("measured")
         return cls(rules, int(d["seat"]), tuple(d["auction"]),
                    None if score is None else (int(score[0]), int(score[1])),
                    int(d["hands"]), d["value"], cells, int(d["min_hands"]),
-                   d.get("measured"))
+                   None if measured is None else Measure.from_dict(measured))
 
 
 def _key_of(raw: Sequence[Sequence[Level]]) -> CellKey:
@@ -320,6 +395,17 @@ class ChartSet:
             if c.matches(seat, auction, score):
                 return c
         return None
+
+    @property
+    def advise_budget(self) -> str:
+        """The budget of the advice the hands were valued with, as the provenance says it
+        (``?`` when it does not)."""
+        return str(self.provenance.get("advise_budget", "?"))
+
+    def how_made(self) -> str:
+        """The provenance's plain values in one line: ``command: ...; seed: 0; ...``."""
+        return "; ".join(f"{k}: {v}" for k, v in self.provenance.items()
+                         if v is not None and not isinstance(v, dict))
 
     def to_dict(self) -> JSONObject:
         return {"version": CHARTS_VERSION, "rules": self.rules,

@@ -43,7 +43,7 @@ from starlette.staticfiles import StaticFiles
 from ..advice.bidding import advise
 from ..advice.budget import Budget, random_seed
 from ..analysis.cards_svg import card_sheet
-from ..analysis.puzzles import MARGIN, MIN_LOSS, find_puzzles
+from ..analysis.puzzles import MARGIN, MIN_LOSS, PuzzleReport, find_puzzles
 from ..analysis.report import html_puzzles, html_report
 from ..analysis.review import analyze
 from ..errors import CuatrolaError, ModelError, RecordError
@@ -52,7 +52,7 @@ from ..game.rules import RuleSet
 from ..game.seats import check_seat
 from ..game.view import View
 from ..i18n import _
-from ..models.charts import describe_key, load_charts
+from ..models.charts import Chart, describe_key, load_charts
 from ..notation.record import HandRecord
 from .anotar import anotar_routes
 from .forms import FormError, read_advise_form
@@ -107,7 +107,8 @@ class Serving:
 
 
 def serving(request: Request) -> Serving:
-    return request.app.state.serving
+    state: Serving = request.app.state.serving
+    return state
 
 
 # --- reading a request ------------------------------------------------------------------
@@ -353,24 +354,22 @@ async def puzzles(request: Request) -> Response:
 
     def work(progress: Progress, workers: int) -> PuzzlesAnswer:
         search = find_puzzles(found, workers=workers, progress=progress)
-        report = {"puzzles": [p.to_dict() for p in search.puzzles],
-                  "search": search.to_dict(), "min_loss": MIN_LOSS, "margin": MARGIN}
+        report = PuzzleReport(tuple(search.puzzles), search, MIN_LOSS, MARGIN)
         return PuzzlesAnswer(html_puzzles(report, "cuatrola puzzles"), len(found),
                              tuple(skipped), len(search.puzzles))
     return answer(await compute(request, page, "the puzzles", work, wanted=s.cores.total))
 
 
-def _chart_shown(chart: dict[str, Any]) -> dict[str, Any]:
+def _chart_shown(chart: Chart) -> dict[str, Any]:
     """A chart's JSON for the page: each cell's ``class`` in the request's language (as
     an advice's chart cell is); ``cuatrola charts --json`` keeps the English."""
-    return {**chart, "cells": [{**cell, "class": _(describe_key(cell["key"]))}
-                               for cell in chart["cells"]]}
+    return chart.to_dict(translate=_)
 
 
 async def charts(request: Request) -> Response:
     rules = serving(request).rules
     shipped = load_charts(rules)
-    return answer(ChartsAnswer(rules.name, tuple(_chart_shown(c.to_dict()) for c in shipped.charts)))
+    return answer(ChartsAnswer(rules.name, tuple(_chart_shown(c) for c in shipped.charts)))
 
 
 routes = [

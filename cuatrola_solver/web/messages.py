@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import CuatrolaError, quote
 from ..i18n import _
+from .hints import TableHint
 
 __all__ = ["BadRequest", "AdviseAsk", "PageAsk", "PageOf", "NewGame", "Move", "Step", "AnalyzeAsk",
            "PageAnswer", "GameAnswer", "Cancelled", "ErrorAnswer", "ReportAnswer",
@@ -241,10 +242,10 @@ class AdviceAnswer:
 class HintAnswer:
     """The hint of the person's decision (:meth:`~.play.PlayTable.hint`)."""
 
-    hint: dict[str, Any]
+    hint: TableHint
 
     def to_json(self) -> dict[str, Any]:
-        return {"hint": self.hint}
+        return {"hint": self.hint.to_json()}
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from ..bots.table import Table, in_hand_order
 from ..errors import IllegalCanteError, IllegalPlayError, NotationError, quote
 from ..game.auction import parse_call
 from ..game.cards import SUIT_LETTERS, format_card, parse_card
+from ..game.hand import HandState
 from ..game.play import SUIT_NAMES, active_seats, cante_points, partner_of, side_of
 from ..game.rules import RuleSet
 from ..game.view import View
@@ -24,6 +25,8 @@ from ..i18n import _
 from ..models.preset import Models
 from ..notation.record import HandRecord
 from ..notation.replay import replay
+from .events import CallEvent, CanteEvent, CardEvent, ContractEvent, Event, TrickEvent
+from .hints import CallHint, CanteHint, CardsHint, TableHint
 from .records import RecordsFolder
 
 __all__ = ["PlayTable", "BOTS"]
@@ -40,7 +43,7 @@ class PlayTable:
                  bots: str = BOTS) -> None:
         self.records = records
         self.seed = seed
-        self.log: list[dict] = []
+        self.log: list[Event] = []
         self.saved: list[str] = []
         #: the decisions taken back in the hand being played (written in its record)
         self.takebacks = 0
@@ -57,26 +60,28 @@ class PlayTable:
         return (f"your partner (seat {seat})" if seat == partner_of(self.table.seat)
                 else f"seat {seat}")
 
-    def _observe(self, hand, kind: str, seat: int, choice) -> None:
-        event = {"kind": kind, "seat": seat, "who": self.who(seat)}
-        if kind == "call":
-            event["call"] = choice
-        elif kind == "cante":
-            event.update(suit=SUIT_LETTERS[choice], name=SUIT_NAMES[choice],
-                         points=cante_points(choice, hand.trump))
-        else:
-            event["card"] = format_card(choice)
-            event["forced"] = False
-        self.log.append(event)
-        if kind == "card" and not hand.current and hand.tricks:
+    def _observe(self, hand: HandState, kind: str, seat: int, choice: Any) -> None:
+        who = self.who(seat)
+        self.log.append(CallEvent(seat, who, choice) if kind == "call" else
+                        CanteEvent(seat, who, SUIT_LETTERS[choice], SUIT_NAMES[choice],
+                                   cante_points(choice, hand.trump)) if kind == "cante" else
+                        CardEvent(seat, who, format_card(choice)))
+        if kind == "card" and hand.pos is not None and not hand.current and hand.tricks:
             winner = hand.pos.leader
-            self.log.append({"kind": "trick", "trick": len(hand.tricks), "seat": winner,
-                             "who": self.who(winner),
-                             "yours": side_of(winner) == self.table.side})
+            self.log.append(TrickEvent(len(hand.tricks), winner, self.who(winner),
+                                       side_of(winner) == self.table.side))
         if kind == "call" and hand.auction.is_complete:
-            self.log.append({"kind": "contract", "contract": hand.contract,
-                             "declarer": [self.who(s) for s in hand.declarer],
-                             "declarer_seats": list(hand.declarer)})
+            self.log.append(ContractEvent(hand.contract,
+                                          tuple(self.who(s) for s in hand.declarer),
+                                          tuple(hand.declarer)))
+
+    def _forced(self, seat: int) -> None:
+        """Mark the last card of ``seat`` as its only legal card."""
+        for i in range(len(self.log) - 1, -1, -1):
+            e = self.log[i]
+            if isinstance(e, CardEvent) and e.seat == seat:
+                self.log[i] = dataclasses.replace(e, forced=True)
+                return
 
     def deal(self) -> None:
         """The next hand of the match, played up to the person's first decision."""
@@ -110,8 +115,7 @@ class PlayTable:
         reason = self.table.answer(choice)
         if reason is None:
             if forced:
-                next(e for e in reversed(self.log) if e["kind"] == "card"
-                     and e["seat"] == turn.seat)["forced"] = True
+                self._forced(turn.seat)
             self._saved_if_over()
         return reason
 
@@ -139,11 +143,12 @@ class PlayTable:
             return t.turn.view
         return View.from_hand(replay(t.records[-1]), t.seat) if t.records else None
 
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         t = self.table
         mine, theirs = t.score()
         state: dict[str, Any] = {
-                 "seat": t.seat, "side": str(t.side), "hand": t.k + 1, "log": self.log,
+                 "seat": t.seat, "side": str(t.side), "hand": t.k + 1,
+                 "log": [e.to_json() for e in self.log],
                  "match": {"you": mine, "them": theirs, "target": t.rules.target,
                            "over": t.over},
                  "records": list(self.saved)}
@@ -166,23 +171,27 @@ class PlayTable:
             side = int(t.side)
             state["bazas"] = {"you": pos.tricks[side], "them": pos.tricks[1 - side]}
             state["points"] = {"you": pos.points[side], "them": pos.points[1 - side]}
-        turn = t.turn
-        if turn is None:
-            state["result"] = replay(t.records[-1]).final_result().to_dict()
-            state["result"]["yours"] = state["result"]["winner"] == str(t.side)
-        elif turn.kind == "call":
-            state["turn"] = {"kind": "call", "legal": view.legal_calls()}
-        elif turn.kind == "cante":
-            state["turn"] = {"kind": "cante", "legal": [
-                {"suit": SUIT_LETTERS[o], "name": SUIT_NAMES[o],
-                 "points": cante_points(o, trump)} for o in view.cante_options()]}
+        if t.turn is None:
+            result = replay(t.records[-1]).final_result()
+            state["result"] = {**result.to_dict(), "yours": result.winner == t.side}
         else:
-            legal = in_hand_order(view.legal_cards(), trump)
-            state["turn"] = {"kind": "card", "legal": [format_card(c) for c in legal],
-                             "forced": len(legal) == 1}
+            state["turn"] = self._turn(t.turn.kind, view)
         return state
 
-    def seats(self, view: View) -> list[dict]:
+    @staticmethod
+    def _turn(kind: str, view: View) -> dict[str, Any]:
+        """The decision awaited (``kind``: call, cante or card) and its legal choices."""
+        if kind == "call":
+            return {"kind": "call", "legal": view.legal_calls()}
+        if kind == "cante":
+            return {"kind": "cante", "legal": [
+                {"suit": SUIT_LETTERS[o], "name": SUIT_NAMES[o],
+                 "points": cante_points(o, view.trump)} for o in view.cante_options()]}
+        legal = in_hand_order(view.legal_cards(), view.trump)
+        return {"kind": "card", "legal": [format_card(c) for c in legal],
+                "forced": len(legal) == 1}
+
+    def seats(self, view: View) -> list[dict[str, Any]]:
         """Each seat as the page draws it around the table: where it sits from the
         person's chair (``you`` at the bottom, ``right`` the next to play, ``partner``
         across, ``left``), its roles (``mano``, ``dealer``: it holds the muestra,
@@ -192,7 +201,7 @@ class PlayTable:
         declarer = view.declarer if over else ()
         active = active_seats(declarer)
         winners = view.seen.points_breakdown().trick_winners if over else []
-        calls = {e["seat"]: e["call"] for e in self.log if e["kind"] == "call"}
+        calls = {e.seat: e.call for e in self.log if isinstance(e, CallEvent)}
         where = ("you", "right", "partner", "left")
         seats = []
         for s in (1, 2, 3, 4):
@@ -206,7 +215,7 @@ class PlayTable:
     # --- the hint ------------------------------------------------------------------
 
     def hint(self, progress: Callable[[int, int], None] | None = None,
-             workers: int = 1) -> dict:
+             workers: int = 1) -> TableHint:
         """The hint of the person's decision, as ``cuatrola play --hints`` gives it: the
         advice on a call, the value of each card, whether to sing (on ``workers`` threads:
         the same answer on any number)."""
@@ -217,22 +226,18 @@ class PlayTable:
         seed = view.seed(self.table.hand_seed)
         if turn.kind == "call":
             a = advise(view, Budget(seed=seed, workers=workers), self.models, progress=progress)
-            return {"kind": "call", "advice": a.advice, "exact": a.exact, "deals": a.deals,
-                    "options": [{"bid": o.option.bid,
-                                 "p": o.p_played if o.p_played is not None else o.p_win,
-                                 "ev": o.ev_played if o.p_played is not None else o.ev}
-                                for o in a.options if o.option.allowed]}
+            return CallHint(a.advice, a.exact, a.deals, tuple(
+                (o.option.bid, o.p_played if o.p_played is not None else o.p_win,
+                 o.ev_played if o.p_played is not None else o.ev)
+                for o in a.options if o.option.allowed))
         if turn.kind == "card":
             h = hint(view, Budget(seed=seed, workers=workers), self.models, progress=progress)
-            return {"kind": "card", "best": format_card(valued(h.best)), "exact": h.exact,
-                    "deals": h.deals,
-                    "cards": [{"card": format_card(c.card),
-                               "p": c.p_win if c.p_played is None else c.p_played}
-                              for c in h.cards]}
+            return CardsHint(format_card(valued(h.best)), h.exact, h.deals, tuple(
+                (format_card(c.card), c.p_win if c.p_played is None else c.p_played)
+                for c in h.cards))
         options = [None] + view.cante_options()
         values = cante_values(view, options, samples=CANTE_HINT_SAMPLES, seed=seed)
         best = best_cante(values)
-        return {"kind": "cante", "best": "no" if best is None else SUIT_LETTERS[best],
-                "exact": False, "deals": CANTE_HINT_SAMPLES,
-                "options": [{"suit": "no" if o is None else SUIT_LETTERS[o],
-                             "p": values[o][0]} for o in options]}
+        return CanteHint("no" if best is None else SUIT_LETTERS[best], CANTE_HINT_SAMPLES,
+                         tuple(("no" if o is None else SUIT_LETTERS[o], values[o][0])
+                               for o in options))
