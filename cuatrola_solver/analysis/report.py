@@ -24,14 +24,14 @@ from __future__ import annotations
 import html
 import json
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from ..advice.bidding import OptionResult, valued
 from ..errors import CuatrolaError
 from ..game.cards import format_card, suit_of
 from ..game.hand import CanteScore, HandState, PointsBreakdown
 from ..game.play import SUIT_NAMES, side_of
-from ..game.rules import rules_spec
+from ..game.rules import RuleSet
 from ..game.seats import Side
 from ..i18n import _, language, ngettext, percent
 from .cards_svg import card_name, card_sheet, card_svg
@@ -304,13 +304,10 @@ def _contract(hand: HandState) -> str:
     return _("{contract} by seat {seat}").format(contract=hand.contract, seat=decl[0])
 
 
-def _rules_text(rules: str | Mapping[str, Any]) -> str:
-    """A rule set's spec (:func:`~cuatrola_solver.game.rules.rules_spec`) as the pages
-    show it: ``narro, tie_break=mano``."""
-    if isinstance(rules, str):
-        return rules
-    rest = {k: v for k, v in rules.items() if k != "preset"}
-    return str(rules["preset"]) + "".join(f", {k}={v}" for k, v in rest.items())
+def _rules_text(rules: RuleSet) -> str:
+    """A rule set as the pages show it: its preset, then each override
+    (``narro, tie_break=mano``), as its record spec names them."""
+    return rules.name + "".join(f", {k}={v}" for k, v in rules.differences().items())
 
 
 def _deal_section(a: Analysis, played_at: dict[int, int]) -> str:
@@ -507,7 +504,7 @@ def _intro(a: Analysis, title: str) -> list[str]:
         f"<h1>{_e(title)}</h1>",
         '<p class="sub">' + _e(_("rules {rules}; muestra {muestra} (triunfo {suit}); contract "
                                  "{contract}").format(
-            rules=_rules_text(rules_spec(hand.rules)), muestra=format_card(hand.muestra),
+            rules=_rules_text(hand.rules), muestra=format_card(hand.muestra),
             suit=SUIT_NAMES[suit_of(hand.muestra)], contract=_contract(hand)))
         + (_e(_("; match score A {a} – B {b}").format(a=score.A, b=score.B))
            if score is not None else "")
@@ -769,7 +766,7 @@ def _puzzle_section(i: int, p: Puzzle) -> str:
             f'<h2>{_e(_("Puzzle {i}").format(i=i))}</h2><p class="sub">{_e(_(p.source))}</p>'
             '<p class="sub">' + _e(_("rules {rules}; muestra {muestra} (triunfo {trump}); "
                                      "contract {contract}; you are seat {seat}").format(
-                rules=_rules_text(rules_spec(d.rules)), muestra=format_card(d.muestra),
+                rules=_rules_text(d.rules), muestra=format_card(d.muestra),
                 trump=d.trump_name, contract=_puzzle_contract(d.contract, d.declarer),
                 seat=d.seat))
             + f' ({_e(_("side"))} <span class="side-{d.side}">{d.side}</span>)'
