@@ -15,6 +15,8 @@ from __future__ import annotations
 import datetime
 import json
 import random
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -30,7 +32,7 @@ from ..models.bids import FEATURE_NAMES, MODEL_VERSION, BidModel, features, lega
 from ..models.preset import Models
 from .records import Fields, json_lines
 
-__all__ = ["advisor_calls", "read_calls", "fit"]
+__all__ = ["advisor_calls", "read_calls", "fit", "fit_measured", "BidMeasure"]
 
 
 def advisor_calls(deals: int, rules: RuleSet, seed: int, samples: int = 300,
@@ -185,9 +187,33 @@ def _base_loss(legal, y, train_y) -> float:
     return float(-np.log(p[np.arange(len(y)), y]).mean())
 
 
+@dataclass(frozen=True)
+class BidMeasure:
+    """A bid model measured on the held-out deals (rounded to 4 decimals, as its
+    provenance keeps them): the calls held out, the log-loss of the model and of the
+    base rates, the accuracy, and how often each call was seen."""
+
+    held_out_calls: int
+    log_loss: float
+    base_rate_log_loss: float
+    accuracy: float
+    calls_seen: dict[str, int]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"held_out_calls": self.held_out_calls, "log_loss": self.log_loss,
+                "base_rate_log_loss": self.base_rate_log_loss, "accuracy": self.accuracy,
+                "calls_seen": dict(self.calls_seen)}
+
+
 def fit(rows: list[dict], rules: RuleSet, provenance: dict, held_out: float = 0.2) -> BidModel:
     """Fit on the first part of ``rows`` (by deal), measure on the rest, then refit on all
     (two deals at least: one to fit, one to measure)."""
+    return fit_measured(rows, rules, provenance, held_out)[0]
+
+
+def fit_measured(rows: list[dict], rules: RuleSet, provenance: dict,
+                 held_out: float = 0.2) -> tuple[BidModel, BidMeasure]:
+    """:func:`fit`'s model and its measure on the held-out deals."""
     deals = len(rows) // 4
     if deals < 2 or len(rows) % 4:
         raise CuatrolaError(_("a bid model is fitted on two deals at least, four calls each: "
@@ -196,15 +222,14 @@ def fit(rows: list[dict], rules: RuleSet, provenance: dict, held_out: float = 0.
     cut = 4 * int(deals * (1 - held_out))
     w = _fit_weights(x[:cut], legal[:cut], y[:cut])
     test = slice(cut, None)
-    measured = {"held_out_calls": int(len(y) - cut),
-                "log_loss": round(_log_loss(w, x[test], legal[test], y[test]), 4),
-                "base_rate_log_loss": round(_base_loss(legal[test], y[test], y[:cut]), 4),
-                "accuracy": round(float(np.mean(np.argmax(np.where(legal[test], x[test] @ w.T,
-                                                                    -np.inf), axis=1)
-                                                 == y[test])), 4),
-                "calls_seen": {c: int(np.sum(y == i)) for i, c in enumerate(CALLS)}}
+    measured = BidMeasure(
+        int(len(y) - cut), round(_log_loss(w, x[test], legal[test], y[test]), 4),
+        round(_base_loss(legal[test], y[test], y[:cut]), 4),
+        round(float(np.mean(np.argmax(np.where(legal[test], x[test] @ w.T, -np.inf), axis=1)
+                            == y[test])), 4),
+        {c: int(np.sum(y == i)) for i, c in enumerate(CALLS)})
     w = _fit_weights(x, legal, y)
     weights = {c: [round(float(v), 6) for v in w[i]] for i, c in enumerate(CALLS)}
-    prov = dict(provenance, **measured, date=datetime.date.today().isoformat(),
+    prov = dict(provenance, **measured.to_dict(), date=datetime.date.today().isoformat(),
                 model_version=MODEL_VERSION)
-    return BidModel(json.dumps(rules_spec(rules)), weights, prov)
+    return BidModel(json.dumps(rules_spec(rules)), weights, prov), measured
