@@ -152,14 +152,16 @@ class _Recorder:
         return repr(self.player)        # what an error about its answers names
 
     def call(self, view, seed):
-        own = (isinstance(self.player, (PimcPlayer, OpenSpielIsmctsPlayer))  # an advisor's calls
-               and self.player.bid == "advisor" and not self.forced)
-        samples = self.player.bid_samples if own else self.odds_samples
+        bidder = (self.player.bidder
+                  if isinstance(self.player, (PimcPlayer, OpenSpielIsmctsPlayer)) else None)
+        if bidder is not None and (bidder.bid != "advisor" or self.forced):
+            bidder = None               # only an advisor bidder's own calls carry its odds
+        samples = self.odds_samples if bidder is None else bidder.bid_samples
         odds = None
         if samples:
-            odds = _odds(bid_advice(view, seed, samples, self.player.odds,
-                                    bool(self.player.inference)) if own
-                         else bid_advice(view, seed, samples), "bidder" if own else "advisor")
+            odds = (_odds(bid_advice(view, seed, samples), "advisor") if bidder is None
+                    else _odds(bid_advice(view, seed, samples, bidder.odds,
+                                          bool(bidder.inference)), "bidder"))
         call = (self.forced[view.seat - 1] if self.forced
                 else self.player.call(view, seed))
         self.bids.append({"seat": view.seat, "call": call, "odds": odds})
