@@ -6,7 +6,7 @@ import json
 import shlex
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -21,7 +21,7 @@ from cuatrola_solver.game.rules import RuleSet
 
 
 def _calls(calls: Path | None, rs: RuleSet, deals: int, seed: int,
-           samples: int) -> list[dict]:
+           samples: int) -> list[dict[str, Any]]:
     """The calls to fit on: those already in the --calls file, else the advisor's on
     ``deals`` random deals (kept in --calls when given)."""
     if calls is not None and calls.exists():

@@ -6,7 +6,7 @@ import json
 import shlex
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import typer
 from tabulate import tabulate
@@ -99,7 +99,7 @@ def render(report: CalibrationReport) -> str:
     return "\n".join(lines)
 
 
-def _plot_groups(left, report: CalibrationReport) -> None:
+def _plot_groups(left: Any, report: CalibrationReport) -> None:
     """The left panel: the reliability curve of each contract and seat (paso per side)
     with enough predictions."""
     for g in report.groups:
@@ -126,7 +126,7 @@ def _plot_groups(left, report: CalibrationReport) -> None:
                   va="center", fontsize=10, color="0.35", transform=left.transAxes)
 
 
-def _plot_overall(right, report: CalibrationReport) -> None:
+def _plot_overall(right: Any, report: CalibrationReport) -> None:
     """The right panel: the win rate by predicted P(win) of all the calls, and the
     predictions per bin."""
     overall = report.overall

@@ -45,8 +45,8 @@ def _grid(tab: equity.EquityTable, top: int, mano: bool) -> str:
                        else pgettext("match", "lost") if won is Side.B
                        else _cell(tab.p_win(mine, theirs, mano)))
         rows.append(row)
-    return tabulate(rows, headers=[_("them \\ you")] + [str(m) for m in range(top + 1)],
-                    disable_numparse=True, stralign="right")
+    return str(tabulate(rows, headers=[_("them \\ you")] + [str(m) for m in range(top + 1)],
+                        disable_numparse=True, stralign="right"))
 
 
 def _goal(tab: equity.EquityTable) -> str:

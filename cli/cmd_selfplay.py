@@ -21,8 +21,9 @@ from .progress import progress_bar
 def _interval(e: Estimate, scale: float = 1.0, digits: int = 3) -> str:
     if e.mean is None:
         return "-"
-    number = ((lambda x: signed(x, digits)) if scale == 1.0
-              else (lambda x: decimal(x, 1)))
+    def number(x: float) -> str:
+        return signed(x, digits) if scale == 1.0 else decimal(x, 1)
+
     text = number(scale * e.mean)
     if e.ci95 is None:
         return text
