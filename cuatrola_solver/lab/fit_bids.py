@@ -27,7 +27,7 @@ from ..game.auction import CALLS
 from ..game.cards import NUM_CARDS, cards_of, format_cards, mask_of, popcount, random_deal, suit_of
 from ..game.rules import RuleSet, rules_spec
 from ..game.view import View
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
 from ..models.bids import FEATURE_NAMES, MODEL_VERSION, BidModel, features, legal_calls
 from ..models.preset import Models
 from .records import Fields, json_lines
@@ -72,7 +72,8 @@ def read_calls(path, rules: RuleSet) -> list[dict]:
     the file and line."""
     rows: list[dict] = []
     deal: list[dict] = []
-    for n, obj, _line in json_lines(str(path), what="calls file", kind="call", error=LabError):
+    for n, obj, _line in json_lines(str(path), what=N_("calls file"), kind="call",
+                                   error=LabError):
         deal.append(_checked_call(obj, _("{where}, line {n}").format(where=path, n=n), rules, deal))
         if len(deal) == 4:
             rows += deal
@@ -100,16 +101,16 @@ def _checked_call(obj: dict, where: str, rules: RuleSet, deal: list[dict]) -> di
     f = Fields(where)
     f.obj(obj, "the call", ("hand", "trump", "seat", "before", "legal", "call"))
     hand = f.integer(obj["hand"], "hand", 0, (1 << NUM_CARDS) - 1,
-                     "a hand: a mask of 5 of the 20 cards")
+                     N_("a hand: a mask of 5 of the 20 cards"))
     if popcount(hand) != 5:
         raise LabError(_("{where}, hand: {n} cards ({cards}): expected a hand of 5").format(
             where=where, n=popcount(hand), cards=format_cards(cards_of(hand))))
-    trump = f.integer(obj["trump"], "trump", 0, 3, "the trump suit, 0 to 3")
+    trump = f.integer(obj["trump"], "trump", 0, 3, N_("the trump suit, 0 to 3"))
     seat = f.seat(obj["seat"], "seat")
     before = [f.call(c, f"before[{i}]") for i, c in
-              enumerate(f.items(obj["before"], "before", "calls"))]
+              enumerate(f.items(obj["before"], "before", N_("calls")))]
     legal = [f.call(c, f"legal[{i}]") for i, c in
-             enumerate(f.items(obj["legal"], "legal", "calls"))]
+             enumerate(f.items(obj["legal"], "legal", N_("calls")))]
     call = f.call(obj["call"], "call")
     if seat != len(deal) + 1:
         raise LabError(_("{where}: a call of seat {seat} where seat {expected}'s was expected "

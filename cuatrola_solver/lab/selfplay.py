@@ -708,7 +708,8 @@ def connect_ray(address: str):
                              "or auto").format(address=quote(address)))
         try:
             if address.startswith("ray://"):      # Ray Client's server: HTTP/2 is all we ask
-                why = None if speaks_grpc(host, int(port), RAY_TIMEOUT) else "no gRPC there"
+                why = (None if speaks_grpc(host, int(port), RAY_TIMEOUT)
+                       else _("no gRPC there"))
             else:                                 # the head's GCS answers Ray's first call
                 why = ray_head_answer(host, int(port), RAY_TIMEOUT)
         except LabError:                                  # grpcio not installed
