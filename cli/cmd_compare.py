@@ -68,25 +68,21 @@ def _dd(d: DoubleDummy) -> str:
     return f"{d.a}/{d.same}/{d.b}"
 
 
-def _kind_text(k: KindRow, n: int) -> str:
-    """A card's or a cante's line of the kinds of first difference."""
-    values = dict(n=count(k.boards), share=percent(k.boards / n, 1))
+def _kind_text(k: KindRow, n: int, apart: bool = False) -> str:
+    """The line of one kind of first difference: a card's, a cante's, or (``apart``)
+    the boards whose calls differ, counted apart."""
     if k.boards:
-        return ngettext("{n} board ({share}): {mean}, share {part}",
-                        "{n} boards ({share}): {mean}, share {part}",
-                        k.boards).format(mean=_mean(k.mean), part=_mean(k.share), **values)
-    return ngettext("{n} board ({share})", "{n} boards ({share})", k.boards).format(**values)
-
-
-def _calls_text(k: KindRow, n: int) -> str:
-    """The line of the boards whose calls differ, counted apart."""
-    values = dict(n=count(k.boards), share=percent(k.boards / n, 1))
-    if k.boards:
-        return ngettext("{n} board ({share}), counted apart: {mean}, share {part}",
-                        "{n} boards ({share}), counted apart: {mean}, share {part}",
-                        k.boards).format(mean=_mean(k.mean), part=_mean(k.share), **values)
-    return ngettext("{n} board ({share}), counted apart",
-                    "{n} boards ({share}), counted apart", k.boards).format(**values)
+        text = (ngettext("{n} board ({share}), counted apart: {mean}, share {part}",
+                         "{n} boards ({share}), counted apart: {mean}, share {part}",
+                         k.boards) if apart else
+                ngettext("{n} board ({share}): {mean}, share {part}",
+                         "{n} boards ({share}): {mean}, share {part}", k.boards))
+    else:
+        text = (ngettext("{n} board ({share}), counted apart",
+                         "{n} boards ({share}), counted apart", k.boards) if apart else
+                ngettext("{n} board ({share})", "{n} boards ({share})", k.boards))
+    return text.format(n=count(k.boards), share=percent(k.boards / n, 1), mean=_mean(k.mean),
+                       part=_mean(k.share))
 
 
 def _parting_kinds(p: PartingsReport, n: int) -> list[str]:
@@ -95,7 +91,7 @@ def _parting_kinds(p: PartingsReport, n: int) -> list[str]:
     width = max(16, *(len(label) for label in labels))
     texts = [ngettext("{n} board ({share}): 0 each", "{n} boards ({share}): 0 each",
                       p.none).format(n=count(p.none), share=percent(p.none / n, 1)),
-             _kind_text(p.card, n), _kind_text(p.cante, n), _calls_text(p.calls, n)]
+             _kind_text(p.card, n), _kind_text(p.cante, n), _kind_text(p.calls, n, apart=True)]
     return [f"  {label:<{width}} {text}" for label, text in zip(labels, texts)]
 
 
