@@ -147,12 +147,9 @@ def selfplay_command(
                             summary.played).format(
             n=count(summary.played), seconds=decimal(elapsed, 1),
             rate=decimal(summary.played / elapsed)), err=True)
-    report = summary.report()
+    report = summary.report(out)
     if json_out:
-        obj = report.to_dict()
-        if out is not None:
-            obj["out"] = out
-        emit_json(obj)
+        emit_json(report.to_dict())
         return
     typer.echo(render(report))
 

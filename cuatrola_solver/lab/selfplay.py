@@ -360,6 +360,8 @@ class RunReport:
     #: matches mode: the share of matches a won, and how many matches were played
     matches_won: Estimate | None = None
     matches: int = 0
+    #: the file the run's records went to (``selfplay --out``), if any
+    out: str | None = None
 
     @property
     def paired(self) -> bool:
@@ -378,6 +380,8 @@ class RunReport:
         if self.matches_won is not None:
             d["matches_won"] = {"a": self.matches_won.to_dict(), "matches": self.matches}
         d["contracts"] = [r.to_dict() for r in self.contracts]
+        if self.out is not None:
+            d["out"] = self.out
         return d
 
 
@@ -466,14 +470,15 @@ class Summary:
                 self.contracts.items(), key=lambda kv: (order.get(kv[0][0], 9),
                                                         str(kv[0][1]))))
 
-    def report(self) -> RunReport:
-        """The run's figures as they stand, as a typed value."""
+    def report(self, out: str | None = None) -> RunReport:
+        """The run's figures as they stand, as a typed value (``out``: the file its
+        records went to)."""
         matches = self.config.mode == "matches"
         return RunReport(self.config, self.boards, self.hands, self.points["a"].estimate,
                          self.points["b"].estimate, self.diff.estimate, self.won.estimate,
                          self.contract_rows(),
                          self.matches.estimate if matches else None,
-                         len(self.config.plays) * self.boards if matches else 0)
+                         len(self.config.plays) * self.boards if matches else 0, out)
 
     def to_dict(self) -> dict[str, Any]:
         return self.report().to_dict()
