@@ -11,23 +11,23 @@ from tabulate import tabulate
 from cuatrola_solver.models import equity
 from cuatrola_solver.game.match import match_winner
 from cuatrola_solver.game.seats import Side
-from cuatrola_solver.game.rules import rules_spec
+from cuatrola_solver.game.rules import RuleSet
 
 from .common import (JsonOption, RulesOption, check_outputs, check_writable, emit_json, fail,
                      load_rules, need_matplotlib, save_figure, user_errors)
+from .progress import progress_bar
 from cuatrola_solver.lab import measure_equity
-from cuatrola_solver.i18n import _, count, decimal, ngettext, percent, pgettext
+from cuatrola_solver.i18n import N_, _, count, decimal, ngettext, percent, pgettext
 
 
 def _source(results: equity.HandResults) -> str:
-    p = results.provenance
-    if not p:
+    s = results.source
+    if s is None:
         return _("hand results without provenance")
-    deals = p.get("deals", "?")
     return _("hand results of {deals} random deals, seed {seed}, double dummy ({date}, "
              "version {version})").format(
-        deals=count(deals) if isinstance(deals, int) else deals, seed=p.get("seed", "?"),
-        date=p.get("date", "?")[:10], version=p.get("version", "?"))
+        deals=count(s.deals) if isinstance(s.deals, int) else s.deals, seed=s.seed,
+        date=s.date, version=s.version)
 
 
 def _cell(p: float) -> str:
@@ -45,8 +45,8 @@ def _grid(tab: equity.EquityTable, top: int, mano: bool) -> str:
                        else pgettext("match", "lost") if won is Side.B
                        else _cell(tab.p_win(mine, theirs, mano)))
         rows.append(row)
-    return tabulate(rows, headers=[_("them \\ you")] + [str(m) for m in range(top + 1)],
-                    disable_numparse=True, stralign="right")
+    return str(tabulate(rows, headers=[_("them \\ you")] + [str(m) for m in range(top + 1)],
+                        disable_numparse=True, stralign="right"))
 
 
 def _goal(tab: equity.EquityTable) -> str:
@@ -111,73 +111,80 @@ def plot(tab: equity.EquityTable, path: str) -> None:
     save_figure(fig, path)
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("equity")
-    @user_errors
-    def equity_command(
-        rules: str = RulesOption,
-        json_out: bool = JsonOption,
-        plot_file: Optional[str] = typer.Option(
-            None, "--plot", help=_("Also draw the table as a heat map into this file (.png, "
-                                 ".svg, .pdf; needs matplotlib, the 'lab' extra).")),
-        regenerate: bool = typer.Option(
-            False, "--regenerate", help=_("Measure the preset's hand results again (random "
-            "deals, advisor bidding, double-dummy play), write them to -o FILE and show "
-            "the table they give.")),
-        out: Optional[Path] = typer.Option(
-            None, "--out", "-o", metavar="FILE", help=_("With --regenerate: the hand results "
-            "file to write (required: no command writes into the installed package).")),
-        deals: int = typer.Option(2000, "--deals", min=1, max=100_000, help=_("With "
-                                  "--regenerate: random deals to measure.")),
-        seed: int = typer.Option(1, "--seed", min=0, help=_("With --regenerate: seed of the "
-                                 "deals.")),
-        samples: int = typer.Option(32, "--samples", "-n", min=1, max=20_000, help=_("With "
-                                    "--regenerate: sampled deals behind each bidding "
-                                    "decision.")),
-    ) -> None:
-        """The chance of winning the match from every score (match equity), by preset."""
-        rs = load_rules(rules)
-        if plot_file is not None:
-            if Path(plot_file).suffix.lower() not in (".png", ".svg", ".pdf"):
-                fail(_("bad plot file {plot_file!r}: expected a name ending in .png, .svg or "
-                       ".pdf")
-                      .format(plot_file=plot_file))
-            check_writable(Path(plot_file))
-        if out is not None and not regenerate:
-            fail(_("-o FILE goes with --regenerate"))
-        if regenerate and out is None:
-            fail(_("--regenerate needs -o FILE, the hand results file to write (the shipped "
-                   "results are never overwritten)"))
-        if out is not None:
-            check_writable(out)
-        check_outputs([("-o", out), ("--plot", plot_file)], [])
-        if plot_file is not None:
-            need_matplotlib()
-        if regenerate and rs.differences():
-            fail(_("--regenerate measures a preset: give its name alone, not {rules!r}")
-                  .format(rules=rules))
-        tab = None
-        if regenerate:
-            from .progress import progress_bar
+def _check_options(rs: RuleSet, rules: str, plot_file: str | None, regenerate: bool,
+                   out: Path | None) -> None:
+    """Refuse the options that do not go together, and outputs that cannot be written,
+    before any work."""
+    if plot_file is not None:
+        if Path(plot_file).suffix.lower() not in (".png", ".svg", ".pdf"):
+            fail(_("bad plot file {plot_file!r}: expected a name ending in .png, .svg or "
+                   ".pdf")
+                  .format(plot_file=plot_file))
+        check_writable(Path(plot_file))
+    if out is not None and not regenerate:
+        fail(_("-o FILE goes with --regenerate"))
+    if regenerate and out is None:
+        fail(_("--regenerate needs -o FILE, the hand results file to write (the shipped "
+               "results are never overwritten)"))
+    if out is not None:
+        check_writable(out)
+    check_outputs([("-o", out), ("--plot", plot_file)], [])
+    if plot_file is not None:
+        need_matplotlib()
+    if regenerate and rs.differences():
+        fail(_("--regenerate measures a preset: give its name alone, not {rules!r}")
+              .format(rules=rules))
 
-            with progress_bar(_("hand results")) as bar:
-                results = measure_equity.measure_hand_results(rs, deals, seed, samples, progress=bar)
-            assert out is not None, "--regenerate without --out is refused above"
-            try:
-                measure_equity.write_hand_results(results, out)
-            except OSError as e:
-                fail(_("cannot write the hand results to {out!r}: {value}")
-                      .format(out=str(out), value=e.strerror or e))
-            typer.echo(_("wrote {out}: {source}").format(out=out, source=_source(results)), err=True)
-            tab = equity.EquityTable(rs, results)      # the table of the new results
-        if tab is None:
-            tab = equity.table(rs)
-        if plot_file is not None:
-            plot(tab, plot_file)
-        if json_out:
-            emit_json({"rules": rules_spec(rs), "target": tab.target, "win_by": tab.win_by,
-                       "hand_results": tab.results.provenance,
-                       "rows": [{"mine": m, "theirs": t, "mano": mano, "p_win": p}
-                                for m, t, mano, p in tab.states()]})
-            return
-        typer.echo(render(tab))
+
+def _regenerate(rs: RuleSet, deals: int, seed: int, samples: int,
+                out: Path) -> equity.EquityTable:
+    """Measure the preset's hand results again, write them to ``out``: the table they
+    give."""
+    with progress_bar(_("hand results")) as bar:
+        results = measure_equity.measure_hand_results(rs, deals, seed, samples, progress=bar)
+    try:
+        measure_equity.write_hand_results(results, out)
+    except OSError as e:
+        fail(_("cannot write the hand results to {out!r}: {value}")
+              .format(out=str(out), value=e.strerror or e))
+    typer.echo(_("wrote {out}: {source}").format(out=out, source=_source(results)), err=True)
+    return equity.EquityTable(rs, results)
+
+
+@user_errors
+def equity_command(
+    rules: str = RulesOption,
+    json_out: bool = JsonOption,
+    plot_file: Optional[str] = typer.Option(
+        None, "--plot", help=N_("Also draw the table as a heat map into this file (.png, "
+                                ".svg, .pdf; needs matplotlib, the 'lab' extra).")),
+    regenerate: bool = typer.Option(
+        False, "--regenerate", help=N_("Measure the preset's hand results again (random "
+        "deals, advisor bidding, double-dummy play), write them to -o FILE and show "
+        "the table they give.")),
+    out: Optional[Path] = typer.Option(
+        None, "--out", "-o", metavar="FILE", help=N_("With --regenerate: the hand results "
+        "file to write (required: no command writes into the installed package).")),
+    deals: int = typer.Option(2000, "--deals", min=1, max=100_000, help=N_("With "
+                              "--regenerate: random deals to measure.")),
+    seed: int = typer.Option(1, "--seed", min=0, help=N_("With --regenerate: seed of the "
+                             "deals.")),
+    samples: int = typer.Option(32, "--samples", "-n", min=1, max=20_000, help=N_("With "
+                                "--regenerate: sampled deals behind each bidding "
+                                "decision.")),
+) -> None:
+    """The chance of winning the match from every score (match equity), by preset."""
+    rs = load_rules(rules)
+    _check_options(rs, rules, plot_file, regenerate, out)
+    tab = (_regenerate(rs, deals, seed, samples, out) if regenerate and out is not None
+           else equity.table(rs))
+    if plot_file is not None:
+        plot(tab, plot_file)
+    if json_out:
+        emit_json(tab.to_dict())
+        return
+    typer.echo(render(tab))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("equity")(equity_command)

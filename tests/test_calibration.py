@@ -153,14 +153,14 @@ def test_plot_of_a_small_run_says_why_a_panel_is_empty(monkeypatch):
     cal = Calibration()
     for k in range(25):                      # 25 solo predictions over 10 bins: none has 10
         cal.add(Prediction("solo", 2, "B", (k % 10 + 0.5) / 10, k % 3 == 0))
-    cmd_calibrate.plot(cal.to_dict(), "x.png")
+    cmd_calibrate.plot(cal.report(), "x.png")
     left, right = figures[0].axes[:2]
     assert left.get_legend() is None and len(left.get_lines()) == 1     # the diagonal only
     assert any("play more hands" in t.get_text() for t in left.texts)
     assert right.get_legend() is not None                               # overall is drawn
     for k in range(100):                     # enough in one bin: the group is drawn
         cal.add(Prediction("solo", 2, "B", 0.55, k % 2 == 0))
-    cmd_calibrate.plot(cal.to_dict(), "x.png")
+    cmd_calibrate.plot(cal.report(), "x.png")
     left = figures[1].axes[0]
     assert left.get_legend() is not None and not left.texts
     assert [t.get_text() for t in left.get_legend().get_texts()][0].startswith("solo, seat 2")

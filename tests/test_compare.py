@@ -432,16 +432,17 @@ def test_a_share_counts_the_hands_that_go_together_as_fewer():
             r.add(v, h)
         return r
     alike = share_interval(ratio([(2, 2)] * 3 + [(0, 2)] * 7))
-    assert alike["mean"] == 0.3 and alike["effective"] == pytest.approx(10)
-    assert alike["ci95"] == pytest.approx(list(wilson(3, 10)))
+    assert alike.mean == 0.3 and alike.effective == pytest.approx(10)
+    assert alike.ci95 == pytest.approx(wilson(3, 10))
     split = share_interval(ratio([(1, 2)] * 10))
-    assert split["effective"] == 10          # se 0: the boards
+    assert split.effective == 10          # se 0: the boards
     mixed = share_interval(ratio([(1, 2)] * 5 + [(2, 2)] * 2 + [(0, 2)] * 3))
-    assert 10 <= mixed["effective"] <= 20
+    assert mixed.effective is not None and 10 <= mixed.effective <= 20
     lost = share_interval(ratio([(0, 2)] * 10))
-    assert (lost["mean"], lost["effective"]) == (0, 10)
-    assert lost["ci95"] == pytest.approx(list(wilson(0, 10)))
-    assert share_interval(Ratio()) == {"mean": None, "effective": None, "ci95": None}
+    assert (lost.mean, lost.effective) == (0, 10)
+    assert lost.ci95 == pytest.approx(wilson(0, 10))
+    assert lost.to_dict()["ci95"] == list(lost.ci95)
+    assert share_interval(Ratio()).to_dict() == {"mean": None, "effective": None, "ci95": None}
 
 
 def test_the_tallies_of_made_up_boards_by_hand():
@@ -455,21 +456,22 @@ def test_the_tallies_of_made_up_boards_by_hand():
           Parting(3, 2, "card", "solo", 3, 1, 1, "declarer", "Ab", "Sb", "b"),
           Parting(4, 6, "calls"),
           Parting(5, 0, "card", "paso", 1, 1, 1, "side A", "Ce", "Se", "same")]
-    rows = {r["trick"]: r for r in tally(ps, "trick")}
+    rows = {r.value: r for r in tally(ps, "trick")}
     assert sorted(rows) == [1, 3]
     one = rows[1]
-    assert one["boards"] == 3 and one["mean"]["mean"] == pytest.approx(1 / 3)
-    assert one["mean"]["se"] == pytest.approx(statistics.stdev([4, -2, 0]) / (2 * math.sqrt(3)))
-    assert one["share"]["mean"] == pytest.approx(1 / 6)
-    assert one["share"]["se"] == pytest.approx(
+    assert one.boards == 3 and one.mean.mean == pytest.approx(1 / 3)
+    assert one.mean.se == pytest.approx(statistics.stdev([4, -2, 0]) / (2 * math.sqrt(3)))
+    assert one.share.mean == pytest.approx(1 / 6)
+    assert one.share.se == pytest.approx(
         statistics.stdev([4, -2, 0, 0, 0, 0]) / (2 * math.sqrt(6)))
-    assert (one["a_ahead"], one["level"], one["a_behind"]) == (1, 1, 1)
-    assert one["dd"] == {"a": 1, "same": 2, "b": 0}
-    assert rows[3]["mean"]["mean"] == 1 and rows[3]["mean"]["se"] is None
-    assert rows[3]["share"]["mean"] == pytest.approx(1 / 6) and rows[3]["dd"]["b"] == 1
-    roles = [r["role"] for r in tally(ps, "role")]
+    assert (one.a_ahead, one.level, one.a_behind) == (1, 1, 1)
+    assert one.dd.to_dict() == {"a": 1, "same": 2, "b": 0}
+    assert one.to_dict()["trick"] == 1 and one.to_dict()["dd"] == one.dd.to_dict()
+    assert rows[3].mean.mean == 1 and rows[3].mean.se is None
+    assert rows[3].share.mean == pytest.approx(1 / 6) and rows[3].dd.b == 1
+    roles = [r.value for r in tally(ps, "role")]
     assert roles == ["declarer", "side A", "side B"]
-    assert [r["contract"] for r in tally(ps, "contract")] == ["paso", "solo"]
+    assert [r.value for r in tally(ps, "contract")] == ["paso", "solo"]
 
 
 # --- another player asked ---------------------------------------------------------------

@@ -24,7 +24,7 @@ import pytest
 from cuatrola_solver.bots import openspiel_game as og
 from cuatrola_solver.bots.openspiel_game import (ACTION_CALL, ACTION_QUIET, ACTION_SING,
                                                  CHANCE, Setup, OpenSpielHand, deal_actions)
-from cuatrola_solver.bots.players import OpenSpielIsmctsPlayer, parse_player
+from cuatrola_solver.bots.players import Bidder, OpenSpielIsmctsPlayer, parse_player
 from cuatrola_solver.bots.playout import play_hand, singing_order
 from cuatrola_solver.errors import CuatrolaError, IllegalBidError, RulesError
 from cuatrola_solver.game.auction import Auction, CALLS
@@ -477,7 +477,7 @@ def test_the_player_sings_through_the_search():
     from cuatrola_solver.notation.replay import read_view
     view = read_view("Rc Cc Ae Sb Ab", "So", 1, "paso paso paso paso", "1. Ae Se Ce Re", "online")
     assert view.cante_options() == [1]
-    player = OpenSpielIsmctsPlayer(sims=60, bid="heuristic")
+    player = OpenSpielIsmctsPlayer(sims=60, bidder=Bidder(bid="heuristic"))
     got = [player.sing(view, s) for s in range(3)]
     assert set(got) <= {None, 1} and got == [player.sing(view, s) for s in range(3)]
     assert 1 in got                    # 20 points for nothing: the search sees it
@@ -489,7 +489,7 @@ def test_the_player_spec_and_its_defaults():
     p = parse_player("openspiel-ismcts")
     assert repr(p) == "openspiel-ismcts:sims=500,uct_c=2"
     q = parse_player("openspiel-ismcts:sims=80,uct_c=0.7,rollouts=2,bid=heuristic")
-    assert (q.sims, q.uct_c, q.rollouts, q.bid) == (80, 0.7, 2, "heuristic")
+    assert (q.sims, q.uct_c, q.rollouts, q.bidder.bid) == (80, 0.7, 2, "heuristic")
     assert repr(q) == "openspiel-ismcts:sims=80,uct_c=0.7,rollouts=2,bid=heuristic"
     assert parse_player(repr(q)) == q
 

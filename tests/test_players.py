@@ -18,7 +18,7 @@ from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.errors import CuatrolaError
 from cuatrola_solver.bots import players
 from cuatrola_solver.game.match import Score
-from cuatrola_solver.bots.players import (PLAYERS, HeuristicPlayer, PimcPlayer, RandomPlayer, bid_advice, make_player, parse_player)
+from cuatrola_solver.bots.players import (PLAYERS, Bidder, HeuristicPlayer, PimcPlayer, RandomPlayer, bid_advice, make_player, parse_player)
 from cuatrola_solver.game.view import View
 from cuatrola_solver.advice.budget import Budget
 from cuatrola_solver.models.preset import Models
@@ -349,23 +349,25 @@ def test_pimc_bids_the_advisors_call_on_its_odds_and_its_budget():
     v = view("Ac 3c Ro Co Ab", "So", 2, auction="paso")
     answers = {}
     for odds, inference in [("dd", 0), ("dd", 1), ("played", 0)]:
-        p = PimcPlayer(bid_samples=60, odds=odds, inference=inference)
+        p = PimcPlayer(bidder=Bidder(bid_samples=60, odds=odds, inference=inference))
         got = [p.call(v, s) for s in range(8)]
         assert got == [bid_advice(v, s, 60, odds, bool(inference)).advice for s in range(8)]
         answers[odds, inference] = got
     assert len({tuple(a) for a in answers.values()}) == 3
-    assert answers["dd", 0] != [PimcPlayer(bid_samples=300).call(v, s) for s in range(8)]
+    assert answers["dd", 0] != [PimcPlayer(bidder=Bidder(bid_samples=300)).call(v, s)
+                                for s in range(8)]
     # with the match score: for the match (cuatrola) or for the hand (narro at 19-18)
     v = view("Ac 3c Ro Co Ab", "So", 2, auction="paso", rules="narro")
     v = View(v.rules, v.seat, v.hand, v.muestra, v.calls, score=Score(19, 18))
-    assert [PimcPlayer(bid_samples=60).call(v, s) for s in (0, 1)] == ["cuatrola"] * 2
-    assert [PimcPlayer(bid_samples=60, match=0).call(v, s) for s in (0, 1)] == [
+    assert [PimcPlayer(bidder=Bidder(bid_samples=60)).call(v, s)
+            for s in (0, 1)] == ["cuatrola"] * 2
+    assert [PimcPlayer(bidder=Bidder(bid_samples=60, match=0)).call(v, s) for s in (0, 1)] == [
         "cuatrola", "paso"]
     assert bid_advice(v, 1, 60).advice_per_hand == "paso"
     # the calls before the seat are the advisor's to weigh: after a solo
     v = view("Ao 3o Ro Co Sc", "So", 2, auction="solo")
     assert bid_advice(v, 1, 30).auction == ("solo",)
-    assert PimcPlayer(bid_samples=30).call(v, 1) in v.legal_calls()
+    assert PimcPlayer(bidder=Bidder(bid_samples=30)).call(v, 1) in v.legal_calls()
 
 
 def test_the_advisors_odds_are_kept_for_the_last_few_views(monkeypatch):
@@ -388,12 +390,12 @@ def test_pimc_plays_a_single_legal_card_and_bids_as_asked():
     v = view("Ac Sb Se Ab So", "So", 4, "1. Rc Sc Cc")
     assert plays(PimcPlayer(samples=1), v) == "Ac"
     five = view("Ao 3o Ro Co So", "So", 4, auction="paso paso paso")
-    assert PimcPlayer(bid_samples=10).call(five, 1) == "quintola"
-    assert PimcPlayer(bid_samples=10, match=0).call(five, 1) == "quintola"
+    assert PimcPlayer(bidder=Bidder(bid_samples=10)).call(five, 1) == "quintola"
+    assert PimcPlayer(bidder=Bidder(bid_samples=10, match=0)).call(five, 1) == "quintola"
     for hand, muestra, seat, before, want in CALLS:
         v = view(hand, muestra, seat, auction=before or None)
-        assert PimcPlayer(bid="heuristic").call(v, 2) == want
-        assert PimcPlayer(bid="random").call(v, 2) == RandomPlayer().call(v, 2)
+        assert PimcPlayer(bidder=Bidder(bid="heuristic")).call(v, 2) == want
+        assert PimcPlayer(bidder=Bidder(bid="random")).call(v, 2) == RandomPlayer().call(v, 2)
 
 
 # --- names and options ----------------------------------------------------------------------
@@ -412,16 +414,18 @@ def test_a_player_round_trips_through_its_repr(spec):
 
 def test_player_options_are_read_with_their_types():
     p = parse_player(" PIMC : samples = 7 , bid_samples=9, odds=played ,inference=1,match=0 ")
-    assert p == PimcPlayer(samples=7, bid_samples=9, odds="played", inference=1, match=0)
-    assert (p.bid, p.name) == ("advisor", "pimc")
-    assert PimcPlayer() == PimcPlayer(40, "advisor", 300, "dd", 0, 1)
+    assert p == PimcPlayer(samples=7, bidder=Bidder(bid_samples=9, odds="played", inference=1,
+                                                    match=0))
+    assert (p.bidder.bid, p.name) == ("advisor", "pimc")
+    assert PimcPlayer() == PimcPlayer(40, Bidder("advisor", 300, "dd", 0, 1))
     assert make_player("pimc", samples=3) == PimcPlayer(samples=3)
     assert isinstance(make_player("heuristic"), HeuristicPlayer)
     assert parse_player("pimc:").samples == 40
     # the values at the edges of their ranges are accepted
     assert parse_player("pimc:inference=0,match=1,odds=dd") == PimcPlayer()
-    assert parse_player("pimc:samples=1,bid_samples=100000") == PimcPlayer(1, bid_samples=100000)
-    assert parse_player("pimc:bid=advisor").bid == "advisor"
+    assert parse_player("pimc:samples=1,bid_samples=100000") == PimcPlayer(
+        1, bidder=Bidder(bid_samples=100000))
+    assert parse_player("pimc:bid=advisor").bidder.bid == "advisor"
     assert set(PLAYERS["pimc"][1]) == {"samples", "bid", "bid_samples", "odds", "inference",
                                        "match", "read_calls", "read_play"}
 

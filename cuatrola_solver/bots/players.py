@@ -37,7 +37,7 @@ The players (:data:`PLAYERS`; :func:`make_player` reads ``"pimc:samples=80"``):
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Protocol, get_type_hints
 
 from ..advice.bidding import advise, valued
@@ -330,21 +330,13 @@ class PimcPlayer:
     with its :class:`Bidder` (the options ``bid`` to ``match``)."""
 
     samples: int = 40
-    bid: str = "advisor"
-    bid_samples: int = 300
-    odds: str = "dd"
-    inference: int = 0
-    match: int = 1
+    bidder: Bidder = field(default_factory=Bidder)
     #: 1: the card play weighs the deals by the calls (the bid model)
     read_calls: int = 0
     #: 1: the card play weighs the deals by the cards the other seats played (the
     #: card-play model)
     read_play: int = 0
     name: str = "pimc"
-
-    @property
-    def bidder(self) -> Bidder:
-        return Bidder(self.bid, self.bid_samples, self.odds, self.inference, self.match)
 
     def call(self, view: View, seed: int) -> str:
         return self.bidder.call(view, seed)
@@ -436,19 +428,11 @@ class OpenSpielIsmctsPlayer:
     sims: int = 500
     uct_c: float = 2.0
     rollouts: int = 1
-    bid: str = "advisor"
-    bid_samples: int = 300
-    odds: str = "dd"
-    inference: int = 0
-    match: int = 1
+    bidder: Bidder = field(default_factory=Bidder)
     name: str = "openspiel-ismcts"
 
     def __post_init__(self) -> None:
         openspiel()                      # without OpenSpiel: one line, before any work
-
-    @property
-    def bidder(self) -> Bidder:
-        return Bidder(self.bid, self.bid_samples, self.odds, self.inference, self.match)
 
     def call(self, view: View, seed: int) -> str:
         return self.bidder.call(view, seed)
@@ -476,13 +460,36 @@ class OpenSpielIsmctsPlayer:
 
 def _options(cls: type) -> dict[str, type]:
     """The options a player takes (name -> type), read off its dataclass fields: the
-    fields it declares, in order, then those it inherits, less ``name``."""
+    fields it declares, in order, then those it inherits, less ``name``; a field that is
+    a group of options (a dataclass, as ``bidder``) stands for its own options."""
     if not is_dataclass(cls):
         return {}
     hints = get_type_hints(cls)
     names = [f.name for f in fields(cls)]
     own = [n for n in vars(cls).get("__annotations__", {}) if n in names]
-    return {n: hints[n] for n in own + [n for n in names if n not in own] if n != "name"}
+    out: dict[str, type] = {}
+    for n in own + [n for n in names if n not in own]:
+        if is_dataclass(hints[n]):
+            out.update(_options(hints[n]))
+        elif n != "name":
+            out[n] = hints[n]
+    return out
+
+
+def _grouped(cls: type, options: dict) -> dict:
+    """A player's options as its class takes them: those of a group (``bid`` to
+    ``match``) gathered into the group's dataclass (its :class:`Bidder`)."""
+    if not is_dataclass(cls):
+        return options
+    hints = get_type_hints(cls)
+    out = dict(options)
+    for f in fields(cls):
+        group = hints[f.name]
+        if isinstance(group, type) and is_dataclass(group):
+            mine = {g.name: out.pop(g.name) for g in fields(group) if g.name in out}
+            if mine:
+                out[f.name] = group(**mine)
+    return out
 
 
 #: the players by name, with the options each takes (name -> type)
@@ -512,7 +519,7 @@ def make_player(name: str, **options) -> Policy:
         if key not in known:
             raise PlayerError(f"player {quote(name)} takes no option {quote(key)}"
                                 + (f" (options: {', '.join(known)})" if known else ""))
-    return cls(**options)
+    return cls(**_grouped(cls, options))
 
 
 def parse_player(spec: str) -> Policy:

@@ -30,16 +30,17 @@ import json
 import multiprocessing
 import sys
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from ..advice.budget import Budget
 from ..advice.cardplay import hint
 from ..models import bids
 from ..advice.stats import wilson
-from ..errors import CuatrolaError
+from ..errors import CuatrolaError, ModelError, quote
 from ..notation.replay import replay_cards
 from ..game.play import side_of
-from ..models.played import card_role
+from ..models import played as played_odds
+from ..models.played import PlayedModel, card_role
 from ..bots.players import parse_player
 from ..notation.record import record_from_obj
 from ..game.rules import get_rules
@@ -49,8 +50,8 @@ from ..models.preset import Models
 from .records import read_lab_records
 
 __all__ = ["Prediction", "Group", "Calibration", "predictions", "card_predictions",
-           "with_card_predictions", "read_records",
-           "DEFAULT_BINS"]
+           "with_card_predictions", "read_records", "Bin", "GroupStats", "GroupReport",
+           "CalibrationReport", "CardOptions", "PlayedModels", "calibrate", "DEFAULT_BINS"]
 
 DEFAULT_BINS = 10
 
@@ -224,24 +225,145 @@ class Group:
             return None
         return sum(abs(self.bin_p[k] - self.bin_wins[k]) for k in range(self.bins)) / self.n
 
-    def to_dict(self) -> dict:
+    def stats(self) -> "GroupStats | None":
+        """The group's figures (None without predictions)."""
         if not self.n:
-            return {"n": 0}
-        lo, hi = wilson(self.wins, self.n)
-        rows = []
-        for k in range(self.bins):
-            c = self.count[k]
-            if not c:
-                continue
-            blo, bhi = wilson(self.bin_wins[k], c)
-            rows.append({"bin": [k / self.bins, (k + 1) / self.bins], "count": c,
-                         "mean_p": self.bin_p[k] / c, "observed": self.bin_wins[k] / c,
-                         "ci95": [blo, bhi]})
-        mean_p = self.sum_p / self.n
-        rate = self.wins / self.n
-        return {"n": self.n, "mean_p": mean_p, "observed": rate, "observed_ci95": [lo, hi],
-                "bias": mean_p - rate, "brier": self.sq / self.n, "ece": self.ece,
-                "bins": rows}
+            return None
+        rows = tuple(Bin(k / self.bins, (k + 1) / self.bins, self.count[k],
+                         self.bin_p[k] / self.count[k], self.bin_wins[k] / self.count[k],
+                         wilson(self.bin_wins[k], self.count[k]))
+                     for k in range(self.bins) if self.count[k])
+        return GroupStats(self.n, self.sum_p / self.n, self.wins / self.n,
+                          wilson(self.wins, self.n), self.sq / self.n, self.ece or 0.0, rows)
+
+    def to_dict(self) -> dict[str, Any]:
+        stats = self.stats()
+        return {"n": 0} if stats is None else stats.to_dict()
+
+
+@dataclass(frozen=True)
+class Bin:
+    """One bin of predicted values ``[lo, hi)``: how many predictions fell in it, their
+    mean, the rate observed and its Wilson interval."""
+
+    lo: float
+    hi: float
+    count: int
+    mean_p: float
+    observed: float
+    ci95: tuple[float, float]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"bin": [self.lo, self.hi], "count": self.count, "mean_p": self.mean_p,
+                "observed": self.observed, "ci95": list(self.ci95)}
+
+
+@dataclass(frozen=True)
+class GroupStats:
+    """The figures of a group with predictions: how many, their mean, the rate observed
+    (with its Wilson interval), the Brier score, the expected calibration error and the
+    reliability table (:class:`Bin`, the empty bins left out)."""
+
+    n: int
+    mean_p: float
+    observed: float
+    observed_ci95: tuple[float, float]
+    brier: float
+    ece: float
+    bins: tuple[Bin, ...]
+
+    @property
+    def bias(self) -> float:
+        """Mean prediction minus observed rate: positive when the odds promise more than
+        the table gives."""
+        return self.mean_p - self.observed
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n": self.n, "mean_p": self.mean_p, "observed": self.observed,
+                "observed_ci95": list(self.observed_ci95), "bias": self.bias,
+                "brier": self.brier, "ece": self.ece,
+                "bins": [b.to_dict() for b in self.bins]}
+
+
+@dataclass(frozen=True)
+class GroupReport:
+    """One group of predictions: which (``group``, its English name, and what it is of:
+    the ``contract``, ``seat``, paso's ``side``, or a card's ``trick`` and ``role``)
+    and its figures (``stats``, None without predictions)."""
+
+    group: str
+    contract: str | None = None
+    cards: bool = False
+    trick: int | None = None
+    role: str | None = None
+    seat: int | None = None
+    side: str | None = None
+    stats: GroupStats | None = None
+
+    @property
+    def n(self) -> int:
+        return 0 if self.stats is None else self.stats.n
+
+    @classmethod
+    def of_key(cls, key: tuple, group: Group) -> "GroupReport":
+        """The group of :class:`Calibration`'s ``key``."""
+        stats = group.stats()
+        if key[0] == "cards":
+            if len(key) == 1:
+                return cls("cards, overall", cards=True, stats=stats)
+            return cls(f"cards, trick {key[1]}, {key[2]}", cards=True, trick=key[1],
+                       role=key[2], stats=stats)
+        if key[0] == "seat":
+            return cls(f"seat {key[1]}", seat=key[1], stats=stats)
+        if key[0] == "overall":
+            return cls("overall", stats=stats)
+        if isinstance(key[1], str):
+            return cls(f"paso, side {key[1]}", key[0], side=key[1], stats=stats)
+        return cls(f"{key[0]}, seat {key[1]}", key[0], seat=key[1], stats=stats)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"contract": self.contract}
+        if self.cards:
+            d["cards"] = True
+        d["group"] = self.group
+        if self.trick is not None:
+            d["trick"], d["role"] = self.trick, self.role
+        if self.seat is not None:
+            d["seat"] = self.seat
+        if self.side is not None:
+            d["side"] = self.side
+        d.update({"n": 0} if self.stats is None else self.stats.to_dict())
+        return d
+
+
+@dataclass(frozen=True)
+class CalibrationReport:
+    """A calibration's figures (:meth:`Calibration.report`): the records read and those
+    without odds, the number of bins, the groups in their order, and the played-odds
+    model judged (``played_model``: as the command names it), if any."""
+
+    records: int
+    without_odds: int
+    bins: int
+    groups: tuple[GroupReport, ...]
+    played_model: str | None = None
+
+    @property
+    def with_cards(self) -> bool:
+        """Whether the cards were judged too."""
+        return any(g.cards for g in self.groups)
+
+    @property
+    def overall(self) -> GroupReport | None:
+        """The group of all the calls' predictions."""
+        return next((g for g in self.groups if g.group == "overall"), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"records": self.records, "without_odds": self.without_odds,
+                             "bins": self.bins, "groups": [g.to_dict() for g in self.groups]}
+        if self.played_model is not None:
+            d["played_model"] = self.played_model
+        return d
 
 
 class Calibration:
@@ -250,7 +372,7 @@ class Calibration:
     ``("cards",)`` for the cards."""
 
     def __init__(self, bins: int = DEFAULT_BINS, played=None,
-                 player: str | None = None) -> None:
+                 player: str | None = None, keep: bool = False) -> None:
         if not 1 <= bins <= 100:
             raise CuatrolaError(_("bad number of bins {bins}: expected 1 to 100").format(
                 bins=bins))
@@ -260,10 +382,12 @@ class Calibration:
         #: a canonical player spec: only the calls of the seats playing it
         self.player = player
         #: every prediction added (for fitting a played-odds model)
-        self.kept: list[Prediction] | None = None
+        self.kept: list[Prediction] | None = [] if keep else None
         self.groups: dict[tuple, Group] = {}
         self.records = 0
         self.without_odds = 0
+        #: the rule sets of the records (``rules_spec`` as JSON, ``"online"`` unnamed)
+        self.rule_sets: set[str] = set()
 
     def _group(self, key: tuple) -> Group:
         g = self.groups.get(key)
@@ -298,41 +422,81 @@ class Calibration:
         rules, when records of several presets are judged each by its own (default
         :attr:`played`)."""
         self.records += 1
+        self.rule_sets.add(json.dumps(obj.get("rules", "online"), sort_keys=True))
         preds = predictions(obj, winner, self.player)
         if not preds:
             self.without_odds += 1
         for p in [*preds, *cards]:
             self.add(p, played)
 
-    def to_dict(self) -> dict:
+    def report(self, played_model: str | None = None) -> CalibrationReport:
+        """The figures as they stand; ``played_model``: the model judged, as named."""
         order = {"paso": 0, "solo": 1, "contrasolo": 2, "cuatrola": 3, "quintola": 4,
                  "seat": 5, "overall": 6, "cards": 7}
-        rows = []
-        for key in sorted(self.groups, key=lambda k: (order.get(k[0], 9), len(k) == 1,
-                                                      str(k[1:]))):
-            d = {"contract": key[0] if key[0] not in ("seat", "overall", "cards") else None}
-            if key[0] == "cards":
-                d["cards"] = True
-                if len(key) == 1:
-                    d["group"] = "cards, overall"
-                else:
-                    d["group"] = f"cards, trick {key[1]}, {key[2]}"
-                    d["trick"], d["role"] = key[1], key[2]
-            elif key[0] == "seat":
-                d["group"] = f"seat {key[1]}"
-                d["seat"] = key[1]
-            elif key[0] == "overall":
-                d["group"] = "overall"
-            elif isinstance(key[1], str):
-                d["group"] = f"paso, side {key[1]}"
-                d["side"] = key[1]
-            else:
-                d["group"] = f"{key[0]}, seat {key[1]}"
-                d["seat"] = key[1]
-            d.update(self.groups[key].to_dict())
-            rows.append(d)
-        return {"records": self.records, "without_odds": self.without_odds,
-                "bins": self.bins, "groups": rows}
+        keys = sorted(self.groups, key=lambda k: (order.get(k[0], 9), len(k) == 1,
+                                                  str(k[1:])))
+        return CalibrationReport(self.records, self.without_odds, self.bins,
+                                 tuple(GroupReport.of_key(k, self.groups[k]) for k in keys),
+                                 played_model)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.report().to_dict()
+
+
+@dataclass(frozen=True)
+class CardOptions:
+    """How the cards are judged (``calibrate --cards``): the deals behind each hint, the
+    seed of the hints, the processes, and whether the deals are weighted by the calls."""
+
+    samples: int = 100
+    seed: int = 0
+    workers: int = 1
+    infer: bool = True
+
+
+class PlayedModels:
+    """The played-odds model each record is judged by: the file ``spec``, or for
+    ``played`` the preset's own of each record's rules (each loaded once); with
+    ``cards``, a model without card cells is refused (:class:`ModelError`)."""
+
+    def __init__(self, spec: str, cards: bool = False) -> None:
+        self.spec = spec
+        self.cards = cards
+        self._models: dict[str, PlayedModel] = {}
+
+    def of(self, obj: dict) -> PlayedModel:
+        """The model of the record ``obj``."""
+        key = json.dumps(obj.get("rules"), sort_keys=True)
+        if key not in self._models:
+            rules = get_rules(obj.get("rules"))
+            model = played_odds.load_model(rules, None if self.spec == "played" else self.spec)
+            if self.cards and not model.has_cards:
+                if self.spec == "played":
+                    raise ModelError(_("--model {model} has no card cells for {rules}: fit it "
+                                       "with --cards to judge the cards").format(
+                        model=quote(self.spec), rules=rules.name))
+                raise ModelError(_("--model {model} has no card cells: fit it with --cards "
+                                   "to judge the cards").format(model=quote(self.spec)))
+            self._models[key] = model
+        return self._models[key]
+
+
+def calibrate(paths: Sequence[str], cal: Calibration, *, models: PlayedModels | None = None,
+              cards: CardOptions | None = None) -> Calibration:
+    """Add the records of the files ``paths`` to ``cal``, in order: their calls'
+    predictions, judged by ``models`` when given (else as recorded), and with ``cards``
+    their cards' (the hints of the n-th record seeded from ``cards.seed + 100 n``)."""
+    for path in paths:
+        items: Iterable[tuple[dict, str, Sequence[Prediction]]] = (
+            (obj, w, ()) for obj, w in read_records(path))
+        if cards is not None:
+            items = with_card_predictions(
+                read_records(path), samples=cards.samples, seed=cards.seed + 100 * cal.records,
+                workers=cards.workers, infer=cards.infer)
+        for obj, winner, preds in items:
+            cal.add_record(obj, winner, preds,
+                           played=None if models is None else models.of(obj))
+    return cal
 
 
 def read_records(path: str, lines: Iterable[bytes | str] | None = None

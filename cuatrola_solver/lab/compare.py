@@ -75,8 +75,8 @@ from __future__ import annotations
 
 import math
 import statistics
-from dataclasses import asdict, dataclass, field
-from typing import Iterable, Sequence
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any, Iterable, Sequence
 
 from ..advice.stats import wilson
 from ..bots.players import parse_player
@@ -92,11 +92,13 @@ from ..hidden.inference import knowledge_of
 from ..notation.record import HandRecord
 from ..notation.replay import replay_cards
 from .records import LabRecord
-from .selfplay import LabConfig, Ratio, Summary, run_records
+from .selfplay import Estimate, LabConfig, Ratio, Summary, run_records
 
 __all__ = ["Parting", "part", "tally", "Opinion", "opinions_of", "dd_better", "HandFacts",
            "facts_of", "decision", "Properties", "Comparison", "compare", "share_interval",
-           "ROLES", "CONTRACTS"]
+           "ROLES", "CONTRACTS", "Share", "DoubleDummy", "TallyRow", "KindRow", "PartingsReport",
+           "OpinionRow", "AskedReport", "TrickRow", "ShareRow", "PropertiesReport", "RunFile",
+           "ComparisonReport"]
 
 #: the contracts in the order the lab lists them
 CONTRACTS = ("paso", "solo", "contrasolo", "cuatrola", "quintola")
@@ -263,7 +265,63 @@ def opinions_of(r: LabRecord, player) -> list[Opinion]:
     return out
 
 
-def _opinion_rows(opinions: list[Opinion], key: str) -> list[dict]:
+@dataclass(frozen=True)
+class DoubleDummy:
+    """Of the cards that differ: how many times ``a``'s card, either (``same``) or
+    ``b``'s kept the better result double dummy on the actual deal."""
+
+    a: int
+    same: int
+    b: int
+
+    @classmethod
+    def of(cls, verdicts: Iterable[str | None]) -> "DoubleDummy":
+        v = list(verdicts)
+        return cls(v.count("a"), v.count("same"), v.count("b"))
+
+    def to_dict(self) -> dict[str, int]:
+        return {"a": self.a, "same": self.same, "b": self.b}
+
+
+@dataclass(frozen=True)
+class OpinionRow:
+    """Line-up a's decisions of one group (``key``: ``trick``, ``contract`` or ``role``,
+    and its ``value``) and how often the player asked would have played another card."""
+
+    key: str
+    value: Any
+    decisions: int
+    differ: "Share"
+    dd: DoubleDummy
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: self.value, "decisions": self.decisions,
+                "differ": self.differ.to_dict(), "dd": self.dd.to_dict()}
+
+
+@dataclass(frozen=True)
+class AskedReport:
+    """Another player asked at each of line-up a's decisions: its spec, how many
+    decisions, and the :class:`OpinionRow` groups by baza, contract and role."""
+
+    player: str
+    decisions: int
+    by_trick: tuple[OpinionRow, ...]
+    by_contract: tuple[OpinionRow, ...]
+    by_role: tuple[OpinionRow, ...]
+
+    def by(self, key: str) -> tuple[OpinionRow, ...]:
+        """The groups by ``key`` (``trick``, ``contract``, ``role``)."""
+        return {"trick": self.by_trick, "contract": self.by_contract,
+                "role": self.by_role}[key]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "decisions": self.decisions,
+                **{f"by_{key}": [r.to_dict() for r in self.by(key)]
+                   for key in ("trick", "contract", "role")}}
+
+
+def _opinion_rows(opinions: list[Opinion], key: str) -> tuple[OpinionRow, ...]:
     """Line-up a's decisions grouped by ``key`` (``trick``, ``contract``, ``role``): how
     many, the share where the player asked would have played another card (the Wilson
     interval over the boards), and whose card kept the better result double dummy
@@ -279,10 +337,9 @@ def _opinion_rows(opinions: list[Opinion], key: str) -> list[dict]:
             x[1] += 1
         for x in boards.values():
             shares.add_board({value: tuple(x)})
-        rows.append({key: value, "decisions": len(inside),
-                     "differ": shares.row(value)["share"],
-                     "dd": {w: sum(o.dd == w for o in inside) for w in ("a", "same", "b")}})
-    return rows
+        rows.append(OpinionRow(key, value, len(inside), shares.row(value).share,
+                               DoubleDummy.of(o.dd for o in inside)))
+    return tuple(rows)
 
 
 # --- the tallies ------------------------------------------------------------------------
@@ -295,7 +352,42 @@ def _order(key: str):
     return lambda v: v
 
 
-def tally(partings: list[Parting], key: str) -> list[dict]:
+@dataclass(frozen=True)
+class TallyRow:
+    """The boards whose first difference has ``value`` for ``key`` (``trick``,
+    ``contract``, ``role``, ``seat``): see :func:`tally`."""
+
+    key: str
+    value: Any
+    boards: int
+    mean: Estimate
+    share: Estimate
+    a_ahead: int
+    level: int
+    a_behind: int
+    dd: DoubleDummy
+
+    def to_dict(self) -> dict[str, Any]:
+        return {self.key: self.value, "boards": self.boards, "mean": self.mean.to_dict(),
+                "share": self.share.to_dict(), "a_ahead": self.a_ahead, "level": self.level,
+                "a_behind": self.a_behind, "dd": self.dd.to_dict()}
+
+
+@dataclass(frozen=True)
+class KindRow:
+    """The boards whose first difference is of one kind (a card, a cante, the calls):
+    how many, their mean difference per hand and their share of the run's."""
+
+    boards: int
+    mean: Estimate
+    share: Estimate
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"boards": self.boards, "mean": self.mean.to_dict(),
+                "share": self.share.to_dict()}
+
+
+def tally(partings: list[Parting], key: str) -> tuple[TallyRow, ...]:
     """The boards that part at a card or a cante, grouped by ``key`` (``trick``,
     ``contract``, ``role``, ``seat``) of their first difference: for each group the
     boards, their mean duplicate difference per hand (``mean``) and the group's share of
@@ -313,23 +405,56 @@ def tally(partings: list[Parting], key: str) -> list[dict]:
         for p in partings:
             share.add(p.diff if p.kind in ("card", "cante") and getattr(p, key) == value
                       else 0, 2)
-        rows.append({key: value, "boards": len(inside), "mean": mean.to_dict(),
-                     "share": share.to_dict(),
-                     "a_ahead": sum(p.diff > 0 for p in inside),
-                     "level": sum(p.diff == 0 for p in inside),
-                     "a_behind": sum(p.diff < 0 for p in inside),
-                     "dd": {w: sum(p.dd == w for p in inside) for w in ("a", "same", "b")}})
-    return rows
+        rows.append(TallyRow(key, value, len(inside), mean.estimate, share.estimate,
+                             sum(p.diff > 0 for p in inside), sum(p.diff == 0 for p in inside),
+                             sum(p.diff < 0 for p in inside),
+                             DoubleDummy.of(p.dd for p in inside)))
+    return tuple(rows)
 
 
-def _kind(partings: list[Parting], kind: str) -> dict:
+def _kind(partings: list[Parting], kind: str) -> KindRow:
     mean, share = Ratio(), Ratio()
     for p in partings:
         if p.kind == kind:
             mean.add(p.diff, 2)
         share.add(p.diff if p.kind == kind else 0, 2)
-    return {"boards": sum(p.kind == kind for p in partings), "mean": mean.to_dict(),
-            "share": share.to_dict()}
+    return KindRow(sum(p.kind == kind for p in partings), mean.estimate, share.estimate)
+
+
+@dataclass(frozen=True)
+class PartingsReport:
+    """Where the two plays of the boards part: how many boards, how many part nowhere,
+    the boards whose calls, a card or a cante differ first (:class:`KindRow`), and the
+    tallies of the boards that part at a card or a cante (:func:`tally`)."""
+
+    boards: int
+    none: int
+    calls: KindRow
+    card: KindRow
+    cante: KindRow
+    by_trick: tuple[TallyRow, ...]
+    by_contract: tuple[TallyRow, ...]
+    by_role: tuple[TallyRow, ...]
+    by_seat: tuple[TallyRow, ...]
+
+    @classmethod
+    def of(cls, partings: list[Parting]) -> "PartingsReport":
+        return cls(len(partings), sum(p.kind == "none" for p in partings),
+                   _kind(partings, "calls"), _kind(partings, "card"),
+                   _kind(partings, "cante"), tally(partings, "trick"),
+                   tally(partings, "contract"), tally(partings, "role"),
+                   tally(partings, "seat"))
+
+    def by(self, key: str) -> tuple[TallyRow, ...]:
+        """The tally by ``key`` (``trick``, ``contract``, ``role``, ``seat``)."""
+        return {"trick": self.by_trick, "contract": self.by_contract,
+                "role": self.by_role, "seat": self.by_seat}[key]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"boards": self.boards, "none": self.none, "calls": self.calls.to_dict(),
+                "card": self.card.to_dict(), "cante": self.cante.to_dict(),
+                **{f"by_{key}": [r.to_dict() for r in self.by(key)]
+                   for key in ("trick", "contract", "role", "seat")}}
 
 
 # --- the properties ---------------------------------------------------------------------
@@ -382,15 +507,43 @@ class _Shares:
             if h:
                 self.ratios.setdefault(key, Ratio()).add(v, h)
 
-    def row(self, key) -> dict:
-        """``hands``, ``boards`` and the ``share`` of ``key``: its ``mean``, the number of
-        independent hands it is worth (``effective``, see :func:`share_interval`) and its
-        ``ci95``."""
+    def row(self, key) -> "ShareRow":
+        """The hands, boards and :class:`Share` of ``key``."""
         r = self.ratios.get(key, Ratio())
-        return {"hands": int(r.h), "boards": r.n, "share": share_interval(r)}
+        return ShareRow(int(r.h), r.n, share_interval(r))
 
 
-def share_interval(r: Ratio) -> dict:
+@dataclass(frozen=True)
+class Share:
+    """A share with the number of independent hands it is worth (``effective``, see
+    :func:`share_interval`) and its 95% interval (all ``None`` without hands)."""
+
+    mean: float | None
+    effective: float | None = None
+    ci95: tuple[float, float] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"mean": self.mean, "effective": self.effective,
+                "ci95": None if self.ci95 is None else list(self.ci95)}
+
+
+@dataclass(frozen=True)
+class ShareRow:
+    """A share over some hands and boards (``contract``: the contract it is of, in the
+    properties' tables by contract)."""
+
+    hands: int
+    boards: int
+    share: Share
+    contract: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {} if self.contract is None else {"contract": self.contract}
+        return {**d, "hands": self.hands, "boards": self.boards,
+                "share": self.share.to_dict()}
+
+
+def share_interval(r: Ratio) -> Share:
     """A share summed over boards (``r``: how many of how many, board by board) with its
     95% interval: the Wilson interval (:func:`~cuatrola_solver.advice.stats.wilson`) of
     the share over its *effective* number of hands, ``p (1 - p) / se^2`` with ``se`` the
@@ -399,11 +552,11 @@ def share_interval(r: Ratio) -> dict:
     hands (the number of boards when ``se`` is 0: every board all one way)."""
     mean = r.mean
     if mean is None:
-        return {"mean": None, "effective": None, "ci95": None}
+        return Share(None)
     se = r.se
     n = r.n if not se else mean * (1 - mean) / (se * se)
     n = min(max(n, r.n), r.h)
-    return {"mean": mean, "effective": n, "ci95": list(wilson(mean * n, n))}
+    return Share(mean, n, wilson(mean * n, n))
 
 
 class Properties:
@@ -446,38 +599,133 @@ class Properties:
         self.leaf.add_board({c: tuple(x) for c, x in leaf.items()})
         self.bias.add_board({c: tuple(x) for c, x in bias.items()})
 
-    def to_dict(self) -> dict:
+    def report(self) -> "PropertiesReport":
         bits = {t: statistics.fmean(math.log2(x) for x in v) for t, v in self.layouts.items()}
         first = bits.get(min(bits)) if bits else None
-        tricks = []
-        for t in sorted(self.layouts):
-            v = self.layouts[t]
-            tricks.append({"trick": t, "decisions": len(v),
-                           "layouts_median": statistics.median(v), "bits": bits[t],
-                           "bits_left": bits[t] / first if first else None,
-                           "known": self.known.row(t)["share"],
-                           "dd_alike": self.alike.row(t)["share"]})
+        tricks = tuple(
+            TrickRow(t, len(self.layouts[t]), statistics.median(self.layouts[t]), bits[t],
+                     bits[t] / first if first else None, self.known.row(t).share,
+                     self.alike.row(t).share)
+            for t in sorted(self.layouts))
+        return PropertiesReport(self.hands, self.without_choice, tricks,
+                                _by_contract(self.leaf), _by_contract(self.bias))
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.report().to_dict()
+
+
+@dataclass(frozen=True)
+class TrickRow:
+    """The decisions of one baza: how many, the median layouts, their bits (and the
+    share left of the first baza's), and the shares known and double-dummy alike."""
+
+    trick: int
+    decisions: int
+    layouts_median: float
+    bits: float
+    bits_left: float | None
+    known: Share
+    dd_alike: Share
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"trick": self.trick, "decisions": self.decisions,
+                "layouts_median": self.layouts_median, "bits": self.bits,
+                "bits_left": self.bits_left, "known": self.known.to_dict(),
+                "dd_alike": self.dd_alike.to_dict()}
+
+
+@dataclass(frozen=True)
+class PropertiesReport:
+    """The properties of the hands of a run (see the module)."""
+
+    hands: int
+    without_choice: int
+    by_trick: tuple[TrickRow, ...]
+    leaf_correlation: tuple[ShareRow, ...]
+    bias: tuple[ShareRow, ...]
+
+    def to_dict(self) -> dict[str, Any]:
         return {"hands": self.hands, "without_choice": self.without_choice,
-                "by_trick": tricks, "leaf_correlation": _by_contract(self.leaf),
-                "bias": _by_contract(self.bias)}
+                "by_trick": [t.to_dict() for t in self.by_trick],
+                "leaf_correlation": [r.to_dict() for r in self.leaf_correlation],
+                "bias": [r.to_dict() for r in self.bias]}
 
 
-def _by_contract(shares: _Shares) -> list[dict]:
+def _by_contract(shares: _Shares) -> tuple[ShareRow, ...]:
     """One row per contract present, in the lab's order, then ``all``."""
-    return [dict(contract=c, **shares.row(c)) for c in (*CONTRACTS, "all")
-            if c in shares.ratios]
+    return tuple(replace(shares.row(c), contract=c) for c in (*CONTRACTS, "all")
+                 if c in shares.ratios)
 
 
 # --- a run ------------------------------------------------------------------------------
 
+@dataclass
+class RunFile:
+    """One run file read: its path, seed and configuration, its finished boards and
+    their hands, and the records of an unfinished last board left out."""
+
+    run: str
+    config: LabConfig
+    boards: int = 0
+    hands: int = 0
+    unfinished: int = 0
+
+    @property
+    def seed(self) -> int:
+        return self.config.seed
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"run": self.run, "seed": self.seed, "boards": self.boards,
+                "hands": self.hands, "unfinished": self.unfinished}
+
+
+@dataclass(frozen=True)
+class ComparisonReport:
+    """What :func:`compare` found (:meth:`Comparison.report`): the runs read, the two
+    line-ups and the rules, the boards and hands, and -- when the line-ups differ -- the
+    run's ``a - b`` and where the plays part; the properties of the hands; and the
+    player asked, if any."""
+
+    runs: tuple[RunFile, ...]
+    config: LabConfig
+    boards: int
+    hands: int
+    properties: PropertiesReport
+    difference: Estimate | None = None
+    partings: PartingsReport | None = None
+    asked: AskedReport | None = None
+
+    @property
+    def paired(self) -> bool:
+        """Whether each board is played twice (the line-ups differ)."""
+        return self.partings is not None
+
+    @property
+    def unfinished(self) -> int:
+        return sum(r.unfinished for r in self.runs)
+
+    def to_dict(self) -> dict[str, Any]:
+        c = self.config
+        d: dict[str, Any] = {
+            "runs": [r.to_dict() for r in self.runs], "a": c.a, "b": c.b, "rules": c.rules,
+            "boards": self.boards, "hands": self.hands, "unfinished": self.unfinished,
+            "paired": self.paired}
+        if self.difference is not None and self.partings is not None:
+            d["difference"] = self.difference.to_dict()
+            d["partings"] = self.partings.to_dict()
+        d["properties"] = self.properties.to_dict()
+        if self.asked is not None:
+            d["asked"] = self.asked.to_dict()
+        return d
+
+
 class Comparison:
     """Duplicate runs of the same two line-ups read back: the partings of their boards and
-    the properties of their hands (:func:`compare`).  ``runs`` lists each file read:
-    ``{run, seed, boards, hands, unfinished}``."""
+    the properties of their hands (:func:`compare`).  ``runs`` lists each file read."""
 
     def __init__(self, config: LabConfig, asked=None) -> None:
         self.config = config
-        self.runs: list[dict] = []
+        self.runs: list[RunFile] = []
         self.partings: list[Parting] = []
         self.properties = Properties()
         #: the player asked at each of line-up a's decisions, if any
@@ -491,12 +739,12 @@ class Comparison:
 
     @property
     def boards(self) -> int:
-        return sum(r["boards"] for r in self.runs)
+        return sum(r.boards for r in self.runs)
 
     def add_board(self, plays: list[LabRecord]) -> None:
         run = self.runs[-1]
-        run["boards"] += 1
-        run["hands"] += len(plays)
+        run.boards += 1
+        run.hands += len(plays)
         if self.paired:
             self.partings.append(part(plays))
         self.properties.add_board([facts_of(r.record) for r in plays])
@@ -515,11 +763,11 @@ class Comparison:
             if finished:
                 self.add_board(board)
                 board = []
-        if run is None or not run["boards"]:
+        if run is None or not run.boards:
             raise LabError(_("{path} holds no finished board of a run").format(path=quote(path)))
-        run["unfinished"] = len(board)
+        run.unfinished = len(board)
 
-    def _begin(self, path: str, config: LabConfig) -> dict:
+    def _begin(self, path: str, config: LabConfig) -> RunFile:
         if config.mode != "hands":
             raise LabError(_("{path}: a run of matches: compare reads runs of single hands "
                              "(selfplay --hands), whose boards are one deal each")
@@ -528,42 +776,33 @@ class Comparison:
         if (config.a, config.b, config.rules) != (mine.a, mine.b, mine.rules):
             raise LabError(_("{path} is a run of other line-ups or rules than {first} (a = {a}, "
                              "b = {b}, rules {rules}): compare runs of the same two line-ups")
-                           .format(path=path, first=self.runs[0]["run"], a=config.a,
+                           .format(path=path, first=self.runs[0].run, a=config.a,
                                    b=config.b, rules=config.rules))
         for r in self.runs:
-            if r["config"] == config:
+            if r.config == config:
                 raise LabError(_("{path} is the run {run} again (seed {seed}): its boards "
-                                 "would count twice").format(path=path, run=r["run"],
+                                 "would count twice").format(path=path, run=r.run,
                                                              seed=config.seed))
-        run = {"run": path, "seed": config.seed, "boards": 0, "hands": 0, "unfinished": 0,
-               "config": config}
+        run = RunFile(path, config)
         self.runs.append(run)
         return run
 
-    def to_dict(self) -> dict:
-        c = self.config
-        runs = [{k: v for k, v in r.items() if k != "config"} for r in self.runs]
-        d = {"runs": runs, "a": c.a, "b": c.b, "rules": c.rules, "boards": self.boards,
-             "hands": self.properties.hands,
-             "unfinished": sum(r["unfinished"] for r in runs), "paired": self.paired}
-        if self.paired:
-            diff = Ratio()
-            for p in self.partings:
-                diff.add(p.diff, 2)
-            d["difference"] = diff.to_dict()
-            d["partings"] = {"boards": len(self.partings),
-                             "none": sum(p.kind == "none" for p in self.partings),
-                             "calls": _kind(self.partings, "calls"),
-                             "card": _kind(self.partings, "card"),
-                             "cante": _kind(self.partings, "cante"),
-                             **{f"by_{key}": tally(self.partings, key)
-                                for key in ("trick", "contract", "role", "seat")}}
-        d["properties"] = self.properties.to_dict()
-        if self.asked is not None:
-            d["asked"] = {"player": repr(self.asked), "decisions": len(self.opinions),
-                          **{f"by_{key}": _opinion_rows(self.opinions, key)
-                             for key in ("trick", "contract", "role")}}
-        return d
+    def report(self) -> ComparisonReport:
+        """The comparison as it stands, as a typed value."""
+        diff = Ratio()
+        for p in self.partings:
+            diff.add(p.diff, 2)
+        asked = None if self.asked is None else AskedReport(
+            repr(self.asked), len(self.opinions), _opinion_rows(self.opinions, "trick"),
+            _opinion_rows(self.opinions, "contract"), _opinion_rows(self.opinions, "role"))
+        return ComparisonReport(
+            tuple(replace(r) for r in self.runs), self.config, self.boards,
+            self.properties.hands, self.properties.report(),
+            diff.estimate if self.paired else None,
+            PartingsReport.of(self.partings) if self.paired else None, asked)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.report().to_dict()
 
 
 def compare(paths: str | Sequence[str], ask: str | None = None) -> Comparison:

@@ -15,6 +15,8 @@ from __future__ import annotations
 import datetime
 import json
 import random
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -25,12 +27,12 @@ from ..game.auction import CALLS
 from ..game.cards import NUM_CARDS, cards_of, format_cards, mask_of, popcount, random_deal, suit_of
 from ..game.rules import RuleSet, rules_spec
 from ..game.view import View
-from ..i18n import _, ngettext
+from ..i18n import N_, _, ngettext
 from ..models.bids import FEATURE_NAMES, MODEL_VERSION, BidModel, features, legal_calls
 from ..models.preset import Models
 from .records import Fields, json_lines
 
-__all__ = ["advisor_calls", "read_calls", "fit"]
+__all__ = ["advisor_calls", "read_calls", "fit", "fit_measured", "BidMeasure"]
 
 
 def advisor_calls(deals: int, rules: RuleSet, seed: int, samples: int = 300,
@@ -70,7 +72,8 @@ def read_calls(path, rules: RuleSet) -> list[dict]:
     the file and line."""
     rows: list[dict] = []
     deal: list[dict] = []
-    for n, obj, _line in json_lines(str(path), what="calls file", kind="call", error=LabError):
+    for n, obj, _line in json_lines(str(path), what=N_("calls file"), kind="call",
+                                   error=LabError):
         deal.append(_checked_call(obj, _("{where}, line {n}").format(where=path, n=n), rules, deal))
         if len(deal) == 4:
             rows += deal
@@ -98,16 +101,16 @@ def _checked_call(obj: dict, where: str, rules: RuleSet, deal: list[dict]) -> di
     f = Fields(where)
     f.obj(obj, "the call", ("hand", "trump", "seat", "before", "legal", "call"))
     hand = f.integer(obj["hand"], "hand", 0, (1 << NUM_CARDS) - 1,
-                     "a hand: a mask of 5 of the 20 cards")
+                     N_("a hand: a mask of 5 of the 20 cards"))
     if popcount(hand) != 5:
         raise LabError(_("{where}, hand: {n} cards ({cards}): expected a hand of 5").format(
             where=where, n=popcount(hand), cards=format_cards(cards_of(hand))))
-    trump = f.integer(obj["trump"], "trump", 0, 3, "the trump suit, 0 to 3")
+    trump = f.integer(obj["trump"], "trump", 0, 3, N_("the trump suit, 0 to 3"))
     seat = f.seat(obj["seat"], "seat")
     before = [f.call(c, f"before[{i}]") for i, c in
-              enumerate(f.items(obj["before"], "before", "calls"))]
+              enumerate(f.items(obj["before"], "before", N_("calls")))]
     legal = [f.call(c, f"legal[{i}]") for i, c in
-             enumerate(f.items(obj["legal"], "legal", "calls"))]
+             enumerate(f.items(obj["legal"], "legal", N_("calls")))]
     call = f.call(obj["call"], "call")
     if seat != len(deal) + 1:
         raise LabError(_("{where}: a call of seat {seat} where seat {expected}'s was expected "
@@ -185,9 +188,33 @@ def _base_loss(legal, y, train_y) -> float:
     return float(-np.log(p[np.arange(len(y)), y]).mean())
 
 
+@dataclass(frozen=True)
+class BidMeasure:
+    """A bid model measured on the held-out deals (rounded to 4 decimals, as its
+    provenance keeps them): the calls held out, the log-loss of the model and of the
+    base rates, the accuracy, and how often each call was seen."""
+
+    held_out_calls: int
+    log_loss: float
+    base_rate_log_loss: float
+    accuracy: float
+    calls_seen: dict[str, int]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"held_out_calls": self.held_out_calls, "log_loss": self.log_loss,
+                "base_rate_log_loss": self.base_rate_log_loss, "accuracy": self.accuracy,
+                "calls_seen": dict(self.calls_seen)}
+
+
 def fit(rows: list[dict], rules: RuleSet, provenance: dict, held_out: float = 0.2) -> BidModel:
     """Fit on the first part of ``rows`` (by deal), measure on the rest, then refit on all
     (two deals at least: one to fit, one to measure)."""
+    return fit_measured(rows, rules, provenance, held_out)[0]
+
+
+def fit_measured(rows: list[dict], rules: RuleSet, provenance: dict,
+                 held_out: float = 0.2) -> tuple[BidModel, BidMeasure]:
+    """:func:`fit`'s model and its measure on the held-out deals."""
     deals = len(rows) // 4
     if deals < 2 or len(rows) % 4:
         raise CuatrolaError(_("a bid model is fitted on two deals at least, four calls each: "
@@ -196,15 +223,14 @@ def fit(rows: list[dict], rules: RuleSet, provenance: dict, held_out: float = 0.
     cut = 4 * int(deals * (1 - held_out))
     w = _fit_weights(x[:cut], legal[:cut], y[:cut])
     test = slice(cut, None)
-    measured = {"held_out_calls": int(len(y) - cut),
-                "log_loss": round(_log_loss(w, x[test], legal[test], y[test]), 4),
-                "base_rate_log_loss": round(_base_loss(legal[test], y[test], y[:cut]), 4),
-                "accuracy": round(float(np.mean(np.argmax(np.where(legal[test], x[test] @ w.T,
-                                                                    -np.inf), axis=1)
-                                                 == y[test])), 4),
-                "calls_seen": {c: int(np.sum(y == i)) for i, c in enumerate(CALLS)}}
+    measured = BidMeasure(
+        int(len(y) - cut), round(_log_loss(w, x[test], legal[test], y[test]), 4),
+        round(_base_loss(legal[test], y[test], y[:cut]), 4),
+        round(float(np.mean(np.argmax(np.where(legal[test], x[test] @ w.T, -np.inf), axis=1)
+                            == y[test])), 4),
+        {c: int(np.sum(y == i)) for i, c in enumerate(CALLS)})
     w = _fit_weights(x, legal, y)
     weights = {c: [round(float(v), 6) for v in w[i]] for i, c in enumerate(CALLS)}
-    prov = dict(provenance, **measured, date=datetime.date.today().isoformat(),
+    prov = dict(provenance, **measured.to_dict(), date=datetime.date.today().isoformat(),
                 model_version=MODEL_VERSION)
-    return BidModel(json.dumps(rules_spec(rules)), weights, prov)
+    return BidModel(json.dumps(rules_spec(rules)), weights, prov), measured

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import datetime
 import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 import numpy as np
 
@@ -31,7 +32,7 @@ from ..notation.record import HandRecord
 from ..notation.replay import replay_cards
 from .records import read_lab_records
 
-__all__ = ["decisions", "read_decisions", "fit", "FLOORS"]
+__all__ = ["decisions", "read_decisions", "fit", "fit_measured", "CardMeasure", "FLOORS"]
 
 #: the floors tried on the held-out hands (never 0: no deal is ruled out by one card)
 FLOORS = (0.01, 0.02, 0.05, 0.1, 0.2)
@@ -129,11 +130,42 @@ def _uniform_loss(legal, y) -> float:
     return float(np.log(legal.sum(axis=1)).mean())
 
 
+@dataclass(frozen=True)
+class CardMeasure:
+    """A card-play model measured on the held-out hands (rounded to 4 decimals, as its
+    provenance keeps them), against the uniform choice among the legal cards; and the
+    cards it was then fitted on (``cards_fitted``: every hand's)."""
+
+    hands: int
+    seed: int
+    held_out_hands: int
+    held_out_cards: int
+    log_loss: float
+    uniform_log_loss: float
+    accuracy: float
+    uniform_accuracy: float
+    floor: float
+    cards_fitted: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"hands": self.hands, "seed": self.seed, "held_out_hands": self.held_out_hands,
+                "held_out_cards": self.held_out_cards, "log_loss": self.log_loss,
+                "uniform_log_loss": self.uniform_log_loss, "accuracy": self.accuracy,
+                "uniform_accuracy": self.uniform_accuracy, "floor": self.floor,
+                "cards_fitted": self.cards_fitted}
+
+
 def fit(hands: list[list[tuple]], rules: RuleSet, provenance: dict, seed: int = 1,
         held_out: float = 0.2) -> CardModel:
     """Fit on most of ``hands`` (the decisions of each hand, from :func:`decisions`),
     choose the floor and measure on the others (a share ``held_out`` of the hands, drawn
     with ``seed``), then refit on all."""
+    return fit_measured(hands, rules, provenance, seed, held_out)[0]
+
+
+def fit_measured(hands: list[list[tuple]], rules: RuleSet, provenance: dict, seed: int = 1,
+                 held_out: float = 0.2) -> tuple[CardModel, CardMeasure]:
+    """:func:`fit`'s model and its measure on the held-out hands."""
     order = np.random.default_rng(seed).permutation(len(hands))
     cut = int(len(hands) * (1 - held_out))
     x, legal, y = _arrays([hands[i] for i in order[:cut]])
@@ -146,15 +178,14 @@ def fit(hands: list[list[tuple]], rules: RuleSet, provenance: dict, seed: int = 
     losses = {f: _log_loss(tx, tlegal, ty, w, f) for f in FLOORS}
     floor = min(FLOORS, key=lambda f: (losses[f], f))
     p = probabilities(tx, tlegal, w, floor)
-    measured = {"hands": len(hands), "seed": seed, "held_out_hands": len(hands) - cut,
-                "held_out_cards": int(len(ty)),
-                "log_loss": round(losses[floor], 4),
-                "uniform_log_loss": round(_uniform_loss(tlegal, ty), 4),
-                "accuracy": round(float(np.mean(np.argmax(p, axis=1) == ty)), 4),
-                "uniform_accuracy": round(float(np.mean(1.0 / tlegal.sum(axis=1))), 4),
-                "floor": floor}
     ax, alegal, ay = _arrays(hands)
+    measured = CardMeasure(len(hands), seed, len(hands) - cut, int(len(ty)),
+                           round(losses[floor], 4), round(_uniform_loss(tlegal, ty), 4),
+                           round(float(np.mean(np.argmax(p, axis=1) == ty)), 4),
+                           round(float(np.mean(1.0 / tlegal.sum(axis=1))), 4), floor,
+                           int(len(ay)))
     w = _fit_weights(ax, alegal, ay)
-    prov = dict(provenance, **measured, cards_fitted=int(len(ay)),
-                date=datetime.date.today().isoformat(), model_version=MODEL_VERSION)
-    return CardModel(json.dumps(rules_spec(rules)), tuple(float(v) for v in w), floor, prov)
+    prov = dict(provenance, **measured.to_dict(), date=datetime.date.today().isoformat(),
+                model_version=MODEL_VERSION)
+    model = CardModel(json.dumps(rules_spec(rules)), tuple(float(v) for v in w), floor, prov)
+    return model, measured

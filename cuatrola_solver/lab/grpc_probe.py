@@ -67,7 +67,8 @@ def ray_head_answer(host: str, port: int, timeout: float = 5.0) -> str | None:
             if code == grpc.StatusCode.UNAUTHENTICATED:
                 return None
             if code == grpc.StatusCode.DEADLINE_EXCEEDED:
-                return f"no answer to a Ray call within {timeout:g} s"
+                return _("no answer to a Ray call within {seconds} s").format(
+                    seconds=f"{timeout:g}")
             details = " ".join(str(e.details() or "").split())[:MAX_DETAILS]
             return f"gRPC status {code.name}" + (f": {details}" if details else "")
     return None

@@ -28,7 +28,7 @@ from ..errors import CuatrolaError, LabError, RecordError, quote
 from ..game.auction import CALLS
 from ..game.hand import Result
 from ..game.rules import get_rules
-from ..i18n import _
+from ..i18n import N_, _, later
 from ..notation.lines import bounded_lines
 from ..notation.record import HandRecord, record_from_obj
 from ..notation.replay import replay_deal
@@ -61,23 +61,29 @@ class LabRecord:
         return str(self.result.winner)
 
 
+#: the kinds of file the lab reads (:func:`json_lines`'s ``what``), translated where shown
+FILE_KINDS = (N_("records file"), N_("calls file"), N_("hands file"))
+
+
 def _open(path: str, what: str):
+    """The file ``path`` opened; a :class:`LabError` naming ``what`` (one of
+    :data:`FILE_KINDS`, in the current language) and the file when it cannot be."""
     try:
         return open(path, "rb")
     except FileNotFoundError:
-        raise LabError(_("{what} {path} not found").format(what=what,
+        raise LabError(_("{what} {path} not found").format(what=_(what),
                                                            path=quote(str(path)))) from None
     except IsADirectoryError:
         raise LabError(_("cannot read {what} {path}: it is a directory").format(
-            what=what, path=quote(str(path)))) from None
+            what=_(what), path=quote(str(path)))) from None
     except (OSError, ValueError) as e:      # no permission, EIO, a NUL in the name
         raise LabError(_("cannot read {what} {path}: {reason}").format(
-            what=what, path=quote(str(path)),
+            what=_(what), path=quote(str(path)),
             reason=getattr(e, 'strerror', None) or e)) from None
 
 
 def json_lines(path: str, lines: Iterable[bytes | str] | None = None,
-               what: str = "records file", complete_only: bool = False,
+               what: str = FILE_KINDS[0], complete_only: bool = False,
                kind: str = "record", error: type[CuatrolaError] = RecordError
                ) -> Iterator[tuple[int, dict, int]]:
     """``(line number, object, byte offset after the line)`` of every JSON object line
@@ -162,20 +168,23 @@ class Fields:
         self.where = where
 
     def fail(self, path: str, expected: str, value: Any = None, got: bool = True) -> LabError:
+        """The error of the field ``path``: ``expected`` is a message (``N_`` or
+        :func:`~cuatrola_solver.i18n.later`), written in the current language."""
         if got:
             return LabError(_("{where}, {path}: expected {expected}, got {value}").format(
-                where=self.where, path=path, expected=expected, value=shown(value)))
+                where=self.where, path=path, expected=_(expected), value=shown(value)))
         return LabError(_("{where}, {path}: expected {expected}").format(
-            where=self.where, path=path, expected=expected))
+            where=self.where, path=path, expected=_(expected)))
 
     def obj(self, value: Any, path: str, required: tuple[str, ...],
             optional: tuple[str, ...] = ()) -> dict:
         if not isinstance(value, dict):
-            raise self.fail(path, "an object with " + ", ".join(required), value)
-        missing = [k for k in required if k not in value]
+            raise self.fail(path, later("an object with {fields}", fields=", ".join(required)),
+                            value)
+        missing = ", ".join(k for k in required if k not in value)
         if missing:
-            raise self.fail(path, f"the field{'s' if len(missing) > 1 else ''} "
-                                  f"{', '.join(missing)}", got=False)
+            raise self.fail(path, (later("the fields {fields}", fields=missing) if "," in missing
+                                   else later("the field {fields}", fields=missing)), got=False)
         unknown = [k for k in value if k not in required and k not in optional]
         if unknown:
             raise LabError(_("{where}, {path}: unknown field {field} (expected {fields})").format(
@@ -184,16 +193,18 @@ class Fields:
         return value
 
     def items(self, value: Any, path: str, what: str) -> list:
+        """``value``, a list of ``what`` (a message)."""
         if not isinstance(value, list):
-            raise self.fail(path, f"a list of {what}", value)
+            raise self.fail(path, later("a list of {what}", what=later(what)), value)
         return value
 
     def integer(self, value: Any, path: str, lo: int, hi: int | None = None,
             what: str | None = None) -> int:
         if (not isinstance(value, int) or isinstance(value, bool) or value < lo
                 or (hi is not None and value > hi)):
-            raise self.fail(path, what or (f"a whole number, {lo} to {hi}" if hi is not None
-                                           else f"a whole number, {lo} or more"), value)
+            raise self.fail(path, what or (later("a whole number, {lo} to {hi}", lo=lo, hi=hi)
+                                           if hi is not None else
+                                           later("a whole number, {lo} or more", lo=lo)), value)
         return value
 
     def number(self, value: Any, path: str, lo: float | None = None,
@@ -201,19 +212,19 @@ class Fields:
         if (not isinstance(value, (int, float)) or isinstance(value, bool)
                 or not math.isfinite(value) or (lo is not None and value < lo)
                 or (hi is not None and value > hi)):
-            span = (f", {lo} to {hi}" if lo is not None and hi is not None else "")
-            raise self.fail(path, f"a number{span}", value)
+            raise self.fail(path, later("a number, {lo} to {hi}", lo=lo, hi=hi)
+                            if lo is not None and hi is not None else N_("a number"), value)
         return value
 
     def text(self, value: Any, path: str, choices: tuple[str, ...] | None = None,
-            what: str = "a text") -> str:
+            what: str = N_("a text")) -> str:
         if not isinstance(value, str) or (choices is not None and value not in choices):
             raise self.fail(path, what if choices is None else
-                            f"one of {', '.join(choices)}", value)
+                            later("one of {choices}", choices=", ".join(choices)), value)
         return value
 
     def seat(self, value: Any, path: str) -> int:
-        return self.integer(value, path, 1, 4, "a seat, 1 to 4")
+        return self.integer(value, path, 1, 4, N_("a seat, 1 to 4"))
 
     def side(self, value: Any, path: str) -> str:
         return self.text(value, path, ("A", "B"))
@@ -234,9 +245,9 @@ def check_lab(lab: Any, where: str) -> dict:
     f.obj(lab, "lab", LAB_FIELDS, ("hand", "last"))
     config = f.obj(lab["config"], "lab.config", CONFIG_FIELDS)
     for k in ("a", "b"):
-        f.text(config[k], f"lab.config.{k}", what="a player spec")
+        f.text(config[k], f"lab.config.{k}", what=N_("a player spec"))
     if not isinstance(config["rules"], (str, dict)):
-        raise f.fail("lab.config.rules", "a preset, or an object of overrides",
+        raise f.fail("lab.config.rules", N_("a preset, or an object of overrides"),
                      config["rules"])
     try:
         get_rules(config["rules"])
@@ -246,19 +257,19 @@ def check_lab(lab: Any, where: str) -> dict:
     f.integer(config["seed"], "lab.config.seed", 0)
     f.text(config["mode"], "lab.config.mode", ("hands", "matches"))
     f.integer(config["odds_samples"], "lab.config.odds_samples", 0)
-    for i, a in enumerate(f.items(config["auctions"], "lab.config.auctions", "auctions")):
-        f.text(a, f"lab.config.auctions[{i}]", what="four calls, as 'paso solo paso paso'")
+    for i, a in enumerate(f.items(config["auctions"], "lab.config.auctions", N_("auctions"))):
+        f.text(a, f"lab.config.auctions[{i}]", what=N_("four calls, as 'paso solo paso paso'"))
     f.integer(lab["deal"], "lab.deal", 0)
-    f.integer(lab["play"], "lab.play", 0, 1, "play 0 or 1")
+    f.integer(lab["play"], "lab.play", 0, 1, N_("play 0 or 1"))
     lineup = f.obj(lab["lineup"], "lab.lineup", ("A", "B"))
     for side in ("A", "B"):
-        f.text(lineup[side], f"lab.lineup.{side}", what="a player spec")
+        f.text(lineup[side], f"lab.lineup.{side}", what=N_("a player spec"))
     f.integer(lab["seed"], "lab.seed", 0)
     if "hand" in lab:
         f.integer(lab["hand"], "lab.hand", 0)
     if "last" in lab and lab["last"] is not True:
-        raise f.fail("lab.last", "true (the last hand of a match) or no field", lab["last"])
-    for i, b in enumerate(f.items(lab["bids"], "lab.bids", "bid decisions")):
+        raise f.fail("lab.last", N_("true (the last hand of a match) or no field"), lab["last"])
+    for i, b in enumerate(f.items(lab["bids"], "lab.bids", N_("bid decisions"))):
         path = f"lab.bids[{i}]"
         f.obj(b, path, ("seat", "call", "odds"))
         f.seat(b["seat"], f"{path}.seat")
@@ -276,7 +287,7 @@ def _check_odds(f: Fields, odds: Any, path: str) -> None:
     f.text(odds["by"], f"{path}.by", ("bidder", "advisor"))
     f.integer(odds["samples"], f"{path}.samples", 0)
     f.call(odds["advice"], f"{path}.advice")
-    for j, o in enumerate(f.items(odds["options"], f"{path}.options", "options")):
+    for j, o in enumerate(f.items(odds["options"], f"{path}.options", N_("options"))):
         p = f"{path}.options[{j}]"
         f.obj(o, p, OPTION_FIELDS, ("p_match",))
         f.call(o["bid"], f"{p}.bid")
@@ -284,12 +295,12 @@ def _check_odds(f: Fields, odds: Any, path: str) -> None:
         d, contract = o["declarer"], o["contract"]
         if contract == "contrasolo":        # the solo bidder and the contrasolo bidder
             if not isinstance(d, list) or len(d) != 2:
-                raise f.fail(f"{p}.declarer", "the two seats of a contrasolo", d)
+                raise f.fail(f"{p}.declarer", N_("the two seats of a contrasolo"), d)
             for k, s in enumerate(d):
                 f.seat(s, f"{p}.declarer[{k}]")
         elif contract == "paso":
             if d is not None:
-                raise f.fail(f"{p}.declarer", "null (no declarer in paso)", d)
+                raise f.fail(f"{p}.declarer", N_("null (no declarer in paso)"), d)
         else:
             f.seat(d, f"{p}.declarer")
         f.side(o["side"], f"{p}.side")

@@ -47,7 +47,7 @@ from ..game.rules import get_rules, rules_spec
 from ..bots.playout import iter_match, play_hand
 
 __all__ = ["LabConfig", "LabError", "Summary", "play_board", "run_batch", "run", "Z95",
-           "run_records", "Ratio"]
+           "run_records", "Ratio", "Estimate", "ContractRow", "RunReport"]
 
 Z95 = 1.959964
 #: odds of a bid decision are drawn over this many deals by default
@@ -152,14 +152,16 @@ class _Recorder:
         return repr(self.player)        # what an error about its answers names
 
     def call(self, view, seed):
-        own = (isinstance(self.player, (PimcPlayer, OpenSpielIsmctsPlayer))  # an advisor's calls
-               and self.player.bid == "advisor" and not self.forced)
-        samples = self.player.bid_samples if own else self.odds_samples
+        bidder = (self.player.bidder
+                  if isinstance(self.player, (PimcPlayer, OpenSpielIsmctsPlayer)) else None)
+        if bidder is not None and (bidder.bid != "advisor" or self.forced):
+            bidder = None               # only an advisor bidder's own calls carry its odds
+        samples = self.odds_samples if bidder is None else bidder.bid_samples
         odds = None
         if samples:
-            odds = _odds(bid_advice(view, seed, samples, self.player.odds,
-                                    bool(self.player.inference)) if own
-                         else bid_advice(view, seed, samples), "bidder" if own else "advisor")
+            odds = (_odds(bid_advice(view, seed, samples), "advisor") if bidder is None
+                    else _odds(bid_advice(view, seed, samples, bidder.odds,
+                                          bool(bidder.inference)), "bidder"))
         call = (self.forced[view.seat - 1] if self.forced
                 else self.player.call(view, seed))
         self.bids.append({"seat": view.seat, "call": call, "odds": odds})
@@ -290,10 +292,97 @@ class Ratio:
         hbar = self.h / self.n
         return math.sqrt(ss / (self.n * (self.n - 1))) / hbar
 
-    def to_dict(self) -> dict:
+    @property
+    def estimate(self) -> "Estimate":
+        """The mean, its standard error and its 95% interval, as they stand."""
         m, se = self.mean, self.se
-        ci = None if se is None or m is None else [m - Z95 * se, m + Z95 * se]
-        return {"mean": m, "se": se, "ci95": ci}
+        ci = None if se is None or m is None else (m - Z95 * se, m + Z95 * se)
+        return Estimate(m, se, ci)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.estimate.to_dict()
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A ratio's mean per hand, its standard error over boards and its 95% interval
+    (``None`` where there are too few boards to say)."""
+
+    mean: float | None
+    se: float | None = None
+    ci95: tuple[float, float] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"mean": self.mean, "se": self.se,
+                "ci95": None if self.ci95 is None else list(self.ci95)}
+
+
+@dataclass(frozen=True)
+class ContractRow:
+    """How often one contract was played from one seat (paso: ``seat`` ``"A"``, made:
+    side A won), by which line-up, and how often it was made, with the Wilson
+    interval of that rate."""
+
+    contract: str
+    seat: int | str
+    bid: int
+    share: float | None
+    by_a: int
+    by_b: int
+    made: int
+    made_ci95: tuple[float, float]
+
+    @property
+    def made_rate(self) -> float:
+        return self.made / self.bid
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"contract": self.contract, "seat": self.seat, "bid": self.bid,
+                "share": self.share, "by_a": self.by_a, "by_b": self.by_b,
+                "made": self.made, "made_rate": self.made_rate,
+                "made_ci95": list(self.made_ci95)}
+
+
+@dataclass(frozen=True)
+class RunReport:
+    """A run's summary as it stands (:meth:`Summary.report`): what was played, line-up
+    a's and b's match points per hand and their difference, the share of hands (and,
+    in matches mode, of matches) a won, and the contracts played."""
+
+    config: LabConfig
+    boards: int
+    hands: int
+    points_a: Estimate
+    points_b: Estimate
+    difference: Estimate
+    hands_won: Estimate
+    contracts: tuple[ContractRow, ...]
+    #: matches mode: the share of matches a won, and how many matches were played
+    matches_won: Estimate | None = None
+    matches: int = 0
+    #: the file the run's records went to (``selfplay --out``), if any
+    out: str | None = None
+
+    @property
+    def paired(self) -> bool:
+        """Whether each board is played twice (the line-ups differ)."""
+        return self.config.a != self.config.b
+
+    def to_dict(self) -> dict[str, Any]:
+        c = self.config
+        d: dict[str, Any] = {
+             "mode": c.mode, "a": c.a, "b": c.b, "rules": c.rules, "seed": c.seed,
+             "boards": self.boards, "hands": self.hands,
+             "points_per_hand": {"a": self.points_a.to_dict(),
+                                 "b": self.points_b.to_dict(),
+                                 "difference": self.difference.to_dict()},
+             "hands_won": {"a": self.hands_won.to_dict()}}
+        if self.matches_won is not None:
+            d["matches_won"] = {"a": self.matches_won.to_dict(), "matches": self.matches}
+        d["contracts"] = [r.to_dict() for r in self.contracts]
+        if self.out is not None:
+            d["out"] = self.out
+        return d
 
 
 class _Board:
@@ -371,29 +460,28 @@ class Summary:
             row[1] += int(made)
             row[2 if who == "a" else 3] += 1
 
-    def to_dict(self) -> dict:
-        c = self.config
-        d: dict[str, Any] = {
-             "mode": c.mode, "a": c.a, "b": c.b, "rules": c.rules, "seed": c.seed,
-             "boards": self.boards, "hands": self.hands,
-             "points_per_hand": {"a": self.points["a"].to_dict(),
-                                 "b": self.points["b"].to_dict(),
-                                 "difference": self.diff.to_dict()},
-             "hands_won": {"a": self.won.to_dict()}}
-        if c.mode == "matches":
-            d["matches_won"] = {"a": self.matches.to_dict(),
-                                "matches": len(c.plays) * self.boards}
-        rows = []
+    def contract_rows(self) -> tuple[ContractRow, ...]:
+        """The contracts played, in the lab's order of contracts, then by seat."""
         order = {"paso": 0, "solo": 1, "contrasolo": 2, "cuatrola": 3, "quintola": 4}
-        for (contract, seat), (bid, made, by_a, by_b) in sorted(
-                self.contracts.items(), key=lambda kv: (order.get(kv[0][0], 9), str(kv[0][1]))):
-            lo, hi = wilson(made, bid)
-            rows.append({"contract": contract, "seat": seat, "bid": bid,
-                         "share": bid / self.hands if self.hands else None,
-                         "by_a": by_a, "by_b": by_b, "made": made, "made_rate": made / bid,
-                         "made_ci95": [lo, hi]})
-        d["contracts"] = rows
-        return d
+        return tuple(
+            ContractRow(contract, seat, bid, bid / self.hands if self.hands else None,
+                        by_a, by_b, made, wilson(made, bid))
+            for (contract, seat), (bid, made, by_a, by_b) in sorted(
+                self.contracts.items(), key=lambda kv: (order.get(kv[0][0], 9),
+                                                        str(kv[0][1]))))
+
+    def report(self, out: str | None = None) -> RunReport:
+        """The run's figures as they stand, as a typed value (``out``: the file its
+        records went to)."""
+        matches = self.config.mode == "matches"
+        return RunReport(self.config, self.boards, self.hands, self.points["a"].estimate,
+                         self.points["b"].estimate, self.diff.estimate, self.won.estimate,
+                         self.contract_rows(),
+                         self.matches.estimate if matches else None,
+                         len(self.config.plays) * self.boards if matches else 0, out)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.report().to_dict()
 
 
 def _contract_of(obj: dict) -> tuple[str, object, str, bool]:
@@ -625,7 +713,8 @@ def connect_ray(address: str):
                              "or auto").format(address=quote(address)))
         try:
             if address.startswith("ray://"):      # Ray Client's server: HTTP/2 is all we ask
-                why = None if speaks_grpc(host, int(port), RAY_TIMEOUT) else "no gRPC there"
+                why = (None if speaks_grpc(host, int(port), RAY_TIMEOUT)
+                       else _("no gRPC there"))
             else:                                 # the head's GCS answers Ray's first call
                 why = ray_head_answer(host, int(port), RAY_TIMEOUT)
         except LabError:                                  # grpcio not installed

@@ -37,12 +37,12 @@ import numpy.typing as npt
 
 from ..errors import CuatrolaError
 from . import store
-from ..game.jsonvalue import JSONObject, ParsedJSON
+from ..game.jsonvalue import JSONObject, JSONValue, ParsedJSON
 from ..game.match import Score, bid_cap_reason, match_winner
 from ..game.seats import Side
-from ..game.rules import CONTRACT_VALUE, RuleSet, get_rules
+from ..game.rules import CONTRACT_VALUE, RuleSet, get_rules, rules_spec
 
-__all__ = ["CAP_CLASSES", "cap_class", "HandResults", "EquityTable", "table",
+__all__ = ["CAP_CLASSES", "cap_class", "HandResults", "Source", "EquityTable", "table",
            "load_hand_results", "data_path", "simulate_matches"]
 
 #: a pair's cap class: the most a bid of it may be worth (1: it may only pass)
@@ -72,6 +72,24 @@ def _key(ca: int, cb: int) -> str:
     return f"{ca},{cb}"
 
 
+@dataclass(frozen=True)
+class Source:
+    """What a hand results file says of where it comes from: the random deals measured,
+    their seed, the date and the package version (``"?"`` where it does not say)."""
+
+    deals: int | str
+    seed: JSONValue
+    date: str
+    version: JSONValue
+
+    @classmethod
+    def of(cls, provenance: ParsedJSON) -> "Source":
+        deals = provenance.get("deals", "?")
+        return cls(deals if isinstance(deals, int) else str(deals),
+                   provenance.get("seed", "?"), str(provenance.get("date", "?"))[:10],
+                   provenance.get("version", "?"))
+
+
 @dataclass
 class HandResults:
     """Counts of hand results per pair of cap classes (side A's, side B's).
@@ -96,6 +114,11 @@ class HandResults:
 
     def hands(self, caps: tuple[int, int]) -> int:
         return sum(self.counts.get(caps, {}).values())
+
+    @property
+    def source(self) -> "Source | None":
+        """Where these results come from, as their provenance says (None without one)."""
+        return Source.of(self.provenance) if self.provenance else None
 
     def distribution(self, caps: tuple[int, int]) -> list[tuple[int, int, float]]:
         """``[(side, points, probability)]`` of one hand at these cap classes."""
@@ -347,6 +370,14 @@ class EquityTable:
                     for mano in (True, False):
                         out.append((m, t, mano, self.p_win(m, t, mano)))
         return out
+
+    def to_dict(self) -> JSONObject:
+        """The table as ``equity --json`` writes it: the rules, the goal, the hand
+        results' provenance and every undecided state (:meth:`states`)."""
+        return {"rules": rules_spec(self.rules), "target": self.target,
+                "win_by": self.win_by, "hand_results": self.results.provenance,
+                "rows": [{"mine": m, "theirs": t, "mano": mano, "p_win": p}
+                         for m, t, mano, p in self.states()]}
 
 
 @lru_cache(maxsize=32)
