@@ -169,7 +169,8 @@ def with_card_predictions(records: Iterable[tuple[ParsedJSON, str]], *, samples:
     do not depend on ``workers`` (forked processes, on Linux).  ``infer``: weight the
     deals by the calls with the preset's bid model, as ``hint`` does (ModelError when
     it is missing)."""
-    tasks: Iterator[CardTask] = ((obj, w, samples, seed + 100 * n, infer) for n, (obj, w) in enumerate(records))
+    tasks: Iterator[CardTask] = ((obj, w, samples, seed + 100 * n, infer)
+                                 for n, (obj, w) in enumerate(records))
     if workers > 1 and sys.platform.startswith("linux"):
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             # a small look-ahead keeps memory flat on big files

@@ -150,7 +150,8 @@ def _design(rows: list[ParsedJSON], rules: RuleSet
             ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
     """Features, legal-call mask and chosen-call index over :data:`CALLS`."""
     x = np.zeros((len(rows), len(FEATURE_NAMES)))
-    groups: dict[tuple[int, int, tuple[str, ...]], list[int]] = {}       # one features() call per context, not per row
+    # one features() call per context, not per row
+    groups: dict[tuple[int, int, tuple[str, ...]], list[int]] = {}
     for i, r in enumerate(rows):
         groups.setdefault((r["trump"], r["seat"], tuple(r["before"])), []).append(i)
     for (trump, seat, before), idx in groups.items():
@@ -216,7 +217,8 @@ class BidMeasure:
                 "calls_seen": dict(self.calls_seen)}
 
 
-def fit(rows: list[ParsedJSON], rules: RuleSet, provenance: ParsedJSON, held_out: float = 0.2) -> BidModel:
+def fit(rows: list[ParsedJSON], rules: RuleSet, provenance: ParsedJSON,
+        held_out: float = 0.2) -> BidModel:
     """Fit on the first part of ``rows`` (by deal), measure on the rest, then refit on all
     (two deals at least: one to fit, one to measure)."""
     return fit_measured(rows, rules, provenance, held_out)[0]

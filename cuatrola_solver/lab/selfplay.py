@@ -80,8 +80,8 @@ class LabConfig:
     count: int = field(default=1, compare=False)
 
     @classmethod
-    def make(cls, a: str, b: str, rules: str | dict[str, Any] = "online", seed: int = 0, mode: str = "hands",
-             count: int = 1, odds_samples: int = DEFAULT_ODDS_SAMPLES,
+    def make(cls, a: str, b: str, rules: str | dict[str, Any] = "online", seed: int = 0,
+             mode: str = "hands", count: int = 1, odds_samples: int = DEFAULT_ODDS_SAMPLES,
              auctions: Sequence[str | Sequence[str]] = ()) -> "LabConfig":
         """A checked configuration; player specs are normalised (``parse_player``)."""
         if mode not in ("hands", "matches"):
@@ -207,7 +207,8 @@ def lab_fields(config: LabConfig, board: int, play: int, lineup: dict[str, str],
     choices (in a match, the match's seed: hand ``k``'s deal and players' seed are drawn
     from it as :func:`~cuatrola_solver.bots.playout.iter_match` says), the bid decisions
     (seat, call, odds or null) and the hand's result."""
-    d: JSONObject = {"config": config.key(), "deal": board, "play": play, "lineup": lineup, "seed": seed}
+    d: JSONObject = {"config": config.key(), "deal": board, "play": play, "lineup": lineup,
+                     "seed": seed}
     d.update(extra)
     d["bids"] = bids
     d["result"] = {"winner": str(result.winner), "game_points": result.game_points}
@@ -418,7 +419,8 @@ class Summary:
         self.diff = Ratio()
         self.won = Ratio()
         self.matches = Ratio()
-        self.contracts: dict[tuple[str, int | str], list[int]] = {}   # (contract, seat) -> [bid, made, a, b]
+        # (contract, seat) -> [bid, made, a, b]
+        self.contracts: dict[tuple[str, int | str], list[int]] = {}
         self._board: _Board | None = None
 
     @staticmethod
@@ -652,7 +654,8 @@ def _batches(start: int, stop: int, size: int) -> list[tuple[int, int]]:
     return [(i, min(i + size, stop)) for i in range(start, stop, size)]
 
 
-def _local(config: LabConfig, todo: Iterator[tuple[int, tuple[int, int]]], workers: int) -> Iterator[tuple[int, list[str]]]:
+def _local(config: LabConfig, todo: Iterator[tuple[int, tuple[int, int]]], workers: int
+           ) -> Iterator[tuple[int, list[str]]]:
     """(batch number, lines) as the batches of ``todo`` (number, (start, stop)) finish,
     on ``workers`` processes (or here)."""
     if workers <= 1:
@@ -752,7 +755,8 @@ def connect_ray(address: str) -> Any:
     return ray
 
 
-def _on_ray(config: LabConfig, todo: Iterator[tuple[int, tuple[int, int]]], address: str) -> Iterator[tuple[int, list[str]]]:
+def _on_ray(config: LabConfig, todo: Iterator[tuple[int, tuple[int, int]]], address: str
+            ) -> Iterator[tuple[int, list[str]]]:
     ray = connect_ray(address)
     task = ray.remote(run_batch)
     slots = max(1, int(ray.cluster_resources().get("CPU", 1))) * AHEAD
