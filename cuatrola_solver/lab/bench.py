@@ -20,13 +20,15 @@ import resource
 import subprocess
 import sys
 import time
+from types import ModuleType
 from typing import Any, Callable, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
-from ..advice.bidding import advise
+from ..advice.bidding import Advice, advise
 from ..advice.budget import Budget
-from ..advice.cardplay import hint
+from ..advice.cardplay import Hint, hint
 from ..bots.players import parse_player
 from ..bots.playout import play_hand
 from ..dd import reference, solver
@@ -60,7 +62,8 @@ def random_deal(rng: random.Random) -> tuple[tuple[int, ...], int]:
     return tuple(mask_of(h) for h in hands), muestra // 5
 
 
-def random_deals(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+def random_deals(n: int, seed: int = 0
+                 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
     """``n`` seeded deals as arrays: hands ``(n, 4)`` int64, trumps ``(n,)`` int64."""
     rng = random.Random(seed)
     hands = np.zeros((n, 4), dtype=np.int64)
@@ -103,7 +106,10 @@ def _elapsed(start: tuple[float, float]) -> tuple[float, float]:
     return cpu - start[0], wall - start[1]
 
 
-def _time_compiled(solver_mod, hands, trumps, rules, contract, declarer, objective):
+def _time_compiled(solver_mod: ModuleType, hands: npt.NDArray[np.int64],
+                   trumps: npt.NDArray[np.int64], rules: RuleSet, contract: str,
+                   declarer: Sequence[int], objective: str
+                   ) -> tuple[tuple[float, float], int, list[int]]:
     solver_mod.set_tt_bits(None)       # fresh tables of the default sizes
     start = _clocks()
     values, nodes = solver_mod.solve_batch(hands, trumps, rules, contract, declarer,
@@ -111,19 +117,22 @@ def _time_compiled(solver_mod, hands, trumps, rules, contract, declarer, objecti
     return _elapsed(start), nodes, [int(v) for v in values]
 
 
-def _time_reference(hands, trumps, rules, contract, declarer, objective):
+def _time_reference(hands: npt.NDArray[np.int64], trumps: npt.NDArray[np.int64],
+                    rules: RuleSet, contract: str, declarer: Sequence[int], objective: str
+                    ) -> tuple[tuple[float, float], int, list[int]]:
     start = _clocks()
     nodes = 0
-    values = []
+    values: list[int] = []
     for h, t in zip(hands, trumps):
         pos = play.deal_position(tuple(int(x) for x in h), int(t), contract, declarer)
         v, k = reference.solve_counted(pos, rules, objective)
+        assert v is not None, "every case's objective has a value"
         values.append(int(v))
         nodes += k
     return _elapsed(start), nodes, values
 
 
-def _row(times: tuple[float, float], nodes: int, n: int) -> dict:
+def _row(times: tuple[float, float], nodes: int, n: int) -> dict[str, float]:
     return {"us_per_deal": round(times[0] / n * 1e6, 2),
             "wall_us_per_deal": round(times[1] / n * 1e6, 2),
             "nodes_per_deal": round(nodes / n, 1)}
@@ -131,7 +140,7 @@ def _row(times: tuple[float, float], nodes: int, n: int) -> dict:
 
 def run_bench(deals: int = 2000, seed: int = 1, include_reference: bool = True,
               reference_deals: int = 5, rules: RuleSet | None = None,
-              progress: Callable[[str], None] | None = None) -> dict:
+              progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Benchmark the solver on ``deals`` seeded deals, on one core (``workers=1``).
 
     Times are CPU time of the searching thread (``us_per_deal``; other processes on the
@@ -156,10 +165,10 @@ def run_bench(deals: int = 2000, seed: int = 1, include_reference: bool = True,
            "cases": {}}
     compiled = solver.BACKEND == "compiled"
     for name, (contract, declarer, objective, description) in CASES.items():
-        row: dict = {"description": description, "contract": contract,
+        row: dict[str, Any] = {"description": description, "contract": contract,
                      "declarer": list(declarer), "objective": objective,
                      "target_us": TARGETS_US[name]}
-        say = progress or (lambda message: None)
+        say: Callable[[str], None] = progress or (lambda message: None)
         if compiled:
             say(ngettext("{case}: compiled solver, {n} deal", "{case}: compiled solver, {n} deals",
                          deals).format(case=name, n=count(deals)))
@@ -204,7 +213,7 @@ def _general(x: float) -> str:
     return text if "e" in text else text.replace(".", decimal(0.5, 1)[1])
 
 
-def _us(x, general: bool = False) -> str:
+def _us(x: float | None, general: bool = False) -> str:
     if x is None:
         return "-"
     if general:
@@ -214,7 +223,7 @@ def _us(x, general: bool = False) -> str:
     return f"{decimal(x / 1e3, 0)} ms" if x >= 1e4 else f"{decimal(x, 1)} µs"
 
 
-def format_bench(result: dict) -> str:
+def format_bench(result: dict[str, Any]) -> str:
     """A plain-text table of :func:`run_bench`'s result (the README's columns)."""
     from tabulate import tabulate
 
@@ -261,7 +270,7 @@ if __name__ == "__main__":          # python -m cuatrola_solver.lab.bench
 
 
 def run_players_bench(hands: int = 20, seed: int = 1, rules: RuleSet | str = "online",
-                      player: str = "pimc") -> dict:
+                      player: str = "pimc") -> dict[str, Any]:
     """A player's speed (``player``, a spec as ``selfplay`` reads it, ``pimc`` by
     default): CPU time of each card decision with a choice over the card decisions of
     ``hands`` seeded hands of four such players, and of each whole hand's play (after an
@@ -275,13 +284,13 @@ def run_players_bench(hands: int = 20, seed: int = 1, rules: RuleSet | str = "on
     class Timed:
         name = "timed"
 
-        def call(self, view, s):
+        def call(self, view: View, s: int) -> str:
             return "paso"
 
-        def sing(self, view, s):
+        def sing(self, view: View, s: int) -> int | None:
             return bot.sing(view, s)
 
-        def card(self, view, s):
+        def card(self, view: View, s: int) -> int:
             start = time.thread_time()
             if view.seat == 1:
                 if person[0] is not None:
@@ -293,11 +302,11 @@ def run_players_bench(hands: int = 20, seed: int = 1, rules: RuleSet | str = "on
                 person[0] = time.thread_time()   # seat 1 answers: the bots take over
             return c
 
-    hand_times = []
+    hand_times: list[float] = []
     waits: list[float] = []
     rng = random.Random(seed)
     for k in range(hands):
-        person = [None]
+        person: list[float | None] = [None]
         deal = cards.random_deal(rng)
         start = time.thread_time()
         play_hand(deal, [Timed()] * 4, rules, seed=k)
@@ -313,7 +322,7 @@ def run_players_bench(hands: int = 20, seed: int = 1, rules: RuleSet | str = "on
             "wait_max_ms": 1000 * max(waits)}
 
 
-def format_players_bench(p: dict) -> str:
+def format_players_bench(p: dict[str, Any]) -> str:
     """A line of :func:`run_players_bench`'s result."""
     return ngettext("{player}: {hands} seeded hand of four such players, one core, CPU time: "
                     "card decision median {median} ms (90th percentile {p90} ms, {decisions} "
@@ -351,7 +360,7 @@ STARTUP_CASES = {
 ANSWER_TARGETS = {"advise": 2.0, "hint": 0.5, "analyze": 2.0}
 
 
-def _timed(fn) -> tuple[float, float]:
+def _timed(fn: Callable[[], object]) -> tuple[float, float]:
     """(wall, CPU of every thread of the process) seconds of ``fn()``."""
     wall, cpu = time.perf_counter(), time.process_time()
     fn()
@@ -375,9 +384,10 @@ def _timed_command(args: Sequence[str], repeat: int) -> tuple[float, float]:
 
 
 def run_answers_bench(workers: int | None = None, presets: Sequence[str] | None = None,
-                      seats: Sequence[int] = (1, 2, 3, 4), hint_case: tuple | None = HINT_CASE,
+                      seats: Sequence[int] = (1, 2, 3, 4),
+                      hint_case: tuple[str, str, int, str, str] | None = HINT_CASE,
                       startup: bool = True, repeat: int = 3, examples: Sequence[str] = (),
-                      progress: Callable[[str], None] | None = None) -> list[dict]:
+                      progress: Callable[[str], None] | None = None) -> list[dict[str, Any]]:
     """The answers a player waits for, timed (wall and CPU seconds of all threads):
     ``advise --exact`` of :data:`ADVICE_HAND` for every preset and seat (the preset's
     models, as the command; ``workers`` threads, default all cores; ``presets`` None:
@@ -387,10 +397,10 @@ def run_answers_bench(workers: int | None = None, presets: Sequence[str] | None 
     ``examples``.  Each advice and the hint start from fresh tables, as the command does
     in a new process (none is warm from the case before).  One dict per case:
     ``case``, ``target_s``, ``wall_s``, ``cpu_s``, ``meets_target`` (wall)."""
-    say = progress or (lambda message: None)
-    rows = []
+    say: Callable[[str], None] = progress or (lambda message: None)
+    rows: list[dict[str, Any]] = []
 
-    def row(case: str, target: float, times: tuple[float, float], **extra) -> None:
+    def row(case: str, target: float, times: tuple[float, float], **extra: int) -> None:
         wall = round(times[0], 3)   # the row judged on the figure it reports
         rows.append({"case": case, "target_s": target, "wall_s": wall,
                      "cpu_s": round(times[1], 3), "meets_target": wall <= target, **extra})
@@ -401,7 +411,7 @@ def run_answers_bench(workers: int | None = None, presets: Sequence[str] | None 
             view = View.bidding(ADVICE_HAND, "Ae" if seat == 4 else "Ce", seat, rules=rules)
             say(_("advise --exact, {preset}, seat {seat}").format(preset=preset, seat=seat))
             solver.set_tt_bits(None)      # fresh tables, as the command has in a new process
-            result = []
+            result: list[Advice] = []
             times = _timed(lambda: result.append(
                 advise(view, Budget(exact=True, workers=workers))))
             row(f"advise --exact --rules {preset} --seat {seat}", ANSWER_TARGETS["advise"],
@@ -411,7 +421,7 @@ def run_answers_bench(workers: int | None = None, presets: Sequence[str] | None 
         view = read_view(hand, muestra, seat, played=played, rules=preset)
         say("hint --exact")
         solver.set_tt_bits(None)
-        hints = []
+        hints: list[Hint] = []
         times = _timed(lambda: hints.append(hint(view, Budget(exact=True, workers=workers))))
         row(f"hint --exact, trick {hints[0].trick}, seat {seat}", ANSWER_TARGETS["hint"],
             times, deals=hints[0].deals)
@@ -426,12 +436,12 @@ def run_answers_bench(workers: int | None = None, presets: Sequence[str] | None 
     return rows
 
 
-def format_answers_bench(rows: list[dict]) -> str:
+def format_answers_bench(rows: list[dict[str, Any]]) -> str:
     """A plain-text table of :func:`run_answers_bench`'s rows."""
     from tabulate import tabulate
     table = [[r["case"], f"≤ {_general(r['target_s'])} s", f"{decimal(r['wall_s'])} s",
               f"{decimal(r['cpu_s'])} s", _("yes") if r["meets_target"] else _("no")]
              for r in rows]
-    return (_("the answers a player waits for; wall and CPU seconds (every thread)") + "\n"
-            + tabulate(table, headers=[_("answer"), _("target"), _("wall"), "CPU", _("within")],
-                       disable_numparse=True))
+    drawn: str = tabulate(table, headers=[_("answer"), _("target"), _("wall"), "CPU", _("within")],
+                          disable_numparse=True)
+    return _("the answers a player waits for; wall and CPU seconds (every thread)") + "\n" + drawn

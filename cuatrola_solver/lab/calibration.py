@@ -30,7 +30,8 @@ import json
 import multiprocessing
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Sequence
+from multiprocessing.pool import AsyncResult
+from typing import Any, Iterable, Iterator, Sequence, Union
 
 from ..advice.budget import Budget
 from ..advice.cardplay import hint
@@ -38,8 +39,10 @@ from ..models import bids
 from ..advice.stats import wilson
 from ..errors import CuatrolaError, ModelError, quote
 from ..notation.replay import replay_cards
+from ..game.jsonvalue import ParsedJSON
 from ..game.play import side_of
 from ..models import played as played_odds
+from ..models.bids import BidModel
 from ..models.played import PlayedModel, card_role
 from ..bots.players import parse_player
 from ..notation.record import record_from_obj
@@ -54,6 +57,11 @@ __all__ = ["Prediction", "Group", "Calibration", "predictions", "card_prediction
            "CalibrationReport", "CardOptions", "PlayedModels", "calibrate", "DEFAULT_BINS"]
 
 DEFAULT_BINS = 10
+#: a card task of :func:`with_card_predictions`: (record, winner, samples, seed, infer)
+CardTask = tuple[ParsedJSON, str, int, int, bool]
+#: a group of :class:`Calibration`: (contract, seat), ("paso", side), ("seat", seat),
+#: ("overall",), ("cards", trick, role) or ("cards",)
+GroupKey = Union[tuple[str], tuple[str, int], tuple[str, str], tuple[str, int, str]]
 
 
 @dataclass(frozen=True)
@@ -71,7 +79,7 @@ def _side(seat: int) -> str:
     return "A" if seat % 2 else "B"
 
 
-def predictions(obj: dict, winner: str, player: str | None = None) -> list[Prediction]:
+def predictions(obj: ParsedJSON, winner: str, player: str | None = None) -> list[Prediction]:
     """The predictions of one lab record (JSON object) whose hand side ``winner`` won;
     ``player`` (a canonical player spec, as ``repr(parse_player(...))``): only those
     made by seats of the line-up playing it."""
@@ -87,13 +95,13 @@ def predictions(obj: dict, winner: str, player: str | None = None) -> list[Predi
     return [p for p in out if specs.get(p.side) == player]
 
 
-def _predictions(obj: dict, winner: str) -> list[Prediction]:
+def _predictions(obj: ParsedJSON, winner: str) -> list[Prediction]:
     lab = obj.get("lab") or {}
     calls = obj.get("auction") or ["paso"] * 4
     odds = {b["seat"]: b.get("odds") for b in lab.get("bids") or ()
             if isinstance(b, dict) and "seat" in b}
     bidders = [s for s, c in enumerate(calls, 1) if c != "paso"]
-    out = []
+    out: list[Prediction] = []
     if not bidders:
         for seat in (1, 2, 3, 4):
             p = _p_win(odds.get(seat), "paso", "paso")
@@ -108,15 +116,15 @@ def _predictions(obj: dict, winner: str) -> list[Prediction]:
     return out
 
 
-def forced_auction(obj: dict) -> bool:
+def forced_auction(obj: ParsedJSON) -> bool:
     """Whether a lab record's calls were forced (``selfplay --auction``): they say
     nothing about the hands."""
     config = (obj.get("lab") or {}).get("config") or {}
     return bool(config.get("auctions"))
 
 
-def card_predictions(obj: dict, winner: str, *, samples: int = 100, seed: int = 0,
-                     bid_model=None) -> list[Prediction]:
+def card_predictions(obj: ParsedJSON, winner: str, *, samples: int = 100, seed: int = 0,
+                     bid_model: BidModel | None = None) -> list[Prediction]:
     """The predictions of the cards of one record whose hand side ``winner`` won: at
     each card its seat chose (two legal cards or more, before the hand is decided), the
     hint's P(win) of that card over ``samples`` deals consistent with what the seat knew,
@@ -125,7 +133,7 @@ def card_predictions(obj: dict, winner: str, *, samples: int = 100, seed: int = 
     forced (:func:`forced_auction`).  Each costs a hint (about 25 ms at 100 deals)."""
     if forced_auction(obj):
         bid_model = None
-    out = []
+    out: list[Prediction] = []
     for n, (t, _, hand, card) in enumerate(replay_cards(record_from_obj(obj))):
         if hand.renuncios or hand.is_over():
             break
@@ -143,29 +151,30 @@ def card_predictions(obj: dict, winner: str, *, samples: int = 100, seed: int = 
 
 
 @functools.lru_cache(maxsize=None)
-def _bid_model(rules_json: str):
+def _bid_model(rules_json: str) -> BidModel:
     return bids.load_model(get_rules(json.loads(rules_json)))
 
 
-def _card_task(args: tuple) -> list[Prediction]:
+def _card_task(args: CardTask) -> list[Prediction]:
     obj, winner, samples, seed, infer = args
     model = _bid_model(json.dumps(obj.get("rules"), sort_keys=True)) if infer else None
     return card_predictions(obj, winner, samples=samples, seed=seed, bid_model=model)
 
 
-def with_card_predictions(records: Iterable[tuple[dict, str]], *, samples: int = 100,
+def with_card_predictions(records: Iterable[tuple[ParsedJSON, str]], *, samples: int = 100,
                           seed: int = 0, workers: int = 1, infer: bool = True
-                          ) -> Iterator[tuple[dict, str, list[Prediction]]]:
+                          ) -> Iterator[tuple[ParsedJSON, str, list[Prediction]]]:
     """``(obj, winner, card predictions)`` for each ``(obj, winner)`` of ``records``, in
     order; the n-th record's hints are seeded from ``seed + 100 n``, so the predictions
     do not depend on ``workers`` (forked processes, on Linux).  ``infer``: weight the
     deals by the calls with the preset's bid model, as ``hint`` does (ModelError when
     it is missing)."""
-    tasks = ((obj, w, samples, seed + 100 * n, infer) for n, (obj, w) in enumerate(records))
+    tasks: Iterator[CardTask] = ((obj, w, samples, seed + 100 * n, infer)
+                                 for n, (obj, w) in enumerate(records))
     if workers > 1 and sys.platform.startswith("linux"):
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             # a small look-ahead keeps memory flat on big files
-            pending: list = []
+            pending: list[tuple[CardTask, AsyncResult[list[Prediction]]]] = []
             for task in tasks:
                 pending.append((task, pool.apply_async(_card_task, (task,))))
                 if len(pending) >= 8 * workers:
@@ -178,7 +187,7 @@ def with_card_predictions(records: Iterable[tuple[dict, str]], *, samples: int =
         yield task[0], task[1], _card_task(task)
 
 
-def _p_win(odds, bid: str, contract: str) -> float | None:
+def _p_win(odds: object, bid: str, contract: str) -> float | None:
     if not isinstance(odds, dict):
         return None
     for o in odds.get("options") or ():
@@ -305,18 +314,22 @@ class GroupReport:
         return 0 if self.stats is None else self.stats.n
 
     @classmethod
-    def of_key(cls, key: tuple, group: Group) -> "GroupReport":
+    def of_key(cls, key: GroupKey, group: Group) -> "GroupReport":
         """The group of :class:`Calibration`'s ``key``."""
         stats = group.stats()
         if key[0] == "cards":
             if len(key) == 1:
                 return cls("cards, overall", cards=True, stats=stats)
+            assert len(key) == 3, "a card group is (\"cards\", trick, role)"
             return cls(f"cards, trick {key[1]}, {key[2]}", cards=True, trick=key[1],
                        role=key[2], stats=stats)
-        if key[0] == "seat":
-            return cls(f"seat {key[1]}", seat=key[1], stats=stats)
         if key[0] == "overall":
             return cls("overall", stats=stats)
+        assert len(key) == 2, "a call's group is (contract or \"seat\", seat or side)"
+        if key[0] == "seat":
+            seat = key[1]
+            assert isinstance(seat, int), "a seat's group is (\"seat\", seat)"
+            return cls(f"seat {seat}", seat=seat, stats=stats)
         if isinstance(key[1], str):
             return cls(f"paso, side {key[1]}", key[0], side=key[1], stats=stats)
         return cls(f"{key[0]}, seat {key[1]}", key[0], seat=key[1], stats=stats)
@@ -371,7 +384,7 @@ class Calibration:
     ``("seat", seat)``, ``("overall",)`` for the calls; ``("cards", trick, role)`` and
     ``("cards",)`` for the cards."""
 
-    def __init__(self, bins: int = DEFAULT_BINS, played=None,
+    def __init__(self, bins: int = DEFAULT_BINS, played: PlayedModel | None = None,
                  player: str | None = None, keep: bool = False) -> None:
         if not 1 <= bins <= 100:
             raise CuatrolaError(_("bad number of bins {bins}: expected 1 to 100").format(
@@ -383,19 +396,19 @@ class Calibration:
         self.player = player
         #: every prediction added (for fitting a played-odds model)
         self.kept: list[Prediction] | None = [] if keep else None
-        self.groups: dict[tuple, Group] = {}
+        self.groups: dict[GroupKey, Group] = {}
         self.records = 0
         self.without_odds = 0
         #: the rule sets of the records (``rules_spec`` as JSON, ``"online"`` unnamed)
         self.rule_sets: set[str] = set()
 
-    def _group(self, key: tuple) -> Group:
+    def _group(self, key: GroupKey) -> Group:
         g = self.groups.get(key)
         if g is None:
             g = self.groups[key] = Group(self.bins)
         return g
 
-    def add(self, pred: Prediction, played=None) -> None:
+    def add(self, pred: Prediction, played: PlayedModel | None = None) -> None:
         """Add one prediction; ``played``: the played-odds model of its record (default
         :attr:`played`)."""
         if self.kept is not None:
@@ -415,8 +428,8 @@ class Calibration:
         self._group(("seat", pred.seat)).add(pred.p, pred.won)
         self._group(("overall",)).add(pred.p, pred.won)
 
-    def add_record(self, obj: dict, winner: str, cards: Sequence[Prediction] = (),
-                   played=None) -> None:
+    def add_record(self, obj: ParsedJSON, winner: str, cards: Sequence[Prediction] = (),
+                   played: PlayedModel | None = None) -> None:
         """The record's calls' predictions, and ``cards``, its cards' (see
         :func:`card_predictions`); ``played``: the played-odds model of the record's
         rules, when records of several presets are judged each by its own (default
@@ -464,7 +477,7 @@ class PlayedModels:
         self.cards = cards
         self._models: dict[str, PlayedModel] = {}
 
-    def of(self, obj: dict) -> PlayedModel:
+    def of(self, obj: ParsedJSON) -> PlayedModel:
         """The model of the record ``obj``."""
         key = json.dumps(obj.get("rules"), sort_keys=True)
         if key not in self._models:
@@ -487,7 +500,7 @@ def calibrate(paths: Sequence[str], cal: Calibration, *, models: PlayedModels | 
     predictions, judged by ``models`` when given (else as recorded), and with ``cards``
     their cards' (the hints of the n-th record seeded from ``cards.seed + 100 n``)."""
     for path in paths:
-        items: Iterable[tuple[dict, str, Sequence[Prediction]]] = (
+        items: Iterable[tuple[ParsedJSON, str, Sequence[Prediction]]] = (
             (obj, w, ()) for obj, w in read_records(path))
         if cards is not None:
             items = with_card_predictions(
@@ -500,7 +513,7 @@ def calibrate(paths: Sequence[str], cal: Calibration, *, models: PlayedModels | 
 
 
 def read_records(path: str, lines: Iterable[bytes | str] | None = None
-                 ) -> Iterator[tuple[dict, str]]:
+                 ) -> Iterator[tuple[ParsedJSON, str]]:
     """(record object, winning side) of each record of the file ``path`` (or of
     ``lines``, named ``path``), each checked by
     :func:`~cuatrola_solver.lab.records.read_lab_records` as ``check`` checks a record,

@@ -76,16 +76,17 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 from ..advice.stats import wilson
-from ..bots.players import parse_player
+from ..bots.players import Policy, parse_player
 from ..dd import solver
 from ..errors import LabError, quote
 from ..i18n import _
 from ..game.cards import format_card
 from ..game.hand import HandState
 from ..game.play import SUIT_NAMES, side_of
+from ..game.seats import Side
 from ..game.view import View
 from ..hidden.deals import count_deals
 from ..hidden.inference import knowledge_of
@@ -93,6 +94,10 @@ from ..notation.record import HandRecord
 from ..notation.replay import replay_cards
 from .records import LabRecord
 from .selfplay import Estimate, LabConfig, Ratio, Summary, run_records
+
+#: a decision a record shows: ("card", trick, place, card) or ("cante", after_trick, seat,
+#: suit)
+Event = tuple[str, int, int, int]
 
 __all__ = ["Parting", "part", "tally", "Opinion", "opinions_of", "dd_better", "HandFacts",
            "facts_of", "decision", "Properties", "Comparison", "compare", "share_interval",
@@ -133,14 +138,14 @@ class Parting:
     b: str | None = None
     dd: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
-def _events(rec: HandRecord) -> list[tuple]:
+def _events(rec: HandRecord) -> list[Event]:
     """The decisions a record shows, in playing order: ``("card", trick, place, card)``
     and ``("cante", after_trick, seat, suit)`` (a cante before the next baza)."""
-    out: list[tuple] = []
+    out: list[Event] = []
     for t in range(len(rec.tricks) + 1):
         out += [("cante", t, k.seat, k.suit) for k in rec.cantes if k.after_trick == t]
         if t < len(rec.tricks):
@@ -148,14 +153,14 @@ def _events(rec: HandRecord) -> list[tuple]:
     return out
 
 
-def _first_difference(e0: list, e1: list) -> int | None:
+def _first_difference(e0: list[Event], e1: list[Event]) -> int | None:
     for i, (x, y) in enumerate(zip(e0, e1)):
         if x != y:
             return i
     return None if len(e0) == len(e1) else min(len(e0), len(e1))
 
 
-def role_of(seat: int, contract: str, declaring) -> str:
+def role_of(seat: int, contract: str, declaring: Side) -> str:
     """``declarer`` or ``defender`` (the seat's side declares or defends), in paso
     ``side A`` or ``side B``."""
     side = side_of(seat)
@@ -168,7 +173,8 @@ def _points(r: LabRecord) -> int:
     """Line-up a's match points minus b's in one record."""
     result = r.lab_field["result"]
     sign = 1 if Summary.who(r.lab_field, result["winner"]) == "a" else -1
-    return sign * result["game_points"]
+    points: int = sign * result["game_points"]
+    return points
 
 
 def _calls(rec: HandRecord) -> list[str]:
@@ -245,12 +251,12 @@ class Opinion:
     dd: str | None = None
 
 
-def opinions_of(r: LabRecord, player) -> list[Opinion]:
+def opinions_of(r: LabRecord, player: Policy) -> list[Opinion]:
     """At each decision line-up a took in the record ``r``, the card ``player`` chooses on
     the same view with the run's seed of the hand, as the lab asks its players
     (:func:`~cuatrola_solver.bots.playout.play_hand`): asked line-up a's own player, it
     plays a's card every time."""
-    out = []
+    out: list[Opinion] = []
     for n, (t, j, hand, card) in enumerate(replay_cards(r.record)):
         if n == 0:
             contract, declaring = hand.contract, hand.play_position.declaring_side
@@ -344,7 +350,7 @@ def _opinion_rows(opinions: list[Opinion], key: str) -> tuple[OpinionRow, ...]:
 
 # --- the tallies ------------------------------------------------------------------------
 
-def _order(key: str):
+def _order(key: str) -> Callable[[Any], Any]:
     if key == "contract":
         return lambda v: (CONTRACTS.index(v) if v in CONTRACTS else len(CONTRACTS), str(v))
     if key == "role":
@@ -500,14 +506,14 @@ class _Shares:
     """Proportions by key, boards as the unit: each board adds, per key, (how many,
     out of how many) when it has any."""
 
-    ratios: dict = field(default_factory=dict)
+    ratios: dict[Hashable, Ratio] = field(default_factory=dict)
 
-    def add_board(self, counts: dict) -> None:
+    def add_board(self, counts: Mapping[Hashable, tuple[int, ...]]) -> None:
         for key, (v, h) in counts.items():
             if h:
                 self.ratios.setdefault(key, Ratio()).add(v, h)
 
-    def row(self, key) -> "ShareRow":
+    def row(self, key: Hashable) -> "ShareRow":
         """The hands, boards and :class:`Share` of ``key``."""
         r = self.ratios.get(key, Ratio())
         return ShareRow(int(r.h), r.n, share_interval(r))
@@ -723,7 +729,7 @@ class Comparison:
     """Duplicate runs of the same two line-ups read back: the partings of their boards and
     the properties of their hands (:func:`compare`).  ``runs`` lists each file read."""
 
-    def __init__(self, config: LabConfig, asked=None) -> None:
+    def __init__(self, config: LabConfig, asked: Policy | None = None) -> None:
         self.config = config
         self.runs: list[RunFile] = []
         self.partings: list[Parting] = []

@@ -16,15 +16,18 @@ import datetime
 import json
 import random
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable
 
 import numpy as np
+import numpy.typing as npt
 
 from ..advice.bidding import advise
 from ..advice.budget import Budget
 from ..errors import CuatrolaError, LabError, quote
 from ..game.auction import CALLS
 from ..game.cards import NUM_CARDS, cards_of, format_cards, mask_of, popcount, random_deal, suit_of
+from ..game.jsonvalue import ParsedJSON
 from ..game.rules import RuleSet, rules_spec
 from ..game.view import View
 from ..i18n import N_, _, ngettext
@@ -36,10 +39,10 @@ __all__ = ["advisor_calls", "read_calls", "fit", "fit_measured", "BidMeasure"]
 
 
 def advisor_calls(deals: int, rules: RuleSet, seed: int, samples: int = 300,
-                  progress=None) -> list[dict]:
+                  progress: Callable[[int, int], None] | None = None) -> list[ParsedJSON]:
     """The advisor bidder on ``deals`` seeded random deals: every call with its context
     (dealt hand mask, trump, seat, calls before, legal calls)."""
-    out = []
+    out: list[ParsedJSON] = []
     for i in range(deals):
         rng = random.Random(f"{seed}/bids/{i}")
         hands, muestra = random_deal(rng)
@@ -62,7 +65,7 @@ def advisor_calls(deals: int, rules: RuleSet, seed: int, samples: int = 300,
 MIN_DEALS = 50
 
 
-def read_calls(path, rules: RuleSet) -> list[dict]:
+def read_calls(path: str | Path, rules: RuleSet) -> list[ParsedJSON]:
     """The calls kept by ``cuatrola bidmodel --calls`` (one JSON object a line, four a
     deal, as :func:`advisor_calls` gives them), each checked field by field and against
     the deal and the rules: a hand of five cards, the seats in order, the calls before
@@ -70,8 +73,8 @@ def read_calls(path, rules: RuleSet) -> list[dict]:
     them, the four hands apart, the muestra's suit in seat 4's hand.  Anything else, an
     empty file or fewer than :data:`MIN_DEALS` deals raises :class:`LabError` naming
     the file and line."""
-    rows: list[dict] = []
-    deal: list[dict] = []
+    rows: list[ParsedJSON] = []
+    deal: list[ParsedJSON] = []
     for n, obj, _line in json_lines(str(path), what=N_("calls file"), kind="call",
                                    error=LabError):
         deal.append(_checked_call(obj, _("{where}, line {n}").format(where=path, n=n), rules, deal))
@@ -96,7 +99,8 @@ def read_calls(path, rules: RuleSet) -> list[dict]:
     return rows
 
 
-def _checked_call(obj: dict, where: str, rules: RuleSet, deal: list[dict]) -> dict:
+def _checked_call(obj: ParsedJSON, where: str, rules: RuleSet, deal: list[ParsedJSON]
+                  ) -> ParsedJSON:
     """One call of a calls file, checked against the calls of its deal before it."""
     f = Fields(where)
     f.obj(obj, "the call", ("hand", "trump", "seat", "before", "legal", "call"))
@@ -142,10 +146,12 @@ def _checked_call(obj: dict, where: str, rules: RuleSet, deal: list[dict]) -> di
     return obj
 
 
-def _design(rows: list[dict], rules: RuleSet) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _design(rows: list[ParsedJSON], rules: RuleSet
+            ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
     """Features, legal-call mask and chosen-call index over :data:`CALLS`."""
     x = np.zeros((len(rows), len(FEATURE_NAMES)))
-    groups: dict[tuple, list[int]] = {}       # one features() call per context, not per row
+    # one features() call per context, not per row
+    groups: dict[tuple[int, int, tuple[str, ...]], list[int]] = {}
     for i, r in enumerate(rows):
         groups.setdefault((r["trump"], r["seat"], tuple(r["before"])), []).append(i)
     for (trump, seat, before), idx in groups.items():
@@ -155,14 +161,17 @@ def _design(rows: list[dict], rules: RuleSet) -> tuple[np.ndarray, np.ndarray, n
     return x, legal, y
 
 
-def _log_loss(w: np.ndarray, x, legal, y) -> float:
+def _log_loss(w: npt.NDArray[np.float64], x: npt.NDArray[np.float64],
+              legal: npt.NDArray[np.bool_], y: npt.NDArray[np.int64]) -> float:
     z = np.where(legal, x @ w.T, -np.inf)
     z -= z.max(axis=1, keepdims=True)
     logp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
     return float(-logp[np.arange(len(y)), y].mean())
 
 
-def _fit_weights(x, legal, y, l2: float = 1e-3, steps: int = 3000, lr: float = 0.5) -> np.ndarray:
+def _fit_weights(x: npt.NDArray[np.float64], legal: npt.NDArray[np.bool_],
+                 y: npt.NDArray[np.int64], l2: float = 1e-3, steps: int = 3000,
+                 lr: float = 0.5) -> npt.NDArray[np.float64]:
     """Multinomial logistic regression over the legal calls, by gradient descent."""
     n, d = x.shape
     w = np.zeros((len(CALLS), d))
@@ -177,10 +186,12 @@ def _fit_weights(x, legal, y, l2: float = 1e-3, steps: int = 3000, lr: float = 0
         p /= p.sum(axis=1, keepdims=True)
         grad = (p - onehot).T @ xs / n + l2 * w
         w -= lr * grad
-    return w / scale[None, :]
+    unscaled: npt.NDArray[np.float64] = w / scale[None, :]
+    return unscaled
 
 
-def _base_loss(legal, y, train_y) -> float:
+def _base_loss(legal: npt.NDArray[np.bool_], y: npt.NDArray[np.int64],
+               train_y: npt.NDArray[np.int64]) -> float:
     """Log-loss of the base rates (the share of each call in training, among the legal)."""
     rates = np.bincount(train_y, minlength=len(CALLS)) + 1.0
     p = np.where(legal, rates[None, :], 0.0)
@@ -206,13 +217,14 @@ class BidMeasure:
                 "calls_seen": dict(self.calls_seen)}
 
 
-def fit(rows: list[dict], rules: RuleSet, provenance: dict, held_out: float = 0.2) -> BidModel:
+def fit(rows: list[ParsedJSON], rules: RuleSet, provenance: ParsedJSON,
+        held_out: float = 0.2) -> BidModel:
     """Fit on the first part of ``rows`` (by deal), measure on the rest, then refit on all
     (two deals at least: one to fit, one to measure)."""
     return fit_measured(rows, rules, provenance, held_out)[0]
 
 
-def fit_measured(rows: list[dict], rules: RuleSet, provenance: dict,
+def fit_measured(rows: list[ParsedJSON], rules: RuleSet, provenance: ParsedJSON,
                  held_out: float = 0.2) -> tuple[BidModel, BidMeasure]:
     """:func:`fit`'s model and its measure on the held-out deals."""
     deals = len(rows) // 4

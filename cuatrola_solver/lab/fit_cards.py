@@ -21,9 +21,11 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import LabError
 from ..game.cards import cards_of
+from ..game.jsonvalue import JSONObject, ParsedJSON
 from ..game.rules import RuleSet, rules_spec
 from ..i18n import _
 from ..models.cardplay import (FEATURE_NAMES, MODEL_VERSION, CardModel, context_at, features,
@@ -38,16 +40,19 @@ __all__ = ["decisions", "read_decisions", "fit", "fit_measured", "CardMeasure", 
 FLOORS = (0.01, 0.02, 0.05, 0.1, 0.2)
 #: the most cards a seat holds: the design's width
 _WIDTH = 5
+#: one card decision: the features of the seat's cards ``(5, F)``, which were legal, and
+#: the index of the card played (see :func:`decisions`)
+Decision = tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], int]
 
 
-def decisions(rec: HandRecord) -> list[tuple[np.ndarray, np.ndarray, int]]:
+def decisions(rec: HandRecord) -> list[Decision]:
     """The card decisions of one record (every hand given, already checked, as
     :func:`~cuatrola_solver.lab.records.read_lab_records` gives them): for each card
     chosen among two legal cards or more, before the hand is decided or a renuncio,
     ``(x, legal, chosen)``: the features of the seat's cards (``(5, F)``, in canonical
     order, padded), which of them were legal, and the index of the card played."""
     rules = rec.rules
-    out = []
+    out: list[Decision] = []
     played = 0
     for _, _, hand, card in replay_cards(rec):
         if hand.renuncios or hand.is_over():
@@ -67,14 +72,15 @@ def decisions(rec: HandRecord) -> list[tuple[np.ndarray, np.ndarray, int]]:
     return out
 
 
-def read_decisions(paths: Iterable[str], rules: RuleSet) -> tuple[list[list[tuple]], list[dict]]:
+def read_decisions(paths: Iterable[str], rules: RuleSet
+                   ) -> tuple[list[list[Decision]], list[JSONObject]]:
     """The decisions of every record of the files ``paths`` (self-play records, as
     ``selfplay --out`` writes them, read and checked by the lab's one reader), hand by
     hand in file order, and what each file is: its name, its hands, the self-play run
     that wrote it (its first record's ``lab.config``); a record of other rules is
     refused."""
-    hands: list[list[tuple]] = []
-    sources = []
+    hands: list[list[Decision]] = []
+    sources: list[JSONObject] = []
     for path in paths:
         before = len(hands)
         config = None
@@ -91,7 +97,8 @@ def read_decisions(paths: Iterable[str], rules: RuleSet) -> tuple[list[list[tupl
     return hands, sources
 
 
-def _arrays(hands: list[list[tuple]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _arrays(hands: list[list[Decision]]
+            ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.int64]]:
     rows = [d for h in hands for d in h]
     if not rows:
         return (np.zeros((0, _WIDTH, len(FEATURE_NAMES))), np.zeros((0, _WIDTH), dtype=bool),
@@ -100,8 +107,9 @@ def _arrays(hands: list[list[tuple]]) -> tuple[np.ndarray, np.ndarray, np.ndarra
             np.array([r[2] for r in rows], dtype=np.int64))
 
 
-def _fit_weights(x: np.ndarray, legal: np.ndarray, y: np.ndarray, l2: float = 1e-3,
-                 steps: int = 30) -> np.ndarray:
+def _fit_weights(x: npt.NDArray[np.float64], legal: npt.NDArray[np.bool_],
+                 y: npt.NDArray[np.int64], l2: float = 1e-3,
+                 steps: int = 30) -> npt.NDArray[np.float64]:
     """Conditional logistic regression over the legal cards (no floor), Newton's method
     with an L2 pull toward 0 of weight ``l2`` per decision."""
     n, k, d = x.shape
@@ -121,12 +129,13 @@ def _fit_weights(x: np.ndarray, legal: np.ndarray, y: np.ndarray, l2: float = 1e
     return w
 
 
-def _log_loss(x, legal, y, w, floor: float) -> float:
+def _log_loss(x: npt.NDArray[np.float64], legal: npt.NDArray[np.bool_],
+              y: npt.NDArray[np.int64], w: npt.NDArray[np.float64], floor: float) -> float:
     p = probabilities(x, legal, w, floor)[np.arange(len(y)), y]
     return float(-np.log(p).mean())
 
 
-def _uniform_loss(legal, y) -> float:
+def _uniform_loss(legal: npt.NDArray[np.bool_], y: npt.NDArray[np.int64]) -> float:
     return float(np.log(legal.sum(axis=1)).mean())
 
 
@@ -155,7 +164,7 @@ class CardMeasure:
                 "cards_fitted": self.cards_fitted}
 
 
-def fit(hands: list[list[tuple]], rules: RuleSet, provenance: dict, seed: int = 1,
+def fit(hands: list[list[Decision]], rules: RuleSet, provenance: ParsedJSON, seed: int = 1,
         held_out: float = 0.2) -> CardModel:
     """Fit on most of ``hands`` (the decisions of each hand, from :func:`decisions`),
     choose the floor and measure on the others (a share ``held_out`` of the hands, drawn
@@ -163,7 +172,7 @@ def fit(hands: list[list[tuple]], rules: RuleSet, provenance: dict, seed: int = 
     return fit_measured(hands, rules, provenance, seed, held_out)[0]
 
 
-def fit_measured(hands: list[list[tuple]], rules: RuleSet, provenance: dict, seed: int = 1,
+def fit_measured(hands: list[list[Decision]], rules: RuleSet, provenance: ParsedJSON, seed: int = 1,
                  held_out: float = 0.2) -> tuple[CardModel, CardMeasure]:
     """:func:`fit`'s model and its measure on the held-out hands."""
     order = np.random.default_rng(seed).permutation(len(hands))

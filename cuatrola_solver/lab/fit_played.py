@@ -24,7 +24,9 @@ import numpy as np
 
 from ..game.rules import RuleSet
 from ..game.seats import SEATS
+from ..game.jsonvalue import ParsedJSON
 from ..models.played import MODEL_VERSION, NESTED, PlayedModel, logit, sigmoid
+from .calibration import Prediction
 
 __all__ = ["fit", "PRIOR_CELL", "PRIOR_CONTRACT", "MIN_SLOPE"]
 
@@ -34,6 +36,10 @@ PRIOR_CELL = 8.0
 PRIOR_CONTRACT = 4.0
 #: a cell's slope is fitted from this many predictions on (else only its intercept)
 MIN_SLOPE = 200
+
+
+#: predictions by cell: ``{(group, cell): [(p, won)]}``
+Rows = dict[tuple[str, object], list[tuple[float, bool]]]
 
 
 def _fit_cell(x: np.ndarray, y: np.ndarray, prior: tuple[float, float],
@@ -74,13 +80,14 @@ def _fit_shift(base: np.ndarray, y: np.ndarray, prior: float, strength: float) -
     return min(d, 0.0)
 
 
-def _fit_nested(group: str, rows: dict, cells: dict, counts: dict) -> None:
+def _fit_nested(group: str, rows: Rows, cells: dict[str, list[float]],
+                counts: dict[str, int]) -> None:
     """Cells ``"quintola@1"`` .. ``"quintola@4"`` (every seat) as shifts of the cells of the
     contract they imply, which ``cells`` already holds (see :func:`_fit_shift`)."""
     base_model = PlayedModel("", cells, {})
     coef = {s: base_model.coefficients(NESTED[group], s) for s in SEATS}
 
-    def xy(seats) -> tuple[np.ndarray, np.ndarray]:
+    def xy(seats: Iterable[int]) -> tuple[np.ndarray, np.ndarray]:
         rs = [(s, p, w) for s in seats for p, w in rows.get((group, s), ())]
         base = np.array([coef[s][0] + coef[s][1] * float(logit(p)) for s, p, _ in rs])
         return base, np.array([w for _, _, w in rs], dtype=np.float64)
@@ -92,14 +99,14 @@ def _fit_nested(group: str, rows: dict, cells: dict, counts: dict) -> None:
         counts[f"{group}@{s}"] = len(rows.get((group, s), ()))
 
 
-def _fit_groups(rows: dict[tuple[str, object], list[tuple[float, bool]]]
+def _fit_groups(rows: Rows
                 ) -> tuple[dict[str, list[float]], dict[str, int]]:
     """Cells ``"group@cell"`` and pools ``"group@*"`` from ``{(group, cell): [(p, won)]}``:
     each pool fitted toward no change, each cell toward its pool."""
     cells: dict[str, list[float]] = {}
     counts: dict[str, int] = {}
 
-    def xy(rs) -> tuple[np.ndarray, np.ndarray]:
+    def xy(rs: Iterable[tuple[float, bool]]) -> tuple[np.ndarray, np.ndarray]:
         return logit([p for p, _ in rs]), np.array([w for _, w in rs], dtype=np.float64)
 
     for group in sorted({g for g, _ in rows} - set(NESTED)):
@@ -118,11 +125,11 @@ def _fit_groups(rows: dict[tuple[str, object], list[tuple[float, bool]]]
     return cells, counts
 
 
-def fit(predictions: Iterable, rules: RuleSet, provenance: dict) -> PlayedModel:
+def fit(predictions: Iterable[Prediction], rules: RuleSet, provenance: ParsedJSON) -> PlayedModel:
     """Fit the cells from predictions (``contract``, ``seat``, ``p``, ``won``, and for a
     card's prediction its ``trick`` and ``role``): a call's under its contract and seat,
     a card's under its trick and role, then contract."""
-    rows: dict[tuple[str, object], list[tuple[float, bool]]] = {}
+    rows: Rows = {}
     for pr in predictions:
         key = (f"t{pr.trick}/{pr.role}", pr.contract) if pr.trick else (pr.contract, pr.seat)
         rows.setdefault(key, []).append((pr.p, pr.won))

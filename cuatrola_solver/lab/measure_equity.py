@@ -68,7 +68,7 @@ def measure_hand_results(rules: RuleSet | str, deals: int, seed: int, samples: i
         hands, muestra = _random_deal(rng)
         all_hands[i] = hands
         trumps[i] = muestra // 5
-        values: dict[tuple[int, tuple[str, ...]], list] = {}
+        values: dict[tuple[int, tuple[str, ...]], list[tuple[str, float]]] = {}
         for caps in combos:
             auction = Auction(rules)
             while not auction.is_complete:

@@ -22,11 +22,12 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import IO, Any, Iterable, Iterator
 
 from ..errors import CuatrolaError, LabError, RecordError, quote
 from ..game.auction import CALLS
 from ..game.hand import Result
+from ..game.jsonvalue import ParsedJSON
 from ..game.rules import get_rules
 from ..i18n import N_, _, later
 from ..notation.lines import bounded_lines
@@ -43,14 +44,14 @@ class LabRecord:
     and the byte offset after it."""
 
     line: int
-    obj: dict
+    obj: ParsedJSON
     record: HandRecord
     result: Result
-    lab: dict | None
+    lab: ParsedJSON | None
     end: int
 
     @property
-    def lab_field(self) -> dict:
+    def lab_field(self) -> ParsedJSON:
         """:attr:`lab` of a record read with ``require_lab`` (the default), which has it."""
         assert self.lab is not None, "a record read with require_lab has its lab field"
         return self.lab
@@ -65,7 +66,7 @@ class LabRecord:
 FILE_KINDS = (N_("records file"), N_("calls file"), N_("hands file"))
 
 
-def _open(path: str, what: str):
+def _open(path: str, what: str) -> IO[bytes]:
     """The file ``path`` opened; a :class:`LabError` naming ``what`` (one of
     :data:`FILE_KINDS`, in the current language) and the file when it cannot be."""
     try:
@@ -85,7 +86,7 @@ def _open(path: str, what: str):
 def json_lines(path: str, lines: Iterable[bytes | str] | None = None,
                what: str = FILE_KINDS[0], complete_only: bool = False,
                kind: str = "record", error: type[CuatrolaError] = RecordError
-               ) -> Iterator[tuple[int, dict, int]]:
+               ) -> Iterator[tuple[int, ParsedJSON, int]]:
     """``(line number, object, byte offset after the line)`` of every JSON object line
     of the file ``path`` (or of ``lines``, named ``path`` in the messages); blank lines
     are skipped; with ``complete_only`` a last line without its newline (cut by an
@@ -177,7 +178,7 @@ class Fields:
             where=self.where, path=path, expected=_(expected)))
 
     def obj(self, value: Any, path: str, required: tuple[str, ...],
-            optional: tuple[str, ...] = ()) -> dict:
+            optional: tuple[str, ...] = ()) -> ParsedJSON:
         if not isinstance(value, dict):
             raise self.fail(path, later("an object with {fields}", fields=", ".join(required)),
                             value)
@@ -192,7 +193,7 @@ class Fields:
                 fields=', '.join(required + optional)))
         return value
 
-    def items(self, value: Any, path: str, what: str) -> list:
+    def items(self, value: Any, path: str, what: str) -> list[Any]:
         """``value``, a list of ``what`` (a message)."""
         if not isinstance(value, list):
             raise self.fail(path, later("a list of {what}", what=later(what)), value)
@@ -238,11 +239,11 @@ LAB_FIELDS = ("config", "deal", "play", "lineup", "seed", "bids", "result")
 OPTION_FIELDS = ("bid", "contract", "declarer", "side", "p_win", "ev")
 
 
-def check_lab(lab: Any, where: str) -> dict:
+def check_lab(lab: Any, where: str) -> ParsedJSON:
     """The ``lab`` field of a record, every field type-checked (its path in the
     message); returns it."""
     f = Fields(where)
-    f.obj(lab, "lab", LAB_FIELDS, ("hand", "last"))
+    checked = f.obj(lab, "lab", LAB_FIELDS, ("hand", "last"))
     config = f.obj(lab["config"], "lab.config", CONFIG_FIELDS)
     for k in ("a", "b"):
         f.text(config[k], f"lab.config.{k}", what=N_("a player spec"))
@@ -279,7 +280,7 @@ def check_lab(lab: Any, where: str) -> dict:
     result = f.obj(lab["result"], "lab.result", ("winner", "game_points"))
     f.side(result["winner"], "lab.result.winner")
     f.integer(result["game_points"], "lab.result.game_points", 1)
-    return lab
+    return checked
 
 
 def _check_odds(f: Fields, odds: Any, path: str) -> None:
@@ -316,7 +317,7 @@ def _check_odds(f: Fields, odds: Any, path: str) -> None:
                                                options=', '.join(bids) or _("none")))
 
 
-def _agrees(lab: dict, rec: HandRecord, result: Result, where: str) -> None:
+def _agrees(lab: ParsedJSON, rec: HandRecord, result: Result, where: str) -> None:
     """The ``lab`` field against the hand replayed: the same result, the same calls,
     the run's rules, the line-ups where the run seats them."""
     recorded = lab["result"]

@@ -30,16 +30,21 @@ import os
 import random
 import sys
 import time
+from concurrent.futures import Future
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 from ..game.auction import parse_auction
+from ..advice.bidding import Advice
 from ..advice.stats import wilson
 from ..game.cards import random_deal
 from ..errors import CuatrolaError, LabError, quote
 from ..i18n import _
 from ..notation.replay import replay_deal
-from ..bots.players import OpenSpielIsmctsPlayer, PimcPlayer, bid_advice, parse_player
+from ..bots.players import OpenSpielIsmctsPlayer, PimcPlayer, Policy, bid_advice, parse_player
+from ..game.hand import Result
+from ..game.jsonvalue import JSONObject, JSONValue, ParsedJSON
+from ..game.view import View
 from ..game.match import Match
 from .grpc_probe import ray_head_answer, speaks_grpc
 from .records import LabRecord, read_lab_records
@@ -75,8 +80,8 @@ class LabConfig:
     count: int = field(default=1, compare=False)
 
     @classmethod
-    def make(cls, a: str, b: str, rules="online", seed: int = 0, mode: str = "hands",
-             count: int = 1, odds_samples: int = DEFAULT_ODDS_SAMPLES,
+    def make(cls, a: str, b: str, rules: str | dict[str, Any] = "online", seed: int = 0,
+             mode: str = "hands", count: int = 1, odds_samples: int = DEFAULT_ODDS_SAMPLES,
              auctions: Sequence[str | Sequence[str]] = ()) -> "LabConfig":
         """A checked configuration; player specs are normalised (``parse_player``)."""
         if mode not in ("hands", "matches"):
@@ -92,7 +97,7 @@ class LabConfig:
                 samples=odds_samples))
         ruleset = get_rules(rules)
         pa, pb = parse_player(a), parse_player(b)
-        forced = []
+        forced: list[tuple[str, ...]] = []
         for text in auctions:
             calls = text.replace(",", " ").split() if isinstance(text, str) else list(text)
             if len(calls) != 4:
@@ -112,15 +117,15 @@ class LabConfig:
                    tuple(forced), count)
 
     @classmethod
-    def of_key(cls, key: dict) -> "LabConfig":
+    def of_key(cls, key: ParsedJSON) -> "LabConfig":
         """The configuration a record names (``lab.config``, as :meth:`key` writes it and
         :func:`~cuatrola_solver.lab.records.check_lab` has checked it)."""
         return cls(key["a"], key["b"], key["rules"], key["seed"], key["mode"],
                    key["odds_samples"], tuple(tuple(a.split()) for a in key["auctions"]))
 
-    def key(self) -> dict:
+    def key(self) -> JSONObject:
         """The configuration as recorded in each line (without ``count``)."""
-        d = asdict(self)
+        d: JSONObject = asdict(self)
         del d["count"]
         d["auctions"] = [" ".join(a) for a in self.auctions]
         return d
@@ -141,8 +146,8 @@ class LabConfig:
 class _Recorder:
     """A player seen through the lab: the same answers, with the odds of each call."""
 
-    def __init__(self, player, odds_samples: int, forced: Sequence[str] | None,
-                 bids: list) -> None:
+    def __init__(self, player: Policy, odds_samples: int, forced: Sequence[str] | None,
+                 bids: list[JSONObject]) -> None:
         self.player = player
         self.odds_samples = odds_samples
         self.forced = forced
@@ -151,13 +156,13 @@ class _Recorder:
     def __repr__(self) -> str:
         return repr(self.player)        # what an error about its answers names
 
-    def call(self, view, seed):
+    def call(self, view: View, seed: int) -> str:
         bidder = (self.player.bidder
                   if isinstance(self.player, (PimcPlayer, OpenSpielIsmctsPlayer)) else None)
         if bidder is not None and (bidder.bid != "advisor" or self.forced):
             bidder = None               # only an advisor bidder's own calls carry its odds
         samples = self.odds_samples if bidder is None else bidder.bid_samples
-        odds = None
+        odds: JSONObject | None = None
         if samples:
             odds = (_odds(bid_advice(view, seed, samples), "advisor") if bidder is None
                     else _odds(bid_advice(view, seed, samples, bidder.odds,
@@ -167,22 +172,23 @@ class _Recorder:
         self.bids.append({"seat": view.seat, "call": call, "odds": odds})
         return call
 
-    def sing(self, view, seed):
+    def sing(self, view: View, seed: int) -> int | None:
         return self.player.sing(view, seed)
 
-    def card(self, view, seed):
+    def card(self, view: View, seed: int) -> int:
         return self.player.card(view, seed)
 
 
-def _odds(advice, by: str) -> dict:
+def _odds(advice: Advice, by: str) -> JSONObject:
     """The recorded form of an :class:`~cuatrola_solver.advice.bidding.Advice`: every allowed
     call with its contract, p_win and ev for the bidder's side (p_match with a score)."""
-    options = []
+    options: list[JSONObject] = []
     for r in advice.options:
         if not r.option.allowed:
             continue
+        assert r.p_win is not None and r.ev is not None, "advise values every allowed call"
         d = r.to_dict(match=advice.advice_per_hand is not None)
-        o = {"bid": d["bid"], "contract": d["contract"], "declarer": d["declarer"],
+        o: JSONObject = {"bid": d["bid"], "contract": d["contract"], "declarer": d["declarer"],
              "side": d["side"], "p_win": round(r.p_win, 6), "ev": round(r.ev, 6)}
         if r.p_match is not None:
             o["p_match"] = round(r.p_match, 6)
@@ -194,25 +200,26 @@ def _deal_rng(config: LabConfig, i: int) -> random.Random:
     return random.Random(f"{config.seed}/{config.mode}/{i}")
 
 
-def lab_fields(config: LabConfig, board: int, play: int, lineup: dict, seed: int,
-               bids: list, result, **extra) -> dict:
+def lab_fields(config: LabConfig, board: int, play: int, lineup: dict[str, str], seed: int,
+               bids: list[JSONObject], result: Result, **extra: JSONValue) -> JSONObject:
     """The ``lab`` field of a record: the configuration, the board and play, the
     line-up of each side (``{"A": spec, "B": spec}``), the seed of the players'
     choices (in a match, the match's seed: hand ``k``'s deal and players' seed are drawn
     from it as :func:`~cuatrola_solver.bots.playout.iter_match` says), the bid decisions
     (seat, call, odds or null) and the hand's result."""
-    d = {"config": config.key(), "deal": board, "play": play, "lineup": lineup, "seed": seed}
+    d: JSONObject = {"config": config.key(), "deal": board, "play": play, "lineup": lineup,
+                     "seed": seed}
     d.update(extra)
     d["bids"] = bids
     d["result"] = {"winner": str(result.winner), "game_points": result.game_points}
     return d
 
 
-def play_board(config: LabConfig, i: int) -> list[dict]:
+def play_board(config: LabConfig, i: int) -> list[dict[str, Any]]:
     """The records (JSON objects) of board ``i``: both plays, in order."""
     rules = get_rules(config.rules)
     players = {"a": parse_player(config.a), "b": parse_player(config.b)}
-    out = []
+    out: list[dict[str, Any]] = []
     if config.mode == "hands":
         rng = _deal_rng(config, i)
         deal = random_deal(rng)
@@ -220,11 +227,12 @@ def play_board(config: LabConfig, i: int) -> list[dict]:
         forced = config.auctions[i % len(config.auctions)] if config.auctions else None
         for play in config.plays:
             side_a, side_b = ("a", "b") if play == 0 else ("b", "a")
-            bids: list = []
+            bids: list[JSONObject] = []
             seated = [_Recorder(players[side_a if s % 2 else side_b], config.odds_samples,
                                 forced, bids) for s in (1, 2, 3, 4)]
             rec = play_hand(deal, seated, rules, seed=seed)
             result = replay_deal(rec).result()
+            assert result is not None, "a hand played out has a result"
             lineup = {"A": getattr(config, side_a), "B": getattr(config, side_b)}
             obj = rec.to_json_obj()
             obj["lab"] = lab_fields(config, i, play, lineup, seed, bids, result)
@@ -239,6 +247,7 @@ def play_board(config: LabConfig, i: int) -> list[dict]:
                             None, bids) for s in (1, 2, 3, 4)]
         for k, rec in enumerate(iter_match(seated, rules, seed)):
             result = replay_deal(rec).result()
+            assert result is not None, "a hand played out has a result"
             # in hand k, side A's seats hold hand 0's players of seats 1+k and 3+k
             a_is_first = k % 2 == 0
             lineup = {"A": getattr(config, first if a_is_first else second),
@@ -395,7 +404,7 @@ class _Board:
         self.hands = 0
         self.matches = {"a": 0, "b": 0}
         self.plays_done: set[int] = set()
-        self.contracts: list[tuple[str, object, str, bool]] = []
+        self.contracts: list[tuple[str, int | str, str, bool]] = []
 
 
 class Summary:
@@ -410,18 +419,19 @@ class Summary:
         self.diff = Ratio()
         self.won = Ratio()
         self.matches = Ratio()
-        self.contracts: dict[tuple, list[int]] = {}   # (contract, seat) -> [bid, made, a, b]
+        # (contract, seat) -> [bid, made, a, b]
+        self.contracts: dict[tuple[str, int | str], list[int]] = {}
         self._board: _Board | None = None
 
     @staticmethod
-    def who(lab: dict, side: str) -> str:
+    def who(lab: ParsedJSON, side: str) -> str:
         """"a" or "b": the line-up that played ``side`` ("A"/"B") in a record.  Line-up
         a holds side A in play 0 (and in a match's even hands: the pairs swap labels
         as the deal passes on)."""
         a_side = "A" if (lab["play"] + lab.get("hand", 0)) % 2 == 0 else "B"
         return "a" if side == a_side else "b"
 
-    def feed(self, obj: dict) -> bool:
+    def feed(self, obj: ParsedJSON) -> bool:
         """Take one record object; True when it completes its board."""
         lab = obj["lab"]
         board = self._board
@@ -484,7 +494,7 @@ class Summary:
         return self.report().to_dict()
 
 
-def _contract_of(obj: dict) -> tuple[str, object, str, bool]:
+def _contract_of(obj: ParsedJSON) -> tuple[str, int | str, str, bool]:
     """(contract, seat, line-up that bid it, made) of a record.  Paso is keyed by side A
     ("made": side A won); contrasolo by the contrasolo bidder."""
     lab = obj["lab"]
@@ -500,7 +510,8 @@ def _contract_of(obj: dict) -> tuple[str, object, str, bool]:
 
 # --- reading a run back ----------------------------------------------------------------
 
-def read_lines(path: str, config: LabConfig | None = None) -> Iterator[tuple[int, dict, int]]:
+def read_lines(path: str, config: LabConfig | None = None
+               ) -> Iterator[tuple[int, ParsedJSON, int]]:
     """(line number, record object, byte offset after the line) of every complete line
     of a run's file, each checked by :func:`~cuatrola_solver.lab.records.read_lab_records`
     as ``check`` would check it; a last line without its newline (cut by an
@@ -516,7 +527,7 @@ def read_lines(path: str, config: LabConfig | None = None) -> Iterator[tuple[int
         yield r.line, r.obj, r.end
 
 
-def _diff(found, wanted: dict) -> str:
+def _diff(found: object, wanted: JSONObject) -> str:
     if not isinstance(found, dict):
         return _("no configuration")
     keys = [k for k in wanted if found.get(k) != wanted[k]]
@@ -532,7 +543,7 @@ class _Order:
     def __init__(self, path: str, config: LabConfig) -> None:
         self.path = path
         self.config = config
-        self.prev: dict | None = None          # the board's record before, if any
+        self.prev: ParsedJSON | None = None          # the board's record before, if any
         self.score: Match | None = None        # a match: the pairs' points (pair 0 first)
 
     def check(self, r: LabRecord, board: int) -> None:
@@ -636,13 +647,15 @@ def resume_point(path: str, config: LabConfig, summary: Summary) -> tuple[int, i
 # --- running ----------------------------------------------------------------------------
 
 Progress = Callable[[int, int], None]
+T = TypeVar("T")
 
 
 def _batches(start: int, stop: int, size: int) -> list[tuple[int, int]]:
     return [(i, min(i + size, stop)) for i in range(start, stop, size)]
 
 
-def _local(config: LabConfig, todo, workers: int) -> Iterator[tuple[int, list[str]]]:
+def _local(config: LabConfig, todo: Iterator[tuple[int, tuple[int, int]]], workers: int
+           ) -> Iterator[tuple[int, list[str]]]:
     """(batch number, lines) as the batches of ``todo`` (number, (start, stop)) finish,
     on ``workers`` processes (or here)."""
     if workers <= 1:
@@ -653,7 +666,7 @@ def _local(config: LabConfig, todo, workers: int) -> Iterator[tuple[int, list[st
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-        pending = {}
+        pending: dict[Future[list[str]], int] = {}
         for j, (s, e) in todo:
             pending[pool.submit(run_batch, config, s, e)] = j
             if len(pending) >= AHEAD * workers:
@@ -668,7 +681,7 @@ def _local(config: LabConfig, todo, workers: int) -> Iterator[tuple[int, list[st
                     pending[pool.submit(run_batch, config, *nxt[1])] = nxt[0]
 
 
-def _until(items: Iterable, seconds: float | None) -> Iterator:
+def _until(items: Iterable[T], seconds: float | None) -> Iterator[T]:
     """``items`` until ``seconds`` have passed (all of them without a limit)."""
     deadline = None if seconds is None else time.monotonic() + seconds
     for item in items:
@@ -684,7 +697,7 @@ def _play_hand(play: int, hand: int | None) -> str:
     return _("play {play}, hand {hand}").format(play=play, hand=hand)
 
 
-def _import_ray():
+def _import_ray() -> Any:
     try:
         import ray
     except ImportError:
@@ -692,7 +705,7 @@ def _import_ray():
     return ray
 
 
-def connect_ray(address: str):
+def connect_ray(address: str) -> Any:
     """Join the Ray cluster at ``address`` (``auto``: the one started on this machine);
     an already initialised Ray (a test's local instance) is used as it is.  A HOST:PORT
     is first asked, within :data:`RAY_TIMEOUT`, the call a Ray client makes first
@@ -742,11 +755,12 @@ def connect_ray(address: str):
     return ray
 
 
-def _on_ray(config: LabConfig, todo, address: str) -> Iterator[tuple[int, list[str]]]:
+def _on_ray(config: LabConfig, todo: Iterator[tuple[int, tuple[int, int]]], address: str
+            ) -> Iterator[tuple[int, list[str]]]:
     ray = connect_ray(address)
     task = ray.remote(run_batch)
     slots = max(1, int(ray.cluster_resources().get("CPU", 1))) * AHEAD
-    pending = {}
+    pending: dict[Any, int] = {}   # Ray's object references
     for j, (s, e) in todo:
         pending[task.remote(config, s, e)] = j
         if len(pending) >= slots:
