@@ -78,7 +78,7 @@ def default_text(param: Any, ctx: Any) -> str | None:
     value = param.get_default(ctx, call=False)
     if getattr(param, "is_bool_flag", False):
         if param.secondary_opts:         # --bids / --no-bids: the name of the default
-            return (param.opts if value else param.secondary_opts)[0].lstrip("-")
+            return str((param.opts if value else param.secondary_opts)[0]).lstrip("-")
         return None if not value else str(value)
     if value is None:
         return None

@@ -12,7 +12,7 @@ import re
 import sys
 from pathlib import Path
 import importlib
-from typing import TYPE_CHECKING, Any, Callable, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NoReturn, ParamSpec, Sequence, TypeVar
 
 import typer
 import typer.main
@@ -26,7 +26,10 @@ from cuatrola_solver.i18n import (LANGUAGES, N_, _, count, language_from_environ
 from .helpnames import name_values
 
 if TYPE_CHECKING:
+    from matplotlib.figure import Figure
     from cuatrola_solver.advice.budget import Budget
+    from cuatrola_solver.game.constraints import Constraints
+    from cuatrola_solver.models.played import PlayedModel
     from cuatrola_solver.models.preset import Models
     from cuatrola_solver.notation.record import HandRecord
 
@@ -105,7 +108,8 @@ def constrain_option(when: str | None = None) -> Any:
                        when=later(N_("now") if when is None else when)))
 
 
-def command_constraints(values: Sequence[str] | None, *, dealt: bool = False):
+def command_constraints(values: Sequence[str] | None, *,
+                        dealt: bool = False) -> "Constraints":
     """The constraints of ``--constrain`` (given once or more)."""
     from cuatrola_solver.game.constraints import Constraints     # on demand: start-up
     return Constraints.parse(";".join(values or ()), dealt=dealt)
@@ -140,7 +144,7 @@ def command_budget(exact: bool, samples: int | None, seed: int | None,
     return Budget(exact, samples, seed, workers)
 
 
-def card_model_note(model, rules: RuleSet) -> str | None:
+def card_model_note(model: "PlayedModel | None", rules: RuleSet) -> str | None:
     """Why the cards are rated double dummy although --model played was asked (a model
     without card cells), for the human output."""
     if model is None or model.has_cards:
@@ -167,11 +171,15 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def user_errors(func: Callable) -> Callable:
+Params = ParamSpec("Params")
+Returned = TypeVar("Returned")
+
+
+def user_errors(func: Callable[Params, Returned]) -> Callable[Params, Returned]:
     """Run a command, turning CuatrolaError (bad input) into exit code 2."""
 
     @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: Params.args, **kwargs: Params.kwargs) -> Returned:
         try:
             return func(*args, **kwargs)
         except CuatrolaError as e:
@@ -317,7 +325,7 @@ def need_matplotlib() -> None:
         fail(_("--plot needs matplotlib: pip install 'cuatrola-solver[lab]'"))
 
 
-def save_figure(fig, path: str) -> None:
+def save_figure(fig: "Figure", path: str) -> None:
     """Write a matplotlib figure to ``path`` and close it; a path that cannot be written
     is bad input (exit 2, naming the path)."""
     import matplotlib.pyplot as plt
@@ -330,7 +338,7 @@ def save_figure(fig, path: str) -> None:
         plt.close(fig)
 
 
-def emit_json(obj: dict) -> None:
+def emit_json(obj: Mapping[str, object]) -> None:
     typer.echo(json.dumps({"schema": SCHEMA, **obj}, ensure_ascii=False))
 
 
@@ -457,7 +465,7 @@ class _HelpTyper(typer.Typer):
     """A Typer whose commands are :class:`HelpCommand` unless they ask for another
     class."""
 
-    def command(self, name: str | None = None, *, cls: Any = None,  # type: ignore[override]
+    def command(self, name: str | None = None, *, cls: Any = None,
                 **kwargs: Any) -> Any:
         return super().command(name, cls=cls or HelpCommand, **kwargs)
 

@@ -21,7 +21,7 @@ import os
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
 import platformdirs
 
@@ -198,7 +198,7 @@ class Database:
                 raise _unreadable(self.path, "is not a history database of cuatrola") from None
             raise _unreadable(self.path, f"is corrupt ({e})") from None
 
-    def query(self, sql: str, args: tuple = ()) -> list[tuple]:
+    def query(self, sql: str, args: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
         with self.reading():
             return self.conn.execute(sql, args).fetchall()
 

@@ -8,7 +8,7 @@ single field says (five cards, the muestra's place) is said at the hand."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from ..advice.budget import Budget
 from ..errors import CuatrolaError, NotationError, quote
@@ -85,7 +85,7 @@ def read_advise_form(ask: AdviseAsk, rules: RuleSet) -> AdviseForm:
     errors: dict[str, str] = {}
     values: dict[str, Any] = {}     # each field as its reader gives it
 
-    def field(name: str, value: object, read) -> None:
+    def field(name: str, value: object, read: Callable[[str], object]) -> None:
         try:
             values[name] = read(_text(value, name))
         except CuatrolaError as e:

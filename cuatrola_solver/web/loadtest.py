@@ -18,6 +18,7 @@ import threading
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any, Sequence
 
 import httpx
 
@@ -54,10 +55,11 @@ def _q(xs: list[float], q: float) -> float:
     return s[max(0, math.ceil(q * len(s)) - 1)]
 
 
-def _page(url: str, hands: int, deadline: float, result: LoadResult, lock) -> None:
+def _page(url: str, hands: int, deadline: float, result: LoadResult,
+          lock: threading.Lock) -> None:
     headers = {"Origin": url.rstrip("/")}
     with httpx.Client(base_url=url, headers=headers, timeout=120) as client:
-        def ask(kind: str, path: str, body: dict) -> dict:
+        def ask(kind: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
             start = time.monotonic()
             r = client.post(path, json=body)
             took = time.monotonic() - start
@@ -65,7 +67,8 @@ def _page(url: str, hands: int, deadline: float, result: LoadResult, lock) -> No
                 result.latencies[kind].append(took)
             if r.status_code != 200:
                 raise RuntimeError(f"{path}: {r.status_code} {r.text[:200]}")
-            return r.json()
+            answer: dict[str, Any] = r.json()
+            return answer
 
         try:
             page = ask("page", "/api/page", {})["page"]
@@ -112,7 +115,7 @@ def load_test(pages: int = 8, hands: int = 1, seconds: float = 600, rules: str =
     return result
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m cuatrola_solver.web.loadtest",
                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("--pages", type=int, default=8, help="pages at once (default 8)")

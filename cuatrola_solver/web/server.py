@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from typing import Iterator
 
 import uvicorn
+from starlette.types import ASGIApp
 
 from ..errors import CuatrolaError
 from .app import LOOPBACK
@@ -43,20 +44,20 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def _server(app, quiet: bool) -> uvicorn.Server:
+def _server(app: ASGIApp, quiet: bool) -> uvicorn.Server:
     config = uvicorn.Config(app, log_level="warning" if quiet else "info",
                             timeout_graceful_shutdown=1, limit_concurrency=MAX_CONNECTIONS,
                             access_log=not quiet, lifespan="off")
     return uvicorn.Server(config)
 
 
-def run(app, sock: socket.socket, quiet: bool = True) -> None:
+def run(app: ASGIApp, sock: socket.socket, quiet: bool = True) -> None:
     """Serve ``app`` on ``sock`` until interrupted (Ctrl-C)."""
     _server(app, quiet).run(sockets=[sock])
 
 
 @contextmanager
-def running(app, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+def running(app: ASGIApp, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
     """Serve ``app`` in a thread while the block runs; yields its URL."""
     sock = listen(host, port)
     server = _server(app, quiet=True)

@@ -24,11 +24,16 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..errors import RecordError, quote
 from ..i18n import _
 
 __all__ = ["Store", "SavedGame", "SavedHand", "DB_NAME", "MIGRATIONS", "StoreError"]
+
+#: a row as sqlite3 reads it, and a statement with its parameters
+Row = tuple[Any, ...]
+Statement = tuple[str, tuple[object, ...]]
 
 #: the database's file name in the records folder
 DB_NAME = "cuatrola-serve.sqlite3"
@@ -130,7 +135,7 @@ class Store:
                 self._db.execute("ROLLBACK")
                 raise
 
-    def _write(self, *statements: tuple[str, tuple]) -> list[tuple]:
+    def _write(self, *statements: Statement) -> list[Row]:
         """Run ``statements`` in one transaction; the rows the last one returns
         (:class:`StoreError` when the database cannot be written: locked by another
         server too long, the disk full)."""
@@ -154,7 +159,7 @@ class Store:
         return StoreError(_("cannot write the games database {path}: {why}").format(
             path=quote(str(self.path)), why=e))
 
-    def _rows(self, sql: str, args: tuple = ()) -> list[tuple]:
+    def _rows(self, sql: str, args: tuple[object, ...] = ()) -> list[Row]:
         with self._lock:
             return self._db.execute(sql, args).fetchall()
 
@@ -164,7 +169,7 @@ class Store:
 
     @property
     def schema_version(self) -> int:
-        return self._rows("PRAGMA user_version")[0][0]
+        return int(self._rows("PRAGMA user_version")[0][0])
 
     # --- pages and the count of games started -----------------------------------------
 
@@ -181,7 +186,7 @@ class Store:
         rows = self._write(("INSERT INTO counters (name, value) VALUES ('games', 1) "
                             "ON CONFLICT (name) DO UPDATE SET value = value + 1 "
                             "RETURNING value", ()))
-        return rows[0][0] - 1
+        return int(rows[0][0]) - 1
 
     # --- a page's match -----------------------------------------------------------------
 
@@ -205,7 +210,7 @@ class Store:
                record: str | None = None, name: str | None = None) -> None:
         """The person's ``n``-th decision (0-based) of hand ``k``; with ``record``, the
         hand is over and its record is saved as ``name`` in the folder."""
-        writes: list[tuple[str, tuple]] = [
+        writes: list[Statement] = [
             ("INSERT INTO decisions (page, k, n, choice) VALUES (?, ?, ?, ?)",
              (page, k, n, choice))]
         if record is not None:
@@ -227,7 +232,7 @@ class Store:
                     *self._versioned(page, version))
 
     @staticmethod
-    def _versioned(page: str, version: int) -> list[tuple[str, tuple]]:
+    def _versioned(page: str, version: int) -> list[Statement]:
         return [("UPDATE games SET version = ? WHERE page = ?", (version, page)),
                 ("UPDATE pages SET used = ? WHERE id = ?", (time.time(), page))]
 
