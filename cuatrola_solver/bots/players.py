@@ -38,13 +38,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, fields, is_dataclass
-from typing import Callable, Iterable, get_type_hints
+from typing import Callable, Iterable, Protocol, get_type_hints
 
 from ..advice.bidding import Advice, advise, valued
 from ..advice.budget import Budget
 from ..advice.cardplay import best_cante, cante_values, hint
 from ..errors import PlayerError, quote
-from ..game.cards import (FULL_DECK, SUIT_MASKS, Card, CardMask, Rank, card, cards_of, mask_of,
+from ..game.cards import (FULL_DECK, SUIT_MASKS, CardMask, Rank, card, cards_of, mask_of,
                           points_of, rank_of, suit_of)
 from ..game.play import next_seat, side_of, trick_winner_index
 from ..game.rules import RuleSet
@@ -54,11 +54,18 @@ from ..i18n import _
 from ..models.preset import Models
 from .alphamu import Choice, choose, worlds_of
 from .openspiel_game import ACTION_QUIET, ACTION_SING, ismcts_action, openspiel
-from .policy import Policy
+from .playout import Player
 
 __all__ = ["Policy", "RandomPlayer", "HeuristicPlayer", "Bidder", "PimcPlayer", "AlphaMuPlayer",
            "OpenSpielIsmctsPlayer", "PLAYERS", "BEST",
            "make_player", "parse_player", "split_players", "bid_advice"]
+
+
+class Policy(Player, Protocol):
+    """A named player: the three answers of a :class:`~cuatrola_solver.bots.playout.Player`
+    (``call``, ``sing``, ``card``) and its ``name``."""
+
+    name: str
 
 
 class RandomPlayer:

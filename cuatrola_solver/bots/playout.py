@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable, Generator, Iterator, Sequence, Union, cast
+from typing import Callable, Generator, Iterator, Protocol, Sequence, Union, cast
 
 from ..game.cards import Card, format_card, random_deal
 from ..errors import CuatrolaError, PlayerError
@@ -31,10 +31,10 @@ from ..game.rules import RuleSet, get_rules
 from ..game.seats import Seat
 from ..game.view import View
 from ..i18n import _
-from .policy import Player
 
 __all__ = ["play_hand", "play_match", "iter_match", "hand_turns", "Turn", "decide", "hand_deal",
-           "seat_of", "singing_order", "MAX_MATCH_HANDS", "PlayerError", "Answer", "Deal"]
+           "seat_of", "singing_order", "MAX_MATCH_HANDS", "PlayerError", "Player", "Answer",
+           "Deal"]
 
 #: a match that has not ended after this many hands is stopped (it cannot happen
 #: under the presets: every hand scores at least one point)
@@ -51,7 +51,20 @@ def singing_order(hand: HandState) -> list[Seat]:
     return [s for s in order if pos.in_play(s)]
 
 
-Observer = Callable[[HandState, str, int, object], None]
+class Player(Protocol):
+    """What a hand asks of a player (the players of :mod:`~cuatrola_solver.bots.players`
+    and any object that answers the same): ``call(view, seed)`` during the auction,
+    ``sing(view, seed)`` at a trick boundary where the seat may sing (a suit, or None to
+    keep quiet), ``card(view, seed)`` when it is the seat's turn to play."""
+
+    def call(self, view: View, seed: int) -> str: ...
+
+    def sing(self, view: View, seed: int) -> int | None: ...
+
+    def card(self, view: View, seed: int) -> Card: ...
+
+
+Observer = Callable[[HandState, str, Seat, object], None]
 #: the answer to a :class:`Turn`: a call (``call``), a suit or None (``cante``), a card
 #: (``card``)
 Answer = Union[str, Card, None]

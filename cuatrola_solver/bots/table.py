@@ -25,9 +25,8 @@ from ..game.view import View
 from ..i18n import N_, _
 from ..notation.record import HandRecord
 from ..notation.replay import replay
-from .playout import (Answer, Observer, Turn, check_match_length, decide, hand_deal, hand_turns,
-                      seat_of)
-from .policy import Player
+from .playout import (Answer, Observer, Player, Turn, check_match_length, decide, hand_deal,
+                      hand_turns, seat_of)
 
 __all__ = ["Table", "card_refusal", "in_hand_order", "OBLIGATION_WORDS"]
 
