@@ -37,25 +37,37 @@ the calls and the play; the ``alphamu`` player (``alphamu:worlds=40,depth=2``,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
 
 from ..advice.cardplay import deal_weights
 from ..dd.objectives import points_based
 from ..dd.solver import Evaluator
-from ..game.cards import iter_cards, mask_points
+from ..game.cards import Card, CardMask, iter_cards, mask_points
 from ..game.play import (Position, cante_options, cante_points, cante_refusal, decided_by_tricks,
                          legal_mask, next_seat, outcome, side_of, sing, trick_winner_index)
+from ..game.rules import RuleSet
+from ..game.seats import Seat
 from ..game.view import View
 from ..hidden.deals import count_deals, enumerate_deals, sample_deals
 from ..hidden.inference import knowledge_of
 from ..models.preset import Models
 
-__all__ = ["choose", "Choice", "worlds_of", "reduce_front"]
+__all__ = ["choose", "Choice", "worlds_of", "reduce_front", "Hands"]
+
+#: a world: the current hands of seats 1 to 4 (card masks)
+Hands = tuple[CardMask, ...]
+#: the public part of a search node, the same in all its worlds: a
+#: :class:`~cuatrola_solver.game.play.Position`'s leader, trick, tricks, points, sung,
+#: cantes and boundary_sung
+Public = tuple[Seat, tuple[Card, ...], tuple[int, ...], tuple[int, ...], int, tuple[int, ...],
+               tuple[bool, ...]]
+#: the worlds of a node by their index (the bit of each in a win vector)
+Worlds = dict[int, Hands]
 
 
-def reduce_front(front) -> list[int]:
+def reduce_front(front: Iterable[int]) -> list[int]:
     """The vectors of ``front`` (ints, bit ``i``: world ``i`` won) that no other one
     contains: the Pareto front."""
     out: list[int] = []
@@ -70,7 +82,7 @@ class _Scorer:
 
     def __init__(self, weights: Sequence[float] | np.ndarray) -> None:
         w = list(weights)
-        self.tables = []
+        self.tables: list[list[float]] = []
         for lo in range(0, len(w), 8):
             part = w[lo:lo + 8]
             table = [0.0] * 256
@@ -86,7 +98,7 @@ class _Scorer:
             v >>= 8
         return total
 
-    def best(self, front) -> float:
+    def best(self, front: Iterable[int]) -> float:
         return max((self(v) for v in front), default=0.0)
 
 
@@ -95,10 +107,10 @@ class Choice:
     """The card chosen and what the search saw: each card's front score and PIMC score
     (weighted win counts over the worlds), the worlds and their effective number."""
 
-    card: int
-    scores: dict            # card -> αμ score (cards not searched: absent)
-    pimc: dict              # card -> PIMC score
-    order: tuple            # the cards in PIMC's order, best first
+    card: Card
+    scores: dict[Card, float]       # card -> αμ score (cards not searched: absent)
+    pimc: dict[Card, float]         # card -> PIMC score
+    order: tuple[Card, ...]         # the cards in PIMC's order, best first
     worlds: int
     effective: float
 
@@ -107,7 +119,7 @@ class _Search:
     """The αμ search of one decision over ``hands`` (the worlds: four current-hand masks
     each) from ``base`` (the position as the seat sees it)."""
 
-    def __init__(self, base: Position, rules, seat: int, hands: Sequence[tuple],
+    def __init__(self, base: Position, rules: RuleSet, seat: Seat, hands: Sequence[Hands],
                  singing: int | None) -> None:
         self.rules = rules
         self.seat = seat
@@ -127,18 +139,18 @@ class _Search:
         self.nodes = 0
 
     # --- the public part of a node and the hands of its worlds ---------------------------
-    def _position(self, pub: tuple, hands: tuple) -> Position:
+    def _position(self, pub: Public, hands: Hands) -> Position:
         leader, trick, tricks, points, sung, cantes, bs = pub
         return Position(self.trump, hands, self.active, self.contract, self.declarer, leader,
                         trick, tricks, points, sung, cantes, bs)
 
-    def _to_play(self, pub: tuple) -> int:
+    def _to_play(self, pub: Public) -> Seat:
         seat = pub[0]
         for _ in pub[1]:
             seat = next_seat(seat, self.active)
         return seat
 
-    def _advance(self, pub: tuple, c: int) -> tuple[tuple, bool]:
+    def _advance(self, pub: Public, c: Card) -> tuple[Public, bool]:
         """The public part after card ``c``; True when it completes a trick."""
         leader, trick, tricks, points, sung, cantes, bs = pub
         trick = trick + (c,)
@@ -156,19 +168,19 @@ class _Search:
             pts[side] += self.rules.monte
         return (winner, (), tuple(tr), tuple(pts), sung, cantes, (False, False)), True
 
-    def _win(self, pub: tuple) -> bool:
+    def _win(self, pub: Public) -> bool:
         """Whether the seat's side wins a hand over (or decided) at ``pub`` (public: the
         same in every world)."""
         return outcome(self._position(pub, (0, 0, 0, 0)), self.rules)[0] == self.side
 
-    def _over(self, pub: tuple) -> bool:
+    def _over(self, pub: Public) -> bool:
         tricks = pub[2]
         if tricks[0] + tricks[1] == 5:
             return True
         return self.rules.early_end and decided_by_tricks(self._position(pub, (0, 0, 0, 0)),
                                                           self.rules)
 
-    def _sing_all(self, pub: tuple, hands: tuple) -> tuple:
+    def _sing_all(self, pub: Public, hands: Hands) -> Public:
         """The public part after the sides sing what they can at this boundary (the
         side of the trick's winner first; each its best cante, the 40 first)."""
         pos = self._position(pub, hands)
@@ -181,19 +193,19 @@ class _Search:
         return (pos.leader, pos.trick, pos.tricks, pos.points, pos.sung, pos.cantes,
                 pos.boundary_sung)
 
-    def _split(self, pub: tuple, worlds: dict[int, tuple], done: bool):
+    def _split(self, pub: Public, worlds: Worlds, done: bool) -> list[tuple[Public, Worlds]]:
         """The groups of worlds after a card: one, or at a trick boundary where cantes
         may be sung, one per set of cantes sung."""
         t = pub[2][0] + pub[2][1]
         if not (done and self.cantes_on and 0 < t < 5 and t in self.rules.cante_after_tricks):
             return [(pub, worlds)]
-        groups: dict[tuple, dict[int, tuple]] = {}
+        groups: dict[Public, Worlds] = {}
         for i, h in worlds.items():
             groups.setdefault(self._sing_all(pub, h), {})[i] = h
         return list(groups.items())
 
     # --- the search -------------------------------------------------------------------
-    def after(self, pub: tuple, worlds: dict[int, tuple], done: bool, m: int) -> list[int]:
+    def after(self, pub: Public, worlds: Worlds, done: bool, m: int) -> list[int]:
         groups = self._split(pub, worlds, done)
         if len(groups) == 1:
             return self.node(groups[0][0], groups[0][1], m)
@@ -203,7 +215,7 @@ class _Search:
             front = reduce_front([f | g for f in front for g in sub])
         return front
 
-    def node(self, pub: tuple, worlds: dict[int, tuple], m: int) -> list[int]:
+    def node(self, pub: Public, worlds: Worlds, m: int) -> list[int]:
         self.nodes += 1
         alive = 0
         for i in worlds:
@@ -228,7 +240,7 @@ class _Search:
                 if alive in front:
                     break
             return front
-        by_card: dict[int, dict[int, tuple]] = {}
+        by_card: dict[Card, Worlds] = {}
         for i, h in worlds.items():
             for c in iter_cards(legal_mask(h[seat - 1], pub[1], self.trump,
                                            r.beat_led_after_trump,
@@ -250,7 +262,7 @@ class _Search:
                 front = reduce_front([f & (g | ~valid) for f in front for g in sub])
         return [f & alive for f in front] if not partner else front
 
-    def leaves(self, pub: tuple, worlds: dict[int, tuple], cards: list[int]) -> list[int]:
+    def leaves(self, pub: Public, worlds: Worlds, cards: list[Card]) -> list[int]:
         """The win vector of each of the seat's ``cards`` here, each world solved double
         dummy after it."""
         out = []
@@ -272,14 +284,14 @@ class _Search:
         return out
 
 
-def _without(hands: tuple, seat: int, bit: int) -> tuple:
+def _without(hands: Hands, seat: Seat, bit: int) -> Hands:
     h = list(hands)
     h[seat - 1] &= bit
     return tuple(h)
 
 
 def worlds_of(view: View, count: int, seed: int, models: Models = Models.NONE
-              ) -> tuple[list[tuple], np.ndarray, bool]:
+              ) -> tuple[list[Hands], np.ndarray, bool]:
     """The worlds of a decision: every deal consistent with ``view`` when there are no
     more than ``count``, else ``count`` deals drawn uniformly with ``seed`` (the same
     deal drawn twice is one world, weighing twice); each weighed by :func:`deal_weights
@@ -296,7 +308,7 @@ def worlds_of(view: View, count: int, seed: int, models: Models = Models.NONE
     return [tuple(int(x) for x in r) for r in rows], w, exact
 
 
-def choose(view: View, hands: Sequence[tuple], weights: Sequence[float] | np.ndarray, depth: int = 2
+def choose(view: View, hands: Sequence[Hands], weights: Sequence[float] | np.ndarray, depth: int = 2
            ) -> Choice:
     """The card αμ plays for ``view``'s seat on turn over the worlds ``hands`` (current
     hands of seats 1 to 4, consistent with the view) weighing ``weights``, looking
@@ -315,7 +327,7 @@ def choose(view: View, hands: Sequence[tuple], weights: Sequence[float] | np.nda
     pub0 = (base.leader, base.trick, base.tricks, base.points, base.sung, base.cantes,
             base.boundary_sung)
     # the seat's cante before it leads, in each world where the rules let it (as hint)
-    starts: dict[tuple, dict[int, tuple]] = {}
+    starts: dict[Public, Worlds] = {}
     for i, h in enumerate(search.hands):
         pos = search._position(pub0, h)
         if singing is not None and cante_refusal(pos, rules, seat, singing) is None:
@@ -332,8 +344,8 @@ def choose(view: View, hands: Sequence[tuple], weights: Sequence[float] | np.nda
     tricks = Evaluator(rules, base.contract, base.declarer, base.active, base.trump, "tricks")
     w = list(weights)
     sign = 1 if search.side == search.d else -1
-    upper: dict[int, int] = {}
-    keys = {}
+    upper: dict[Card, int] = {}
+    keys: dict[Card, tuple[float, float, float, Card]] = {}
     for c in cards:
         v = 0
         mg = tk = 0.0

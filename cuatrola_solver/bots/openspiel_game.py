@@ -63,13 +63,13 @@ import json
 from collections import OrderedDict
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
 from ..errors import CuatrolaError, PlayerError, RulesError, quote
 from ..game.auction import CALLS, Auction
-from ..game.cards import NUM_CARDS, cards_of, format_card, format_cards, mask_of
+from ..game.cards import NUM_CARDS, Card, CardMask, cards_of, format_card, format_cards, mask_of
 from ..game.hand import HandState
 from ..game.match import Score, parse_score
 from ..game.play import SUIT_NAMES, cante_mask, cante_refusal, seat_cante_options, side_of
@@ -113,7 +113,7 @@ class Setup:
     score: Score | None = None
 
     @classmethod
-    def read(cls, params: dict) -> "Setup":
+    def read(cls, params: Mapping[str, object]) -> "Setup":
         """From OpenSpiel's game parameters (all text): ``rules`` (a preset, ``"narro,
         tie_break=mano"``, or JSON as the records write a rule set), ``calls`` (four
         calls, or empty) and ``score`` (``"3-5"``, or empty)."""
@@ -138,7 +138,7 @@ class Setup:
             calls = tuple(auction.calls)
         return cls(rules, calls, score)
 
-    def params(self) -> dict:
+    def params(self) -> dict[str, str]:
         """The OpenSpiel game parameters of this setup."""
         spec = rules_spec(self.rules)
         return {"rules": spec if isinstance(spec, str) else json.dumps(spec, sort_keys=True),
@@ -156,7 +156,7 @@ class Context:
         self.setup = setup
         self._knowledge: OrderedDict[tuple[int, str], Knowledge] = OrderedDict()
 
-    def __deepcopy__(self, memo) -> "Context":
+    def __deepcopy__(self, memo: dict[int, object]) -> "Context":
         return self
 
     def knowledge(self, os_hand: "OpenSpielHand", seat: int) -> Knowledge:
@@ -200,7 +200,7 @@ class OpenSpielHand:
         new._strings = dict(self._strings)
         return new
 
-    def __deepcopy__(self, memo) -> "OpenSpielHand":
+    def __deepcopy__(self, memo: dict[int, object]) -> "OpenSpielHand":
         return self.copy()
 
     @property
@@ -383,7 +383,7 @@ class OpenSpielHand:
         return actions
 
 
-def deal_actions(hands: Sequence[int], muestra: int) -> list[int]:
+def deal_actions(hands: Sequence[CardMask], muestra: Card) -> list[int]:
     """The chance outcomes that deal ``hands`` (masks of seats 1 to 4) with the muestra
     dealt last."""
     out = []
@@ -435,10 +435,10 @@ def follow_view(os_hand: OpenSpielHand, apply: Callable[[int], None], view: View
 
 # --- OpenSpiel -----------------------------------------------------------------------------
 
-_LOADED: dict = {}
+_LOADED: dict[str, SimpleNamespace] = {}
 
 
-def openspiel():
+def openspiel() -> SimpleNamespace:
     """OpenSpiel's modules and this game's classes (``pyspiel``, ``ismcts``, ``mcts``,
     ``Game``, ``State``), loaded and the game registered on first use; a
     :class:`~cuatrola_solver.errors.PlayerError` (:data:`MISSING`) without OpenSpiel."""
@@ -456,7 +456,7 @@ def openspiel():
     return ns
 
 
-def _classes(pyspiel):
+def _classes(pyspiel: Any) -> SimpleNamespace:
     """The game's OpenSpiel classes (OpenSpiel's base classes exist only once it is
     imported): thin shells around an :class:`OpenSpielHand`."""
     game_type = pyspiel.GameType(
@@ -484,12 +484,12 @@ def _classes(pyspiel):
         def __init__(self, perfect_recall: bool) -> None:
             self.perfect_recall = perfect_recall
             self.tensor = None
-            self.dict: dict = {}
+            self.dict: dict[str, np.ndarray] = {}
 
-        def set_from(self, state, player) -> None:
+        def set_from(self, state: CuatrolaState, player: int) -> None:
             pass
 
-        def string_from(self, state, player) -> str:
+        def string_from(self, state: CuatrolaState, player: int) -> str:
             t = state._os_hand
             return (t.info_string(player + 1) if self.perfect_recall
                     else t.observation_string(player + 1))
@@ -497,15 +497,16 @@ def _classes(pyspiel):
     class CuatrolaGame(pyspiel.Game):
         """One hand of cuatrola (see the module's docstring)."""
 
-        def __init__(self, params=None):
+        def __init__(self, params: Mapping[str, object] | None = None) -> None:
             super().__init__(game_type, game_info, params or {})
             self.setup = Setup.read(self.get_parameters())
             self.context = Context(self.setup)
 
-        def new_initial_state(self):
+        def new_initial_state(self) -> CuatrolaState:
             return CuatrolaState(self)
 
-        def make_py_observer(self, iig_obs_type=None, params=None):
+        def make_py_observer(self, iig_obs_type: Any = None,
+                             params: Mapping[str, object] | None = None) -> Observer:
             if params:
                 raise ValueError(f"observation parameters are not supported: {params}")
             return Observer(bool(iig_obs_type and iig_obs_type.perfect_recall))
@@ -514,43 +515,44 @@ def _classes(pyspiel):
         """A state of the hand: an :class:`OpenSpielHand` (the engine's hand in OpenSpiel's
         terms)."""
 
-        def __init__(self, game):
+        def __init__(self, game: CuatrolaGame) -> None:
             super().__init__(game)
             self._os_hand = OpenSpielHand(game.context)
 
-        def current_player(self):
+        def current_player(self) -> int:
             who = self._os_hand.who
             return chance if who == CHANCE else terminal if who == TERMINAL else who - 1
 
-        def _legal_actions(self, player):
+        def _legal_actions(self, player: int) -> list[int]:
             return list(self._os_hand.node()[1])
 
-        def chance_outcomes(self):
+        def chance_outcomes(self) -> list[tuple[int, float]]:
             cards = self._os_hand.node()[1]
             return [(c, 1.0 / len(cards)) for c in cards]
 
-        def _apply_action(self, action):
+        def _apply_action(self, action: int) -> None:
             self._os_hand.apply(int(action))
 
-        def _action_to_string(self, player, action):
+        def _action_to_string(self, player: int, action: int) -> str:
             text = self._os_hand.action_text(int(action))
             return f"deal {text}" if player == chance else text
 
-        def is_terminal(self):
+        def is_terminal(self) -> bool:
             return self._os_hand.who == TERMINAL
 
-        def returns(self):
+        def returns(self) -> list[float]:
             return self._os_hand.returns()
 
-        def __str__(self):
+        def __str__(self) -> str:
             return str(self._os_hand)
 
-        def resample_from_infostate(self, player_id, probability_sampler):
+        def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]
+                                    ) -> CuatrolaState:
             """A state ``player_id`` cannot tell from this one, the hidden cards dealt
             again uniformly among the consistent deals with ``probability_sampler()``."""
             seat = int(player_id) + 1
             want = self._os_hand.info_string(seat)
-            game = self.get_game()
+            game: CuatrolaGame = self.get_game()
             for _ in range(MAX_DRAWS):
                 state = game.new_initial_state()
                 for a in self._os_hand.resampled_actions(seat, probability_sampler):
@@ -565,7 +567,7 @@ def _classes(pyspiel):
 
 
 def load_game(rules: RuleSet | str = "online", calls: Sequence[str] | None = None,
-              score: Score | None = None):
+              score: Score | None = None) -> Any:
     """The OpenSpiel game of a hand under ``rules``, its auction fixed to ``calls``
     (None: played) with the match score ``score``: ``pyspiel.load_game`` of
     ``python_cuatrola`` with its parameters."""
@@ -574,10 +576,10 @@ def load_game(rules: RuleSet | str = "online", calls: Sequence[str] | None = Non
     return ns.pyspiel.load_game(GAME_NAME, setup.params())
 
 
-_GAMES: dict = {}
+_GAMES: dict[tuple[RuleSet, tuple[str, ...] | None, Score | None], Any] = {}
 
 
-def game_for(rules: RuleSet, calls: Sequence[str] | None, score: Score | None):
+def game_for(rules: RuleSet, calls: Sequence[str] | None, score: Score | None) -> Any:
     """:func:`load_game`, one game per setup in a process (a search makes many states)."""
     key = (rules, tuple(calls) if calls else None, score)
     game = _GAMES.get(key)
@@ -588,7 +590,7 @@ def game_for(rules: RuleSet, calls: Sequence[str] | None, score: Score | None):
     return game
 
 
-def state_from_view(view: View, question: str, uniform: Callable[[], float]):
+def state_from_view(view: View, question: str, uniform: Callable[[], float]) -> Any:
     """An OpenSpiel state of ``view``'s hand at its seat's ``question`` (``"card"`` or
     ``"sing"``): the cards the seat cannot see dealt at random among the deals
     consistent with the view (``uniform()`` in [0, 1) draws it), the history replayed.

@@ -38,34 +38,34 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, fields, is_dataclass
-from typing import Protocol, get_type_hints
+from typing import Callable, Iterable, Protocol, get_type_hints
 
-from ..advice.bidding import advise, valued
+from ..advice.bidding import Advice, advise, valued
 from ..advice.budget import Budget
 from ..advice.cardplay import best_cante, cante_values, hint
 from ..errors import PlayerError, quote
-from ..game.cards import (FULL_DECK, SUIT_MASKS, Rank, card, cards_of, mask_of, points_of,
-                          rank_of, suit_of)
+from ..game.cards import (FULL_DECK, SUIT_MASKS, CardMask, Rank, card, cards_of, mask_of,
+                          points_of, rank_of, suit_of)
 from ..game.play import next_seat, side_of, trick_winner_index
+from ..game.rules import RuleSet
+from ..game.seats import Seat
 from ..game.view import View
 from ..i18n import _
 from ..models.preset import Models
 from .alphamu import Choice, choose, worlds_of
 from .openspiel_game import ACTION_QUIET, ACTION_SING, ismcts_action, openspiel
+from .playout import Player
 
 __all__ = ["Policy", "RandomPlayer", "HeuristicPlayer", "Bidder", "PimcPlayer", "AlphaMuPlayer",
            "OpenSpielIsmctsPlayer", "PLAYERS", "BEST",
            "make_player", "parse_player", "split_players", "bid_advice"]
 
 
-class Policy(Protocol):
+class Policy(Player, Protocol):
+    """A named player: the three answers of a :class:`~cuatrola_solver.bots.playout.Player`
+    (``call``, ``sing``, ``card``) and its ``name``."""
+
     name: str
-
-    def call(self, view: View, seed: int) -> str: ...
-
-    def sing(self, view: View, seed: int) -> int | None: ...
-
-    def card(self, view: View, seed: int) -> int: ...
 
 
 class RandomPlayer:
@@ -103,7 +103,7 @@ def _trick_winner(view: View) -> tuple[int, int]:
     return seat, pos.trick[i]
 
 
-def _out(view: View, seats) -> int:
+def _out(view: View, seats: Iterable[Seat]) -> CardMask:
     """The cards still out that one of ``seats`` (other seats) may hold: not in this
     seat's hand, not played, and not known to be in another seat's hand.  A card this
     seat has not seen may be in any hidden hand; a card whose holder it knows -- the
@@ -253,12 +253,12 @@ class HeuristicPlayer:
 
 # --- the advisor's odds of a call -------------------------------------------------------
 
-_BID_ADVICE: dict = {}
+_BID_ADVICE: dict[tuple[str, int, int, str, bool], Advice] = {}
 _BID_ADVICE_KEEP = 8
 
 
 def bid_advice(view: View, seed: int, samples: int, odds: str = "dd",
-               inference: bool = False):
+               inference: bool = False) -> Advice:
     """The advisor's odds for the seat about to speak: ``advise`` over ``samples`` deals
     drawn with a seed from ``seed`` and the view (so equal views, equal odds).  What
     ``pimc`` bids on, and what the self-play lab records for each bid decision: the
@@ -355,7 +355,7 @@ class PimcPlayer:
         return valued(hint(view, Budget(samples=self.samples, seed=view.seed(seed)),
                            self.reading(view.rules)).best)
 
-    def reading(self, rules) -> Models:
+    def reading(self, rules: RuleSet) -> Models:
         """The models the card play weighs its deals by: the bid model with
         ``read_calls``, the card-play model with ``read_play`` (no played odds)."""
         if not (self.read_calls or self.read_play):
@@ -476,7 +476,7 @@ def _options(cls: type) -> dict[str, type]:
     return out
 
 
-def _grouped(cls: type, options: dict) -> dict:
+def _grouped(cls: type, options: dict[str, object]) -> dict[str, object]:
     """A player's options as its class takes them: those of a group (``bid`` to
     ``match``) gathered into the group's dataclass (its :class:`Bidder`)."""
     if not is_dataclass(cls):
@@ -509,7 +509,7 @@ SWITCHES = ("inference", "match", "read_calls", "read_play")
 BIDDERS = ("advisor", "heuristic", "random")
 
 
-def make_player(name: str, **options) -> Policy:
+def make_player(name: str, **options: object) -> Policy:
     """A player by name with its options: ``make_player("pimc", samples=80)``."""
     if name not in PLAYERS:
         raise PlayerError(_("unknown player {name}: expected one of {players}")
@@ -519,7 +519,8 @@ def make_player(name: str, **options) -> Policy:
         if key not in known:
             raise PlayerError(f"player {quote(name)} takes no option {quote(key)}"
                                 + (f" (options: {', '.join(known)})" if known else ""))
-    return cls(**_grouped(cls, options))
+    factory: Callable[..., Policy] = cls       # each player's class makes a Policy
+    return factory(**_grouped(cls, options))
 
 
 def parse_player(spec: str) -> Policy:
@@ -530,7 +531,7 @@ def parse_player(spec: str) -> Policy:
     if name == "best":
         name, _colon, best_options = BEST.partition(":")
         rest = ",".join(x for x in (best_options, rest) if x.strip())
-    options: dict = {}
+    options: dict[str, int | float | str] = {}
     if name not in PLAYERS:
         raise PlayerError(_("unknown player {spec}: expected one of {players} or best")
                            .format(spec=quote(spec), players=', '.join(PLAYERS)))
@@ -542,27 +543,28 @@ def parse_player(spec: str) -> Policy:
             raise PlayerError(f"bad option {quote(item)} of player {quote(spec)}: expected "
                                 + (", ".join(f"{k}=..." for k in known) or "no options"))
         try:
-            options[key] = known[key](value.strip())
+            read = known[key](value.strip())          # an int, a float or a str
         except ValueError:
             raise PlayerError(_("bad value {value} for {key} of player {spec}")
                                .format(value=quote(value), key=key, spec=quote(spec))) from None
-        if known[key] is int and key not in SWITCHES and not 1 <= options[key] <= 100_000:
+        options[key] = read
+        if known[key] is int and key not in SWITCHES and not 1 <= read <= 100_000:
             raise PlayerError(_("bad value {value} for {key} of player {spec}: expected 1 to "
                                 "100000")
                                .format(value=quote(value), key=key, spec=quote(spec)))
-        if known[key] is float and not UCT_RANGE[0] < options[key] <= UCT_RANGE[1]:
+        if known[key] is float and not UCT_RANGE[0] < read <= UCT_RANGE[1]:
             raise PlayerError(_("bad value {value} for {key} of player {spec}: expected a "
                                 "number above {value2:g}, at most {value3:g}")
                                .format(value=quote(value), key=key, spec=quote(spec),
                                    value2=UCT_RANGE[0], value3=UCT_RANGE[1]))
-        if key == "odds" and options[key] not in ("dd", "played"):
+        if key == "odds" and read not in ("dd", "played"):
             raise PlayerError(_("bad value {value} for odds of player {spec}: expected dd or "
                                 "played")
                                .format(value=quote(value), spec=quote(spec)))
-        if key in SWITCHES and options[key] not in (0, 1):
+        if key in SWITCHES and read not in (0, 1):
             raise PlayerError(_("bad value {value} for {key} of player {spec}: expected 0 or 1")
                                .format(value=quote(value), key=key, spec=quote(spec)))
-        if key == "bid" and options[key] not in BIDDERS:
+        if key == "bid" and read not in BIDDERS:
             raise PlayerError(_("bad value {value} for bid of player {spec}: expected one of "
                                 "{bidders}")
                                .format(value=quote(value), spec=quote(spec),

@@ -13,19 +13,20 @@ the terminal, ``cuatrola serve`` in the browser; both say a refused card the sam
 
 from __future__ import annotations
 
-from typing import Any, Generator, Sequence
+from typing import Generator, Iterable, Sequence
 
 from ..errors import CuatrolaError, IllegalPlayError
-from ..game.cards import format_card, suit_of
+from ..game.cards import Card, format_card, suit_of
 from ..game.match import Match
 from ..game.play import renuncio_obligation, side_of
 from ..game.rules import RuleSet, get_rules
-from ..game.seats import Side, check_seat
+from ..game.seats import Seat, Side, check_seat
 from ..game.view import View
 from ..i18n import N_, _
 from ..notation.record import HandRecord
 from ..notation.replay import replay
-from .playout import Observer, Turn, check_match_length, decide, hand_deal, hand_turns, seat_of
+from .playout import (Answer, Observer, Player, Turn, check_match_length, decide, hand_deal,
+                      hand_turns, seat_of)
 
 __all__ = ["Table", "card_refusal", "in_hand_order", "OBLIGATION_WORDS"]
 
@@ -38,13 +39,13 @@ OBLIGATION_WORDS = {
 }
 
 
-def in_hand_order(cards, trump: int) -> list[int]:
+def in_hand_order(cards: Iterable[Card], trump: int) -> list[Card]:
     """A person's cards as the table shows them: trumps first, then oros, copas,
     espadas, bastos, the strongest first within a suit (as 3 R C S)."""
     return sorted(cards, key=lambda c: (suit_of(c) != trump, suit_of(c), -c))
 
 
-def card_refusal(view: View, card: int) -> str | None:
+def card_refusal(view: View, card: Card) -> str | None:
     """Why the seat of ``view`` may not play ``card`` now, said to the person: ``you do
     not hold Ao``, ``Rc would be a renuncio: you must follow the suit led (asistir)``;
     None when it may."""
@@ -67,7 +68,7 @@ class Table:
     :meth:`answer` gives it.  ``observe`` sees every call, cante and card as
     :func:`~cuatrola_solver.bots.playout.hand_turns` says them."""
 
-    def __init__(self, bots: Sequence, seat: int, rules: RuleSet | str | None = None,
+    def __init__(self, bots: Sequence[Player], seat: Seat, rules: RuleSet | str | None = None,
                  seed: int = 0, match: bool = False, observe: Observer | None = None) -> None:
         check_seat(seat)
         if len(bots) != 3:
@@ -87,10 +88,10 @@ class Table:
         #: the person's decision awaited, None between hands
         self.turn: Turn | None = None
         self.records: list[HandRecord] = []
-        self._turns: Generator[Turn, Any, HandRecord] | None = None
+        self._turns: Generator[Turn, Answer, HandRecord] | None = None
 
     @property
-    def seat(self) -> int:
+    def seat(self) -> Seat:
         """The person's seat in this hand."""
         return seat_of(self.first_seat, max(self.k, 0))
 
@@ -105,10 +106,14 @@ class Table:
         mine = side_of(self.first_seat)           # pair 0 is side A of the first hand
         return self.match.points[mine], self.match.points[1 - mine]
 
-    def player_at(self, seat: int):
+    def player_at(self, seat: Seat) -> Player | None:
         """The bot at ``seat`` in this hand; None for the person's seat."""
         if seat == self.seat:
             return None
+        return self._bot_at(seat)
+
+    def _bot_at(self, seat: Seat) -> Player:
+        """The bot at ``seat`` (not the person's) in this hand."""
         first = seat_of(seat, -max(self.k, 0))   # that player's seat in the first hand
         return self.bots[first - 1 - (first > self.first_seat)]
 
@@ -152,30 +157,32 @@ class Table:
         self.match.record_hand(result.winner, result.game_points)
         self.records.append(rec)
 
-    def answer(self, choice) -> str | None:
+    def answer(self, choice: Answer) -> str | None:
         """Give the person's ``choice`` for :attr:`turn`: None when taken (the bots then
         play on to the person's next decision or the end of the hand), else why the
         rules refuse it (the turn is still awaited)."""
         if self.turn is None:
             raise IllegalPlayError(_("no decision is awaited: deal the next hand"))
-        reason = (card_refusal(self.turn.view, choice) if self.turn.kind == "card"
-                  else self.turn.refusal(choice))
+        if self.turn.kind == "card":
+            assert isinstance(choice, int), "a card is answered with a card"
+            reason = card_refusal(self.turn.view, choice)
+        else:
+            reason = self.turn.refusal(choice)
         if reason is not None:
             return reason
         self._advance(choice)
         return None
 
-    def _advance(self, choice, first: bool = False) -> None:
+    def _advance(self, choice: Answer, first: bool = False) -> None:
         turns = self._turns
         assert turns is not None, "deal() starts the hand's turns"
         try:
             turn = next(turns) if first else turns.send(choice)
             while turn.seat != self.seat:
-                turn = turns.send(decide(self.player_at(turn.seat), turn,
-                                               self.hand_seed))
+                turn = turns.send(decide(self._bot_at(turn.seat), turn, self.hand_seed))
         except StopIteration as stop:
             self.turn = None
-            rec = stop.value
+            rec: HandRecord = stop.value
             result = replay(rec).final_result()
             self.match.record_hand(result.winner, result.game_points)
             self.records.append(rec)
