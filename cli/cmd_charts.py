@@ -268,7 +268,7 @@ def charts_command(
         "fresh hands.")),
     seed: int = typer.Option(0, "--seed", min=0, help=N_(
         "With --compute: the seed of the hands.")),
-    workers: Optional[int] = workers_option("all cores", "With --compute: processes"),
+    workers: Optional[int] = workers_option(N_("all cores"), N_("With --compute: processes")),
     ray: Optional[str] = typer.Option(None, "--ray", metavar="ADDRESS", help=N_(
         "With --compute: value the hands on the Ray cluster at HOST:PORT, or 'auto'.")),
     hands_file: Optional[Path] = typer.Option(None, "--hands-file", metavar="FILE", help=N_(

@@ -26,9 +26,9 @@ from cuatrola_solver.history.stored import Pending, analyse_pending
 from cuatrola_solver.i18n import N_, _, ngettext
 
 from .render import BARS
-from .common import (HELP_MESSAGES, HelpCommand, JsonOption, check_writable, emit_json,
+from .common import (HelpCommand, JsonOption, check_writable, emit_json,
                      help_text, load_rules, need_matplotlib, samples_option, save_figure,
-                     user_errors)
+                     translated_help_option, user_errors)
 
 
 def db_option() -> Any:
@@ -217,13 +217,8 @@ class HistoryGroup(TyperGroup):
     """``cuatrola history`` and its commands: its help drawn as the top-level help is
     (cli/group_help.py), each value by its name."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for command in self.commands.values():
-            for param in command.params:      # the options' helps in the interface's language
-                text = getattr(param, "help", None)
-                if text:
-                    setattr(param, "help", _(HELP_MESSAGES.get(" ".join(text.split()), text)))
+    def get_help_option(self, ctx: Any) -> Any:
+        return translated_help_option(super().get_help_option(ctx))
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         from .group_help import print_group_help       # rich: only for a help

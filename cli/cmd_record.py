@@ -21,7 +21,7 @@ import typer
 from cuatrola_solver.analysis.check import check
 from cuatrola_solver.analysis.match_summary import summarize_match
 from cuatrola_solver.errors import CuatrolaError, quote
-from cuatrola_solver.i18n import _, ngettext
+from cuatrola_solver.i18n import N_, _, ngettext
 from cuatrola_solver.notation.atomic import write_atomically
 from cuatrola_solver.notation.hand_entry import (HandEntry, describe_entry, parse_hands,
                                                  parse_players)
@@ -218,25 +218,25 @@ def _add_to_sheet(sheet: MatchSheet, entry: HandEntry, path: Path) -> None:
 def record_command(
     rules: Optional[str] = typer.Option(
         None, "--rules", "-r", metavar="PRESET",
-        help="Preset (online, app, narro, italiano), optionally with overrides: "
-             "'narro,tie_break=mano' (default online; with --match, the sheet's)."),
+        help=N_("Preset (online, app, narro, italiano), optionally with overrides: "
+                "'narro,tie_break=mano' (default online; with --match, the sheet's).")),
     hand: Optional[list[str]] = typer.Option(
         None, "--hand", metavar="SEAT=CARDS",
-        help="A hand you know, e.g. '2=Co Ro Sb Rb 3b' (your own, another you saw); "
-             "give it once per seat, or not at all."),
+        help=N_("A hand you know, e.g. '2=Co Ro Sb Rb 3b' (your own, another you saw); "
+                "give it once per seat, or not at all.")),
     players: Optional[str] = typer.Option(
         None, "--players", metavar="NAMES",
-        help="The players' names, seat 1 (the mano) first, the dealer last: "
-             "'Ana,Luis,Eva,Marta' (an empty name for a seat without one)."),
+        help=N_("The players' names, seat 1 (the mano) first, the dealer last: "
+                "'Ana,Luis,Eva,Marta' (an empty name for a seat without one).")),
     out: Optional[Path] = typer.Option(
         None, "--out", "-o", metavar="FILE",
-        help="Write the record to FILE (atomically) instead of stdout."),
+        help=N_("Write the record to FILE (atomically) instead of stdout.")),
     match: Optional[Path] = typer.Option(
         None, "--match", metavar="SHEET",
-        help="Add the hand to the match sheet SHEET (a JSON file, made on the first "
-             "hand with --rules and --players): the score before the hand and the "
-             "names in their seats come from it; then the running score, and at the "
-             "end of the match who won and each player's summary."),
+        help=N_("Add the hand to the match sheet SHEET (a JSON file, made on the first "
+                "hand with --rules and --players): the score before the hand and the "
+                "names in their seats come from it; then the running score, and at the "
+                "end of the match who won and each player's summary.")),
 ) -> None:
     """Take down a hand as it is played: the muestra, the calls, the cards, typed as lines.
 

@@ -425,11 +425,12 @@ def plain_helps(group: Any) -> None:
     if getattr(group, "_plain_help_done", False):
         return
     group._plain_help_done = True
-    for command in [group, *getattr(group, "commands", {}).values()]:
-        _plain_command(command)
+    _plain_command(group)
 
 
 def _plain_command(command: Any) -> None:
+    """``command``'s help and its options' as the help shows them (:func:`plain_help`),
+    each value by its name; and so for each command of a group (``history import``)."""
     name_values(command)
     command.help = plain_help(command.help)
     if getattr(command, "short_help", None):
@@ -437,6 +438,8 @@ def _plain_command(command: Any) -> None:
     for param in getattr(command, "params", ()):
         if getattr(param, "help", None):
             param.help = plain_help(param.help)
+    for sub in getattr(command, "commands", {}).values():
+        _plain_command(sub)
 
 
 def translated_help_option(option: Any) -> Any:

@@ -15,7 +15,7 @@ from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po
 
 from cuatrola_cli.common import command_line_language
-from cuatrola_cli.main import app
+from cuatrola_cli.main import COMMANDS, app
 from cuatrola_solver import i18n
 from cuatrola_solver.i18n import (_, count, decimal, language_from_environment,
                                   language_from_header, ngettext, percent, pgettext, shortest, signed,
@@ -229,6 +229,22 @@ SPANISH_RUNS.update(TIMED_RUNS)
 
 def english_words(text: str) -> list[str]:
     return ENGLISH.findall(NOT_WORDS.sub(" ", text))
+
+
+#: every command's help, and those of history's own commands
+HELPS = [[name] for name in COMMANDS] + [["history", sub] for sub in
+                                         ("import", "analyze", "rebuild", "merge")]
+#: what a help names that is not a word: the commands it refers to (``play --save``), the
+#: choices of a value (``dd|played``)
+HELP_NAMES = re.compile(r"\b(?:" + "|".join(COMMANDS) + r")\b|\b\w+\|\w+\b")
+
+
+@pytest.mark.parametrize("command", HELPS, ids=" ".join)
+def test_every_help_is_spanish(command):
+    r = runner.invoke(app, ["--lang", "es", *command, "--help"], env={"COLUMNS": "250"})
+    assert r.exit_code == 0, r.stdout + r.stderr
+    found = english_words(HELP_NAMES.sub(" ", r.stdout))
+    assert not found, f"{command}: English words {sorted(set(found))} in:\n{r.stdout}"
 
 
 @pytest.mark.parametrize("name", sorted(SPANISH_RUNS))

@@ -416,7 +416,7 @@ def test_an_uploaded_record_is_analysed_with_the_graph(opened, shots):
     # the frame is as tall as the report: one page scrolls, not a frame inside it
     _idle(page)
     page.wait_for_function("document.getElementById('an-report')"
-                           ".getBoundingClientRect().height > 1500", timeout=10_000)
+                           ".getBoundingClientRect().height > 1500", timeout=WAIT)
     look(page, shots, "analyse")
     # at phone size the graph is drawn at its width: its labels keep their size
     page.set_viewport_size(PHONE)

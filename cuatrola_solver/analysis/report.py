@@ -237,6 +237,10 @@ _SCRIPT = r"""
     }
   }
   tellHeight();
+  // and whenever the content's height changes (the graph drawn at the frame's width, a
+  // font loaded), which a resize of the frame alone does not always follow
+  if (window.ResizeObserver) { new ResizeObserver(tellHeight).observe(document.body); }
+  window.addEventListener("load", tellHeight);
   document.body.setAttribute("data-report", "ok");
 })();
 """
@@ -720,6 +724,8 @@ _PUZZLE_SCRIPT = r"""
       b.addEventListener('click', function () { setTimeout(tell, 0); });
     });
     window.addEventListener('resize', tell);
+    if (window.ResizeObserver) { new ResizeObserver(tell).observe(document.body); }
+    window.addEventListener('load', tell);
     tell();
   }
   document.body.dataset.puzzles = 'ok';
