@@ -11,6 +11,7 @@ from cuatrola_solver.advice.bidding import (DEFAULT_SAMPLES, Advice, Option, Opt
                                              advise, valued)
 from cuatrola_solver.game.cards import format_card, format_cards
 from cuatrola_solver.game.match import parse_score
+from cuatrola_solver.game.play import side_of
 from cuatrola_solver.game.seats import check_seat
 from cuatrola_solver.game.view import View
 from cuatrola_solver.i18n import N_, _, count, decimal, ngettext, percent, signed
@@ -46,10 +47,6 @@ def describe_contract(option: Option, seat: int) -> str:
                                                     who=who)
 
 
-def _side(seat: int) -> int:
-    return (seat - 1) % 2
-
-
 def _verb(advice: Advice) -> str:
     """``Call paso (defend seat 1's solo)``: the advised call, and for a paso under a
     bid, who plays the contract."""
@@ -57,7 +54,7 @@ def _verb(advice: Advice) -> str:
     if best.bid != "paso" or best.contract == "paso":
         return _("Call {bid}").format(bid=best.bid)
     seat = best.declarer[0]
-    if _side(seat) != _side(advice.seat):
+    if side_of(seat) != side_of(advice.seat):
         return _("Call {bid} (defend seat {seat}'s {contract})").format(
             bid=best.bid, seat=seat, contract=best.contract)
     return _("Call {bid} (your partner plays the {contract})").format(

@@ -11,13 +11,13 @@ from typing import Any, Optional
 import typer
 
 from cuatrola_solver import __version__
+from cuatrola_solver.game.rules import RuleSet
+from cuatrola_solver.i18n import N_, _, count, ngettext, percent, shortest
+from cuatrola_solver.lab import fit_bids
 
-from .progress import progress_bar
 from .common import (RulesOption, check_outputs, check_writable, fail, load_rules, user_errors,
                      write_output)
-from cuatrola_solver.lab import fit_bids
-from cuatrola_solver.i18n import N_, _, count, ngettext, percent, shortest
-from cuatrola_solver.game.rules import RuleSet
+from .progress import progress_bar
 
 
 def _calls(calls: Path | None, rs: RuleSet, deals: int, seed: int,

@@ -12,17 +12,17 @@ import typer
 from tabulate import tabulate
 
 from cuatrola_solver import __version__
+from cuatrola_solver.bots.players import parse_player
+from cuatrola_solver.errors import quote
+from cuatrola_solver.game.rules import get_rules
+from cuatrola_solver.i18n import N_, _, count, decimal, ngettext, percent, signed
+from cuatrola_solver.lab import fit_played
 from cuatrola_solver.lab.calibration import (DEFAULT_BINS, Calibration, CalibrationReport,
                                              CardOptions, GroupReport, GroupStats,
                                              PlayedModels, calibrate)
-from cuatrola_solver.errors import quote
-from cuatrola_solver.bots.players import parse_player
-from cuatrola_solver.game.rules import get_rules
 
 from .common import (JsonOption, check_outputs, check_writable, emit_json, fail,
                      need_matplotlib, save_figure, user_errors)
-from cuatrola_solver.lab import fit_played
-from cuatrola_solver.i18n import N_, _, count, decimal, ngettext, percent, signed
 
 #: groups drawn in the plot's reliability panel: at least this many predictions, and
 #: of their bins those with at least PLOT_MIN_BIN

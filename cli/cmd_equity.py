@@ -8,16 +8,16 @@ from typing import Optional
 import typer
 from tabulate import tabulate
 
-from cuatrola_solver.models import equity
 from cuatrola_solver.game.match import match_winner
-from cuatrola_solver.game.seats import Side
 from cuatrola_solver.game.rules import RuleSet
+from cuatrola_solver.game.seats import Side
+from cuatrola_solver.i18n import N_, _, count, decimal, ngettext, percent, pgettext
+from cuatrola_solver.lab import measure_equity
+from cuatrola_solver.models import equity
 
 from .common import (JsonOption, RulesOption, check_outputs, check_writable, emit_json, fail,
                      load_rules, need_matplotlib, save_figure, user_errors)
 from .progress import progress_bar
-from cuatrola_solver.lab import measure_equity
-from cuatrola_solver.i18n import N_, _, count, decimal, ngettext, percent, pgettext
 
 
 def _source(results: equity.HandResults) -> str:

@@ -74,9 +74,12 @@ class Prediction:
     trick: int = 0     # a card's prediction: its trick (0: a call's)
     role: str = ""     # a card's: "declarer" (the seat's side declares; A under paso) or "defender"
 
-
-def _side(seat: int) -> str:
-    return "A" if seat % 2 else "B"
+    @classmethod
+    def of_seat(cls, contract: str, seat: int, p: float, winner: str, trick: int = 0,
+                role: str = "") -> Prediction:
+        """``seat``'s side wins with probability ``p``; ``winner``: the side that won."""
+        side = str(side_of(seat))
+        return cls(contract, seat, side, p, winner == side, trick, role)
 
 
 def predictions(obj: ParsedJSON, winner: str, player: str | None = None) -> list[Prediction]:
@@ -106,13 +109,13 @@ def _predictions(obj: ParsedJSON, winner: str) -> list[Prediction]:
         for seat in (1, 2, 3, 4):
             p = _p_win(odds.get(seat), "paso", "paso")
             if p is not None:
-                out.append(Prediction("paso", seat, _side(seat), p, winner == _side(seat)))
+                out.append(Prediction.of_seat("paso", seat, p, winner))
         return out
     seat = bidders[-1]
     call = calls[seat - 1]
     p = _p_win(odds.get(seat), call, call)
     if p is not None:
-        out.append(Prediction(call, seat, _side(seat), p, winner == _side(seat)))
+        out.append(Prediction.of_seat(call, seat, p, winner))
     return out
 
 
@@ -145,8 +148,7 @@ def card_predictions(obj: ParsedJSON, winner: str, *, samples: int = 100, seed: 
         seat = hand.play_position.to_play
         role = card_role(side_of(seat), hand.play_position.declaring_side)
         p = next(c.p_win for c in h.cards if c.card == card)
-        out.append(Prediction(hand.contract, seat, _side(seat), p, winner == _side(seat),
-                              t, role))
+        out.append(Prediction.of_seat(hand.contract, seat, p, winner, t, role))
     return out
 
 
