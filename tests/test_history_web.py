@@ -3,9 +3,13 @@ with the person at the table as "you"; the "Mis partidas" page and its API."""
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
+from typer.testing import CliRunner
 
+from cuatrola_cli.main import app as cli
 from cuatrola_solver.game.rules import get_rules
 from cuatrola_solver.history.database import open_database
 from cuatrola_solver.history.figures import figures
@@ -63,6 +67,10 @@ def test_a_hand_played_at_the_table_is_kept_with_you_at_your_seat(served):
     ("api/history?since=yesterday", "bad date 'yesterday'"),
     ("api/history/hand?id=x", "bad hand id 'x'"),
     ("api/history/hand?id=999", "no hand 999"),
+    ("api/history/puzzles?id=x", "bad hand id 'x'"),
+    ("api/history/puzzles?id=-1", "bad hand id '-1'"),
+    ("api/history/puzzles?id=999", "no hand 999"),
+    ("api/history/puzzles", "bad hand id ''"),
 ])
 def test_bad_requests_get_one_line(served, query, said):
     url, _, _ = served
@@ -79,3 +87,37 @@ def test_a_history_that_cannot_be_written_never_stops_the_table(tmp_path, capsys
     assert folder.save(rec, "hand.txt", 1) == "hand.txt"
     err = capsys.readouterr().err
     assert "was not kept" in err and "cuatrola history rebuild" in err
+
+
+@pytest.fixture(scope="module")
+def blunder_history(tmp_path_factory):
+    """A server whose history holds one hand, the example with a blunder (a puzzle)."""
+    folder = tmp_path_factory.mktemp("blunder-history")
+    db = folder / "history.sqlite3"
+    r = CliRunner().invoke(cli, ["history", "import", str(BLUNDER), "--no-analyze", "--db", str(db)])
+    assert r.exit_code == 0, r.output
+    app = make_app(get_rules("online"), RecordsFolder(folder / "records"), history=db)
+    with running(app) as url:
+        yield url, folder
+
+
+def test_a_hands_puzzles_are_those_of_cuatrola_puzzles(blunder_history):
+    url, folder = blunder_history
+    r = httpx.get(url + "api/history/puzzles?id=1", timeout=120)
+    assert r.status_code == 200
+    got = r.json()
+    page, out = folder / "puzzles.html", folder / "puzzles.json"
+    c = CliRunner().invoke(cli, ["puzzles", str(BLUNDER), "--html", str(page), "--out", str(out)])
+    assert c.exit_code == 0, c.output
+    wanted = json.loads(out.read_text())["puzzles"]
+    assert got["id"] == 1 and got["count"] == len(wanted) >= 1
+    assert got["html"] == page.read_text()
+    # seeded: the same every time
+    assert httpx.get(url + "api/history/puzzles?id=1", timeout=120).json() == got
+
+
+def test_no_history_no_puzzles(tmp_path):
+    app = make_app(get_rules("online"), RecordsFolder(tmp_path / "records"), history=None)
+    with running(app) as url:
+        r = httpx.get(url + "api/history/puzzles?id=1", timeout=60)
+    assert r.status_code == 400 and "keeps no history" in r.json()["error"]

@@ -514,3 +514,44 @@ def test_mis_partidas_before_the_analysis_on_a_phone(page, waiting_history, shot
                          "t => !t.querySelector('tbody tr')).length") == 0
     page.set_viewport_size(DESKTOP)
     assert errors == []
+
+
+@pytest.fixture(scope="module")
+def analysed_history(tmp_path_factory):
+    """A server whose history holds the five Sunday hands, analysed."""
+    folder = tmp_path_factory.mktemp("analysed-history")
+    db = folder / "history.sqlite3"
+    examples = Path(__file__).parent.parent / "examples" / "history"
+    r = CliRunner().invoke(cli, ["history", "import", str(examples), "--db", str(db)])
+    assert r.exit_code == 0, r.output
+    app = make_app(get_rules("online"), RecordsFolder(folder / "records"), history=db)
+    with running(app) as url:
+        yield url
+
+
+def test_mis_partidas_a_hands_puzzles(page, analysed_history, shots):
+    errors = _watched_at(page, analysed_history + "history")
+    page.wait_for_selector(".history-player", timeout=WAIT)
+    # beside each hand to look at, a button to its puzzles (sunday-1 has one: Dani's blunder)
+    first = page.locator("button.history-puzzles[data-hand='1']").first
+    assert first.inner_text() == "Puzzles" and "sunday-1" in first.get_attribute("aria-label")
+    with page.expect_response("**/api/history/puzzles?id=1", timeout=WAIT):
+        first.click()
+    page.wait_for_selector("#history-puzzles-page:not([hidden])", timeout=WAIT)
+    frame = page.frame_locator("#history-puzzles-page")
+    frame.locator("body[data-puzzles='ok']").wait_for(timeout=WAIT)
+    assert frame.locator("section").count() == 1
+    # the frame is as tall as the puzzles: one page scrolls, not a frame inside it
+    page.wait_for_function("document.getElementById('history-puzzles-page')"
+                           ".getBoundingClientRect().height > 600", timeout=WAIT)
+    look(page, shots, "history-puzzles", at="#history-puzzles")
+    # a hand without a puzzle says so, no frame; the button is a button: Enter presses it
+    # (a click far up the long page, just scrolled to, was lost: the mouse's events
+    # reached nothing while the page redrew)
+    none = page.locator("button.history-puzzles:not([data-hand='1'])").first
+    none.focus()
+    with page.expect_response(lambda r: "/api/history/puzzles?id=" in r.url, timeout=WAIT):
+        page.keyboard.press("Enter")
+    page.wait_for_selector("#history-puzzles-page", state="hidden", timeout=WAIT)
+    assert page.inner_text("#history-puzzles-note") == "No puzzle in this hand."
+    assert errors == []

@@ -5,7 +5,12 @@ and the table's hands fed into the history as they end.
 - ``GET /api/history?player=NAME&rules=PRESET&since=YYYY-MM-DD``: the figures, the
   object of ``cuatrola history --json`` (docs/json.md) with ``database``, the file;
 - ``GET /api/history/hand?id=N``: one hand of the history, its record in the text form,
-  for the page's links to the hands.
+  for the page's links to the hands;
+- ``GET /api/history/puzzles?id=N``: the puzzles of that hand, found as the main page's
+  Puzzles tab finds them (:func:`~cuatrola_solver.analysis.puzzles.find_puzzles` with its
+  defaults, seeded: the same every time), with their page
+  (:func:`~cuatrola_solver.analysis.report.html_puzzles`), for the page's "Puzzles"
+  buttons.
 
 Nothing here writes but :func:`feeder`, which the records folder calls with each hand
 saved (:attr:`~.records.RecordsFolder.on_save`).  The history database is the one of
@@ -23,12 +28,14 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from ..analysis.puzzles import MARGIN, MIN_LOSS, PuzzleReport, find_puzzles
+from ..analysis.report import html_puzzles
 from ..errors import CuatrolaError, HistoryError, quote
 from ..history.database import open_database
 from ..history.feed import feed
 from ..history.figures import Filters, figures, parse_day
 from ..i18n import _
-from ..notation.record import HandRecord
+from ..notation.record import HandRecord, read_record
 
 __all__ = ["history_routes", "feeder", "STATIC"]
 
@@ -86,26 +93,42 @@ def history_figures(request: Request) -> Response:
     return JSONResponse({**history.to_dict(), "database": str(path)})
 
 
+def _hand(request: Request) -> tuple[int, str, str, str]:
+    """The hand of the request's ``id``: its id, record (text form), source and day."""
+    path = _path(request)
+    raw = request.query_params.get("id", "")
+    if not raw.isdigit() or len(raw) > 12:
+        raise HistoryError(_("bad hand id {id}: expected a number").format(id=quote(raw)))
+    with open_database(path) as db:
+        rows = db.query("SELECT record, source, played FROM hands WHERE id = ?", (int(raw),))
+    if not rows:
+        raise HistoryError(_("no hand {id} in the history").format(id=raw))
+    record, source, played = rows[0]
+    return int(raw), str(record), str(source), str(played)
+
+
 def history_hand(request: Request) -> Response:
     try:
-        path = _path(request)
-        raw = request.query_params.get("id", "")
-        if not raw.isdigit() or len(raw) > 12:
-            raise HistoryError(_("bad hand id {id}: expected a number").format(id=quote(raw)))
-        with open_database(path) as db:
-            rows = db.query("SELECT record, source, played FROM hands WHERE id = ?",
-                            (int(raw),))
-        if not rows:
-            raise HistoryError(_("no hand {id} in the history").format(id=raw))
+        hand, record, source, played = _hand(request)
     except CuatrolaError as e:
         return _error(e)
-    record, source, played = rows[0]
-    return JSONResponse({"id": int(raw), "record": record, "source": source,
-                         "played": played})
+    return JSONResponse({"id": hand, "record": record, "source": source, "played": played})
+
+
+def history_puzzles(request: Request) -> Response:
+    try:
+        hand, record, source, _played = _hand(request)
+        search = find_puzzles([(read_record(record, source), source)], workers=1)
+    except CuatrolaError as e:
+        return _error(e)
+    report = PuzzleReport(tuple(search.puzzles), search, MIN_LOSS, MARGIN)
+    return JSONResponse({"id": hand, "count": len(report.puzzles),
+                         "html": html_puzzles(report, _("cuatrola puzzles"))})
 
 
 def history_routes() -> list[Route]:
     """The page's routes (their handlers run in worker threads: the database is read
     there)."""
     return [Route("/history", history_page), Route("/api/history", history_figures),
-            Route("/api/history/hand", history_hand)]
+            Route("/api/history/hand", history_hand),
+            Route("/api/history/puzzles", history_puzzles)]

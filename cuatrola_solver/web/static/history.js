@@ -1,5 +1,6 @@
 // "Mis partidas": the figures of /api/history (the object of `cuatrola history --json`)
-// drawn as tables, the accuracy per hand as a chart, each hand a link to its record.
+// drawn as tables, the accuracy per hand as a chart, each hand a link to its record and a
+// button to its puzzles (/api/history/puzzles: the puzzles page, shown in a frame).
 "use strict";
 (function () {
   const t = window.t || ((s, args) => s.replace(/\{(\w+)\}/g, (m, k) => (args && k in args ? args[k] : m)));
@@ -71,6 +72,15 @@
     return a;
   }
 
+  function puzzlesButton(h) {
+    const name = `${h.played} ${h.source}`;
+    const title = t("Puzzles of the hand {name}", {name: name});
+    const b = el("button", {type: "button", class: "history-puzzles", "data-hand": h.hand,
+                            "aria-label": title}, t("Puzzles"));
+    b.addEventListener("click", () => showPuzzles(h.hand, title, b));
+    return b;
+  }
+
   const SITUATIONS = {opening_lead: t("opening lead"), leading: t("leading"), following: t("following"),
                       trumping: t("trumping"), discarding: t("discarding"), last_two_bazas: t("last two bazas")};
   const KINDS = {passed: t("passed where a bid was advised"), bid_over_paso: t("bid where paso was advised"),
@@ -102,7 +112,7 @@
         .sort((a, b) => b.win_chance_lost - a.win_chance_lost || a.hand - b.hand).slice(0, 5);
       if (worst.length) {
         box.append(el("p", {}, t("Hands to look at (most win chance lost):")));
-        box.append(el("ul", {}, ...worst.map((h) => el("li", {}, handLink(h, `${h.played} ${h.source}`), " ", pct(h.win_chance_lost)))));
+        box.append(el("ul", {}, ...worst.map((h) => el("li", {}, handLink(h, `${h.played} ${h.source}`), " ", pct(h.win_chance_lost), " ", puzzlesButton(h)))));
       }
     }
   }
@@ -150,6 +160,40 @@
       $("history-error").textContent = e.message;
     }
   }
+
+  // the hand's puzzles: their page in the frame, or why there is none
+  async function showPuzzles(id, title, button) {
+    const box = $("history-puzzles"), frame = $("history-puzzles-page"), note = $("history-puzzles-note");
+    button.disabled = true;
+    $("history-puzzles-title").textContent = title;
+    note.textContent = t("Looking for puzzles…");
+    frame.hidden = true;
+    box.hidden = false;
+    try {
+      const d = await getJSON("/api/history/puzzles?id=" + encodeURIComponent(id));
+      if (d.count) {
+        note.textContent = "";
+        frame.style.height = "";
+        frame.srcdoc = d.html;
+        frame.hidden = false;
+      } else {
+        note.textContent = t("No puzzle in this hand.");
+      }
+    } catch (e) {
+      note.textContent = e.message;
+    } finally {
+      button.disabled = false;
+    }
+    box.scrollIntoView();
+  }
+
+  // the puzzles page tells its height: the frame takes it, one page scrolls
+  window.addEventListener("message", (e) => {
+    const f = $("history-puzzles-page");
+    if (e.source === f.contentWindow && e.data && typeof e.data.cuatrolaHeight === "number" &&
+        e.data.cuatrolaHeight > f.clientHeight)
+      f.style.height = Math.min(20000, Math.max(200, e.data.cuatrolaHeight + 4)) + "px";
+  });
 
   async function load(first) {
     const q = new URLSearchParams();
