@@ -546,8 +546,10 @@ def test_mis_partidas_a_hands_puzzles(page, analysed_history, shots):
                            ".getBoundingClientRect().height > 600", timeout=WAIT)
     look(page, shots, "history-puzzles", at="#history-puzzles")
     # a hand without a puzzle says so, no frame; the button is a button: Enter presses it
-    # (a click far up the long page, just scrolled to, was lost: the mouse's events
-    # reached nothing while the page redrew)
+    # (a click at once after scrolling 4,600 px up the page went to the puzzles' frame,
+    # an out-of-process frame whose place on the screen Chromium had not yet updated:
+    # the frame logged the pointerdown and click; the same click 0.5 s later reaches the
+    # button)
     none = page.locator("button.history-puzzles:not([data-hand='1'])").first
     none.focus()
     with page.expect_response(lambda r: "/api/history/puzzles?id=" in r.url, timeout=WAIT):
