@@ -12,7 +12,12 @@ face -- ``advise``, ``hint``, ``analyze``, :class:`~cuatrola_solver.bots.table.T
   takeback;
 - :mod:`.forms`: the advise form read field by field, each error beside its field;
 - :mod:`.play`: the table a page plays at, as the page draws it;
+- :mod:`.events`: what happened in the hand at the table, as typed events, for its log;
+- :mod:`.hints`: the table's hints (a call, the cards, a cante) as typed values;
 - :mod:`.records`: the records folder, written atomically, read by name only;
+- :mod:`.history`: the "Mis partidas" page and its API (a hand, its puzzles);
+- :mod:`.anotar`: the Anotar page's API, a hand taken down as it is played;
+- :mod:`.language`: the page's messages from the catalogs, each request in its language;
 - :mod:`.server`: running the application on uvicorn;
 - :mod:`.loadtest`: N pages playing and asking for hints at once, the latency reported;
 - ``static/``: the page (plain HTML, CSS and JavaScript, the cards drawn in SVG).
