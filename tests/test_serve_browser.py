@@ -487,17 +487,24 @@ BROKEN_WORDS = """[...document.querySelectorAll('th, td, h2, h3')].filter(e => {
   .map(e => e.textContent)"""
 
 
-@pytest.fixture(scope="module")
-def waiting_history(tmp_path_factory):
-    """A server whose history holds the five Sunday hands, not analysed yet."""
+def _history_server(tmp_path_factory, *import_options: str):
+    """A server whose history holds the five Sunday hands (``cuatrola history import``
+    with ``import_options``); yields its URL."""
     folder = tmp_path_factory.mktemp("history")
     db = folder / "history.sqlite3"
     examples = Path(__file__).parent.parent / "examples" / "history"
-    r = CliRunner().invoke(cli, ["history", "import", str(examples), "--no-analyze", "--db", str(db)])
+    r = CliRunner().invoke(cli, ["history", "import", str(examples), *import_options,
+                                 "--db", str(db)])
     assert r.exit_code == 0, r.output
     app = make_app(get_rules("online"), RecordsFolder(folder / "records"), history=db)
     with running(app) as url:
         yield url
+
+
+@pytest.fixture(scope="module")
+def waiting_history(tmp_path_factory):
+    """A server whose history holds the five Sunday hands, not analysed yet."""
+    yield from _history_server(tmp_path_factory, "--no-analyze")
 
 
 def test_mis_partidas_before_the_analysis_on_a_phone(page, waiting_history, shots):
@@ -519,14 +526,7 @@ def test_mis_partidas_before_the_analysis_on_a_phone(page, waiting_history, shot
 @pytest.fixture(scope="module")
 def analysed_history(tmp_path_factory):
     """A server whose history holds the five Sunday hands, analysed."""
-    folder = tmp_path_factory.mktemp("analysed-history")
-    db = folder / "history.sqlite3"
-    examples = Path(__file__).parent.parent / "examples" / "history"
-    r = CliRunner().invoke(cli, ["history", "import", str(examples), "--db", str(db)])
-    assert r.exit_code == 0, r.output
-    app = make_app(get_rules("online"), RecordsFolder(folder / "records"), history=db)
-    with running(app) as url:
-        yield url
+    yield from _history_server(tmp_path_factory)
 
 
 def test_mis_partidas_a_hands_puzzles(page, analysed_history, shots):
