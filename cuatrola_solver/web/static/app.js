@@ -601,16 +601,7 @@
     });
   }
   /* the report and the puzzles tell their height: the frame takes it, one page scrolls */
-  window.addEventListener("message", function (e) {
-    ["an-report", "pz-page"].forEach(function (id) {
-      var f = $(id);
-      // taken only when taller than the frame: the height told is at least the frame's
-      // own (the page's scrollHeight), so taking each one grew the frame 4 px a round
-      if (e.source === f.contentWindow && e.data && typeof e.data.cuatrolaHeight === "number" &&
-          e.data.cuatrolaHeight > f.clientHeight)
-        f.style.height = Math.min(20000, Math.max(200, e.data.cuatrolaHeight + 4)) + "px";
-    });
-  });
+  followFrameHeights(["an-report", "pz-page"]);
   $("an-go").addEventListener("click", function () { analyse({name: $("an-record").value}); });
   $("an-file").addEventListener("change", function () {
     var file = $("an-file").files[0];

@@ -188,12 +188,7 @@
   }
 
   // the puzzles page tells its height: the frame takes it, one page scrolls
-  window.addEventListener("message", (e) => {
-    const f = $("history-puzzles-page");
-    if (e.source === f.contentWindow && e.data && typeof e.data.cuatrolaHeight === "number" &&
-        e.data.cuatrolaHeight > f.clientHeight)
-      f.style.height = Math.min(20000, Math.max(200, e.data.cuatrolaHeight + 4)) + "px";
-  });
+  followFrameHeights(["history-puzzles-page"]);
 
   async function load(first) {
     const q = new URLSearchParams();
