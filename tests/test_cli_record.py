@@ -204,3 +204,14 @@ def test_a_line_too_long_is_refused_and_the_next_is_read():
     assert p.returncode == 0, p.stderr
     assert "error: a line of more than 1000 characters" in p.stderr
     assert "1. Sc\n" in p.stdout
+
+
+def test_a_bad_token_is_told_in_spanish_with_its_place(monkeypatch):
+    """Under CUATROLA_LANG=es the place of a bad muestra, call or card is Spanish too."""
+    monkeypatch.setenv("CUATROLA_LANG", "es")
+    r = record([], "Xx\nSo\nsolito\npaso paso paso paso\nAc 3c Rc Cc\nYy\nend\n")
+    errors = [line for line in r.stderr.splitlines() if line.startswith("error")]
+    assert len(errors) == 3, r.stderr
+    assert "(la muestra)" in errors[0] and "(apuesta 1)" in errors[1], errors
+    assert "(baza 2)" in errors[2], errors
+    assert not any(w in r.stderr for w in ("(trick", "(call", "(the muestra")), r.stderr

@@ -216,10 +216,11 @@ class HandEntry:
                 text=quote(text), n=len(words)))
         word = words[0]
         if stage == "muestra":
-            return MuestraEntry(parse_card(word, "(the muestra)"))
+            return MuestraEntry(parse_card(word, _("(the muestra)")))
         if stage == "call":
-            return CallEntry(parse_call(word, f"(call {len(self.hand.auction.calls) + 1})"))
-        return CardEntry(parse_card(word, f"(trick {self.hand.trick_number})"))
+            return CallEntry(parse_call(word, _("(call {n})").format(
+                n=len(self.hand.auction.calls) + 1)))
+        return CardEntry(parse_card(word, _("(trick {n})").format(n=self.hand.trick_number)))
 
     def undo(self) -> Entry:
         """Take back the last entry (and the renuncios it made known); returns it."""
