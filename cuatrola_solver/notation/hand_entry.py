@@ -210,7 +210,7 @@ class HandEntry:
             if len(words) != 3 or words[1] not in ("1", "2", "3", "4"):
                 raise NotationError(_("bad cante {text}: expected 'cante SEAT SUIT', a seat 1 "
                                       "to 4, e.g. 'cante 2 oros'").format(text=quote(text)))
-            return CanteEntry(int(words[1]), int(parse_suit(words[2], "in cante")))
+            return CanteEntry(int(words[1]), int(parse_suit(words[2], _("in cante"))))
         if len(words) > 1:
             raise NotationError(_("{text} is {n} entries: enter one at a time").format(
                 text=quote(text), n=len(words)))
