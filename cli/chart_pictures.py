@@ -318,7 +318,8 @@ def html_charts(chartset: ChartSet, title: str) -> str:
         parts.append(f"<h2>{_e(situation(chart))}</h2>")
         if m:
             parts.append(f'<p class="sub">{_e(_measured(m))}</p>')
-        parts += [_chart_table(chart), f"<details><summary>{_e(_('every cell'))}</summary>",
+        every_cell = _("every cell")
+        parts += [_chart_table(chart), f"<details><summary>{_e(every_cell)}</summary>",
                   _cells_table(chart), "</details>"]
     how = chartset.how_made()
     parts += ['<p class="foot">' + _e(_("How it was made: {how}. Written by cuatrola charts "

@@ -71,6 +71,22 @@ def test_the_catalog_passes_babel_checks():
     assert not errors, errors[:10]
 
 
+def test_no_message_is_inside_an_f_string():
+    """Babel's extraction does not look inside an f-string (Python before 3.12 reads it
+    as one token): a ``_("...")`` there never reaches the catalog and is shown in
+    English. A message is made outside and its value put in (``_(name)`` of a message
+    made elsewhere may stay)."""
+    found = []
+    for path in sorted([*(ROOT / "cuatrola_solver").rglob("*.py"), *(ROOT / "cli").rglob("*.py")]):
+        for fstring in ast.walk(ast.parse(path.read_text())):
+            if isinstance(fstring, ast.JoinedStr):
+                found += [f"{path.relative_to(ROOT)}:{n.lineno}" for n in ast.walk(fstring)
+                          if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                          and n.func.id in ("_", "N_", "ngettext", "pgettext", "later")
+                          and any(isinstance(a, ast.Constant) for a in n.args)]
+    assert found == [], found
+
+
 def test_the_catalog_is_up_to_date_with_the_code(tmp_path):
     """pybabel extract finds no message that the Spanish catalog lacks (run the commands
     of docs/i18n.md, then translate)."""

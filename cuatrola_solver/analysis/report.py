@@ -358,6 +358,7 @@ def _tricks_section(a: Analysis) -> str:
     res = a.result
     bd = None if res is None else res.breakdown
     winners = () if bd is None else bd.trick_winners
+    seat_of = _("seat {seat}")
     by_trick: dict[int, list[tuple[int, CardReview]]] = {}
     for i, c in enumerate(a.cards, 1):
         by_trick.setdefault(c.trick, []).append((i, c))
@@ -365,7 +366,7 @@ def _tricks_section(a: Analysis) -> str:
     for t, cards in by_trick.items():
         winner = winners[t - 1] if t - 1 < len(winners) else None
         cells = [f'<div class="{"won" if c.seat == winner else ""}"><div class="who '
-                 f'side-{c.side}">{_e(_("seat {seat}").format(seat=c.seat))}</div>'
+                 f'side-{c.side}">{_e(seat_of.format(seat=c.seat))}</div>'
                  f'{_card(format_card(c.card), "", f"data-step={i!s}", c.symbol)}</div>'
                  for i, c in cards]
         notes = _trick_notes(t, [c for _i, c in cards], winner, () if bd is None else bd.cantes)
@@ -767,27 +768,33 @@ def _puzzle_section(i: int, p: Puzzle) -> str:
              + (_(" (played)") if c.card == p.played else ""),
              _pct(c.p_played if p.model == "played" else c.p_win),
              f"{c.tricks:.2f}"] for c in p.cards]
+    # the messages, outside the f-strings (where the catalogs' extraction cannot see them)
+    heading = _("Puzzle {i}").format(i=i)
+    so_far, sung, this_trick, held = (_("played so far"), _("cantes"), _("this trick"),
+                                      _("you hold"))
+    side, show = _("side"), _("show the answer")
+    judged = _("Every card, judged exactly over every layout ({how}):").format(how=how)
     return (f'<section class="puzzle" data-answer="{_e(answer)}" '
             f'data-legal="{_e(" ".join(format_card(c.card) for c in p.cards))}">'
-            f'<h2>{_e(_("Puzzle {i}").format(i=i))}</h2><p class="sub">{_e(_(p.source))}</p>'
+            f'<h2>{_e(heading)}</h2><p class="sub">{_e(_(p.source))}</p>'
             '<p class="sub">' + _e(_("rules {rules}; muestra {muestra} (triunfo {trump}); "
                                      "contract {contract}; you are seat {seat}").format(
                 rules=_rules_text(d.rules), muestra=format_card(d.muestra),
                 trump=d.trump_name, contract=_puzzle_contract(d.contract, d.declarer),
                 seat=d.seat))
-            + f' ({_e(_("side"))} <span class="side-{d.side}">{d.side}</span>)'
+            + f' ({_e(side)} <span class="side-{d.side}">{d.side}</span>)'
             + (_e(_("; match score A {a} – B {b}").format(a=score.A, b=score.B))
                if score else "") + "</p>"
-            f'<div class="row"><span class="lbl">{_e(_("played so far"))}</span>{tricks}</div>'
-            + (f'<div class="row"><span class="lbl">{_e(_("cantes"))}</span>{_e(cantes)}</div>'
+            f'<div class="row"><span class="lbl">{_e(so_far)}</span>{tricks}</div>'
+            + (f'<div class="row"><span class="lbl">{_e(sung)}</span>{_e(cantes)}</div>'
                if cantes else "")
-            + f'<div class="row"><span class="lbl">{_e(_("this trick"))}</span>{now}</div>'
-            f'<div class="row hand"><span class="lbl">{_e(_("you hold"))}</span>{hand}</div>'
+            + f'<div class="row"><span class="lbl">{_e(this_trick)}</span>{now}</div>'
+            f'<div class="row hand"><span class="lbl">{_e(held)}</span>{hand}</div>'
             + (f'<p class="sub">{_e(p.note)}</p>' if p.note else "")
             + f'<p class="q">{_e(_(p.question()))}</p><p class="said"></p>'
-            f'<button class="show">{_e(_("show the answer"))}</button>'
+            f'<button class="show">{_e(show)}</button>'
             f'<div class="answer" hidden><p><b>{_e(answer)}</b>. {_e(_(p.why()))}</p>'
-            f'<p>{_e(_("Every card, judged exactly over every layout ({how}):").format(how=how))}</p>'
+            f'<p>{_e(judged)}</p>'
             + _table([_("card"), _("P(win)"), _("tricks")], rows) + "</div></section>")
 
 
