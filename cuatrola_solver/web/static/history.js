@@ -22,8 +22,10 @@
 
   function table(headers, rows) {
     const head = el("tr", {}, ...headers.map((h) => el("th", {}, h)));
-    return el("table", {class: "history-table"}, el("thead", {}, head),
-              el("tbody", {}, ...rows.map((r) => el("tr", {}, ...r.map((c) => el("td", {}, c))))));
+    // in a box that scrolls sideways when the table is wider than a phone, not the page
+    return el("div", {class: "history-table-box", tabindex: "0"},
+              el("table", {class: "history-table"}, el("thead", {}, head),
+                 el("tbody", {}, ...rows.map((r) => el("tr", {}, ...r.map((c) => el("td", {}, c)))))));
   }
 
   function chart(trend) {
